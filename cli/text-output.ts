@@ -1,0 +1,52 @@
+/** The human form of `iggy-batch inspect`: a line per batch with its verdict, then the diagnostics with hex offsets. */
+import type { Analysis, BatchModel } from "../src/core/model.ts";
+import { hex64 } from "../src/format/values.ts";
+
+const hexOffset = (n: number): string => "0x" + n.toString(16).padStart(8, "0");
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** One-line summary: numbers first, as the page's status line reads. */
+export function summaryLine(a: Analysis): string {
+  const s = a.summary;
+  return `${plural(s.batches, "batch").replace("batchs", "batches")} · ${plural(s.frames, "frame")} · ${plural(s.errors, "error")} · ${plural(s.warnings, "warning")} · ${plural(s.infos, "info")}`;
+}
+
+function verdict(b: BatchModel): string {
+  if (b.errors > 0) return `FAIL (${plural(b.errors, "error")})`;
+  if (b.warnings > 0) return `ok, ${plural(b.warnings, "warning")}`;
+  return "ok";
+}
+
+function batchRow(b: BatchModel): string[] {
+  const h = b.header;
+  const checksum = h === null ? "-" : b.computedChecksum === null ? hex64(h.batchChecksum) : b.computedChecksum === h.batchChecksum ? `${hex64(h.batchChecksum)} ✓` : `${hex64(h.batchChecksum)} ✗`;
+  return [
+    String(b.index), hexOffset(b.start), String(b.end - b.start),
+    h ? h.partitionId.toString() : "-", h ? h.baseOffset.toString() : "-",
+    h ? String(h.messageCount) : "-", String(b.frameCount),
+    h === null ? "incomplete" : b.stamped ? "stamped" : "producer", checksum, verdict(b),
+  ];
+}
+
+/** Renders the whole human report of one input. */
+export function renderText(a: Analysis, name: string): string {
+  const lines: string[] = [];
+  lines.push(`${name}: ${a.size} bytes · ${summaryLine(a)}`);
+  if (a.batches.length > 0) {
+    const head = ["batch", "offset", "bytes", "partition", "base_offset", "count", "frames", "kind", "batch_checksum", "verdict"];
+    const rows = [head, ...a.batches.map(batchRow)];
+    const widths = head.map((_, c) => Math.max(...rows.map((r) => (r[c] as string).length)));
+    const right = new Set([0, 2, 3, 4, 5, 6]);
+    lines.push("");
+    for (const row of rows) lines.push(row.map((cell, c) => (right.has(c) ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number))).join("  ").trimEnd());
+  }
+  if (a.diagnostics.length > 0) {
+    lines.push("", "diagnostics:");
+    for (const d of a.diagnostics) {
+      lines.push(`  ${d.severity.padEnd(7)} ${hexOffset(d.start)}..${hexOffset(d.end)}  ${d.code}: ${d.message}`);
+    }
+    if (a.diagnosticsOmitted > 0) lines.push(`  … and ${a.diagnosticsOmitted} more not listed`);
+  }
+  lines.push("", a.summary.errors > 0 ? `verdict: FAIL (${plural(a.summary.errors, "error")})` : "verdict: ok");
+  return lines.join("\n") + "\n";
+}

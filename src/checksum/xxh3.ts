@@ -1,0 +1,51 @@
+/**
+ * XXH3-64 (seed 0) behind a small batched interface. The kernel is hash-wasm's
+ * createXXHash3; callers hand over whole windows so a faster kernel can replace
+ * the inside without touching them. Not xxhash-wasm: it has XXH32/XXH64 only.
+ */
+import { createXXHash3, type IHasher } from "hash-wasm";
+
+/** Computes XXH3-64 values; all methods are synchronous once loaded. */
+export interface Xxh3 {
+  /** XXH3-64 of one byte string. */
+  hash(data: Uint8Array): bigint;
+  /** XXH3-64 of each window [starts[i], ends[i]) of input, for i in [from, to), written to out[i]. */
+  hashWindows(input: Uint8Array, starts: ArrayLike<number>, ends: ArrayLike<number>, from: number, to: number, out: BigUint64Array): void;
+}
+
+let loading: Promise<Xxh3> | null = null;
+
+/** Loads the WASM kernel once per realm (worker, page or Node) and returns the shared instance. */
+export function loadXxh3(): Promise<Xxh3> {
+  loading ??= createXXHash3(0, 0).then(wrapHasher);
+  return loading;
+}
+
+function wrapHasher(hasher: IHasher): Xxh3 {
+  // hash-wasm's digest is the canonical big-endian byte order of the 64-bit value.
+  const digestValue = (): bigint => {
+    const d = hasher.digest("binary");
+    return new DataView(d.buffer, d.byteOffset, 8).getBigUint64(0, false);
+  };
+  return {
+    hash(data) {
+      hasher.init();
+      hasher.update(data);
+      return digestValue();
+    },
+    hashWindows(input, starts, ends, from, to, out) {
+      for (let i = from; i < to; i++) {
+        hasher.init();
+        hasher.update(input.subarray(starts[i] as number, ends[i] as number));
+        out[i] = digestValue();
+      }
+    },
+  };
+}
+
+/** The stored (little-endian) bytes of a checksum value, as they appear on the wire. */
+export function checksumBytesLE(value: bigint): Uint8Array {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, value, true);
+  return bytes;
+}

@@ -1,0 +1,217 @@
+/** analyze(): the one entry point the worker, the main-thread fallback and the CLI call. */
+import { BATCH_HEADER_SIZE, FRAME_HEADER_SIZE } from "../format/fields.ts";
+import { ByteReader } from "../format/reader.ts";
+import { diagnostic, type Diagnostic, type DiagnosticCode } from "../format/diagnostics.ts";
+import { findUserHeadersFault } from "../format/user-headers.ts";
+import { hex64 } from "../format/values.ts";
+import { loadXxh3, type Xxh3 } from "../checksum/xxh3.ts";
+import { computeBatchChecksum, computeFrameChecksums } from "../checksum/verify.ts";
+import { FrameColumnsBuilder } from "./frame-columns.ts";
+import { FrameFlag, type Analysis, type BatchHeader, type BatchModel, type TruncatedFrame } from "./model.ts";
+
+/** Limits and hooks of one analysis; every limit has a default. */
+export interface AnalyzeOptions {
+  /** Diagnostics kept in the model; more are counted but dropped. Default 200,000. */
+  readonly maxDiagnostics?: number;
+  /** Called with bytes walked so far, about every progressEveryBytes. */
+  readonly onProgress?: (bytesDone: number, bytesTotal: number) => void;
+  /** Default 8 MiB. */
+  readonly progressEveryBytes?: number;
+  /** An XXH3 kernel to use instead of the shared hash-wasm one. */
+  readonly xxh3?: Xxh3;
+}
+
+/** Default for AnalyzeOptions.maxDiagnostics. */
+export const DEFAULT_MAX_DIAGNOSTICS = 200_000;
+
+interface PartitionTail {
+  readonly lastOffset: bigint | null;
+  readonly baseTimestamp: bigint;
+}
+
+/** Decodes any input (one batch, a segment of batches, or garbage) into an Analysis; never throws on bad input. */
+export async function analyze(bytes: Uint8Array, options: AnalyzeOptions = {}): Promise<Analysis> {
+  const xxh = options.xxh3 ?? (await loadXxh3());
+  return analyzeWith(xxh, bytes, options);
+}
+
+/** The synchronous body of analyze() for a loaded kernel. */
+export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOptions = {}): Analysis {
+  const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
+  const progressEvery = options.progressEveryBytes ?? 8 << 20;
+  const size = bytes.length;
+  const r = new ByteReader(bytes);
+  const frames = new FrameColumnsBuilder(Math.min(1 << 16, Math.ceil(size / FRAME_HEADER_SIZE) + 1));
+  const batches: BatchModel[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let omitted = 0;
+  const totals = { errors: 0, warnings: 0, infos: 0 };
+  let counts = { errors: 0, warnings: 0, infos: 0 };
+  const tails = new Map<bigint, PartitionTail>();
+  let nextProgress = progressEvery;
+
+  const emit = (code: DiagnosticCode, start: number, end: number, batch: number | null, frame: number | null, message: string): void => {
+    const d = diagnostic(code, start, end, batch, frame, message);
+    const key = d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos";
+    totals[key]++;
+    counts[key]++;
+    if (diagnostics.length < maxDiagnostics) diagnostics.push(d);
+    else omitted++;
+  };
+
+  let pos = 0;
+  while (pos < size) {
+    const index = batches.length;
+    counts = { errors: 0, warnings: 0, infos: 0 };
+    if (size - pos < BATCH_HEADER_SIZE) {
+      emit("header-truncated", pos, size, index, null, `batch ${index}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs 256`);
+      batches.push({ index, start: pos, end: size, header: null, stamped: false, computedChecksum: null,
+        firstFrame: frames.count, frameCount: 0, truncatedFrame: null, ...counts });
+      break;
+    }
+    const header = readBatchHeader(r, pos);
+    const stamped = header.baseTimestamp !== 0n;
+    for (const [s, e] of r.nonzeroRuns(pos + 52, pos + BATCH_HEADER_SIZE)) {
+      emit("batch-reserved-nonzero", s, e, index, null, `batch ${index}: reserved header bytes ${s - pos}..${e - pos} are nonzero`);
+    }
+    if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
+      emit("batch-length-too-small", pos + 32, pos + 40, index, null, `batch ${index}: batch_length ${header.batchLength} < 256, the walk cannot step past it`);
+      batches.push({ index, start: pos, end: pos + BATCH_HEADER_SIZE, header, stamped, computedChecksum: null,
+        firstFrame: frames.count, frameCount: 0, truncatedFrame: null, ...counts });
+      break;
+    }
+    // Compared as a float: batch_length may be up to 2^64−1, far past any input, and is never used to allocate.
+    const declaredEnd = pos + Number(header.batchLength);
+    if (declaredEnd > size) {
+      emit("batch-truncated", pos + 32, pos + 40, index, null, `batch ${index}: batch_length ${header.batchLength} runs ${declaredEnd - size} bytes past the end of the input`);
+    }
+    const walkEnd = Math.min(declaredEnd, size);
+
+    const firstFrame = frames.count;
+    let truncatedFrame: TruncatedFrame | null = null;
+    let f = pos + BATCH_HEADER_SIZE;
+    while (f < walkEnd) {
+      const inBatch = frames.count - firstFrame;
+      if (walkEnd - f < FRAME_HEADER_SIZE) {
+        truncatedFrame = { start: f, end: walkEnd, headerComplete: false };
+        emit("frame-truncated", f, walkEnd, index, inBatch, `batch ${index} frame ${inBatch}: ${walkEnd - f} bytes left, a frame header needs 48`);
+        break;
+      }
+      const userHeadersLength = r.u32(f + 32);
+      const payloadLength = r.u32(f + 36);
+      const reservedNonzero = !r.allZero(f + 40, f + 48);
+      if (reservedNonzero) emit("frame-reserved-nonzero", f + 40, f + 48, index, inBatch, `batch ${index} frame ${inBatch}: reserved bytes 40..48 are not zero`);
+      const frameEnd = f + FRAME_HEADER_SIZE + payloadLength + userHeadersLength;
+      if (frameEnd > walkEnd) {
+        truncatedFrame = { start: f, end: walkEnd, headerComplete: true };
+        const where = walkEnd === size && declaredEnd > size ? "the input" : "the blob";
+        emit("frame-truncated", f, walkEnd, index, inBatch, `batch ${index} frame ${inBatch}: needs ${frameEnd - f} bytes (payload ${payloadLength}, user headers ${userHeadersLength}), ${where} has ${walkEnd - f}`);
+        break;
+      }
+      const i = frames.next();
+      frames.start[i] = f;
+      frames.end[i] = frameEnd;
+      frames.batch[i] = index;
+      frames.indexInBatch[i] = inBatch;
+      frames.offsetDelta[i] = r.u32(f + 24);
+      frames.timestampDelta[i] = r.u32(f + 28);
+      frames.payloadLength[i] = payloadLength;
+      frames.userHeadersLength[i] = userHeadersLength;
+      frames.storedChecksum[i] = r.u64(f);
+      frames.flags[i] = reservedNonzero ? FrameFlag.reservedNonzero : 0;
+      f = frameEnd;
+    }
+    const frameCount = frames.count - firstFrame;
+    computeFrameChecksums(xxh, bytes, frames.start, frames.end, firstFrame, frames.count, frames.computedChecksum);
+    checkFrames(frames, firstFrame, frameCount, index, stamped, bytes, emit);
+
+    if (frameCount !== header.messageCount) {
+      emit("message-count-mismatch", pos + 48, pos + 52, index, null, `batch ${index}: message_count ${header.messageCount}, ${frameCount} complete frame${frameCount === 1 ? "" : "s"} walked`);
+    }
+    if (header.messageCount === 0 && header.batchLength === BigInt(BATCH_HEADER_SIZE)) {
+      emit("empty-batch", pos + 48, pos + 52, index, null, `batch ${index}: no messages; the server refuses to admit an empty batch`);
+    }
+    if (frameCount > 0 && !frames.timestampDelta.subarray(firstFrame, frames.count).includes(0)) {
+      emit("origin-not-earliest", pos + 24, pos + 32, index, null, `batch ${index}: no frame has timestamp_delta 0, so origin_timestamp ${header.originTimestamp} is not the earliest`);
+    }
+    const computedChecksum = computeBatchChecksum(xxh, bytes, pos, frames.start, firstFrame, frames.count);
+    if (computedChecksum !== header.batchChecksum) {
+      emit("batch-checksum-mismatch", pos + 40, pos + 48, index, null, `batch ${index}: stored batch_checksum ${hex64(header.batchChecksum)} ≠ computed ${hex64(computedChecksum)}`);
+    }
+    if (stamped) checkContinuity(tails, header, frames, firstFrame, frameCount, pos, index, emit);
+
+    batches.push({ index, start: pos, end: walkEnd, header, stamped, computedChecksum, firstFrame, frameCount, truncatedFrame, ...counts });
+    pos = walkEnd;
+    if (pos >= nextProgress) {
+      options.onProgress?.(pos, size);
+      nextProgress = pos + progressEvery;
+    }
+  }
+  options.onProgress?.(size, size);
+  diagnostics.sort((a, b) => a.start - b.start || a.end - b.end);
+  const finished = frames.finish();
+  return {
+    size, batches, frames: finished, diagnostics, diagnosticsOmitted: omitted,
+    summary: { batches: batches.length, frames: finished.count, ...totals },
+  };
+}
+
+type Emit = (code: DiagnosticCode, start: number, end: number, batch: number | null, frame: number | null, message: string) => void;
+
+function readBatchHeader(r: ByteReader, pos: number): BatchHeader {
+  return {
+    partitionId: r.u64(pos),
+    baseOffset: r.u64(pos + 8),
+    baseTimestamp: r.u64(pos + 16),
+    originTimestamp: r.u64(pos + 24),
+    batchLength: r.u64(pos + 32),
+    batchChecksum: r.u64(pos + 40),
+    messageCount: r.u32(pos + 48),
+  };
+}
+
+// Frame-level checks that need the computed checksums: checksum, offset deltas, user headers.
+function checkFrames(frames: FrameColumnsBuilder, first: number, count: number, batch: number, stamped: boolean, bytes: Uint8Array, emit: Emit): void {
+  const baseDelta = stamped && count > 0 ? (frames.offsetDelta[first] as number) : 0;
+  for (let k = 0; k < count; k++) {
+    const i = first + k;
+    const s = frames.start[i] as number;
+    const stored = frames.storedChecksum[i] as bigint;
+    const computed = frames.computedChecksum[i] as bigint;
+    if (stored !== computed) {
+      frames.flags[i]! |= FrameFlag.checksumMismatch;
+      emit("frame-checksum-mismatch", s, s + 8, batch, k, `batch ${batch} frame ${k}: stored checksum ${hex64(stored)} ≠ computed ${hex64(computed)}`);
+    }
+    const delta = frames.offsetDelta[i] as number;
+    if (delta !== baseDelta + k) {
+      frames.flags[i]! |= FrameFlag.offsetDeltaNotIndex;
+      const rule = stamped ? `frame 0's ${baseDelta} + ${k}` : `its index ${k}`;
+      emit("offset-delta-not-index", s + 24, s + 28, batch, k, `batch ${batch} frame ${k}: offset_delta ${delta}, expected ${rule}`);
+    }
+    const uhLength = frames.userHeadersLength[i] as number;
+    if (uhLength > 0) {
+      const uhStart = s + FRAME_HEADER_SIZE + (frames.payloadLength[i] as number);
+      const fault = findUserHeadersFault(bytes.subarray(uhStart, uhStart + uhLength));
+      if (fault) {
+        frames.flags[i]! |= FrameFlag.userHeadersMalformed;
+        emit("user-headers-malformed", uhStart, uhStart + uhLength, batch, k, `batch ${batch} frame ${k}: user headers are not Iggy TLV (${fault.reason}); shown raw`);
+      }
+    }
+  }
+}
+
+// Offsets and base timestamps must move forward between stamped batches of one partition.
+function checkContinuity(tails: Map<bigint, PartitionTail>, header: BatchHeader, frames: FrameColumnsBuilder, first: number, count: number, pos: number, batch: number, emit: Emit): void {
+  const prev = tails.get(header.partitionId);
+  const firstOffset = count > 0 ? header.baseOffset + BigInt(frames.offsetDelta[first] as number) : null;
+  if (prev) {
+    if (prev.lastOffset !== null && firstOffset !== null && firstOffset !== prev.lastOffset + 1n) {
+      emit("offset-discontinuity", pos + 8, pos + 16, batch, null, `batch ${batch}: first message offset ${firstOffset}, expected ${prev.lastOffset + 1n} after partition ${header.partitionId}'s previous batch`);
+    }
+    if (header.baseTimestamp < prev.baseTimestamp) {
+      emit("timestamp-regression", pos + 16, pos + 24, batch, null, `batch ${batch}: base_timestamp ${header.baseTimestamp} < ${prev.baseTimestamp} of partition ${header.partitionId}'s previous batch`);
+    }
+  }
+  const lastOffset = count > 0 ? header.baseOffset + BigInt(frames.offsetDelta[first + count - 1] as number) : null;
+  tails.set(header.partitionId, { lastOffset, baseTimestamp: header.baseTimestamp });
+}

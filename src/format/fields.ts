@@ -1,0 +1,120 @@
+/**
+ * The Iggy batch layout as data: one table per header, read by the decoder,
+ * the hex colours, the tooltips and the generated docs alike.
+ * Source of truth: shared/spec/batch-format.md (apache/iggy core/binary_protocol/src/batch.rs).
+ */
+
+/** What a field means to the people who read a capture. */
+export type FieldRole = "server-stamped" | "producer-set" | "length" | "checksum" | "reserved";
+
+/** How the bytes of a field are read; every integer is little-endian. */
+export type FieldType = "u32" | "u64" | "u128" | "bytes";
+
+/** Every kind of byte the explorer can name: header fields, variable frame parts, and bytes nothing describes. */
+export type ByteKind =
+  | "batch.partition_id"
+  | "batch.base_offset"
+  | "batch.base_timestamp"
+  | "batch.origin_timestamp"
+  | "batch.batch_length"
+  | "batch.batch_checksum"
+  | "batch.message_count"
+  | "batch.reserved"
+  | "frame.checksum"
+  | "frame.id"
+  | "frame.offset_delta"
+  | "frame.timestamp_delta"
+  | "frame.user_headers_length"
+  | "frame.payload_length"
+  | "frame.reserved"
+  | "frame.payload"
+  | "frame.user_headers"
+  | "unattributed";
+
+/** One fixed-size header field: where it is, how it is read, and what the spec says of it. */
+export interface FieldSpec {
+  readonly kind: ByteKind;
+  /** The spec's snake_case name. */
+  readonly name: string;
+  /** The camelCase key used in the JSON contract. */
+  readonly jsonKey: string;
+  readonly offset: number;
+  readonly size: number;
+  readonly type: FieldType;
+  readonly role: FieldRole;
+  readonly description: string;
+}
+
+/** Size in bytes of the batch header. */
+export const BATCH_HEADER_SIZE = 256;
+/** Size in bytes of a frame header. */
+export const FRAME_HEADER_SIZE = 48;
+
+/** The 256-byte batch header, in wire order. */
+export const BATCH_HEADER_FIELDS: readonly FieldSpec[] = [
+  { kind: "batch.partition_id", name: "partition_id", jsonKey: "partitionId", offset: 0, size: 8, type: "u64", role: "server-stamped",
+    description: "Stamped by the server at admission; producers send 0." },
+  { kind: "batch.base_offset", name: "base_offset", jsonKey: "baseOffset", offset: 8, size: 8, type: "u64", role: "server-stamped",
+    description: "Stamped at journal append; a message's offset is base_offset + offset_delta. Producers send 0." },
+  { kind: "batch.base_timestamp", name: "base_timestamp", jsonKey: "baseTimestamp", offset: 16, size: 8, type: "u64", role: "server-stamped",
+    description: "Stamped at journal append, in microseconds; the server time of every message. Producers send 0." },
+  { kind: "batch.origin_timestamp", name: "origin_timestamp", jsonKey: "originTimestamp", offset: 24, size: 8, type: "u64", role: "producer-set",
+    description: "The earliest origin timestamp of the batch's messages, in microseconds." },
+  { kind: "batch.batch_length", name: "batch_length", jsonKey: "batchLength", offset: 32, size: 8, type: "u64", role: "length",
+    description: "Total batch size: 256 + blob length." },
+  { kind: "batch.batch_checksum", name: "batch_checksum", jsonKey: "batchChecksum", offset: 40, size: 8, type: "u64", role: "checksum",
+    description: "XXH3-64 over the header fields and every frame's stored checksum; recomputed by the server when it stamps." },
+  { kind: "batch.message_count", name: "message_count", jsonKey: "messageCount", offset: 48, size: 4, type: "u32", role: "length",
+    description: "Number of frames in the blob." },
+  { kind: "batch.reserved", name: "reserved", jsonKey: "reserved", offset: 52, size: 204, type: "bytes", role: "reserved",
+    description: "Must be zero; the server rejects nonzero." },
+];
+
+/** The 48-byte frame header, in wire order. */
+export const FRAME_HEADER_FIELDS: readonly FieldSpec[] = [
+  { kind: "frame.checksum", name: "checksum", jsonKey: "checksum", offset: 0, size: 8, type: "u64", role: "checksum",
+    description: "XXH3-64 of frame bytes 8..end (rest of header, payload, user headers)." },
+  { kind: "frame.id", name: "id", jsonKey: "id", offset: 8, size: 16, type: "u128", role: "producer-set",
+    description: "Message id, e.g. a UUID (a u128 stored little-endian)." },
+  { kind: "frame.offset_delta", name: "offset_delta", jsonKey: "offsetDelta", offset: 24, size: 4, type: "u32", role: "producer-set",
+    description: "Message offset = base_offset + offset_delta; producers send the frame's index." },
+  { kind: "frame.timestamp_delta", name: "timestamp_delta", jsonKey: "timestampDelta", offset: 28, size: 4, type: "u32", role: "producer-set",
+    description: "Producer time = origin_timestamp + timestamp_delta (µs)." },
+  { kind: "frame.user_headers_length", name: "user_headers_length", jsonKey: "userHeadersLength", offset: 32, size: 4, type: "u32", role: "length",
+    description: "Byte length of the user headers block." },
+  { kind: "frame.payload_length", name: "payload_length", jsonKey: "payloadLength", offset: 36, size: 4, type: "u32", role: "length",
+    description: "Byte length of the payload." },
+  { kind: "frame.reserved", name: "reserved", jsonKey: "reserved", offset: 40, size: 8, type: "u64", role: "reserved",
+    description: "Must be zero." },
+];
+
+/** The variable parts of a frame and the bytes no field claims, described like the fixed fields. */
+export const VARIABLE_PARTS: Readonly<Record<"frame.payload" | "frame.user_headers" | "unattributed", { name: string; description: string }>> = {
+  "frame.payload": { name: "payload", description: "The message body; covered by the frame checksum." },
+  "frame.user_headers": { name: "user_headers", description: "User headers, after the payload: Iggy TLV when an SDK wrote them, else opaque bytes." },
+  unattributed: { name: "unattributed", description: "Bytes no batch or frame describes (after a batch that cannot be stepped past, or inside a cut batch)." },
+};
+
+/** Finds a field spec by its snake_case name in a header table; throws on a typo, which is a programming error. */
+export function fieldByName(table: readonly FieldSpec[], name: string): FieldSpec {
+  const spec = table.find((f) => f.name === name);
+  if (!spec) throw new Error(`no field named ${name}`);
+  return spec;
+}
+
+/** Every byte kind in display order, for legends and exhaustive style maps. */
+export const ALL_BYTE_KINDS: readonly ByteKind[] = [
+  ...BATCH_HEADER_FIELDS.map((f) => f.kind),
+  ...FRAME_HEADER_FIELDS.map((f) => f.kind),
+  "frame.payload",
+  "frame.user_headers",
+  "unattributed",
+];
+
+/** Human name and description of any byte kind, for tooltips and legends. */
+export function describeKind(kind: ByteKind): { name: string; description: string; scope: "batch" | "frame" | "none" } {
+  const fixed = BATCH_HEADER_FIELDS.find((f) => f.kind === kind) ?? FRAME_HEADER_FIELDS.find((f) => f.kind === kind);
+  if (fixed) return { name: fixed.name, description: fixed.description, scope: kind.startsWith("batch.") ? "batch" : "frame" };
+  const part = VARIABLE_PARTS[kind as keyof typeof VARIABLE_PARTS];
+  return { name: part.name, description: part.description, scope: kind === "unattributed" ? "none" : "frame" };
+}

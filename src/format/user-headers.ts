@@ -1,0 +1,91 @@
+/** Best-effort decoding of a user headers block as Iggy TLV (the server treats the block as opaque). */
+import { bytesToHex } from "./values.ts";
+
+/** A TLV kind: 1..15 as Iggy's SDKs define them. */
+export const HEADER_KINDS = [
+  "", "raw", "string", "bool", "i8", "i16", "i32", "i64", "i128", "u8", "u16", "u32", "u64", "u128", "f32", "f64",
+] as const;
+
+// Exact value widths of the fixed-size kinds; null means any length 1..255.
+const WIDTH: readonly (number | null)[] = [0, null, null, 1, 1, 2, 4, 8, 16, 1, 2, 4, 8, 16, 4, 8];
+
+/** One decoded TLV entry: its kind, where its value sits in the block, and the value shown as text. */
+export interface TlvValue {
+  readonly kind: number;
+  readonly kindName: string;
+  /** Start of the value bytes, relative to the block. */
+  readonly offset: number;
+  readonly length: number;
+  readonly text: string;
+}
+
+/** One user header: a key entry followed by a value entry. */
+export interface UserHeader {
+  readonly key: TlvValue;
+  readonly value: TlvValue;
+}
+
+/** The outcome of decoding: the entries, or where and why the block stops being TLV. */
+export type UserHeadersResult =
+  | { readonly ok: true; readonly headers: UserHeader[] }
+  | { readonly ok: false; readonly at: number; readonly reason: string };
+
+const utf8 = new TextDecoder("utf-8", { fatal: false });
+
+/** Renders a TLV value of a fixed or free kind as text. */
+export function renderTlvValue(kind: number, bytes: Uint8Array): string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  switch (kind) {
+    case 2: return utf8.decode(bytes);
+    case 3: return bytes[0] === 1 ? "true" : "false";
+    case 4: return String(view.getInt8(0));
+    case 5: return String(view.getInt16(0, true));
+    case 6: return String(view.getInt32(0, true));
+    case 7: return String(view.getBigInt64(0, true));
+    case 8: return String(BigInt.asIntN(128, (view.getBigUint64(8, true) << 64n) | view.getBigUint64(0, true)));
+    case 9: return String(view.getUint8(0));
+    case 10: return String(view.getUint16(0, true));
+    case 11: return String(view.getUint32(0, true));
+    case 12: return String(view.getBigUint64(0, true));
+    case 13: return String((view.getBigUint64(8, true) << 64n) | view.getBigUint64(0, true));
+    case 14: return String(view.getFloat32(0, true));
+    case 15: return String(view.getFloat64(0, true));
+    default: return bytesToHex(bytes, " ");
+  }
+}
+
+/** Decodes a nonempty block as alternating key/value TLV entries, or says where it is not TLV. */
+export function decodeUserHeaders(block: Uint8Array): UserHeadersResult {
+  return scanUserHeaders(block, true);
+}
+
+/** Where a nonempty block stops being TLV, or null when it is TLV; renders nothing, for the hot path. */
+export function findUserHeadersFault(block: Uint8Array): { at: number; reason: string } | null {
+  const result = scanUserHeaders(block, false);
+  return result.ok ? null : result;
+}
+
+function scanUserHeaders(block: Uint8Array, render: boolean): UserHeadersResult {
+  const entries: TlvValue[] = [];
+  let count = 0;
+  let pos = 0;
+  while (pos < block.length) {
+    if (block.length - pos < 5) return { ok: false, at: pos, reason: `entry at ${pos} has ${block.length - pos} bytes, a TLV head needs 5` };
+    const kind = block[pos] as number;
+    const length = (block[pos + 1]! | (block[pos + 2]! << 8) | (block[pos + 3]! << 16)) + block[pos + 4]! * 0x1000000;
+    if (kind < 1 || kind > 15) return { ok: false, at: pos, reason: `entry at ${pos} has kind ${kind}, TLV kinds are 1..15` };
+    if (length < 1 || length > 255) return { ok: false, at: pos, reason: `entry at ${pos} has length ${length}, TLV lengths are 1..255` };
+    const width = WIDTH[kind];
+    if (width != null && length !== width) return { ok: false, at: pos, reason: `entry at ${pos} is ${HEADER_KINDS[kind]} of length ${length}, which needs ${width}` };
+    if (kind === 3 && block[pos + 5] !== undefined && block[pos + 5]! > 1) return { ok: false, at: pos, reason: `entry at ${pos} is a bool with value ${block[pos + 5]}` };
+    const valueStart = pos + 5;
+    if (valueStart + length > block.length) return { ok: false, at: pos, reason: `entry at ${pos} declares ${length} bytes, ${block.length - valueStart} remain` };
+    count++;
+    if (render) entries.push({ kind, kindName: HEADER_KINDS[kind] ?? "?", offset: valueStart, length, text: renderTlvValue(kind, block.subarray(valueStart, valueStart + length)) });
+    pos = valueStart + length;
+  }
+  if (count % 2 !== 0) return { ok: false, at: block.length, reason: `${count} entries, keys and values need an even count` };
+  const headers: UserHeader[] = [];
+  for (let i = 0; i < entries.length; i += 2) headers.push({ key: entries[i]!, value: entries[i + 1]! });
+  return { ok: true, headers };
+}

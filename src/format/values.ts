@@ -1,0 +1,65 @@
+/** Formatting of decoded values: fixed-width hex, message ids as u128 and UUID, microsecond timestamps. */
+
+/** A u64 as 16 lowercase hex digits (the JSON contract's checksum form). */
+export function hex64(value: bigint): string {
+  return value.toString(16).padStart(16, "0");
+}
+
+/** A u128 as 32 lowercase hex digits (the JSON contract's id form). */
+export function hex128(value: bigint): string {
+  return value.toString(16).padStart(32, "0");
+}
+
+/** Bytes as lowercase hex, optionally separated. */
+export function bytesToHex(bytes: Uint8Array, separator = ""): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i++) {
+    if (i > 0 && separator) out += separator;
+    out += (bytes[i] as number).toString(16).padStart(2, "0");
+  }
+  return out;
+}
+
+/** A decoded message id: the u128 value, the 16 wire bytes read as a UUID, and that UUID's version. */
+export interface MessageId {
+  readonly value: bigint;
+  /** The UUID spelled from the wire bytes in order (Rust SDK convention). */
+  readonly uuid: string;
+  /** The version nibble of that UUID (0..15); meaningful when the variant is RFC 4122/9562. */
+  readonly version: number;
+  /** True when the variant bits say RFC 4122/9562. */
+  readonly rfcVariant: boolean;
+  /** For a v7 UUID, its Unix time in milliseconds; otherwise null. */
+  readonly unixMillis: number | null;
+}
+
+/** Decodes the 16 id bytes of a frame header. */
+export function decodeMessageId(wire: Uint8Array): MessageId {
+  let value = 0n;
+  for (let i = 15; i >= 0; i--) value = (value << 8n) | BigInt(wire[i] ?? 0);
+  const h = bytesToHex(wire);
+  const uuid = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  const version = ((wire[6] ?? 0) >> 4) & 0xf;
+  const rfcVariant = (((wire[8] ?? 0) >> 6) & 0x3) === 0b10;
+  let unixMillis: number | null = null;
+  if (version === 7 && rfcVariant) {
+    unixMillis = 0;
+    for (let i = 0; i < 6; i++) unixMillis = unixMillis * 256 + (wire[i] ?? 0);
+  }
+  return { value, uuid, version, rfcVariant, unixMillis };
+}
+
+/** A microsecond Unix timestamp as an ISO 8601 date with microseconds, or null when out of range. */
+export function microsToIso(micros: bigint): string | null {
+  const millis = micros / 1000n;
+  if (millis > 8_640_000_000_000_000n) return null;
+  const date = new Date(Number(millis));
+  if (Number.isNaN(date.getTime())) return null;
+  const frac = (micros % 1_000_000n).toString().padStart(6, "0");
+  return `${date.toISOString().slice(0, 19)}.${frac}Z`;
+}
+
+/** Printable ASCII for one byte, or a dot, as hex dumps show it. */
+export function asciiOf(byte: number): string {
+  return byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : ".";
+}
