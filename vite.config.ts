@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+// ---------------------------------------------------------------------------
+// Content-Security-Policy
+//
+// The policy lives in index.html as a <meta http-equiv> tag, so the production
+// build ships exactly what is written there (and e2e tests, which run against
+// `vite preview` of that build, exercise it).
+//
+// The dev server injects inline <script type="module"> blocks (the React
+// Fast Refresh preamble), which `script-src 'self'` would block. Instead of
+// dropping the CSP in dev, `cspPlugin` adds the SHA-256 hash of each inline
+// script Vite injected to script-src — so dev runs under the same policy,
+// allowing only those exact scripts.
+//
+// For builds it fails loudly if the CSP meta is missing or an inline script
+// slipped into the output (it would be blocked in production).
+// ---------------------------------------------------------------------------
+
+// The policy contains single quotes ('self'), so the attribute is double-quoted.
+const CSP_META_RE = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i;
+const INLINE_SCRIPT_RE = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi;
+
+function inlineScripts(html: string): string[] {
+  return [...html.matchAll(INLINE_SCRIPT_RE)].map((m) => m[1] ?? '').filter((body) => body.trim() !== '');
+}
+
+function addScriptHashes(policy: string, hashes: string[]): string {
+  return policy
+    .split(';')
+    .map((directive) => {
+      const d = directive.trim();
+      return d.startsWith('script-src ') || d === 'script-src' ? `${d} ${hashes.join(' ')}` : d;
+    })
+    .filter(Boolean)
+    .join('; ');
+}
+
+const CHARSET_META_RE = /<meta\s+charset=["']?[\w-]+["']?\s*\/?>\s*/i;
+const HEAD_OPEN_RE = /<head\b[^>]*>/i;
+
+// A CSP <meta> only governs what comes after it, and Vite (dev) prepends its
+// own <script>s to <head>: put charset + CSP first in <head>.
+function hoistCspMeta(html: string, cspTag: string): string {
+  const charset = CHARSET_META_RE.exec(html)?.[0]?.trim();
+  let out = html.replace(CSP_META_RE, '');
+  if (charset) out = out.replace(CHARSET_META_RE, '');
+  const head = HEAD_OPEN_RE.exec(out);
+  if (!head) throw new Error('index.html has no <head>');
+  const at = head.index + head[0].length;
+  const indent = '\n    ';
+  return out.slice(0, at) + (charset ? indent + charset : '') + indent + cspTag + out.slice(at);
+}
+
+function cspPlugin(): Plugin {
+  let command: 'build' | 'serve' = 'serve';
+  return {
+    name: 'iggy:csp',
+    configResolved(config) {
+      command = config.command;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const meta = CSP_META_RE.exec(html);
+        if (!meta) {
+          throw new Error('index.html must contain a <meta http-equiv="Content-Security-Policy"> tag');
+        }
+        let policy = meta[1] ?? '';
+        const scripts = inlineScripts(html);
+        if (command === 'build') {
+          if (scripts.length > 0) {
+            throw new Error(
+              `Built index.html contains ${scripts.length} inline <script>(s), which the CSP blocks; move them to a module file.`,
+            );
+          }
+        } else if (scripts.length > 0) {
+          const hashes = scripts.map((body) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+          policy = addScriptHashes(policy, hashes);
+        }
+        return hoistCspMeta(html, `<meta http-equiv="Content-Security-Policy" content="${policy}" />`);
+      },
+    },
+  };
+}
+
+// Only images may be inlined as data: URLs (CSP img-src allows data:). Fonts,
+// WASM, JSON, etc. inlined as data: would be blocked by default-src /
+// connect-src 'self', so they are always emitted as separate files.
+const INLINABLE_ASSET_RE = /\.(png|jpe?g|gif|webp|avif|svg|ico)$/i;
+
+export default defineConfig({
+  plugins: [react(), cspPlugin()],
+  worker: {
+    format: 'es',
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    assetsInlineLimit: (filePath) => (INLINABLE_ASSET_RE.test(filePath) ? undefined : false),
+  },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    strictPort: false,
+    open: false,
+  },
+  preview: {
+    host: '127.0.0.1',
+    port: 4173,
+    open: false,
+  },
+  test: {
+    include: ['src/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+  },
+});
