@@ -1,0 +1,94 @@
+/**
+ * The page's side of the worker bridge: one request at a time, cancel by AbortSignal.
+ * Aborting terminates the worker (WASM cannot be interrupted) and the next call starts a fresh one;
+ * where no worker can start, the same core runs on the main thread.
+ */
+import type { Analysis } from "../core/model.ts";
+import type { FromWorker, ToWorker } from "./protocol.ts";
+import { runRequest } from "./run-request.ts";
+
+/** What an analysis hands back: the bytes (owned by the page now) and the model. */
+export interface AnalyzedInput {
+  readonly bytes: Uint8Array;
+  readonly analysis: Analysis;
+  /** Where it ran: "worker", or "main-thread" as a fallback. */
+  readonly ranOn: "worker" | "main-thread";
+}
+
+/** Rejection reason when a call was aborted. */
+export class AbortedError extends Error {
+  override readonly name = "AbortedError";
+  constructor() { super("analysis cancelled"); }
+}
+
+/** Runs analyses in a Web Worker, one at a time. */
+export class AnalysisClient {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private workerBroken = false;
+
+  /** Analyses input; onProgress gets bytes walked; the signal cancels it. */
+  analyze(input: Blob | ArrayBuffer, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<AnalyzedInput> {
+    if (signal.aborted) return Promise.reject(new AbortedError());
+    const worker = this.workerBroken ? null : this.ensureWorker();
+    if (!worker) return this.onMainThread(input, signal, onProgress);
+    const id = this.nextId++;
+    return new Promise<AnalyzedInput>((resolve, reject) => {
+      const cleanup = () => {
+        worker.removeEventListener("message", onMessage);
+        worker.removeEventListener("error", onError);
+        signal.removeEventListener("abort", onAbort);
+      };
+      const onMessage = (event: MessageEvent<FromWorker>) => {
+        const m = event.data;
+        if (m.id !== id) return;
+        if (m.type === "progress") onProgress?.(m.done, m.total);
+        else if (m.type === "result") { cleanup(); resolve({ bytes: new Uint8Array(m.buffer), analysis: m.analysis, ranOn: "worker" }); }
+        else { cleanup(); reject(new Error(m.message)); }
+      };
+      const onError = (event: ErrorEvent) => {
+        // The worker itself failed (e.g. could not load): fall back to the main thread for good.
+        cleanup();
+        event.preventDefault();
+        this.terminate();
+        this.workerBroken = true;
+        this.onMainThread(input, signal, onProgress).then(resolve, reject);
+      };
+      const onAbort = () => { cleanup(); this.terminate(); reject(new AbortedError()); };
+      worker.addEventListener("message", onMessage);
+      worker.addEventListener("error", onError);
+      signal.addEventListener("abort", onAbort);
+      // A Blob crosses without copying its bytes; an ArrayBuffer is copied first so the caller keeps its own.
+      const message: ToWorker = { type: "analyze", id, input: input instanceof ArrayBuffer ? input.slice(0) : input };
+      worker.postMessage(message, message.input instanceof ArrayBuffer ? [message.input] : []);
+    });
+  }
+
+  /** Stops the worker; the next call starts a new one. */
+  terminate(): void {
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private ensureWorker(): Worker | null {
+    if (this.worker) return this.worker;
+    try {
+      this.worker = new Worker(new URL("./analyze.worker.ts", import.meta.url), { type: "module", name: "iggy-analysis" });
+    } catch {
+      this.workerBroken = true;
+      return null;
+    }
+    return this.worker;
+  }
+
+  private onMainThread(input: Blob | ArrayBuffer, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<AnalyzedInput> {
+    return new Promise((resolve, reject) => {
+      void runRequest({ type: "analyze", id: 0, input: input instanceof ArrayBuffer ? input.slice(0) : input }, (m) => {
+        if (signal.aborted) return reject(new AbortedError());
+        if (m.type === "progress") onProgress?.(m.done, m.total);
+        else if (m.type === "result") resolve({ bytes: new Uint8Array(m.buffer), analysis: m.analysis, ranOn: "main-thread" });
+        else reject(new Error(m.message));
+      });
+    });
+  }
+}
