@@ -1,15 +1,25 @@
 /** The iggy-batch command line: parses arguments, reads input, prints and returns an exit status. */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
+import { createHash } from "node:crypto";
 import { analyze } from "../src/core/analyze.ts";
 import { toContractJson } from "../src/core/contract-json.ts";
+import { renderMarkdownReport } from "../src/core/report.ts";
+import { buildFromSpec, BuildSpecError } from "../src/core/build-spec.ts";
+import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import { TOOL_VERSION } from "../src/version.ts";
 import { renderText } from "./text-output.ts";
 
-const USAGE = `usage: iggy-batch inspect FILE|- [--json] [--no-frames]
+const USAGE = `usage:
+  iggy-batch inspect FILE|- [--json] [--no-frames]
+  iggy-batch report FILE|- [-o REPORT.md]
+  iggy-batch build SPEC.json|- -o OUT.bin|-
 
-  inspect   decode a raw batch, a segment file of batches, or stdin (-)
-  --json    print one JSON document (see contracts.md)
-  --no-frames  leave frames out of the JSON
+  inspect      decode a raw batch, a segment file of batches, or stdin (-)
+    --json       print one JSON document (see contracts.md)
+    --no-frames  leave frames out of the JSON
+  report       print a Markdown report for a bug tracker (exit status as inspect)
+  build        encode the batches a JSON description gives (see README) into OUT
 
 exit status: 0 no errors, 1 at least one error diagnostic, 2 usage or I/O problem`;
 
@@ -56,11 +66,71 @@ async function inspect(args: string[]): Promise<number> {
   return analysis.summary.errors > 0 ? 1 : 0;
 }
 
+function parseCommon(args: string[], flags: readonly string[]): { files: string[]; flags: Set<string>; out: string | null } {
+  const files: string[] = [];
+  const seen = new Set<string>();
+  let out: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "-o" || arg === "--out") {
+      out = args[++i] ?? null;
+      if (out === null) throw new UsageError(`iggy-batch: ${arg} needs a file name\n${USAGE}`);
+    } else if (flags.includes(arg)) seen.add(arg);
+    else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`iggy-batch: unknown option ${arg}\n${USAGE}`);
+    else files.push(arg);
+  }
+  if (files.length !== 1) throw new UsageError(`iggy-batch: expected exactly one FILE or -\n${USAGE}`);
+  return { files, flags: seen, out };
+}
+
+async function writeOutput(out: string, data: string | Uint8Array): Promise<void> {
+  if (out === "-") { process.stdout.write(data); return; }
+  try {
+    await writeFile(out, data);
+  } catch (err) {
+    throw new UsageError(`iggy-batch: cannot write ${out}: ${(err as Error).message}`);
+  }
+}
+
+async function report(args: string[]): Promise<number> {
+  const { files, out } = parseCommon(args, []);
+  const { bytes, name } = await readInput(files[0] as string);
+  const analysis = await analyze(bytes);
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  await writeOutput(out ?? "-", renderMarkdownReport(analysis, bytes, { name, sha256, toolVersion: TOOL_VERSION }) + "\n");
+  return analysis.summary.errors > 0 ? 1 : 0;
+}
+
+async function build(args: string[]): Promise<number> {
+  const { files, out } = parseCommon(args, []);
+  if (out === null) throw new UsageError(`iggy-batch: build needs -o OUT.bin (or -o - for standard output)\n${USAGE}`);
+  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
+  const { bytes } = await readInput(files[0] as string);
+  let spec: unknown;
+  try {
+    spec = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (err) {
+    throw new UsageError(`iggy-batch: ${files[0]} is not JSON: ${(err as Error).message}`);
+  }
+  let batch: Uint8Array;
+  try {
+    batch = buildFromSpec(await loadXxh3(), spec, { nowMillis: () => Date.now(), randomBytes: (n) => new Uint8Array(globalThis.crypto.getRandomValues(new Uint8Array(n))) });
+  } catch (err) {
+    if (err instanceof BuildSpecError || err instanceof RangeError) throw new UsageError(`iggy-batch: ${err.message}`);
+    throw err;
+  }
+  await writeOutput(out, batch);
+  if (out !== "-") process.stderr.write(`iggy-batch: wrote ${batch.length} bytes to ${out}\n`);
+  return 0;
+}
+
 /** Runs the command with argv (without node and script); resolves to the exit status. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === "inspect") return await inspect(rest);
+    if (command === "report") return await report(rest);
+    if (command === "build") return await build(rest);
     if (command === "--help" || command === "-h" || command === "help") {
       process.stdout.write(USAGE + "\n");
       return 0;
