@@ -1,0 +1,77 @@
+/** The composition root: toolbar, status, hex map with legend, and the decoded panels. */
+import { useEffect, useState } from "react";
+import { documentStore, type DocumentState } from "../state/app-state.ts";
+import { useStore } from "../state/store.ts";
+import { InputBar } from "../input/InputBar.tsx";
+import { useDropAndPaste } from "../input/use-drop-and-paste.ts";
+import { StatusLine } from "./StatusLine.tsx";
+import { HelpOverlay } from "./HelpOverlay.tsx";
+import { DiagnosticsList } from "../diagnostics/DiagnosticsList.tsx";
+import { HexView } from "../hex/HexView.tsx";
+import { Legend } from "../hex/Legend.tsx";
+import { BatchesTable } from "../tables/BatchesTable.tsx";
+import { HeaderFieldsTable } from "../tables/HeaderFieldsTable.tsx";
+import { FramesTable } from "../tables/FramesTable.tsx";
+import { FrameInspector } from "../inspector/FrameInspector.tsx";
+import { startPage } from "./start-page.ts";
+import { SharePanel } from "../share/SharePanel.tsx";
+import { EditPanel } from "../edit/EditPanel.tsx";
+import { BuilderDialog } from "../builder/BuilderDialog.tsx";
+import { DiffDialog } from "../diff/DiffDialog.tsx";
+
+const selectInput = (s: DocumentState) => s.input;
+
+/** The whole page. */
+export function App() {
+  const input = useStore(documentStore, selectInput);
+  const dragging = useDropAndPaste();
+  const [help, setHelp] = useState(false);
+  const [dialog, setDialog] = useState<"build" | "diff" | null>(null);
+
+  useEffect(() => { void startPage(); }, []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.key === "?" && !(t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA"))) { e.preventDefault(); setHelp((h) => !h); }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <div className="app">
+      <header className="toolbar">
+        <h1>Iggy Batch Explorer</h1>
+        <InputBar />
+        <button type="button" onClick={() => setDialog("build")}>Build a batch</button>
+        <button type="button" onClick={() => setDialog("diff")} disabled={!input}>Compare batches</button>
+        <button type="button" className="help-button" onClick={() => setHelp(true)} aria-keyshortcuts="?">Keyboard help</button>
+      </header>
+      <StatusLine />
+      <main className="workspace">
+        <section className="panel hex-panel" aria-labelledby="hex-heading">
+          <h2 id="hex-heading">Bytes</h2>
+          {input ? <HexView input={input} /> : <p className="empty">Drop a batch file, paste bytes, or pick a sample.</p>}
+          <details className="legend-box">
+            <summary>Legend</summary>
+            <Legend />
+          </details>
+        </section>
+        <div className="side">
+          <DiagnosticsList input={input} />
+          {input && <BatchesTable input={input} />}
+          {input && <HeaderFieldsTable input={input} />}
+          {input && <FramesTable input={input} />}
+          {input && <FrameInspector input={input} />}
+          <EditPanel />
+          <SharePanel />
+        </div>
+      </main>
+      <footer className="privacy">Everything runs in this tab: your bytes never leave your machine.</footer>
+      {dragging && <div className="drop-overlay" aria-hidden="true">Drop to open</div>}
+      {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {dialog === "build" && <BuilderDialog onClose={() => setDialog(null)} />}
+      {dialog === "diff" && <DiffDialog onClose={() => setDialog(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+/** The status line (role=status): the finished summary, numbers first; aria-busy while decoding. */
+import { documentStore, type DocumentState } from "../state/app-state.ts";
+import { useStore } from "../state/store.ts";
+import type { Summary } from "../../core/model.ts";
+
+const selectDoc = (s: DocumentState) => s;
+
+const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/** The contract's summary text, e.g. "2 batches · 17 frames · 1 error · 0 warnings". */
+export function summaryText(s: Summary): string {
+  return [count(s.batches, "batch", "batches"), count(s.frames, "frame", "frames"), count(s.errors, "error", "errors"),
+    count(s.warnings, "warning", "warnings"), count(s.infos, "info", "infos")].join(" · ");
+}
+
+/** The status line and the decoding progress bar. */
+export function StatusLine() {
+  const doc = useStore(documentStore, selectDoc);
+  const { input, loading, error } = doc;
+  const percent = loading && loading.total > 0 ? Math.floor((100 * loading.done) / loading.total) : 0;
+  return (
+    <div className="status-area">
+      <div role="status" aria-busy={loading ? "true" : "false"} aria-live="polite" className="status-line" data-testid="status-line">
+        {input ? summaryText(input.analysis.summary) : "No input"}
+      </div>
+      {input && (
+        <span className="input-name" title={input.name}>
+          {input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
+          {input.analysis.diagnosticsOmitted > 0 ? ` · ${input.analysis.diagnosticsOmitted} diagnostics not listed` : ""}
+          {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
+        </span>
+      )}
+      {loading && (
+        <span className="loading">
+          Decoding {loading.name}…{" "}
+          <progress max={100} value={percent} aria-label={`Decoding ${loading.name}`}>{percent}%</progress>
+        </span>
+      )}
+      {error && <span className="input-error" role="alert">{error}</span>}
+    </div>
+  );
+}

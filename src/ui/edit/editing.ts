@@ -1,0 +1,94 @@
+/**
+ * Live editing: every edit makes new bytes, re-checks them at once and pushes them on an undo history.
+ * The original input stays untouched as history[0].
+ */
+import { analyzeWith } from "../../core/analyze.ts";
+import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
+import type { ChecksumChange } from "../../core/edit.ts";
+import { createStore } from "../state/store.ts";
+import { documentStore } from "../state/app-state.ts";
+
+/** Undo history of the loaded input and what the last edit did. */
+export interface EditState {
+  /** history[0] is the input as loaded; history[index] is what is shown. */
+  readonly history: readonly Uint8Array[];
+  readonly labels: readonly string[];
+  readonly index: number;
+  /** What the last "recompute checksums" changed, for the page to list. */
+  readonly lastChanges: readonly ChecksumChange[] | null;
+  /** Milliseconds the last re-check took. */
+  readonly lastRecheckMs: number | null;
+}
+
+/** Edit history; reset when a new input is loaded. */
+export const editStore = createStore<EditState>({ history: [], labels: [], index: 0, lastChanges: null, lastRecheckMs: null });
+
+/** Whether typing hex digits in the hex map overwrites bytes. */
+export const editModeStore = createStore<boolean>(false);
+
+let xxh: Xxh3 | null = null;
+void loadXxh3().then((k) => { xxh = k; });
+
+/** The XXH3 kernel once loaded (edits need it synchronously). */
+export function kernel(): Xxh3 | null {
+  return xxh;
+}
+
+// Keep the history in step with the document: a newly loaded input starts a new history.
+documentStore.subscribe(() => {
+  const input = documentStore.get().input;
+  const e = editStore.get();
+  if (input && !e.history.includes(input.bytes)) {
+    editStore.set({ history: [input.bytes], labels: ["as loaded"], index: 0, lastChanges: null, lastRecheckMs: null });
+  }
+});
+
+function show(bytes: Uint8Array): number {
+  const input = documentStore.get().input;
+  if (!input || !xxh) return 0;
+  const t0 = performance.now();
+  const analysis = analyzeWith(xxh, bytes);
+  const ms = performance.now() - t0;
+  documentStore.set((s) => ({ ...s, input: { ...input, bytes, analysis } }));
+  return ms;
+}
+
+/** Replaces the shown bytes with an edited copy, re-checks at once, and records it for undo. */
+export function commitEdit(bytes: Uint8Array, label: string, changes: readonly ChecksumChange[] | null = null): void {
+  const e = editStore.get();
+  const history = [...e.history.slice(0, e.index + 1), bytes];
+  const labels = [...e.labels.slice(0, e.index + 1), label];
+  editStore.set({ history, labels, index: history.length - 1, lastChanges: changes, lastRecheckMs: null });
+  const ms = show(bytes);
+  editStore.set((s) => ({ ...s, lastRecheckMs: ms }));
+}
+
+/** Overwrites one byte. */
+export function editByte(offset: number, value: number): void {
+  const input = documentStore.get().input;
+  if (!input || offset < 0 || offset >= input.bytes.length) return;
+  const bytes = input.bytes.slice();
+  bytes[offset] = value & 0xff;
+  commitEdit(bytes, `byte 0x${offset.toString(16)} = ${(value & 0xff).toString(16).padStart(2, "0")}`);
+}
+
+/** Steps back one edit. */
+export function undo(): void {
+  const e = editStore.get();
+  if (e.index === 0) return;
+  editStore.set({ ...e, index: e.index - 1, lastChanges: null });
+  show(e.history[e.index - 1] as Uint8Array);
+}
+
+/** Steps forward one edit. */
+export function redo(): void {
+  const e = editStore.get();
+  if (e.index >= e.history.length - 1) return;
+  editStore.set({ ...e, index: e.index + 1, lastChanges: null });
+  show(e.history[e.index + 1] as Uint8Array);
+}
+
+/** The input as loaded, before any edit. */
+export function originalBytes(): Uint8Array | null {
+  return editStore.get().history[0] ?? null;
+}

@@ -1,0 +1,33 @@
+/** The ways in: "Open batch file", the samples menu, and a hint for paste and drop. */
+import { useId, type ChangeEvent } from "react";
+import { SAMPLES } from "../samples/samples.ts";
+import { loadInput, loadSample } from "../app/load.ts";
+
+/** The toolbar's input controls. */
+export function InputBar() {
+  const fileId = useId();
+  const sampleId = useId();
+  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    if (file) void loadInput(file.name, file);
+    event.target.value = "";
+  };
+  const onSample = (event: ChangeEvent<HTMLSelectElement>) => {
+    if (event.target.value) void loadSample(event.target.value);
+    event.target.value = "";
+  };
+  return (
+    <div className="input-bar">
+      <label htmlFor={fileId} className="button">Open batch file</label>
+      <input id={fileId} type="file" className="visually-hidden" onChange={onFile} aria-label="Open batch file" />
+      <label htmlFor={sampleId} className="visually-hidden">Load a sample</label>
+      <select id={sampleId} defaultValue="" onChange={onSample} className="samples">
+        <option value="" disabled>Samples…</option>
+        {SAMPLES.map((s) => (
+          <option key={s.id} value={s.id} title={s.note}>{s.title}{s.shows ? ` (${s.shows})` : ""}</option>
+        ))}
+      </select>
+      <span className="hint">or drop a file anywhere, or paste (Ctrl+V) binary, hex, xxd or base64</span>
+    </div>
+  );
+}

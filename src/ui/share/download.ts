@@ -1,0 +1,35 @@
+/** Saving and copying from the page: a download through a blob: URL, the clipboard with a visible fallback. */
+
+/** Offers bytes or text as a file download. */
+export function downloadFile(name: string, data: Uint8Array | string, type = "application/octet-stream"): void {
+  const blob = new Blob([typeof data === "string" ? data : (data.slice() as Uint8Array<ArrayBuffer>)], { type });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Copies text; resolves false when the clipboard is not available (the caller then shows the text). */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Lowercase hex SHA-256 of bytes, with Web Crypto (local, nothing leaves the page). */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes.slice() as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A file name safe to save under, from an input name. */
+export function baseName(name: string): string {
+  return name.replace(/^sample: /, "sample-").replace(/[^\w.-]+/g, "_").replace(/\.bin$/i, "") || "input";
+}

@@ -1,0 +1,78 @@
+/** Selection actions shared by every view, so the hex map, tables and diagnostics link the same way. */
+import { batchAt, frameAt } from "../../core/frame-view.ts";
+import type { Analysis } from "../../core/model.ts";
+import { cursorStore, documentStore, selectionStore, type Selection } from "./app-state.ts";
+
+function analysis(): Analysis | null {
+  return documentStore.get().input?.analysis ?? null;
+}
+
+/** Selects [start, end) and the batch/frame holding its first byte; moves the cursor there. */
+export function selectRange(start: number, end: number, origin: Selection["origin"]): void {
+  const a = analysis();
+  if (!a) return;
+  const clampedStart = Math.max(0, Math.min(start, Math.max(0, a.size - 1)));
+  selectionStore.set({ start: clampedStart, end: Math.max(clampedStart, Math.min(end, a.size)), batch: batchAt(a, clampedStart), frame: frameAt(a, clampedStart), origin });
+  cursorStore.set(clampedStart);
+}
+
+/** Selects a whole complete frame by its index in the frame columns. */
+export function selectFrame(frame: number, origin: Selection["origin"]): void {
+  const a = analysis();
+  if (!a || frame < 0 || frame >= a.frames.count) return;
+  const start = a.frames.start[frame] as number;
+  selectionStore.set({ start, end: a.frames.end[frame] as number, batch: a.frames.batch[frame] as number, frame, origin });
+  cursorStore.set(start);
+}
+
+/** Selects a whole batch by index. */
+export function selectBatch(batch: number, origin: Selection["origin"]): void {
+  const a = analysis();
+  const b = a?.batches[batch];
+  if (!a || !b) return;
+  selectionStore.set({ start: b.start, end: b.end, batch, frame: -1, origin });
+  cursorStore.set(b.start);
+}
+
+/** Moves to the next (+1) or previous (−1) complete frame from the cursor. */
+export function stepFrame(direction: 1 | -1): void {
+  const a = analysis();
+  if (!a || a.frames.count === 0) return;
+  const cursor = cursorStore.get();
+  const starts = a.frames.start;
+  let target = -1;
+  if (direction > 0) {
+    for (let lo = 0, hi = a.frames.count; ; ) {
+      if (lo >= hi) { target = lo < a.frames.count ? lo : -1; break; }
+      const mid = (lo + hi) >>> 1;
+      if ((starts[mid] as number) <= cursor) lo = mid + 1; else hi = mid;
+    }
+  } else {
+    for (let lo = 0, hi = a.frames.count; ; ) {
+      if (lo >= hi) { target = lo - 1; break; }
+      const mid = (lo + hi) >>> 1;
+      if ((starts[mid] as number) < cursor) lo = mid + 1; else hi = mid;
+    }
+  }
+  if (target >= 0) selectFrame(target, "keyboard");
+}
+
+/** Moves to the next (+1) or previous (−1) diagnostic from the cursor, wrapping around. */
+export function stepProblem(direction: 1 | -1): void {
+  const a = analysis();
+  if (!a || a.diagnostics.length === 0) return;
+  const cursor = cursorStore.get();
+  const current = selectionStore.get();
+  const list = a.diagnostics;
+  let index: number;
+  if (direction > 0) {
+    index = list.findIndex((d) => d.start > cursor || (d.start === cursor && current !== null && d.end > current.end));
+    if (index < 0) index = 0;
+  } else {
+    index = -1;
+    for (let i = list.length - 1; i >= 0; i--) if ((list[i]!).start < cursor) { index = i; break; }
+    if (index < 0) index = list.length - 1;
+  }
+  const d = list[index]!;
+  selectRange(d.start, Math.max(d.end, d.start + 1), "keyboard");
+}

@@ -1,0 +1,54 @@
+/** The explorer's state: the loaded input and its analysis, loading progress, hover, selection and cursor. */
+import type { Analysis } from "../../core/model.ts";
+import { createStore } from "./store.ts";
+
+/** An input that has been analysed and is on screen. */
+export interface LoadedInput {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+  readonly analysis: Analysis;
+  readonly ranOn: "worker" | "main-thread";
+}
+
+/** What the page is showing or doing with inputs. */
+export interface DocumentState {
+  readonly input: LoadedInput | null;
+  /** Non-null while an input is being decoded. */
+  readonly loading: { readonly name: string; readonly done: number; readonly total: number } | null;
+  /** A problem reading the input (not a finding about it). */
+  readonly error: string | null;
+}
+
+/** A highlighted half-open byte range and what it stands for. */
+export interface ByteSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The current selection: a byte range, plus the batch/frame it belongs to (-1 if none). */
+export interface Selection extends ByteSpan {
+  readonly batch: number;
+  /** Index in the frame columns, or -1. */
+  readonly frame: number;
+  /** Who made it, so a view does not scroll itself in answer to its own click. */
+  readonly origin: "hex" | "table" | "diagnostic" | "keyboard" | "link";
+}
+
+/** The loaded document and loading status. */
+export const documentStore = createStore<DocumentState>({ input: null, loading: null, error: null });
+
+/** The byte range under the pointer (a field, a row's bytes, or a checksum's coverage), or null. */
+export const hoverStore = createStore<ByteSpan | null>(null);
+
+/** The selected range, or null. */
+export const selectionStore = createStore<Selection | null>(null);
+
+/** The keyboard cursor: one byte offset in the hex map. */
+export const cursorStore = createStore<number>(0);
+
+/** Clears hover, selection and cursor, e.g. when a new input arrives. */
+export function resetInteraction(): void {
+  hoverStore.set(null);
+  selectionStore.set(null);
+  cursorStore.set(0);
+}
