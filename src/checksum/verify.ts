@@ -24,9 +24,10 @@ export function computeBatchChecksum(xxh: Xxh3, input: Uint8Array, batchStart: n
   const buf = new Uint8Array(BATCH_CHECKSUM_HEADER_BYTES + 8 * (to - from));
   buf.set(input.subarray(batchStart, batchStart + 40), 0);
   buf.set(input.subarray(batchStart + 48, batchStart + 52), 40);
-  for (let i = from; i < to; i++) {
+  // A plain copy loop: a subarray per frame cost twice as much on batches of small messages.
+  for (let i = from, at = BATCH_CHECKSUM_HEADER_BYTES; i < to; i++, at += 8) {
     const s = frameStarts[i] as number;
-    buf.set(input.subarray(s, s + 8), BATCH_CHECKSUM_HEADER_BYTES + 8 * (i - from));
+    for (let k = 0; k < 8; k++) buf[at + k] = input[s + k] as number;
   }
   return xxh.hash(buf);
 }

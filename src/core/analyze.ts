@@ -142,6 +142,8 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
 
     batches.push({ index, start: pos, end: walkEnd, header, stamped, computedChecksum, firstFrame, frameCount, truncatedFrame, ...counts });
     pos = walkEnd;
+    // Size the columns from the frame density seen so far (frames found, never a length field).
+    if (pos > 0 && frames.count > 0) frames.reserve(Math.min(size / FRAME_HEADER_SIZE, (frames.count / pos) * size * 1.02 + 16));
     if (pos >= nextProgress) {
       options.onProgress?.(pos, size);
       nextProgress = pos + progressEvery;

@@ -39,22 +39,31 @@ export class FrameColumnsBuilder {
     return this.count++;
   }
 
-  /** The columns trimmed to the frames found (copies, so the spare capacity is released). */
+  /** Grows to at least `capacity` frames at once (one copy instead of repeated doubling). */
+  reserve(capacity: number): void {
+    if (capacity > this.capacity) this.grow(Math.ceil(capacity));
+  }
+
+  /** The columns holding the frames found: views when little capacity is spare, else trimmed copies. */
   finish(): FrameColumns {
     const n = this.count;
+    // Copying 10+ columns costs as much as building them; keep views unless over a quarter would be wasted.
+    const cut = n >= this.capacity * 0.75
+      ? <T extends Float64Array | Uint32Array | BigUint64Array | Uint8Array>(a: T): T => a.subarray(0, n) as T
+      : <T extends Float64Array | Uint32Array | BigUint64Array | Uint8Array>(a: T): T => a.slice(0, n) as T;
     return {
       count: n,
-      start: this.start.slice(0, n),
-      end: this.end.slice(0, n),
-      batch: this.batch.slice(0, n),
-      indexInBatch: this.indexInBatch.slice(0, n),
-      offsetDelta: this.offsetDelta.slice(0, n),
-      timestampDelta: this.timestampDelta.slice(0, n),
-      payloadLength: this.payloadLength.slice(0, n),
-      userHeadersLength: this.userHeadersLength.slice(0, n),
-      storedChecksum: this.storedChecksum.slice(0, n),
-      computedChecksum: this.computedChecksum.slice(0, n),
-      flags: this.flags.slice(0, n),
+      start: cut(this.start),
+      end: cut(this.end),
+      batch: cut(this.batch),
+      indexInBatch: cut(this.indexInBatch),
+      offsetDelta: cut(this.offsetDelta),
+      timestampDelta: cut(this.timestampDelta),
+      payloadLength: cut(this.payloadLength),
+      userHeadersLength: cut(this.userHeadersLength),
+      storedChecksum: cut(this.storedChecksum),
+      computedChecksum: cut(this.computedChecksum),
+      flags: cut(this.flags),
     };
   }
 

@@ -1,0 +1,271 @@
+/**
+ * `npm run bench [-- --mib N --sizes 16,100,1k --runs 5]`: times analyze() on an in-memory
+ * segment of stamped batches for each payload size, and hash-wasm alone on the same frames
+ * for the small sizes, so the decoder's own cost per frame can be read off.
+ *
+ * Each payload size runs in its own child process (this file with --child), so its RSS and
+ * maxRSS belong to that size alone; --in-process runs them here (e.g. under --cpu-prof).
+ */
+import { fork } from "node:child_process";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { analyze } from "../src/core/analyze.ts";
+import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import type { Analysis } from "../src/core/model.ts";
+import { buildSegment, DEFAULT_MAX_BATCH_BYTES, DEFAULT_MESSAGES_PER_BATCH, frameWindows, planSegment } from "./bench/segment.ts";
+
+const USAGE = `usage: npm run bench -- [--mib N] [--sizes LIST] [--runs N] [--hash-sizes LIST] [--per-batch N] [--in-process]
+
+  --mib N          segment size per payload size in MiB (default 256)
+  --sizes LIST     payload sizes, e.g. 16,100,1k,16k,1m (default 16,100,1k,16k,1m)
+  --runs N         timed runs after one warm-up; the median is reported (default 5)
+  --hash-sizes L   sizes that also time hashing alone through hashWindows (default 16,100)
+  --per-batch N    messages per batch, fewer when a batch would pass 1 MiB (default ${DEFAULT_MESSAGES_PER_BATCH})
+  --in-process     run every size in this process (maxRSS is then cumulative)`;
+
+const MiB = 1 << 20;
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, "..");
+
+/** What one child measures for one payload size; plain numbers so it crosses IPC as JSON. */
+interface SizeResult {
+  payloadSize: number;
+  messagesPerBatch: number;
+  batches: number;
+  frames: number;
+  bytes: number;
+  buildMs: number;
+  analyzeMs: number[];
+  diagnostics: number;
+  rssBeforeBytes: number;
+  peakRssBytes: number;
+  maxRssKiB: number;
+  hashMs: number[] | null;
+}
+
+interface SizeConfig {
+  payloadSize: number;
+  targetBytes: number;
+  messagesPerBatch: number;
+  runs: number;
+  hashOnly: boolean;
+}
+
+// ---------- measuring one size ----------
+
+const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
+
+async function measureSize(cfg: SizeConfig): Promise<SizeResult> {
+  const xxh = await loadXxh3();
+  const plan = planSegment(cfg.payloadSize, cfg.targetBytes, cfg.messagesPerBatch, DEFAULT_MAX_BATCH_BYTES);
+  const t0 = performance.now();
+  const segment = buildSegment(xxh, plan);
+  const buildMs = performance.now() - t0;
+
+  gc();
+  const rssBeforeBytes = process.memoryUsage.rss();
+  let peakRssBytes = rssBeforeBytes;
+  const sampleRss = (): void => {
+    const rss = process.memoryUsage.rss();
+    if (rss > peakRssBytes) peakRssBytes = rss;
+  };
+  let diagnostics = 0;
+  const check = (a: Analysis): void => {
+    const s = a.summary;
+    diagnostics = s.errors + s.warnings + s.infos;
+    if (diagnostics !== 0 || s.frames !== plan.frames || s.batches !== plan.batches) {
+      const first = a.diagnostics.slice(0, 5).map((d) => `  ${d.code}: ${d.message}`).join("\n");
+      throw new Error(`payload ${cfg.payloadSize} B: expected ${plan.batches} batches, ${plan.frames} frames, 0 diagnostics; ` +
+        `analyze() found ${s.batches}, ${s.frames}, ${diagnostics}\n${first}`);
+    }
+  };
+  const analyzeOnce = async (): Promise<number> => {
+    gc();
+    const start = performance.now();
+    const a = await analyze(segment, { onProgress: sampleRss });
+    const ms = performance.now() - start;
+    sampleRss(); // the finished columns are still alive here
+    check(a);
+    return ms;
+  };
+  await analyzeOnce(); // warm-up
+  const analyzeMs: number[] = [];
+  for (let i = 0; i < cfg.runs; i++) analyzeMs.push(await analyzeOnce());
+  const maxRssKiB = process.resourceUsage().maxRSS;
+
+  let hashMs: number[] | null = null;
+  if (cfg.hashOnly) {
+    // The same windows analyze() hashes (frame bytes 8..end), in one hashWindows call over the whole segment.
+    const { starts, ends } = frameWindows(plan);
+    const out = new BigUint64Array(plan.frames);
+    const hashOnce = (): number => {
+      gc();
+      const start = performance.now();
+      xxh.hashWindows(segment, starts, ends, 0, plan.frames, out);
+      return performance.now() - start;
+    };
+    hashOnce(); // warm-up
+    hashMs = [];
+    for (let i = 0; i < cfg.runs; i++) hashMs.push(hashOnce());
+    const view = new DataView(segment.buffer, segment.byteOffset, segment.byteLength);
+    for (let i = 0; i < plan.frames; i++) {
+      if (view.getBigUint64((starts[i] as number) - 8, true) !== out[i]) throw new Error(`hash-only: frame ${i} checksum differs from the stored one`);
+    }
+  }
+  return {
+    payloadSize: cfg.payloadSize, messagesPerBatch: plan.messagesPerBatch, batches: plan.batches, frames: plan.frames,
+    bytes: plan.totalBytes, buildMs, analyzeMs, diagnostics, rssBeforeBytes, peakRssBytes, maxRssKiB, hashMs,
+  };
+}
+
+function measureInChild(cfg: SizeConfig): Promise<SizeResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = fork(resolve(ROOT, "bin/run-ts.mjs"), [fileURLToPath(import.meta.url), "--child", JSON.stringify(cfg)], {
+      execArgv: [...process.execArgv, "--expose-gc"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    let result: SizeResult | null = null;
+    child.on("message", (m) => { result = m as SizeResult; });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      if (result && code === 0) resolvePromise(result);
+      else reject(new Error(`bench child for ${formatSize(cfg.payloadSize)} exited with ${signal ?? `code ${code}`}`));
+    });
+  });
+}
+
+// ---------- output ----------
+
+function parseSize(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|k|kib|kb|m|mib|mb)?$/i.exec(text.trim());
+  if (!m) throw new Error(`not a size: ${JSON.stringify(text)}`);
+  const unit = (m[2] ?? "b").toLowerCase();
+  const n = Math.round(Number(m[1]) * (unit.startsWith("k") ? 1024 : unit.startsWith("m") ? MiB : 1));
+  if (!(n >= 1 && n <= 64 * MiB)) throw new Error(`payload size out of range: ${text}`);
+  return n;
+}
+
+function formatSize(n: number): string {
+  if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} B`;
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+const int = (n: number): string => Math.round(n).toLocaleString("en-US");
+const fixed = (n: number, digits: number): string => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const mib = (bytes: number): string => `${fixed(bytes / MiB, 0)} MiB`;
+
+const COLUMNS: Array<[string, number]> = [
+  ["payload", 8], ["msgs/batch", 10], ["batches", 8], ["frames", 11], ["segment", 9], ["build ms", 9],
+  ["median ms", 10], ["min–max ms", 17], ["ns/frame", 9], ["MB/s", 8], ["peak RSS", 10], ["maxRSS", 10], ["diag", 5],
+];
+const row = (cells: readonly string[]): string => cells.map((c, i) => c.padStart((COLUMNS[i] as [string, number])[1])).join("  ");
+
+function sizeLine(r: SizeResult): string {
+  const med = median(r.analyzeMs);
+  return row([
+    formatSize(r.payloadSize), int(r.messagesPerBatch), int(r.batches), int(r.frames), mib(r.bytes), int(r.buildMs),
+    fixed(med, 1), `${fixed(Math.min(...r.analyzeMs), 1)}–${fixed(Math.max(...r.analyzeMs), 1)}`,
+    fixed((med * 1e6) / r.frames, 1), fixed(r.bytes / 1e6 / (med / 1e3), 1),
+    mib(r.peakRssBytes), mib(r.maxRssKiB * 1024), String(r.diagnostics),
+  ]);
+}
+
+function hashLine(r: SizeResult): string | null {
+  if (!r.hashMs) return null;
+  const hashMed = median(r.hashMs);
+  const hashNs = (hashMed * 1e6) / r.frames;
+  const analyzeNs = (median(r.analyzeMs) * 1e6) / r.frames;
+  const overhead = analyzeNs - hashNs;
+  return `${"".padStart(8)}  └ hash only (hashWindows, same ${int(r.frames)} frames): median ${fixed(hashMed, 1)} ms ` +
+    `(${fixed(Math.min(...r.hashMs), 1)}–${fixed(Math.max(...r.hashMs), 1)}), ${fixed(hashNs, 1)} ns/frame → ` +
+    `decoder overhead ${fixed(overhead, 1)} ns/frame (${fixed((100 * overhead) / analyzeNs, 0)}% of analyze())`;
+}
+
+function hashWasmVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(resolve(ROOT, "node_modules/hash-wasm/package.json"), "utf8")) as { version: string }).version;
+  } catch {
+    return "?";
+  }
+}
+
+function header(cfg: { targetBytes: number; messagesPerBatch: number; runs: number; inProcess: boolean }): string {
+  const cpus = os.cpus();
+  return [
+    "iggy batch explorer — analyze() benchmark (scripts/bench.ts)",
+    `machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} logical CPUs, ${fixed(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.platform()} ${os.arch()} ${os.release()}`,
+    `runtime: node ${process.version} (V8 ${process.versions.v8}), hash-wasm ${hashWasmVersion()} (XXH3-64 via createXXHash3, one init/update/digest per frame)`,
+    `segment: ${mib(cfg.targetBytes)} per payload size (whole batches only), stamped batches back to back in one partition: ` +
+      `${cfg.messagesPerBatch} messages per batch, fewer so a batch stays ≤ ${mib(DEFAULT_MAX_BATCH_BYTES)}; ` +
+      "pseudo-random payloads, no user headers; valid frame and batch checksums, continuous offsets (0 diagnostics is asserted)",
+    `timing: analyze(segment, { onProgress }) — 1 warm-up, then median of ${cfg.runs}; ` +
+      (cfg.inProcess ? "all sizes in this process" : "each size in its own child process (node --expose-gc, gc() before every run)"),
+    "columns: MB/s = 10^6 segment bytes per second; ns/frame = median ÷ frames; peak RSS = max of process.memoryUsage.rss() " +
+      `sampled at every onProgress (8 MiB) and after each run; maxRSS = process.resourceUsage().maxRSS${cfg.inProcess ? " (cumulative over sizes)" : " of that child (includes building the segment)"}`,
+    "for scale: native C XXH3 ≈ 11/23/66 ns per frame at 16 B/100 B/1 KiB; hash-wasm per call ≈ 270–520 ns",
+    "",
+    row(COLUMNS.map(([name]) => name)),
+  ].join("\n");
+}
+
+// ---------- entry ----------
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      mib: { type: "string", default: "256" },
+      sizes: { type: "string", default: "16,100,1k,16k,1m" },
+      runs: { type: "string", default: "5" },
+      "hash-sizes": { type: "string", default: "16,100" },
+      "per-batch": { type: "string", default: String(DEFAULT_MESSAGES_PER_BATCH) },
+      "in-process": { type: "boolean", default: false },
+      child: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.child !== undefined) {
+    const result = await measureSize(JSON.parse(values.child) as SizeConfig);
+    await new Promise<void>((done, fail) => process.send!(result, (err: Error | null) => (err ? fail(err) : done())));
+    process.disconnect?.();
+    return 0;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const targetMiB = Number(values.mib);
+  const runs = Number(values.runs);
+  const messagesPerBatch = Number(values["per-batch"]);
+  if (!(targetMiB > 0) || !Number.isInteger(runs) || runs < 1 || !Number.isInteger(messagesPerBatch) || messagesPerBatch < 1) {
+    console.error(USAGE);
+    return 2;
+  }
+  const sizes = values.sizes.split(",").filter(Boolean).map(parseSize);
+  const hashSizes = new Set(values["hash-sizes"].split(",").filter(Boolean).map(parseSize));
+  const targetBytes = Math.round(targetMiB * MiB);
+  const inProcess = values["in-process"];
+
+  console.log(header({ targetBytes, messagesPerBatch, runs, inProcess }));
+  for (const payloadSize of sizes) {
+    const cfg: SizeConfig = { payloadSize, targetBytes, messagesPerBatch, runs, hashOnly: hashSizes.has(payloadSize) };
+    const r = inProcess ? await measureSize(cfg) : await measureInChild(cfg);
+    console.log(sizeLine(r));
+    const h = hashLine(r);
+    if (h) console.log(h);
+  }
+  return 0;
+}
+
+process.exitCode = await main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  return 1;
+});
