@@ -41,6 +41,15 @@ describe("build spec", () => {
     expect(() => buildFromSpec(xxh, { messages: [{ payload: { hex: "abc" } }] }, env)).toThrow(new BuildSpecError("batches[0].messages[0].payload.hex: not an even number of hex digits"));
     expect(() => buildFromSpec(xxh, { baseOffset: "-1", messages: [] }, env)).toThrow(/batches\[0\]\.baseOffset/);
     expect(() => buildFromSpec(xxh, { messages: [{ payload: "x", userHeaders: [{ key: "k", kind: "nope", value: 1 }] }] }, env)).toThrow(/unknown kind/);
+    expect(() => buildFromSpec(xxh, { messages: [{ payload: "x", userHeaders: [{ key: "k", kind: "u8", value: 256 }] }] }, env)).toThrow(new BuildSpecError("batches[0].messages[0].userHeaders[0]: 256 does not fit u8"));
+    expect(() => buildFromSpec(xxh, { messages: [{ payload: "x", userHeaders: [{ key: "k", kind: "i32", value: "12a" }] }] }, env)).toThrow(/userHeaders\[0\]: "12a" is not an integer/);
+    expect(() => buildFromSpec(xxh, { messages: [{ payload: "x", userHeaders: [{ key: "k", kind: "bool", value: "maybe" }] }] }, env)).toThrow(/a bool is true or false/);
+  });
+
+  it("reads bool headers given as strings the way they read", () => {
+    const bytes = buildFromSpec(xxh, { messages: [{ payload: "x", userHeaders: [{ key: "a", kind: "bool", value: "false" }, { key: "b", kind: "bool", value: "true" }] }] }, env);
+    const a = analyzeWith(xxh, bytes);
+    expect(frameDetail(a, bytes, 0).userHeaders.decoded).toMatchObject({ ok: true, headers: [{ value: { text: "false" } }, { value: { text: "true" } }] });
   });
 
   it("makes RFC 9562 v7 UUIDs", () => {

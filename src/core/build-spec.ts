@@ -105,8 +105,30 @@ function parsePayload(p: PayloadJson, path: string): Uint8Array | string {
 function parseEntry(kind: string, value: string | number | boolean, path: string): TlvEntry {
   if (!(HEADER_KINDS as readonly string[]).includes(kind) || kind === "") throw new BuildSpecError(`${path}: unknown kind ${JSON.stringify(kind)} (one of ${HEADER_KINDS.slice(1).join(", ")})`);
   if (kind === "raw") return { kind, value: hexBytes(String(value), path) };
-  const big = ["i64", "u64", "i128", "u128"].includes(kind);
-  return { kind: kind as TlvEntry["kind"], value: big ? BigInt(value as string | number) : value };
+  if (kind === "string") return { kind, value: String(value) };
+  if (kind === "bool") {
+    if (value === true || value === "true" || value === 1) return { kind, value: true };
+    if (value === false || value === "false" || value === 0) return { kind, value: false };
+    throw new BuildSpecError(`${path}: a bool is true or false, not ${JSON.stringify(value)}`);
+  }
+  if (kind === "f32" || kind === "f64") {
+    const n = Number(value);
+    if (typeof value === "boolean" || (typeof value === "string" && value.trim() === "") || (Number.isNaN(n) && String(value) !== "NaN")) throw new BuildSpecError(`${path}: ${JSON.stringify(value)} is not a number`);
+    return { kind, value: n };
+  }
+  // Integer kinds: checked against the kind's range so a typo is an error with a path, not a wrapped value.
+  const bits = Number(kind.slice(1));
+  let n: bigint;
+  try {
+    if (typeof value === "boolean" || (typeof value === "number" && !Number.isInteger(value))) throw new Error();
+    n = BigInt(value);
+  } catch {
+    throw new BuildSpecError(`${path}: ${JSON.stringify(value)} is not an integer`);
+  }
+  const min = kind.startsWith("i") ? -(1n << BigInt(bits - 1)) : 0n;
+  const max = kind.startsWith("i") ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n;
+  if (n < min || n > max) throw new BuildSpecError(`${path}: ${n} does not fit ${kind}`);
+  return { kind: kind as TlvEntry["kind"], value: n };
 }
 
 function parseHeaders(h: MessageJson["userHeaders"], path: string): MessageSpec["userHeaders"] {

@@ -1,0 +1,166 @@
+/**
+ * The batch diff (issue #4 §6): two batches side by side, field by field, frames paired by
+ * position. Either side is any batch of the input as shown, or of the input as loaded before
+ * edits, so "what did my edit / the server's stamping change" is the default or one click away.
+ */
+import { useId, useMemo, useState } from "react";
+import { analyzeWith } from "../../core/analyze.ts";
+import { diffBatches, type BatchRef } from "../../core/diff.ts";
+import type { Analysis } from "../../core/model.ts";
+import { documentStore, type DocumentState } from "../state/app-state.ts";
+import { useStore } from "../state/store.ts";
+import { editStore, type EditState } from "../edit/editing.ts";
+import { useXxh3 } from "../builder/build-env.ts";
+import { useModal } from "../builder/use-modal.ts";
+import { clampSide, defaultSides, displayValue, originalVsCurrent, sideLabel, visibleRows, type Side, type Sides, type SourceCounts, type SourceId } from "./diff-sources.ts";
+import "../builder/builder.css";
+import "./diff.css";
+
+/** Rows rendered at most; past this the table says how many were left out. */
+export const MAX_DIFF_ROWS = 3000;
+/** Above this many batches a side picks its batch with a number field instead of a long menu. */
+const MAX_BATCH_OPTIONS = 1000;
+
+const selectInput = (s: DocumentState) => s.input;
+const selectOriginal = (s: EditState) => s.history[0] ?? null;
+
+/** The diff as a modal dialog. */
+export function DiffDialog({ onClose }: { onClose: () => void }) {
+  const modal = useModal(onClose);
+  const ids = useId();
+  const input = useStore(documentStore, selectInput);
+  const original = useStore(editStore, selectOriginal);
+  const xxh = useXxh3();
+  const edited = input !== null && original !== null && original !== input.bytes;
+  const originalAnalysis = useMemo<Analysis | null>(
+    () => (edited && xxh && original ? analyzeWith(xxh, original) : null),
+    [edited, xxh, original],
+  );
+  const counts: SourceCounts = {
+    current: input?.analysis.batches.length ?? 0,
+    original: originalAnalysis ? originalAnalysis.batches.length : null,
+  };
+  // The default needs the original's analysis when the input is edited; until the kernel is loaded it stays unset.
+  const [chosen, setChosen] = useState<Sides | null>(null);
+  const [changedOnly, setChangedOnly] = useState(false);
+  const ready = input !== null && (!edited || originalAnalysis !== null);
+  const sides: Sides | null = ready
+    ? (() => { const s = chosen ?? defaultSides(counts); return { left: clampSide(s.left, counts), right: clampSide(s.right, counts) }; })()
+    : null;
+
+  const l = sides?.left, r = sides?.right;
+  const rows = useMemo(() => {
+    const refOf = (source: SourceId | undefined, batch: number | undefined): BatchRef | null => {
+      if (!input || source === undefined || batch === undefined) return null;
+      if (source === "original") return original && originalAnalysis ? { bytes: original, analysis: originalAnalysis, batch } : null;
+      return { bytes: input.bytes, analysis: input.analysis, batch };
+    };
+    const left = refOf(l?.source, l?.batch);
+    const right = refOf(r?.source, r?.batch);
+    return left && right ? diffBatches(left, right) : [];
+  }, [input, original, originalAnalysis, l?.source, l?.batch, r?.source, r?.batch]);
+  const shown = visibleRows(rows, changedOnly);
+  const truncated = shown.rows.length > MAX_DIFF_ROWS;
+  const sameSide = sides !== null && sides.left.source === sides.right.source && sides.left.batch === sides.right.batch;
+
+  const set = (which: "left" | "right", side: Side) => { if (sides) setChosen({ ...sides, [which]: side }); };
+
+  return (
+    <dialog {...modal} className="builder-dialog diff-dialog" aria-labelledby={`${ids}-title`}>
+      <div className="dialog-head">
+        <h2 id={`${ids}-title`}>Compare batches</h2>
+        <button type="button" onClick={onClose}>Close</button>
+      </div>
+      <div className="dialog-body">
+        {!input ? <p className="note">Load an input first: the diff compares its batches.</p>
+          : !sides ? <p className="note">Analysing the original input…</p>
+          : <>
+            <div className="diff-controls">
+              <SidePicker name="Left" side={sides.left} counts={counts} onChange={(s) => set("left", s)} ids={ids} />
+              <SidePicker name="Right" side={sides.right} counts={counts} onChange={(s) => set("right", s)} ids={ids} />
+              <div className="diff-actions">
+                <button type="button" onClick={() => setChosen({ left: sides.right, right: sides.left })}>Swap sides</button>
+                <button type="button" disabled={counts.original === null} onClick={() => setChosen(originalVsCurrent(sides, counts))}
+                  title={counts.original === null ? "The input has not been edited" : undefined}>Original vs current</button>
+                <label className="changed-only"><input type="checkbox" checked={changedOnly} onChange={(e) => setChangedOnly(e.target.checked)} /> Changed only</label>
+              </div>
+            </div>
+            <p className="note">
+              {counts.original === null
+                ? "The input is unedited. After an edit (Edit panel: bytes, recompute, stamp as server) the original input can be picked on either side."
+                : "The input has been edited: “Original” is the input as loaded, before any edit."}
+            </p>
+            <p className="diff-summary" role="status" data-testid="diff-summary">
+              {sameSide ? "Both sides are the same batch. " : ""}
+              {rows.length === 0 ? "Nothing to compare: the input has no batch header to read."
+                : shown.changed === 0 ? `No differences in ${rows.length} compared fields.` : `${shown.changed} of ${rows.length} compared fields differ.`}
+            </p>
+            <div className="diff-scroll" tabIndex={0} role="region" aria-label="Batch diff rows">
+              <table className="diff-table" aria-label="Batch diff">
+                <thead>
+                  <tr>
+                    <th scope="col" className="diff-mark"><span aria-hidden="true">≠</span><span className="visually-hidden">Changed</span></th>
+                    <th scope="col">Scope</th>
+                    <th scope="col">Field</th>
+                    <th scope="col">Left <span className="side-name">({sideLabel(sides.left)})</span></th>
+                    <th scope="col">Right <span className="side-name">({sideLabel(sides.right)})</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.rows.slice(0, MAX_DIFF_ROWS).map((r, i) => (
+                    <tr key={`${r.scope}.${r.field}.${i}`} className={r.same ? undefined : "changed"}>
+                      <td className="diff-mark">{r.same ? "" : <><span aria-hidden="true">≠</span><span className="visually-hidden">changed</span></>}</td>
+                      <td>{r.scope}</td>
+                      <td>{r.field}</td>
+                      <td className="diff-value">{displayValue(r.field, r.left)}</td>
+                      <td className="diff-value">{displayValue(r.field, r.right)}</td>
+                    </tr>
+                  ))}
+                  {shown.rows.length === 0 && (
+                    <tr><td colSpan={5} className="note">{changedOnly ? "No field differs." : "Nothing to compare."}</td></tr>
+                  )}
+                </tbody>
+              </table>
+            </div>
+            {truncated && <p className="note">Showing the first {MAX_DIFF_ROWS} of {shown.rows.length} rows{changedOnly ? "" : "; tick Changed only to see just the differences"}.</p>}
+          </>}
+      </div>
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>Close</button>
+      </div>
+    </dialog>
+  );
+}
+
+/** One side's pickers: the source (only once the input is edited) and the batch. */
+function SidePicker({ name, side, counts, onChange, ids }: { name: "Left" | "Right"; side: Side; counts: SourceCounts; onChange: (s: Side) => void; ids: string }) {
+  const id = `${ids}-${name.toLowerCase()}`;
+  const n = side.source === "original" ? (counts.original ?? 0) : counts.current;
+  const prefix = side.source === "original" ? "Original batch" : "Batch";
+  return (
+    <fieldset className="diff-side">
+      <legend>{name}</legend>
+      {counts.original !== null && (
+        <div className="batch-field">
+          <label htmlFor={`${id}-source`}>{name} input</label>
+          <select id={`${id}-source`} value={side.source}
+            onChange={(e) => onChange(clampSide({ source: e.target.value as SourceId, batch: side.batch }, counts))}>
+            <option value="current">Current (as shown)</option>
+            <option value="original">Original (before edits)</option>
+          </select>
+        </div>
+      )}
+      <div className="batch-field">
+        <label htmlFor={`${id}-batch`}>{name} batch</label>
+        {n <= MAX_BATCH_OPTIONS ? (
+          <select id={`${id}-batch`} value={side.batch} onChange={(e) => onChange({ ...side, batch: Number(e.target.value) })}>
+            {Array.from({ length: n }, (_, i) => <option key={i} value={i}>{prefix} {i}</option>)}
+          </select>
+        ) : (
+          <input id={`${id}-batch`} type="number" min={0} max={n - 1} step={1} value={side.batch}
+            onChange={(e) => { const v = Math.trunc(Number(e.target.value)); if (Number.isFinite(v)) onChange(clampSide({ ...side, batch: v }, counts)); }} />
+        )}
+      </div>
+    </fieldset>
+  );
+}
