@@ -1,0 +1,235 @@
+/**
+ * The Frame inspector: everything about the selected frame (or the first frame of the shown
+ * batch): header facts, the id in every reading, the payload as text / JSON / hex, and the
+ * user headers. All of it is rendered as React text; nothing from the input becomes markup.
+ */
+import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
+import { frameDetail, type FrameDetail } from "../../core/frame-view.ts";
+import { hex64 } from "../../format/values.ts";
+import { selectFrame } from "../state/actions.ts";
+import { hoverStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
+import { checksumVerdict, formatCount, hexOffset, timeWithRaw } from "../tables/cell-text.ts";
+import { useShownBatch, useShownFrame } from "../tables/selection-hooks.ts";
+import { capNote, idFacts, prettyJson, utf8Text, xxdLines } from "./payload-view.ts";
+import "./inspector.css";
+
+type PayloadTab = "text" | "json" | "hex";
+const TABS: readonly { id: PayloadTab; label: string }[] = [
+  { id: "text", label: "Text" },
+  { id: "json", label: "JSON" },
+  { id: "hex", label: "Hex" },
+];
+
+/** Props for hover linking: pointing at a block highlights its bytes in the hex view. */
+function hoverProps(span: ByteSpan): { onMouseEnter: () => void; onMouseLeave: () => void } {
+  return { onMouseEnter: () => hoverStore.set(span), onMouseLeave: () => hoverStore.set(null) };
+}
+
+function Fact({ label, children, span, tone }: { label: string; children: ReactNode; span?: ByteSpan; tone?: "ok" | "error" }) {
+  return (
+    <div className="insp-fact" data-tone={tone} {...(span ? hoverProps(span) : {})}>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** The Frame inspector panel for a loaded input. */
+export function FrameInspector({ input }: { input: LoadedInput }) {
+  const { analysis, bytes } = input;
+  const headingId = useId();
+  const frame = useShownFrame(input);
+  const shownBatch = useShownBatch(input);
+  const detail = useMemo(() => (frame >= 0 ? frameDetail(analysis, bytes, frame) : null), [analysis, bytes, frame]);
+  // null: pick JSON when the payload parses, else text; a tab the user picks sticks across frames.
+  const [tab, setTab] = useState<PayloadTab | null>(null);
+
+  let body: ReactNode;
+  let subtitle = "";
+  if (!detail) {
+    const batch = analysis.batches[shownBatch];
+    body = (
+      <p className="insp-empty">
+        {batch
+          ? `Batch ${shownBatch} holds no complete frame${batch.truncatedFrame ? " (its last frame is truncated)" : ""}. Select a frame in the Frames table or the hex view.`
+          : "The input holds no batch. Select a frame in the Frames table or the hex view."}
+      </p>
+    );
+  } else {
+    subtitle = `batch ${detail.batch.index} · frame ${detail.indexInBatch}`;
+    body = <FrameBody detail={detail} bytes={bytes} tab={tab} setTab={setTab} />;
+  }
+
+  return (
+    <section className="panel insp" aria-labelledby={headingId}>
+      <div className="insp-bar">
+        <h2 id={headingId} className="insp-title">Frame inspector</h2>
+        <span className="insp-subtitle">{subtitle}</span>
+        {detail ? (
+          <span className="insp-nav">
+            <button type="button" onClick={() => selectFrame(detail.frame - 1, "keyboard")} disabled={detail.frame <= 0}>Previous frame</button>
+            <button type="button" onClick={() => selectFrame(detail.frame + 1, "keyboard")} disabled={detail.frame >= analysis.frames.count - 1}>Next frame</button>
+          </span>
+        ) : null}
+      </div>
+      <div className="insp-scroll">{body}</div>
+    </section>
+  );
+}
+
+function FrameBody({ detail, bytes, tab, setTab }: { detail: FrameDetail; bytes: Uint8Array; tab: PayloadTab | null; setTab: (t: PayloadTab) => void }) {
+  const d = detail;
+  const verdict = checksumVerdict(d.storedChecksum, d.computedChecksum);
+  const payload = bytes.subarray(d.payload.start, d.payload.end);
+  const userHeaders = bytes.subarray(d.userHeaders.start, d.userHeaders.end);
+  const header = d.batch.header;
+  return (
+    <>
+      <dl className="insp-facts" aria-label="Frame facts">
+        <Fact label="Batch" span={{ start: d.batch.start, end: d.batch.end }}>
+          {d.batch.index} ({d.batch.stamped ? "stamped" : "producer"}) at {hexOffset(d.batch.start)}
+        </Fact>
+        <Fact label="Frame" span={{ start: d.start, end: d.end }}>
+          {d.indexInBatch} of {formatCount(d.batch.frameCount)} · bytes {hexOffset(d.start)}..{hexOffset(d.end)} ({formatCount(d.end - d.start)} bytes)
+        </Fact>
+        <Fact label="Message offset" span={{ start: d.start + 24, end: d.start + 28 }}>
+          {d.messageOffset === null ? "—" : `${d.messageOffset} (base_offset ${header?.baseOffset} + offset_delta ${d.messageOffset - (header?.baseOffset ?? 0n)})`}
+        </Fact>
+        <Fact label="Producer time" span={{ start: d.start + 28, end: d.start + 32 }}>
+          {d.producerTime === null ? "—" : timeWithRaw(d.producerTime)}
+        </Fact>
+        {d.batch.stamped && header ? (
+          <Fact label="Server time" span={{ start: d.batch.start + 16, end: d.batch.start + 24 }}>{timeWithRaw(header.baseTimestamp)}</Fact>
+        ) : null}
+        <Fact label="Checksum" span={{ start: d.start, end: d.start + 8 }} tone={verdict.ok ? "ok" : "error"}>
+          {verdict.ok ? `✓ ${hex64(d.storedChecksum)}` : `✗ stored ${hex64(d.storedChecksum)} ≠ computed ${hex64(d.computedChecksum)}`}
+        </Fact>
+      </dl>
+
+      <section className="insp-section" aria-label="Message id" {...hoverProps({ start: d.start + 8, end: d.start + 24 })}>
+        <h3>Id</h3>
+        <dl className="insp-facts">
+          {idFacts(d.id).map((f) => (
+            <Fact key={f.label} label={f.label}><span className="insp-mono">{f.value}</span></Fact>
+          ))}
+        </dl>
+      </section>
+
+      <section className="insp-section" aria-label="Payload" {...hoverProps(d.payload)}>
+        <h3>Payload <span className="insp-size">{formatCount(payload.length)} bytes</span></h3>
+        <PayloadTabs payload={payload} tab={tab} setTab={setTab} />
+      </section>
+
+      <section className="insp-section" aria-label="User headers" {...hoverProps({ start: d.userHeaders.start, end: d.userHeaders.end })}>
+        <h3>User headers <span className="insp-size">{formatCount(userHeaders.length)} bytes</span></h3>
+        <UserHeaders detail={d} block={userHeaders} />
+      </section>
+    </>
+  );
+}
+
+function PayloadTabs({ payload, tab, setTab }: { payload: Uint8Array; tab: PayloadTab | null; setTab: (t: PayloadTab) => void }) {
+  const baseId = useId();
+  // The payload is a fresh subarray every render: keyed by the bytes it views instead.
+  const { buffer, byteOffset, length } = payload;
+  const views = useMemo(
+    () => ({ text: utf8Text(payload), json: prettyJson(payload), hex: xxdLines(payload) }),
+    [buffer, byteOffset, length],
+  );
+  const current: PayloadTab = tab ?? (views.json.ok ? "json" : "text");
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const at = TABS.findIndex((t) => t.id === current);
+    const next = e.key === "ArrowRight" ? (at + 1) % TABS.length : e.key === "ArrowLeft" ? (at + TABS.length - 1) % TABS.length
+      : e.key === "Home" ? 0 : e.key === "End" ? TABS.length - 1 : -1;
+    if (next < 0) return;
+    e.preventDefault();
+    const t = TABS[next]!.id;
+    setTab(t);
+    document.getElementById(`${baseId}-tab-${t}`)?.focus();
+  };
+
+  let panel: ReactNode;
+  if (current === "text") {
+    const note = capNote(views.text.shown, views.text.total);
+    panel = payload.length === 0 ? <p className="insp-muted">Empty payload.</p> : (
+      <>
+        <pre className="insp-pre insp-pre--wrap">{views.text.text}</pre>
+        {note ? <p className="insp-muted">{note}</p> : null}
+      </>
+    );
+  } else if (current === "json") {
+    panel = views.json.ok ? <pre className="insp-pre">{views.json.text}</pre> : <p className="insp-muted">Not JSON: {views.json.reason}</p>;
+  } else {
+    const note = capNote(views.hex.shown, views.hex.total);
+    panel = payload.length === 0 ? <p className="insp-muted">Empty payload.</p> : (
+      <>
+        <pre className="insp-pre insp-hex">{views.hex.lines.join("\n")}</pre>
+        {note ? <p className="insp-muted">{note}</p> : null}
+      </>
+    );
+  }
+
+  return (
+    <div className="insp-tabs">
+      <div role="tablist" aria-label="Payload view" className="insp-tablist" onKeyDown={onKeyDown}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`${baseId}-tab-${t.id}`}
+            aria-selected={t.id === current}
+            aria-controls={`${baseId}-panel`}
+            tabIndex={t.id === current ? 0 : -1}
+            className="insp-tab"
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+            {t.id === "json" && !views.json.ok ? <span className="insp-muted"> (no)</span> : null}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-tab-${current}`} className="insp-tabpanel" tabIndex={0}>
+        {panel}
+      </div>
+    </div>
+  );
+}
+
+function UserHeaders({ detail, block }: { detail: FrameDetail; block: Uint8Array }) {
+  const decoded = detail.userHeaders.decoded;
+  if (block.length === 0 || decoded === null) return <p className="insp-muted">None (user_headers_length is 0).</p>;
+  if (decoded.ok) {
+    return (
+      <table className="insp-headers" aria-label="User headers">
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {decoded.headers.map((h, i) => (
+            <tr key={i}>
+              <td className="insp-mono" title={`key kind ${h.key.kindName}`}>{h.key.text}</td>
+              <td>{h.value.kindName}</td>
+              <td className="insp-mono">{h.value.text}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    );
+  }
+  const dump = xxdLines(block);
+  const note = capNote(dump.shown, dump.total);
+  return (
+    <>
+      <p className="insp-note" role="note">
+        not Iggy TLV: {decoded.reason}; the server treats user headers as opaque bytes
+      </p>
+      <pre className="insp-pre insp-hex">{dump.lines.join("\n")}</pre>
+      {note ? <p className="insp-muted">{note}</p> : null}
+    </>
+  );
+}

@@ -1,0 +1,181 @@
+/**
+ * The Batch header panel: the shown batch's eight header fields (from BATCH_HEADER_FIELDS)
+ * and a few derived rows. A dozen rows: TanStack's own row model sorts them, no virtualizer.
+ */
+import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
+import {
+  createColumnHelper,
+  flexRender,
+  getCoreRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type SortingState,
+} from "@tanstack/react-table";
+import { useStore } from "../state/store.ts";
+import { selectRange } from "../state/actions.ts";
+import { hoverStore, selectionStore, type LoadedInput } from "../state/app-state.ts";
+import { KIND_STYLE, SWATCH_CLASS } from "../theme/kind-style.ts";
+import { hexOffset } from "./cell-text.ts";
+import { batchHeaderRows, type HeaderFieldRow } from "./header-rows.ts";
+import { gridTemplate } from "./index-table.ts";
+import { nextActivePosition } from "./row-order.ts";
+import { useShownBatch, wholeSelection } from "./selection-hooks.ts";
+import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
+import "./tables.css";
+
+const helper = createColumnHelper<HeaderFieldRow>();
+const ROLE_LABEL: Record<HeaderFieldRow["role"], string> = {
+  "server-stamped": "server-stamped",
+  "producer-set": "producer-set",
+  length: "length",
+  checksum: "checksum",
+  reserved: "reserved",
+  derived: "derived",
+};
+
+const COLUMNS = [
+  helper.accessor("name", {
+    header: "Field",
+    cell: (c) => {
+      const kind = c.row.original.kind;
+      return (
+        <>
+          {kind ? <span className={`${SWATCH_CLASS} ${KIND_STYLE[kind].className}`} aria-hidden="true" /> : <span className="tbl-swatch-gap" aria-hidden="true" />}
+          <span className="tbl-mono">{c.getValue()}</span>
+        </>
+      );
+    },
+  }),
+  helper.accessor((r) => r.relOffset ?? Number.MAX_SAFE_INTEGER, {
+    id: "offset",
+    header: "Offset",
+    cell: (c) => (c.row.original.relOffset === null ? "—" : `+${c.row.original.relOffset}`),
+  }),
+  helper.accessor("start", { header: "Absolute", cell: (c) => hexOffset(c.getValue()) }),
+  helper.accessor((r) => r.size ?? -1, { id: "size", header: "Size", cell: (c) => c.row.original.size ?? "—" }),
+  helper.accessor("raw", { header: "Raw (hex)", cell: (c) => <span className="tbl-mono">{c.getValue()}</span> }),
+  helper.accessor("value", {
+    header: "Value",
+    cell: (c) => <span className="tbl-value" data-status={c.row.original.status ?? undefined}>{c.getValue()}</span>,
+  }),
+  helper.accessor((r) => ROLE_LABEL[r.role], { id: "role", header: "Role", cell: (c) => <span className="tbl-tag" data-role={c.row.original.role}>{c.getValue()}</span> }),
+];
+const WIDTHS = [
+  { width: 11 }, { width: 5 }, { width: 7 }, { width: 4 }, { width: 14, grow: 2 }, { width: 16, grow: 3 }, { width: 8 },
+];
+const NUMERIC = new Set(["offset", "start", "size"]);
+
+/** The Batch header panel for the shown batch (the selected one, batch 0 by default). */
+export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
+  const { analysis, bytes } = input;
+  const headingId = useId();
+  const shownBatch = useShownBatch(input);
+  const rows = useMemo(() => batchHeaderRows(analysis, bytes, shownBatch), [analysis, bytes, shownBatch]);
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const table = useReactTable({
+    data: rows,
+    columns: COLUMNS,
+    state: { sorting },
+    onSortingChange: setSorting,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getRowId: (r) => r.id,
+    enableMultiSort: false,
+    sortDescFirst: false,
+  });
+  const shownRows = table.getRowModel().rows;
+  const selection = useStore(selectionStore, wholeSelection);
+  const [active, setActive] = useState(0);
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+
+  // A selection made elsewhere that is exactly a field's bytes brings that row into view.
+  useEffect(() => {
+    if (!selection || selection.origin === "table") return;
+    const at = shownRows.findIndex((r) => r.original.start === selection.start && r.original.end === selection.end);
+    if (at < 0) return;
+    setActive(at);
+    bodyRef.current?.querySelector<HTMLElement>(`[data-pos="${at}"]`)?.scrollIntoView({ block: "nearest" });
+  }, [selection, shownRows]);
+
+  const focusAt = (pos: number): void => {
+    setActive(pos);
+    bodyRef.current?.querySelector<HTMLElement>(`[data-pos="${pos}"]`)?.focus();
+  };
+  const activate = (r: HeaderFieldRow): void => selectRange(r.start, Math.max(r.end, r.start + 1), "table");
+  const onKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>): void => {
+    const row = (e.target as HTMLElement).closest<HTMLElement>("[data-pos]");
+    if (!row) return;
+    const pos = Number(row.dataset.pos);
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      const r = shownRows[pos];
+      if (r) activate(r.original);
+      return;
+    }
+    const next = nextActivePosition(e.key, pos, shownRows.length, 5);
+    if (next === null) return;
+    e.preventDefault();
+    focusAt(next);
+  };
+
+  const grid = gridTemplate(WIDTHS);
+  const batch = analysis.batches[shownBatch];
+  const tabbable = Math.min(active, shownRows.length - 1);
+
+  return (
+    <section className="panel tbl-panel" aria-labelledby={headingId}>
+      <div className="tbl-bar">
+        <h2 id={headingId} className="tbl-title">Batch header</h2>
+        <span className="tbl-count">
+          {batch ? `batch ${shownBatch} at ${hexOffset(batch.start)}${batch.header ? (batch.stamped ? " · stamped" : " · producer") : " · incomplete header"}` : "no batch"}
+        </span>
+      </div>
+      <div className="tbl-scroll">
+        <table
+          role="grid"
+          aria-label="Batch header"
+          aria-rowcount={shownRows.length + 1}
+          className="tbl"
+          style={{ "--tbl-cols": grid.template, minWidth: `${grid.minWidth}rem` } as CSSProperties}
+        >
+          <TableHead table={table} numeric={NUMERIC} />
+          <tbody role="rowgroup" ref={bodyRef} className="tbl-body tbl-body--static" onKeyDown={onKeyDown} onMouseLeave={() => hoverStore.set(null)} onBlur={clearHoverOnExit}>
+            {shownRows.map((row, pos) => {
+              const r = row.original;
+              const selected = selection !== null && selection.start === r.start && selection.end === Math.max(r.end, r.start + 1);
+              return (
+                <tr
+                  role="row"
+                  key={row.id}
+                  data-pos={pos}
+                  data-tone={r.status === "bad" ? "error" : undefined}
+                  aria-rowindex={pos + 2}
+                  aria-selected={selected}
+                  tabIndex={pos === tabbable ? 0 : -1}
+                  className={r.role === "derived" ? "tbl-row tbl-row--derived" : "tbl-row"}
+                  title={r.description}
+                  onClick={() => {
+                    setActive(pos);
+                    activate(r);
+                  }}
+                  onMouseEnter={() => hoverStore.set({ start: r.start, end: r.end })}
+                  onFocus={() => {
+                    setActive(pos);
+                    hoverStore.set({ start: r.start, end: r.end });
+                  }}
+                >
+                  {row.getVisibleCells().map((cell) => (
+                    <td role="gridcell" key={cell.id} className={NUMERIC.has(cell.column.id) ? "tbl-cell tbl-cell--num" : "tbl-cell"}>
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {shownRows.length === 0 ? <p className="tbl-empty">No batch to show.</p> : null}
+      </div>
+    </section>
+  );
+}

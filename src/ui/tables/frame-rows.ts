@@ -1,0 +1,112 @@
+/**
+ * Frames table data read lazily from the analysis' typed-array columns: per-cell values
+ * for visible rows only, filters, and sort keys for each column (no row objects).
+ */
+import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
+import { decodeMessageId, type MessageId } from "../../format/values.ts";
+import { FrameFlag, type Analysis } from "../../core/model.ts";
+import { PROBLEM_FRAME_FLAGS } from "./cell-text.ts";
+import { compareBigints, type SortKey } from "./row-order.ts";
+
+/** Column ids of the frames table. */
+export type FrameColumnId = "batch" | "index" | "offset" | "id" | "time" | "payload" | "userHeaders" | "checksum" | "preview";
+
+/** base_offset + offset_delta of a frame, or null when its batch has no header. */
+export function messageOffsetOf(analysis: Analysis, frame: number): bigint | null {
+  const header = analysis.batches[analysis.frames.batch[frame] as number]?.header;
+  return header ? header.baseOffset + BigInt(analysis.frames.offsetDelta[frame] as number) : null;
+}
+
+/** origin_timestamp + timestamp_delta of a frame (µs), or null when its batch has no header. */
+export function producerTimeOf(analysis: Analysis, frame: number): bigint | null {
+  const header = analysis.batches[analysis.frames.batch[frame] as number]?.header;
+  return header ? header.originTimestamp + BigInt(analysis.frames.timestampDelta[frame] as number) : null;
+}
+
+/** The 16 id bytes of a frame, decoded. */
+export function messageIdOf(analysis: Analysis, bytes: Uint8Array, frame: number): MessageId {
+  const start = analysis.frames.start[frame] as number;
+  return decodeMessageId(bytes.subarray(start + 8, start + 24));
+}
+
+/** The payload bytes of a frame (a view, no copy). */
+export function payloadOf(analysis: Analysis, bytes: Uint8Array, frame: number): Uint8Array {
+  const start = (analysis.frames.start[frame] as number) + FRAME_HEADER_SIZE;
+  return bytes.subarray(start, start + (analysis.frames.payloadLength[frame] as number));
+}
+
+/** True for a frame with an error or warning flag. */
+export function isProblemFrame(analysis: Analysis, frame: number): boolean {
+  return ((analysis.frames.flags[frame] as number) & PROBLEM_FRAME_FLAGS) !== 0;
+}
+
+// A bigint sort key: its float value first (exact below 2^53, which covers real offsets and
+// µs timestamps), then the exact bigint when two floats collide.
+function bigintKey(value: (frame: number) => bigint | null): SortKey {
+  return {
+    primary: (frame) => {
+      const v = value(frame);
+      return v === null ? -Infinity : Number(v);
+    },
+    tie: (a, b) => {
+      const va = value(a);
+      const vb = value(b);
+      if (va === null || vb === null) return va === vb ? 0 : va === null ? -1 : 1;
+      return compareBigints(va, vb);
+    },
+  };
+}
+
+// Byte strings compare by their first six bytes as a number, then byte by byte.
+function bytesKey(slice: (frame: number) => Uint8Array): SortKey {
+  return {
+    primary: (frame) => {
+      const s = slice(frame);
+      let v = 0;
+      for (let i = 0; i < 6; i++) v = v * 257 + (i < s.length ? (s[i] as number) + 1 : 0);
+      return v;
+    },
+    tie: (a, b) => {
+      const sa = slice(a);
+      const sb = slice(b);
+      const n = Math.min(sa.length, sb.length);
+      for (let i = 0; i < n; i++) if (sa[i] !== sb[i]) return (sa[i] as number) - (sb[i] as number);
+      return sa.length - sb.length;
+    },
+  };
+}
+
+/** The sort key of a frames-table column. */
+export function frameSortKey(column: FrameColumnId, analysis: Analysis, bytes: Uint8Array): SortKey {
+  const f = analysis.frames;
+  switch (column) {
+    case "batch": return { primary: (i) => f.batch[i] as number };
+    case "index": return { primary: (i) => f.indexInBatch[i] as number };
+    case "offset": return bigintKey((i) => messageOffsetOf(analysis, i));
+    case "time": return bigintKey((i) => producerTimeOf(analysis, i));
+    case "payload": return { primary: (i) => f.payloadLength[i] as number };
+    case "userHeaders": return { primary: (i) => f.userHeadersLength[i] as number };
+    case "checksum": return { primary: (i) => ((f.flags[i] as number) & FrameFlag.checksumMismatch ? 1 : 0) };
+    case "id": {
+      // The u128 value: id bytes 15 down to 0 (input bytes start+23 .. start+8) are its big-endian digits.
+      return {
+        primary: (i) => {
+          const top = (f.start[i] as number) + 23;
+          let v = 0;
+          for (let k = 0; k < 6; k++) v = v * 256 + (bytes[top - k] as number);
+          return v;
+        },
+        tie: (a, b) => {
+          const ta = (f.start[a] as number) + 23;
+          const tb = (f.start[b] as number) + 23;
+          for (let k = 0; k < 16; k++) {
+            const d = (bytes[ta - k] as number) - (bytes[tb - k] as number);
+            if (d !== 0) return d;
+          }
+          return 0;
+        },
+      };
+    }
+    case "preview": return bytesKey((i) => payloadOf(analysis, bytes, i).subarray(0, 64));
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Rows of the batch header table: the eight fields of BATCH_HEADER_FIELDS read from
+ * the input, plus derived facts (stamped?, blob length, frames, first/last message offset).
+ */
+import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, type ByteKind, type FieldRole, type FieldSpec } from "../../format/fields.ts";
+import { bytesToHex, hex64 } from "../../format/values.ts";
+import type { Analysis, BatchModel } from "../../core/model.ts";
+import { formatCount, plural, timeWithRaw } from "./cell-text.ts";
+
+/** One row of the batch header table. */
+export interface HeaderFieldRow {
+  /** Stable row id: the field name, or "derived:<name>". */
+  readonly id: string;
+  readonly name: string;
+  /** The field's byte kind (for its colour), or null for a derived row. */
+  readonly kind: ByteKind | null;
+  readonly role: FieldRole | "derived";
+  /** Offset inside the batch header, or null for a derived row. */
+  readonly relOffset: number | null;
+  /** The bytes the row is about, [start, end) in the input. */
+  readonly start: number;
+  readonly end: number;
+  /** Field size in bytes, or null for a derived row. */
+  readonly size: number | null;
+  /** The field's bytes as hex in wire order (or a summary for reserved). */
+  readonly raw: string;
+  /** The value in human form. */
+  readonly value: string;
+  /** Whether the value is fine, wrong, or carries no verdict. */
+  readonly status: "ok" | "bad" | "warn" | null;
+  readonly description: string;
+}
+
+/** Runs of nonzero bytes in bytes[start, end), as half-open ranges. */
+export function nonzeroRuns(bytes: Uint8Array, start: number, end: number): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let runStart = -1;
+  for (let i = start; i < end; i++) {
+    const nonzero = bytes[i] !== 0;
+    if (nonzero && runStart < 0) runStart = i;
+    if (!nonzero && runStart >= 0) {
+      runs.push([runStart, i]);
+      runStart = -1;
+    }
+  }
+  if (runStart >= 0) runs.push([runStart, end]);
+  return runs;
+}
+
+/**
+ * The reserved bytes in a sentence: "204 bytes, all zero", or "3 nonzero bytes at 60..63"
+ * (half-open offsets relative to `base`, several runs separated by commas).
+ */
+export function reservedSummary(bytes: Uint8Array, start: number, end: number, base: number): string {
+  const runs = nonzeroRuns(bytes, start, end);
+  if (runs.length === 0) return `${plural(end - start, "byte")}, all zero`;
+  const count = runs.reduce((n, [s, e]) => n + e - s, 0);
+  const shown = runs.slice(0, 4).map(([s, e]) => `${s - base}..${e - base}`);
+  if (runs.length > 4) shown.push(`… (${runs.length} runs)`);
+  return `${formatCount(count)} nonzero byte${count === 1 ? "" : "s"} at ${shown.join(", ")}`;
+}
+
+function readU64(bytes: Uint8Array, at: number): bigint {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(at, true);
+}
+
+function readU32(bytes: Uint8Array, at: number): number {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(at, true);
+}
+
+function fieldValue(spec: FieldSpec, batch: BatchModel, bytes: Uint8Array, at: number): { value: string; status: HeaderFieldRow["status"] } {
+  if (spec.name === "reserved") {
+    const zero = nonzeroRuns(bytes, at, at + spec.size).length === 0;
+    return zero ? { value: "all zero ✓", status: "ok" } : { value: "nonzero ✗: the server rejects this batch", status: "bad" };
+  }
+  if (spec.type === "u32") {
+    const v = readU32(bytes, at);
+    if (spec.name === "message_count" && v !== batch.frameCount && batch.computedChecksum !== null) {
+      return { value: `${formatCount(v)} (walked ${plural(batch.frameCount, "complete frame")}) ✗`, status: "bad" };
+    }
+    return { value: formatCount(v), status: null };
+  }
+  const v = readU64(bytes, at);
+  switch (spec.name) {
+    case "base_timestamp":
+      return { value: v === 0n ? "0 (not stamped)" : timeWithRaw(v), status: null };
+    case "origin_timestamp":
+      return { value: v === 0n ? "0" : timeWithRaw(v), status: null };
+    case "batch_length": {
+      if (v < BigInt(BATCH_HEADER_SIZE)) return { value: `${v} bytes: less than 256 ✗`, status: "bad" };
+      const inInput = batch.end - batch.start;
+      if (v > BigInt(inInput)) return { value: `${v} bytes; the input holds ${formatCount(inInput)} ✗`, status: "bad" };
+      return { value: `${v} bytes`, status: null };
+    }
+    case "batch_checksum": {
+      const computed = batch.computedChecksum;
+      if (computed === null) return { value: `stored ${hex64(v)} / computed — (no blob to check)`, status: null };
+      const ok = computed === v;
+      return { value: `stored ${hex64(v)} / computed ${hex64(computed)} ${ok ? "✓" : "✗"}`, status: ok ? "ok" : "bad" };
+    }
+    default:
+      return { value: v.toString(), status: null };
+  }
+}
+
+/** The rows for batch `index`: fields first (in wire order), then derived rows. */
+export function batchHeaderRows(analysis: Analysis, bytes: Uint8Array, index: number): HeaderFieldRow[] {
+  const batch = analysis.batches[index];
+  if (!batch) return [];
+  const rows: HeaderFieldRow[] = [];
+  for (const spec of BATCH_HEADER_FIELDS) {
+    const start = batch.start + spec.offset;
+    const end = start + spec.size;
+    const present = Math.max(0, Math.min(end, bytes.length) - start);
+    const base = { id: spec.name, name: spec.name, kind: spec.kind, role: spec.role, relOffset: spec.offset, start, size: spec.size, description: spec.description };
+    if (present < spec.size) {
+      // Only a header cut by the end of the input gets here.
+      const have = bytes.subarray(start, start + present);
+      const part = spec.type === "bytes" ? reservedSummary(bytes, start, start + present, batch.start) : bytesToHex(have, " ");
+      rows.push({ ...base, end: start + present, raw: present > 0 ? `${part} (${present} of ${spec.size} bytes)` : "(past the end of the input)",
+        value: "— (incomplete header)", status: null });
+      continue;
+    }
+    const raw = spec.type === "bytes" ? reservedSummary(bytes, start, end, batch.start) : bytesToHex(bytes.subarray(start, end), " ");
+    rows.push({ ...base, end, raw, ...fieldValue(spec, batch, bytes, start) });
+  }
+  const header = batch.header;
+  if (!header) return rows;
+
+  const derived = (name: string, start: number, end: number, value: string, description: string, status: HeaderFieldRow["status"] = null): void => {
+    rows.push({ id: `derived:${name}`, name, kind: null, role: "derived", relOffset: null, start, end, size: null, raw: "", value, status, description });
+  };
+  const ts = batch.start + 16;
+  derived("stamped?", ts, ts + 8, batch.stamped ? "yes: base_timestamp ≠ 0, the server appended it" : "no: a producer batch (base_timestamp = 0)",
+    "A batch is stamped when base_timestamp ≠ 0; every other batch follows the producer rules.");
+
+  const blobStart = batch.start + BATCH_HEADER_SIZE;
+  if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
+    derived("blob length", batch.start + 32, batch.start + 40, "undefined: batch_length < 256", "batch_length − 256: the bytes holding the frames.", "bad");
+  } else {
+    const declared = header.batchLength - BigInt(BATCH_HEADER_SIZE);
+    const inInput = Math.max(0, batch.end - blobStart);
+    const text = declared > BigInt(inInput) ? `${declared} bytes declared, ${formatCount(inInput)} in the input` : `${declared} bytes`;
+    derived("blob length", blobStart, Math.max(blobStart, batch.end), text, "batch_length − 256: the bytes holding the frames.");
+  }
+
+  const truncated = batch.truncatedFrame ? `, then 1 truncated frame at +${batch.truncatedFrame.start - batch.start}` : "";
+  derived("complete frames", blobStart, Math.max(blobStart, batch.end), `${formatCount(batch.frameCount)}${truncated}`,
+    "Frames whose header, payload and user headers all lie inside the blob; the batch checksum and offset rules use them alone.",
+    batch.truncatedFrame ? "bad" : null);
+
+  const f = analysis.frames;
+  if (batch.frameCount > 0) {
+    const first = batch.firstFrame;
+    const last = batch.firstFrame + batch.frameCount - 1;
+    derived("first message offset", f.start[first] as number, f.end[first] as number,
+      (header.baseOffset + BigInt(f.offsetDelta[first] as number)).toString(), "base_offset + the first frame's offset_delta.");
+    derived("last message offset", f.start[last] as number, f.end[last] as number,
+      (header.baseOffset + BigInt(f.offsetDelta[last] as number)).toString(), "base_offset + the last complete frame's offset_delta.");
+  } else {
+    derived("first message offset", blobStart, blobStart, "— (no complete frames)", "base_offset + the first frame's offset_delta.");
+  }
+  return rows;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { arrayOrder, buildOrder, filterIds, nextActivePosition, rangeOrder, sortIds } from "./row-order.ts";
+
+const list = (o: { length: number; at(p: number): number }): number[] => Array.from({ length: o.length }, (_, k) => o.at(k));
+
+describe("row orders", () => {
+  it("a range order maps positions to ids and back without allocating", () => {
+    const o = rangeOrder(10, 3);
+    expect(list(o)).toEqual([10, 11, 12]);
+    expect(o.positionOf(11)).toBe(1);
+    expect(o.positionOf(9)).toBe(-1);
+    expect(o.positionOf(13)).toBe(-1);
+  });
+
+  it("an array order finds positions", () => {
+    const o = arrayOrder(Uint32Array.of(5, 2, 9));
+    expect(o.positionOf(9)).toBe(2);
+    expect(o.positionOf(4)).toBe(-1);
+  });
+
+  it("filters a range of ids", () => {
+    expect(Array.from(filterIds(3, 6, (id) => id % 2 === 0))).toEqual([4, 6, 8]);
+  });
+
+  it("sorts ids by key, ties by ascending id in both directions", () => {
+    const key = [3, 1, 2, 1, 3];
+    const ids = Uint32Array.of(0, 1, 2, 3, 4);
+    expect(Array.from(sortIds(ids, { primary: (i) => key[i]! }, false))).toEqual([1, 3, 2, 0, 4]);
+    expect(Array.from(sortIds(ids, { primary: (i) => key[i]! }, true))).toEqual([0, 4, 2, 1, 3]);
+  });
+
+  it("breaks ties of the primary key with the exact comparison", () => {
+    // Two bigints a float64 cannot tell apart.
+    const values = [2n ** 60n + 1n, 2n ** 60n, 5n];
+    const key = { primary: (i: number) => Number(values[i]!), tie: (a: number, b: number) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : 0) };
+    expect(Array.from(sortIds(Uint32Array.of(0, 1, 2), key, false))).toEqual([2, 1, 0]);
+    expect(Array.from(sortIds(Uint32Array.of(0, 1, 2), key, true))).toEqual([0, 1, 2]);
+  });
+
+  it("sorts -Infinity (missing values) first ascending", () => {
+    const key = [5, -Infinity, 1];
+    expect(Array.from(sortIds(Uint32Array.of(0, 1, 2), { primary: (i) => key[i]! }, false))).toEqual([1, 2, 0]);
+  });
+
+  it("builds an order: identity without filter or sort, else filtered then sorted", () => {
+    expect(list(buildOrder(4, 3, null, null))).toEqual([4, 5, 6]);
+    const o = buildOrder(0, 6, (id) => id !== 2, { key: { primary: (id) => -id }, desc: false });
+    expect(list(o)).toEqual([5, 4, 3, 1, 0]);
+  });
+
+  it("sorts a million ids in reasonable time", () => {
+    const n = 1_000_000;
+    const o = buildOrder(0, n, null, { key: { primary: (id) => (id * 7919) % 1000 }, desc: true });
+    expect(o.length).toBe(n);
+    expect(o.at(0)).toBeLessThan(n);
+  });
+});
+
+describe("keyboard moves", () => {
+  it("moves by one, by a page, and to the ends, clamped", () => {
+    expect(nextActivePosition("ArrowDown", 0, 10, 4)).toBe(1);
+    expect(nextActivePosition("ArrowUp", 0, 10, 4)).toBe(0);
+    expect(nextActivePosition("ArrowDown", 9, 10, 4)).toBe(9);
+    expect(nextActivePosition("PageDown", 3, 10, 4)).toBe(7);
+    expect(nextActivePosition("PageDown", 8, 10, 4)).toBe(9);
+    expect(nextActivePosition("PageUp", 2, 10, 4)).toBe(0);
+    expect(nextActivePosition("PageDown", 2, 10, 0)).toBe(3);
+    expect(nextActivePosition("Home", 5, 10, 4)).toBe(0);
+    expect(nextActivePosition("End", 5, 10, 4)).toBe(9);
+  });
+
+  it("ignores other keys and empty tables", () => {
+    expect(nextActivePosition("a", 0, 10, 4)).toBeNull();
+    expect(nextActivePosition("ArrowDown", 0, 0, 4)).toBeNull();
+  });
+});
