@@ -1,0 +1,341 @@
+/**
+ * The hex map: rows of offset | hex | ASCII, 16 bytes a row, every byte coloured by its kind,
+ * diagnostics drawn over the colours, hover/selection/cursor linked to the other views.
+ *
+ * Scrolling has two modes (scroll-math.ts). Up to MAX_SCROLL_HEIGHT px of rows, TanStack Virtual
+ * lays rows out at their natural offsets and the browser scrolls natively. Past it (about 6 MiB of
+ * input) the scroll area is capped, a sticky layer shows the rows, and the scroll position maps
+ * linearly onto a fractional top row that this component owns; wheel and keys move it row by row.
+ * TanStack Virtual is not used there: it keeps one measurement object per item, 16M for 256 MiB.
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent, type MouseEvent, type PointerEvent, type RefObject } from "react";
+import { editByte, editModeStore } from "../edit/editing.ts";
+import { selectRange, stepFrame, stepProblem } from "../state/actions.ts";
+import { cursorStore, documentStore, selectionStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
+import { useStore } from "../state/store.ts";
+import { fieldAt } from "./field-at.ts";
+import { HexRow, cellId } from "./HexRow.tsx";
+import { HexTooltip } from "./HexTooltip.tsx";
+import { dismissTooltip, endInspect, inspectByte, inspectStore } from "./inspect.ts";
+import { hexCommand, hexDigit, typeNibble } from "./keys.ts";
+import { BYTES_PER_ROW, OVERSCAN_ROWS, ROW_HEIGHT, offsetDigits } from "./layout.ts";
+import { RowCache } from "./row-data.ts";
+import { maxTopRow, revealTopRow, rowWindow, scrollGeometry, scrollTopFor, topRowAt, wheelRows } from "./scroll-math.ts";
+import "../theme/kinds.css";
+import "./hex.css";
+
+const estimateRowSize = (): number => ROW_HEIGHT;
+const selectCursor = (c: number): number => c;
+const COLUMNS = Array.from({ length: BYTES_PER_ROW }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** Height of the rows' part of the scroll container: its client height minus the sticky column header. */
+function viewportOf(el: HTMLElement): number {
+  return Math.max(0, el.clientHeight - ROW_HEIGHT);
+}
+
+/** The offset named by the cell under an event target, or -1. */
+function offsetOfTarget(target: EventTarget | null): number {
+  const cell = target instanceof Element ? target.closest<HTMLElement>("[data-offset],[data-a]") : null;
+  const value = cell?.dataset.offset ?? cell?.dataset.a;
+  return value === undefined ? -1 : Number(value);
+}
+
+/** The rows' viewport height, kept current with a ResizeObserver. */
+function useViewportHeight(ref: RefObject<HTMLElement | null>): number {
+  const [height, setHeight] = useState(0);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setHeight(viewportOf(el));
+    const observer = new ResizeObserver(() => setHeight(viewportOf(el)));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return height;
+}
+
+/** The hex map of a loaded input. */
+export function HexView({ input }: { input: LoadedInput }): JSX.Element {
+  const { analysis, bytes } = input;
+  const size = bytes.length;
+  const cache = useMemo(() => new RowCache(analysis, bytes), [analysis, bytes]);
+  const rows = cache.rows;
+  const geometry = useMemo(() => scrollGeometry(rows, ROW_HEIGHT), [rows]);
+  const digits = offsetDigits(size);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const idPrefix = `hx${useId().replace(/[^A-Za-z0-9_-]/g, "")}-`;
+  const tooltipId = `${idPrefix}tip`;
+  const viewportHeight = useViewportHeight(scrollRef);
+
+  // Natural mode: TanStack Virtual (disabled, with no items, in scaled mode).
+  const virtualizer = useVirtualizer({
+    count: geometry.scaled ? 0 : rows,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: estimateRowSize,
+    overscan: OVERSCAN_ROWS,
+    // The rows start below the sticky column header.
+    scrollMargin: ROW_HEIGHT,
+    enabled: !geometry.scaled,
+    // React 19 warns about flushSync inside lifecycle methods; rows are cheap to render a frame late.
+    useFlushSync: false,
+  });
+
+  // Scaled mode: the fractional top row is ours; scrollTop is derived from it.
+  const [scaledTop, setScaledTop] = useState(0);
+  const topRowRef = useRef(0);
+  // The scrollTop we last wrote, so the scroll event it causes is not read back as a user scroll
+  // (the browser rounds scrollTop, which would lose the row precision of wheel and keys).
+  const echoRef = useRef<number | null>(null);
+  // Where a shift-click extends the selection from.
+  const anchorRef = useRef<ByteSpan | null>(null);
+  // Edit mode: the byte whose low nibble the next hex digit writes.
+  const nibbleRef = useRef<number | null>(null);
+
+  const getTopRow = useCallback((): number => {
+    const el = scrollRef.current;
+    if (!el) return 0;
+    return geometry.scaled ? topRowRef.current : topRowAt(geometry, el.scrollTop, viewportOf(el));
+  }, [geometry]);
+
+  const setTopRow = useCallback((row: number): void => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const vh = viewportOf(el);
+    const top = Math.max(0, Math.min(row, maxTopRow(geometry, vh)));
+    const scrollTop = scrollTopFor(geometry, top, vh);
+    if (!geometry.scaled) {
+      el.scrollTop = scrollTop;
+      return;
+    }
+    topRowRef.current = top;
+    el.scrollTop = scrollTop;
+    echoRef.current = el.scrollTop;
+    setScaledTop(top);
+  }, [geometry]);
+
+  const reveal = useCallback((row: number, align: "nearest" | "center"): void => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const top = getTopRow();
+    const next = revealTopRow(geometry, top, row, viewportOf(el), align);
+    if (next !== top) setTopRow(next);
+  }, [geometry, getTopRow, setTopRow]);
+
+  // Scaled mode: follow scrollbar drags, and turn wheel events into row steps.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || !geometry.scaled) return;
+    const onScroll = (): void => {
+      if (echoRef.current !== null && Math.abs(el.scrollTop - echoRef.current) <= 1) {
+        echoRef.current = null;
+        return;
+      }
+      echoRef.current = null;
+      topRowRef.current = topRowAt(geometry, el.scrollTop, viewportOf(el));
+      setScaledTop(topRowRef.current);
+    };
+    const onWheel = (e: WheelEvent): void => {
+      if (e.ctrlKey || Math.abs(e.deltaY) <= Math.abs(e.deltaX)) return;
+      e.preventDefault();
+      setTopRow(topRowRef.current + wheelRows(e.deltaY, e.deltaMode, ROW_HEIGHT, viewportOf(el)));
+    };
+    el.addEventListener("scroll", onScroll, { passive: true });
+    el.addEventListener("wheel", onWheel, { passive: false });
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      el.removeEventListener("wheel", onWheel);
+    };
+  }, [geometry, setTopRow]);
+
+  // Scaled mode: keep the top row valid when the viewport grows.
+  useEffect(() => {
+    if (geometry.scaled && topRowRef.current > maxTopRow(geometry, viewportHeight)) setTopRow(topRowRef.current);
+  }, [geometry, viewportHeight, setTopRow]);
+
+  // A new input starts at the top, or at a selection another view already made; leaving clears the tooltip.
+  const revealRef = useRef(reveal);
+  useLayoutEffect(() => {
+    revealRef.current = reveal;
+  }, [reveal]);
+  // An edit replaces the input with one of the same name and size: the view then stays where it is.
+  useLayoutEffect(() => {
+    topRowRef.current = 0;
+    setScaledTop(0);
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+    anchorRef.current = null;
+    nibbleRef.current = null;
+    const s = selectionStore.get();
+    if (s && s.end <= size) revealRef.current(Math.floor(s.start / BYTES_PER_ROW), "center");
+    return () => endInspect();
+  }, [input.name, size]);
+
+  // A selection made elsewhere (tables, diagnostics, keys) scrolls its first row into view.
+  useEffect(
+    () =>
+      selectionStore.subscribe(() => {
+        const s = selectionStore.get();
+        if (!s || s.origin === "hex") return;
+        anchorRef.current = { start: s.start, end: s.end };
+        revealRef.current(Math.floor(s.start / BYTES_PER_ROW), "center");
+      }),
+    [],
+  );
+
+  // The rows to render and how far to shift their block.
+  let first = 0;
+  let end = 0;
+  let shift = 0;
+  if (!geometry.scaled) {
+    const items = virtualizer.getVirtualItems();
+    const head = items[0];
+    const tail = items[items.length - 1];
+    if (head && tail) {
+      first = head.index;
+      end = tail.index + 1;
+      shift = head.start - ROW_HEIGHT;
+    }
+  } else {
+    ({ first, end } = rowWindow(geometry, scaledTop, viewportHeight, OVERSCAN_ROWS));
+    shift = (first - scaledTop) * ROW_HEIGHT;
+  }
+  const visible = cache.window(first, end);
+
+  const cursor = useStore(cursorStore, selectCursor);
+  const activeId = cursor >= first * BYTES_PER_ROW && cursor < Math.min(size, end * BYTES_PER_ROW) ? cellId(idPrefix, cursor) : undefined;
+
+  const onPointerOver = (e: PointerEvent<HTMLDivElement>): void => {
+    const offset = offsetOfTarget(e.target);
+    if (offset >= 0 && offset < size) inspectByte(analysis, bytes, offset, "pointer");
+  };
+  const onPointerLeave = (): void => {
+    if (inspectStore.get()?.via === "pointer") endInspect();
+  };
+  const onClick = (e: MouseEvent<HTMLDivElement>): void => {
+    const offset = offsetOfTarget(e.target);
+    if (offset < 0 || offset >= size) return;
+    const hit = fieldAt(analysis, bytes, offset);
+    const anchor = anchorRef.current;
+    if (e.shiftKey && anchor) {
+      if (hit.start >= anchor.start) selectRange(anchor.start, Math.max(hit.end, anchor.end), "hex");
+      else selectRange(hit.start, anchor.end, "hex");
+    } else {
+      anchorRef.current = { start: hit.start, end: hit.end };
+      selectRange(hit.start, hit.end, "hex");
+    }
+    cursorStore.set(offset);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const el = scrollRef.current;
+    if (!el || size === 0) return;
+    const at = Math.max(0, Math.min(cursorStore.get(), size - 1));
+    const digit = editModeStore.get() ? hexDigit(e.key, e) : null;
+    if (digit !== null) {
+      e.preventDefault();
+      const edit = typeNibble(bytes[at] as number, digit, nibbleRef.current === at);
+      nibbleRef.current = edit.advance ? null : at;
+      editByte(at, edit.value);
+      const next = edit.advance && at + 1 < size ? at + 1 : at;
+      cursorStore.set(next);
+      // editByte has already put the re-analysed input in documentStore.
+      const edited = documentStore.get().input;
+      if (edited) inspectByte(edited.analysis, edited.bytes, next, "keyboard");
+      return;
+    }
+    nibbleRef.current = null;
+    const pageRows = Math.max(1, Math.floor(viewportOf(el) / ROW_HEIGHT) - 1);
+    const command = hexCommand(e.key, e, at, size, pageRows);
+    if (!command) return;
+    e.preventDefault();
+    switch (command.type) {
+      case "move":
+        cursorStore.set(command.to);
+        reveal(Math.floor(command.to / BYTES_PER_ROW), "nearest");
+        inspectByte(analysis, bytes, command.to, "keyboard");
+        break;
+      case "select-field": {
+        const hit = fieldAt(analysis, bytes, at);
+        anchorRef.current = { start: hit.start, end: hit.end };
+        selectRange(hit.start, hit.end, "hex");
+        cursorStore.set(at);
+        break;
+      }
+      case "frame":
+      case "problem": {
+        // These select with origin "keyboard", so the selection subscription scrolls to them.
+        if (command.type === "frame") stepFrame(command.direction);
+        else stepProblem(command.direction);
+        const moved = Math.max(0, Math.min(cursorStore.get(), size - 1));
+        inspectByte(analysis, bytes, moved, "keyboard");
+        break;
+      }
+      case "dismiss":
+        dismissTooltip();
+        break;
+    }
+  };
+  const onBlur = (): void => {
+    if (inspectStore.get()?.via === "keyboard") endInspect();
+  };
+
+  const rowEls = visible.map((data) => <HexRow key={data.row} data={data} bytes={bytes} offsetDigits={digits} idPrefix={idPrefix} />);
+  const rowsBlock = (
+    // Geometry only: the block of rows is shifted to the first rendered row.
+    <div className="hx-rows" style={{ transform: `translateY(${shift}px)` }}>
+      {rowEls}
+    </div>
+  );
+
+  return (
+    <div className="hx-view">
+      <div
+        ref={scrollRef}
+        className="hx-grid"
+        role="grid"
+        aria-label="Hex map"
+        aria-rowcount={Math.max(rows, 1) + 1}
+        aria-colcount={BYTES_PER_ROW + 2}
+        aria-readonly="true"
+        aria-multiselectable="true"
+        aria-activedescendant={activeId}
+        tabIndex={0}
+        data-testid="hex-scroll"
+        data-scaled={geometry.scaled ? "" : undefined}
+        onKeyDown={onKeyDown}
+        onPointerOver={onPointerOver}
+        onPointerLeave={onPointerLeave}
+        onClick={onClick}
+        onBlur={onBlur}
+      >
+        <div role="row" aria-rowindex={1} className="hx-row hx-head" style={{ height: ROW_HEIGHT }}>
+          <span role="columnheader" className="hx-off">Offset</span>
+          <span className="hx-hex">
+            {COLUMNS.map((c) => <span key={c} role="columnheader" className="hx-b">{c}</span>)}
+          </span>
+          <span role="columnheader" className="hx-ascii">ASCII</span>
+        </div>
+        {rows === 0 ? (
+          <div role="row" aria-rowindex={2} className="hx-row">
+            <span role="gridcell" className="hx-empty">Empty input: 0 bytes.</span>
+          </div>
+        ) : geometry.scaled ? (
+          <>
+            {/* Geometry only: the layer is one viewport tall and stays put; the spacer makes the scroll range. */}
+            <div className="hx-layer" style={{ height: viewportHeight }}>{rowsBlock}</div>
+            <div className="hx-spacer" style={{ height: Math.max(0, geometry.contentHeight - viewportHeight) }} />
+          </>
+        ) : (
+          <div className="hx-content" style={{ height: virtualizer.getTotalSize() }}>{rowsBlock}</div>
+        )}
+      </div>
+      <HexTooltip
+        id={tooltipId}
+        analysis={analysis}
+        bytes={bytes}
+        diagnostics={cache.diagnostics}
+        gridRef={scrollRef}
+        layoutKey={`${first}:${shift}`}
+      />
+    </div>
+  );
+}

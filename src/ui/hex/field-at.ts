@@ -1,0 +1,110 @@
+/** The field a byte belongs to: its kind, its whole range, and the batch and frame around it. */
+import { locateByte } from "../../core/byte-map.ts";
+import type { Analysis, BatchModel } from "../../core/model.ts";
+import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind, type FieldSpec } from "../../format/fields.ts";
+
+/** A byte's field, placed in the input. Ranges are half-open and clamped to what the input holds. */
+export interface FieldHit {
+  readonly offset: number;
+  readonly kind: ByteKind;
+  /** The whole field (e.g. the 8 bytes of base_offset, the whole payload, a run of unattributed bytes). */
+  readonly start: number;
+  readonly end: number;
+  /** The fixed-size header field, or null for payload, user headers and unattributed bytes. */
+  readonly spec: FieldSpec | null;
+  /** Batch index, or -1. */
+  readonly batch: number;
+  readonly batchStart: number;
+  /** Index in the frame columns of a complete frame, or -1 (header bytes, truncated frames, gaps). */
+  readonly frame: number;
+  /** Start and end of the frame holding the byte (complete or truncated), or -1. */
+  readonly frameStart: number;
+  readonly frameEnd: number;
+  /** Position of that frame inside its batch (a truncated frame comes after the complete ones), or -1. */
+  readonly frameInBatch: number;
+  /** True when the frame holding the byte runs past its blob or the input. */
+  readonly truncated: boolean;
+}
+
+const BATCH_SPEC = new Map(BATCH_HEADER_FIELDS.map((f) => [f.kind, f]));
+const FRAME_SPEC = new Map(FRAME_HEADER_FIELDS.map((f) => [f.kind, f]));
+
+/** First index in the sorted numbers `starts[lo..hi)` whose value is greater than `value`. */
+function upperBound(starts: ArrayLike<number>, lo: number, hi: number, value: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((starts[mid] as number) <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The run of unattributed bytes around `offset`: bounded by the nearest batch, header or frame. */
+function unattributedRun(analysis: Analysis, offset: number, batch: number): [number, number] {
+  const batches = analysis.batches;
+  if (batch < 0) {
+    let lo = 0;
+    let hi = batches.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((batches[mid] as BatchModel).start <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    const prev = batches[lo - 1];
+    const next = batches[lo];
+    return [prev ? Math.min(offset, prev.end) : 0, next ? next.start : analysis.size];
+  }
+  const b = batches[batch] as BatchModel;
+  let lo = b.start + BATCH_HEADER_SIZE;
+  let hi = b.end;
+  const f = analysis.frames;
+  const next = upperBound(f.start, b.firstFrame, b.firstFrame + b.frameCount, offset);
+  if (next > b.firstFrame) lo = Math.max(lo, f.end[next - 1] as number);
+  if (next < b.firstFrame + b.frameCount) hi = Math.min(hi, f.start[next] as number);
+  const t = b.truncatedFrame;
+  if (t && t.end <= offset) lo = Math.max(lo, t.end);
+  if (t && t.start > offset) hi = Math.min(hi, t.start);
+  return [Math.min(lo, offset), Math.max(hi, offset + 1)];
+}
+
+/** Finds the field of byte `offset` (0 ≤ offset < bytes.length): one lookup in the model, no scan. */
+export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number): FieldHit {
+  const loc = locateByte(analysis, bytes, offset);
+  const batch = loc.batch >= 0 ? (analysis.batches[loc.batch] as BatchModel) : null;
+  const base = {
+    offset,
+    kind: loc.kind,
+    batch: loc.batch,
+    batchStart: batch ? batch.start : -1,
+    frame: loc.frame,
+    frameStart: -1,
+    frameEnd: -1,
+    frameInBatch: -1,
+    truncated: false,
+  };
+  const batchSpec = BATCH_SPEC.get(loc.kind);
+  if (batch && batchSpec && offset - batch.start < BATCH_HEADER_SIZE) {
+    const start = batch.start + batchSpec.offset;
+    return { ...base, spec: batchSpec, start, end: Math.min(start + batchSpec.size, batch.end) };
+  }
+  if (loc.kind === "unattributed" || loc.frameStart < 0 || !batch) {
+    const [start, end] = unattributedRun(analysis, offset, loc.batch);
+    return { ...base, kind: "unattributed", spec: null, start, end };
+  }
+  const frameStart = loc.frameStart;
+  const complete = loc.frame >= 0;
+  const frameEnd = complete ? (analysis.frames.end[loc.frame] as number) : (batch.truncatedFrame?.end ?? offset + 1);
+  const frameInBatch = complete ? (analysis.frames.indexInBatch[loc.frame] as number) : batch.frameCount;
+  const framePart = { ...base, frameStart, frameEnd, frameInBatch, truncated: !complete };
+  const frameSpec = FRAME_SPEC.get(loc.kind);
+  if (frameSpec) {
+    const start = frameStart + frameSpec.offset;
+    return { ...framePart, spec: frameSpec, start, end: Math.min(start + frameSpec.size, frameEnd) };
+  }
+  const payloadLength = complete
+    ? (analysis.frames.payloadLength[loc.frame] as number)
+    : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(frameStart + 36, true);
+  const payloadEnd = Math.min(frameStart + FRAME_HEADER_SIZE + payloadLength, frameEnd);
+  if (loc.kind === "frame.payload") return { ...framePart, spec: null, start: frameStart + FRAME_HEADER_SIZE, end: payloadEnd };
+  return { ...framePart, spec: null, start: payloadEnd, end: frameEnd };
+}
