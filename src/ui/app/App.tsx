@@ -40,14 +40,16 @@ export function App() {
 
   return (
     <div className="app">
-      <header className="toolbar">
-        <h1>Iggy Batch Explorer</h1>
-        <InputBar />
-        <button type="button" onClick={() => setDialog("build")}>Build a batch</button>
-        <button type="button" onClick={() => setDialog("diff")} disabled={!input}>Compare batches</button>
-        <button type="button" className="help-button" onClick={() => setHelp(true)} aria-keyshortcuts="?">Keyboard help</button>
+      <header className="top">
+        <div className="toolbar">
+          <h1>Iggy Batch Explorer</h1>
+          <InputBar />
+          <button type="button" onClick={() => setDialog("build")}>Build a batch</button>
+          <button type="button" onClick={() => setDialog("diff")} disabled={!input}>Compare batches</button>
+          <button type="button" className="help-button" onClick={() => setHelp(true)} aria-keyshortcuts="?">Keyboard help</button>
+        </div>
+        <StatusLine />
       </header>
-      <StatusLine />
       <main className="workspace">
         <section className="panel hex-panel" aria-labelledby="hex-heading">
           <h2 id="hex-heading">Bytes</h2>

@@ -34,7 +34,7 @@ export function DiagnosticsList({ input }: { input: LoadedInput | null }) {
   return (
     <section className="panel diagnostics-panel" aria-labelledby="diagnostics-heading">
       <h2 id="diagnostics-heading">Diagnostics <span className="count">{list.length}</span></h2>
-      <div ref={scrollRef} className="diag-scroll">
+      <div ref={scrollRef} className="diag-scroll" tabIndex={0} aria-label="Diagnostics, scrollable">
         <ul aria-label="Diagnostics" className="diag-list" style={{ height: list.length ? virtualizer.getTotalSize() : undefined }}>
           {items.map((item) => (
             <DiagnosticItem key={item.key} d={list[item.index]!} index={item.index} setSize={list.length} offsetY={item.start} />
