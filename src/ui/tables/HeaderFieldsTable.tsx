@@ -65,6 +65,9 @@ const WIDTHS = [
 ];
 const NUMERIC = new Set(["offset", "start", "size"]);
 
+// Rows re-render only when the hovered field changes (hover state lives outside React).
+const hoverStartOf = (h: { start: number } | null): number => h?.start ?? -1;
+
 /** The Batch header panel for the shown batch (the selected one, batch 0 by default). */
 export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
   const { analysis, bytes } = input;
@@ -85,6 +88,7 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
   });
   const shownRows = table.getRowModel().rows;
   const selection = useStore(selectionStore, wholeSelection);
+  const hovered = useStore(hoverStore, hoverStartOf);
   const [active, setActive] = useState(0);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
 
@@ -143,12 +147,14 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
             {shownRows.map((row, pos) => {
               const r = row.original;
               const selected = selection !== null && selection.start === r.start && selection.end === Math.max(r.end, r.start + 1);
+              const isHovered = r.role !== "derived" && hovered >= r.start && hovered < r.end;
               return (
                 <tr
                   role="row"
                   key={row.id}
                   data-pos={pos}
                   data-tone={r.status === "bad" ? "error" : undefined}
+                  data-hovered={isHovered || undefined}
                   aria-rowindex={pos + 2}
                   aria-selected={selected}
                   tabIndex={pos === tabbable ? 0 : -1}

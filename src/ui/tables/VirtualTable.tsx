@@ -12,6 +12,9 @@ import { formatCount } from "./cell-text.ts";
 import { gridTemplate, type IndexColumn } from "./index-table.ts";
 import { nextActivePosition, type RowOrder } from "./row-order.ts";
 import { wholeSelection } from "./selection-hooks.ts";
+
+// Only the first hovered byte matters to a row, so rows re-render when it moves to another field, not per pixel.
+const hoverStart = (h: ByteSpan | null): number => h?.start ?? -1;
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
 
 /** Height of a body row in px; the CSS reads it from --tbl-row-h. */
@@ -155,6 +158,7 @@ interface TableBodyProps extends VirtualTableProps {
 // Keep the row virtualizer in the lowest component, so a scroll re-renders only the body.
 function TableBody(props: TableBodyProps) {
   const { scrollEl, order, visible, pageStart, pageCount, active, setActive, request, moveTo, selectedId, rangeOf, onActivate, rowTone } = props;
+  const hovered = useStore(hoverStore, hoverStart);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const virtualizer = useVirtualizer({
     count: pageCount,
@@ -224,12 +228,15 @@ function TableBody(props: TableBodyProps) {
         const pos = pageStart + item.index;
         const id = order.at(pos);
         const selected = id === selectedId;
+        const range = hovered >= 0 ? rangeOf(id) : null;
+        const isHovered = range !== null && hovered >= range.start && hovered < Math.max(range.end, range.start + 1);
         return (
           <tr
             role="row"
             key={id}
             data-pos={pos}
             data-tone={rowTone?.(id)}
+            data-hovered={isHovered || undefined}
             aria-rowindex={pos + 2}
             aria-selected={selected}
             tabIndex={pos === tabbable ? 0 : -1}
