@@ -1,0 +1,48 @@
+/** The share-link fragment: the whole input (and selection) deflated with fflate, in base64url, never sent to a server. */
+import { deflateSync, inflateSync } from "fflate";
+
+/** What a link carries. */
+export interface SharedState {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+  readonly selection: { readonly start: number; readonly end: number } | null;
+}
+
+/** The fragment prefix; the version lets later formats coexist. */
+export const SHARE_PREFIX = "#iggy1.";
+
+const toBase64Url = (bytes: Uint8Array): string => {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+};
+
+const fromBase64Url = (text: string): Uint8Array => {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+};
+
+/** Encodes state as a URL fragment: [u32 meta length][meta JSON][input bytes], deflated. */
+export function encodeShareFragment(state: SharedState): string {
+  const meta = new TextEncoder().encode(JSON.stringify({ n: state.name, s: state.selection ? [state.selection.start, state.selection.end] : null }));
+  const raw = new Uint8Array(4 + meta.length + state.bytes.length);
+  new DataView(raw.buffer).setUint32(0, meta.length, true);
+  raw.set(meta, 4);
+  raw.set(state.bytes, 4 + meta.length);
+  return SHARE_PREFIX + toBase64Url(deflateSync(raw, { level: 9 }));
+}
+
+/** Decodes a fragment made by encodeShareFragment, or returns null with no throw for anything else. */
+export function decodeShareFragment(fragment: string): SharedState | null {
+  if (!fragment.startsWith(SHARE_PREFIX)) return null;
+  try {
+    const raw = inflateSync(fromBase64Url(fragment.slice(SHARE_PREFIX.length)));
+    const metaLength = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
+    if (4 + metaLength > raw.length) return null;
+    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown };
+    const sel = Array.isArray(meta.s) && meta.s.length === 2 && meta.s.every((v) => Number.isSafeInteger(v)) ? { start: meta.s[0] as number, end: meta.s[1] as number } : null;
+    return { name: typeof meta.n === "string" ? meta.n : "shared input", bytes: raw.slice(4 + metaLength), selection: sel };
+  } catch {
+    return null;
+  }
+}
