@@ -29,6 +29,26 @@ export async function loadInput(name: string, input: Blob | ArrayBuffer): Promis
   }
 }
 
+/** Re-analyses edited bytes off the main thread (for inputs too large to re-check inline); the caller keeps its bytes. */
+export async function reanalyzeInWorker(bytes: Uint8Array): Promise<import("../../core/model.ts").Analysis | null> {
+  inFlight?.abort();
+  const controller = new AbortController();
+  inFlight = controller;
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  documentStore.set((s) => ({ ...s, loading: { name: "edited bytes", done: 0, total: bytes.length } }));
+  try {
+    const result = await client.analyze(buffer, controller.signal);
+    return inFlight === controller ? result.analysis : null;
+  } catch {
+    return null;
+  } finally {
+    if (inFlight === controller) {
+      inFlight = null;
+      documentStore.set((s) => ({ ...s, loading: null }));
+    }
+  }
+}
+
 /** Builds a sample with the encoder and loads it. */
 export async function loadSample(id: string = DEFAULT_SAMPLE_ID): Promise<void> {
   const sample = SAMPLES.find((s) => s.id === id) ?? SAMPLES[0]!;

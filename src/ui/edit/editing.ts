@@ -7,6 +7,7 @@ import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import type { ChecksumChange } from "../../core/edit.ts";
 import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
+import { reanalyzeInWorker } from "../app/load.ts";
 
 /** Undo history of the loaded input and what the last edit did. */
 export interface EditState {
@@ -43,9 +44,19 @@ documentStore.subscribe(() => {
   }
 });
 
-function show(bytes: Uint8Array): number {
+/** Inputs above this are re-checked in the worker after an edit, so the page never freezes. */
+export const INLINE_RECHECK_LIMIT = 16 << 20;
+
+function show(bytes: Uint8Array): number | null {
   const input = documentStore.get().input;
-  if (!input || !xxh) return 0;
+  if (!input || !xxh) return null;
+  if (bytes.length > INLINE_RECHECK_LIMIT) {
+    void reanalyzeInWorker(bytes).then((analysis) => {
+      const now = documentStore.get().input;
+      if (analysis && now) documentStore.set((s) => ({ ...s, input: { ...now, bytes, analysis } }));
+    });
+    return null;
+  }
   const t0 = performance.now();
   const analysis = analyzeWith(xxh, bytes);
   const ms = performance.now() - t0;
@@ -65,9 +76,11 @@ export function commitEdit(bytes: Uint8Array, label: string, changes: readonly C
 
 /** Overwrites one byte. */
 export function editByte(offset: number, value: number): void {
-  const input = documentStore.get().input;
-  if (!input || offset < 0 || offset >= input.bytes.length) return;
-  const bytes = input.bytes.slice();
+  // The history's current entry, not the shown input: a large input's re-check may still be running.
+  const e = editStore.get();
+  const current = e.history[e.index];
+  if (!current || offset < 0 || offset >= current.length) return;
+  const bytes = current.slice();
   bytes[offset] = value & 0xff;
   commitEdit(bytes, `byte 0x${offset.toString(16)} = ${(value & 0xff).toString(16).padStart(2, "0")}`);
 }
