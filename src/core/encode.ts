@@ -55,7 +55,8 @@ function tlvValueBytes(kind: number, value: TlvEntry["value"]): Uint8Array {
   const widths: Record<number, number> = { 3: 1, 4: 1, 5: 2, 6: 4, 7: 8, 8: 16, 9: 1, 10: 2, 11: 4, 12: 8, 13: 16, 14: 4, 15: 8 };
   const out = new Uint8Array(widths[kind] as number);
   const view = new DataView(out.buffer);
-  const big = typeof value === "bigint" ? value : BigInt(typeof value === "boolean" ? Number(value) : Math.trunc(Number(value)));
+  // Float kinds never use `big`; converting NaN or ±Infinity to a BigInt would throw for a valid f32/f64 value.
+  const big = typeof value === "bigint" ? value : kind === 14 || kind === 15 ? 0n : BigInt(typeof value === "boolean" ? Number(value) : Math.trunc(Number(value)));
   switch (kind) {
     case 3: out[0] = value ? 1 : 0; break;
     case 4: view.setInt8(0, Number(big)); break;

@@ -56,7 +56,8 @@ export function microsToIso(micros: bigint): string | null {
   const date = new Date(Number(millis));
   if (Number.isNaN(date.getTime())) return null;
   const frac = (micros % 1_000_000n).toString().padStart(6, "0");
-  return `${date.toISOString().slice(0, 19)}.${frac}Z`;
+  // Drop the ".sssZ" tail rather than cutting at a fixed index: years past 9999 are spelled "+010000-…".
+  return `${date.toISOString().replace(/\.\d{3}Z$/, "")}.${frac}Z`;
 }
 
 /** Printable ASCII for one byte, or a dot, as hex dumps show it. */

@@ -1,0 +1,53 @@
+/** analyze()'s options and calling conventions: kernel injection, diagnostic cap, progress, views into larger buffers. */
+import { describe, expect, it } from "vitest";
+import { analyze, analyzeWith } from "./analyze.ts";
+import type { Xxh3 } from "../checksum/xxh3.ts";
+import { concat, findings, producerBatch, stampedBatch, xxh } from "../../test/helpers.ts";
+
+const segment = concat([
+  stampedBatch(3, { partitionId: 1n, baseOffset: 0n, baseTimestamp: 10n }),
+  stampedBatch(2, { partitionId: 1n, baseOffset: 3n, baseTimestamp: 20n }),
+  stampedBatch(4, { partitionId: 1n, baseOffset: 5n, baseTimestamp: 30n }),
+]);
+
+describe("analyze options", () => {
+  it("uses an injected XXH3 kernel for every checksum", async () => {
+    const zero: Xxh3 = {
+      hash: () => 0n,
+      hashWindows: (_input, _s, _e, from, to, out) => { for (let i = from; i < to; i++) out[i] = 0n; },
+    };
+    const r = await analyze(producerBatch(2), { xxh3: zero });
+    expect(findings(r).map((d) => d.code)).toEqual(["batch-checksum-mismatch", "frame-checksum-mismatch", "frame-checksum-mismatch"]);
+    expect([...r.frames.computedChecksum]).toEqual([0n, 0n]);
+  });
+
+  it("keeps at most maxDiagnostics and counts the rest", async () => {
+    const b = producerBatch(4);
+    for (const s of [256, 313, 370, 427]) b[s] ^= 1; // four frame checksum mismatches
+    const r = await analyze(b, { maxDiagnostics: 3 });
+    expect(r.diagnostics).toHaveLength(3);
+    expect(r.diagnosticsOmitted).toBe(2); // four frames + the batch checksum
+    expect(r.summary.errors).toBe(5);
+  });
+
+  it("reports progress in bytes, ending with the whole input", () => {
+    const calls: Array<[number, number]> = [];
+    analyzeWith(xxh, segment, { progressEveryBytes: 100, onProgress: (done, total) => calls.push([done, total]) });
+    expect(calls.at(-1)).toEqual([segment.length, segment.length]);
+    for (let i = 1; i < calls.length; i++) expect(calls[i]![0]).toBeGreaterThanOrEqual(calls[i - 1]![0]);
+    expect(calls.length).toBeGreaterThan(1);
+    expect(calls.every(([, total]) => total === segment.length)).toBe(true);
+  });
+
+  it("gives the same analysis for a view into a larger buffer (byteOffset ≠ 0) as for a copy", async () => {
+    const big = new Uint8Array(segment.length + 13).fill(0xee);
+    big.set(segment, 5);
+    const view = big.subarray(5, 5 + segment.length);
+    const a = await analyze(segment);
+    const b = await analyze(view);
+    expect(b.diagnostics).toEqual(a.diagnostics);
+    expect(b.batches).toEqual(a.batches);
+    expect([...b.frames.computedChecksum]).toEqual([...a.frames.computedChecksum]);
+    expect(a.diagnostics).toEqual([]);
+  });
+});
