@@ -3,6 +3,7 @@
  * value). Blocks are written by hand here, not by the project's encoder.
  */
 import { describe, expect, it } from "vitest";
+import { shortestFloat32 } from "./user-headers.ts";
 import { HEADER_KINDS, decodeUserHeaders, findUserHeadersFault, type UserHeadersResult } from "./user-headers.ts";
 
 /** One TLV entry: kind, u32 LE length, then the bytes (the length may be overridden to lie). */
@@ -119,5 +120,15 @@ describe("decodeUserHeaders: what is not TLV", () => {
 
   it("rejects Iggy's golden raw user headers", () => {
     expect(decodeUserHeaders(new TextEncoder().encode("user-header-bytes")).ok).toBe(false);
+  });
+});
+
+describe("f32 display", () => {
+  it("shows the shortest decimal that reads back as the same f32", () => {
+    expect(shortestFloat32(Math.fround(0.1))).toBe("0.1");
+    expect(shortestFloat32(Math.fround(3.4028234663852886e38))).toBe("3.4028235e+38");
+    expect(shortestFloat32(Math.fround(-1.5))).toBe("-1.5");
+    expect(shortestFloat32(NaN)).toBe("NaN");
+    for (const x of [1e-45, 123456.789, 0.3, 7e-10]) expect(Math.fround(Number(shortestFloat32(Math.fround(x))))).toBe(Math.fround(x));
   });
 });

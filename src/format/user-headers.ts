@@ -32,6 +32,16 @@ export type UserHeadersResult =
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 
+/** The shortest decimal that reads back as the same f32 (0.1, not 0.10000000149011612). */
+export function shortestFloat32(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  for (let digits = 1; digits <= 9; digits++) {
+    const text = Number(value.toPrecision(digits));
+    if (Math.fround(text) === value) return String(text);
+  }
+  return String(value);
+}
+
 /** Renders a TLV value of a fixed or free kind as text. */
 export function renderTlvValue(kind: number, bytes: Uint8Array): string {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -48,7 +58,7 @@ export function renderTlvValue(kind: number, bytes: Uint8Array): string {
     case 11: return String(view.getUint32(0, true));
     case 12: return String(view.getBigUint64(0, true));
     case 13: return String((view.getBigUint64(8, true) << 64n) | view.getBigUint64(0, true));
-    case 14: return String(view.getFloat32(0, true));
+    case 14: return shortestFloat32(view.getFloat32(0, true));
     case 15: return String(view.getFloat64(0, true));
     default: return bytesToHex(bytes, " ");
   }
