@@ -3,6 +3,7 @@ import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type Field
 import { decodeMessageId, type MessageId } from "../format/values.ts";
 import { decodeUserHeaders, type UserHeadersResult } from "../format/user-headers.ts";
 import type { Analysis, BatchModel } from "./model.ts";
+import { partitionPoint, upperBound } from "../lib/binary-search.ts";
 
 /** A header field placed in the input: its spec and absolute half-open range. */
 export interface PlacedField {
@@ -69,28 +70,13 @@ export function frameDetail(analysis: Analysis, bytes: Uint8Array, frame: number
 
 /** Index of the complete frame containing byte `offset`, or -1 (binary search over frame starts). */
 export function frameAt(analysis: Analysis, offset: number): number {
-  const starts = analysis.frames.start;
-  let lo = 0;
-  let hi = analysis.frames.count;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((starts[mid] as number) <= offset) lo = mid + 1;
-    else hi = mid;
-  }
-  const i = lo - 1;
+  const i = upperBound(analysis.frames.start, offset, 0, analysis.frames.count) - 1;
   return i >= 0 && offset < (analysis.frames.end[i] as number) ? i : -1;
 }
 
 /** Index of the batch containing byte `offset`, or -1 (binary search over batch starts). */
 export function batchAt(analysis: Analysis, offset: number): number {
   const batches = analysis.batches;
-  let lo = 0;
-  let hi = batches.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((batches[mid] as BatchModel).start <= offset) lo = mid + 1;
-    else hi = mid;
-  }
-  const i = lo - 1;
+  const i = partitionPoint(0, batches.length, (k) => (batches[k] as BatchModel).start <= offset) - 1;
   return i >= 0 && offset < (batches[i] as BatchModel).end ? i : -1;
 }

@@ -77,3 +77,16 @@ describe("range index", () => {
     }), { numRuns: 300 });
   });
 });
+
+import { lowerBound, upperBound } from "./binary-search.ts";
+describe("binary search", () => {
+  it("agrees with a linear scan on sorted arrays", () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: -50, max: 50 })), fc.integer({ min: -60, max: 60 }), (raw, value) => {
+      const sorted = Float64Array.from(raw).sort();
+      const firstGreater = sorted.findIndex((x) => x > value);
+      const firstAtLeast = sorted.findIndex((x) => x >= value);
+      expect(upperBound(sorted, value)).toBe(firstGreater < 0 ? sorted.length : firstGreater);
+      expect(lowerBound(sorted, value)).toBe(firstAtLeast < 0 ? sorted.length : firstAtLeast);
+    }), { numRuns: 300 });
+  });
+});

@@ -1,4 +1,5 @@
 /** Half-open ranges sorted by start, queried by binary search; finds every range overlapping a window. */
+import { partitionPoint } from "./binary-search.ts";
 
 /** A half-open byte range [start, end). */
 export interface ByteRange {
@@ -8,14 +9,7 @@ export interface ByteRange {
 
 /** Index of the first element whose start is ≥ value, in an array sorted by start. */
 export function lowerBoundByStart(items: readonly ByteRange[], value: number): number {
-  let lo = 0;
-  let hi = items.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((items[mid] as ByteRange).start < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(0, items.length, (i) => (items[i] as ByteRange).start < value);
 }
 
 /** An immutable index over ranges sorted by start; overlapping() costs one binary search plus the hits. */

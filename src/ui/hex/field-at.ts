@@ -1,4 +1,5 @@
 /** The field a byte belongs to: its kind, its whole range, and the batch and frame around it. */
+import { partitionPoint, upperBound } from "../../lib/binary-search.ts";
 import { locateByte } from "../../core/byte-map.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind, type FieldSpec } from "../../format/fields.ts";
@@ -29,27 +30,11 @@ export interface FieldHit {
 const BATCH_SPEC = new Map(BATCH_HEADER_FIELDS.map((f) => [f.kind, f]));
 const FRAME_SPEC = new Map(FRAME_HEADER_FIELDS.map((f) => [f.kind, f]));
 
-/** First index in the sorted numbers `starts[lo..hi)` whose value is greater than `value`. */
-function upperBound(starts: ArrayLike<number>, lo: number, hi: number, value: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((starts[mid] as number) <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** The run of unattributed bytes around `offset`: bounded by the nearest batch, header or frame. */
 function unattributedRun(analysis: Analysis, offset: number, batch: number): [number, number] {
   const batches = analysis.batches;
   if (batch < 0) {
-    let lo = 0;
-    let hi = batches.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((batches[mid] as BatchModel).start <= offset) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = partitionPoint(0, batches.length, (k) => (batches[k] as BatchModel).start <= offset);
     const prev = batches[lo - 1];
     const next = batches[lo];
     return [prev ? Math.min(offset, prev.end) : 0, next ? next.start : analysis.size];
@@ -58,7 +43,7 @@ function unattributedRun(analysis: Analysis, offset: number, batch: number): [nu
   let lo = b.start + BATCH_HEADER_SIZE;
   let hi = b.end;
   const f = analysis.frames;
-  const next = upperBound(f.start, b.firstFrame, b.firstFrame + b.frameCount, offset);
+  const next = upperBound(f.start, offset, b.firstFrame, b.firstFrame + b.frameCount);
   if (next > b.firstFrame) lo = Math.max(lo, f.end[next - 1] as number);
   if (next < b.firstFrame + b.frameCount) hi = Math.min(hi, f.start[next] as number);
   const t = b.truncatedFrame;

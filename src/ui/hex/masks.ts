@@ -2,6 +2,7 @@
  * Per-row bit masks: bit i stands for byte rowStart + i of a 16-byte row. A row's hover, selection
  * and checksum coverage reduce to one number each, which a store selector can compare cheaply.
  */
+import { partitionPoint } from "../../lib/binary-search.ts";
 import type { ByteSpan } from "../state/app-state.ts";
 
 /** Bits of the bytes of the row [rowStart, rowStart + length) that lie inside [start, end). */
@@ -15,13 +16,7 @@ export function spanMask(start: number, end: number, rowStart: number, length: n
 /** Bits of the row's bytes covered by any of `spans`, sorted by start and disjoint: one binary search, then the hits. */
 export function spansMask(spans: readonly ByteSpan[], rowStart: number, length: number): number {
   // First span that ends after the row starts.
-  let lo = 0;
-  let hi = spans.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((spans[mid] as ByteSpan).end <= rowStart) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = partitionPoint(0, spans.length, (i) => (spans[i] as ByteSpan).end <= rowStart);
   let mask = 0;
   const rowEnd = rowStart + length;
   for (let i = lo; i < spans.length; i++) {

@@ -1,5 +1,6 @@
 /** Selection actions shared by every view, so the hex map, tables and diagnostics link the same way. */
 import { batchAt, frameAt } from "../../core/frame-view.ts";
+import { lowerBound, upperBound } from "../../lib/binary-search.ts";
 import type { Analysis } from "../../core/model.ts";
 import { cursorStore, documentStore, selectionStore, type Selection } from "./app-state.ts";
 
@@ -40,20 +41,10 @@ export function stepFrame(direction: 1 | -1): void {
   if (!a || a.frames.count === 0) return;
   const cursor = cursorStore.get();
   const starts = a.frames.start;
-  let target = -1;
-  if (direction > 0) {
-    for (let lo = 0, hi = a.frames.count; ; ) {
-      if (lo >= hi) { target = lo < a.frames.count ? lo : -1; break; }
-      const mid = (lo + hi) >>> 1;
-      if ((starts[mid] as number) <= cursor) lo = mid + 1; else hi = mid;
-    }
-  } else {
-    for (let lo = 0, hi = a.frames.count; ; ) {
-      if (lo >= hi) { target = lo - 1; break; }
-      const mid = (lo + hi) >>> 1;
-      if ((starts[mid] as number) < cursor) lo = mid + 1; else hi = mid;
-    }
-  }
+  const n = a.frames.count;
+  // Next: the first frame starting after the cursor; previous: the last one starting before it.
+  const target = direction > 0 ? upperBound(starts, cursor, 0, n) : lowerBound(starts, cursor, 0, n) - 1;
+  if (target >= n) return;
   if (target >= 0) selectFrame(target, "keyboard");
 }
 
