@@ -11,6 +11,8 @@ import { hoverStore, type ByteSpan, type LoadedInput } from "../state/app-state.
 import { checksumVerdict, formatCount, hexOffset, timeWithRaw } from "../tables/cell-text.ts";
 import { useShownBatch, useShownFrame } from "../tables/selection-hooks.ts";
 import { capNote, idFacts, prettyJson, utf8Text, xxdLines } from "./payload-view.ts";
+import { EditFieldButton, FieldEditForm } from "../edit/FieldEditForm.tsx";
+import { fieldText } from "../edit/field-value.ts";
 import "./inspector.css";
 
 type PayloadTab = "text" | "json" | "hex";
@@ -105,6 +107,19 @@ function FrameBody({ detail, bytes, tab, setTab }: { detail: FrameDetail; bytes:
           {verdict.ok ? `✓ ${hex64(d.storedChecksum)}` : `✗ stored ${hex64(d.storedChecksum)} ≠ computed ${hex64(d.computedChecksum)}`}
         </Fact>
       </dl>
+
+      <section className="insp-section" aria-label="Frame header fields">
+        <h3>Header fields</h3>
+        <dl className="insp-facts">
+          {d.fields.map((f) => (
+            <Fact key={f.spec.name} label={f.spec.name} span={{ start: f.start, end: f.end }}>
+              <span className="insp-mono">{fieldText(bytes, d.start, f.spec)}</span>
+              <EditFieldButton target={{ spec: f.spec, base: d.start, where: "frame", label: `batch ${d.batch.index} frame ${d.indexInBatch} ${f.spec.name}` }} />
+            </Fact>
+          ))}
+        </dl>
+        <FieldEditForm where="frame" />
+      </section>
 
       <section className="insp-section" aria-label="Message id" {...hoverProps({ start: d.start + 8, end: d.start + 24 })}>
         <h3>Id</h3>

@@ -21,6 +21,8 @@ import { gridTemplate } from "./index-table.ts";
 import { nextActivePosition } from "./row-order.ts";
 import { useShownBatch, wholeSelection } from "./selection-hooks.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
+import { EditFieldButton, FieldEditForm } from "../edit/FieldEditForm.tsx";
+import { BATCH_HEADER_FIELDS } from "../../format/fields.ts";
 import "./tables.css";
 
 const helper = createColumnHelper<HeaderFieldRow>();
@@ -56,7 +58,18 @@ const COLUMNS = [
   helper.accessor("raw", { header: "Raw (hex)", cell: (c) => <span className="tbl-mono">{c.getValue()}</span> }),
   helper.accessor("value", {
     header: "Value",
-    cell: (c) => <span className="tbl-value" data-status={c.row.original.status ?? undefined}>{c.getValue()}</span>,
+    cell: (c) => {
+      const r = c.row.original;
+      const spec = r.kind ? BATCH_HEADER_FIELDS.find((f) => f.kind === r.kind) : undefined;
+      return (
+        <>
+          <span className="tbl-value" data-status={r.status ?? undefined}>{c.getValue()}</span>
+          {spec && r.relOffset !== null ? (
+            <EditFieldButton target={{ spec, base: r.start - r.relOffset, where: "batch", label: `batch at 0x${(r.start - r.relOffset).toString(16)} ${spec.name}` }} />
+          ) : null}
+        </>
+      );
+    },
   }),
   helper.accessor((r) => ROLE_LABEL[r.role], { id: "role", header: "Role", cell: (c) => <span className="tbl-tag" data-role={c.row.original.role}>{c.getValue()}</span> }),
 ];
@@ -182,6 +195,7 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
         </table>
         {shownRows.length === 0 ? <p className="tbl-empty">No batch to show.</p> : null}
       </div>
+      <FieldEditForm where="batch" />
     </section>
   );
 }
