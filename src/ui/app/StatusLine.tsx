@@ -30,6 +30,7 @@ export function StatusLine() {
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
         </span>
       )}
+      {input?.note && <span className="sample-note">{input.note}</span>}
       {loading && (
         <span className="loading">
           Decoding {loading.name}…{" "}

@@ -8,7 +8,7 @@ const client = new AnalysisClient();
 let inFlight: AbortController | null = null;
 
 /** Analyses an input off the main thread and shows it; resolves when shown, cancelled or failed. */
-export async function loadInput(name: string, input: Blob | ArrayBuffer): Promise<void> {
+export async function loadInput(name: string, input: Blob | ArrayBuffer, note: string | null = null): Promise<void> {
   inFlight?.abort();
   const controller = new AbortController();
   inFlight = controller;
@@ -20,7 +20,7 @@ export async function loadInput(name: string, input: Blob | ArrayBuffer): Promis
     });
     if (inFlight !== controller) return;
     resetInteraction();
-    documentStore.set({ input: { name, bytes: result.bytes, analysis: result.analysis, ranOn: result.ranOn }, loading: null, error: null });
+    documentStore.set({ input: { name, bytes: result.bytes, analysis: result.analysis, ranOn: result.ranOn, note }, loading: null, error: null });
   } catch (err) {
     if (err instanceof AbortedError || inFlight !== controller) return;
     documentStore.set((s) => ({ ...s, loading: null, error: `could not analyse ${name}: ${(err as Error).message}` }));
@@ -53,7 +53,7 @@ export async function reanalyzeInWorker(bytes: Uint8Array): Promise<import("../.
 export async function loadSample(id: string = DEFAULT_SAMPLE_ID): Promise<void> {
   const sample = SAMPLES.find((s) => s.id === id) ?? SAMPLES[0]!;
   const bytes = sample.build(await loadXxh3());
-  await loadInput(`sample: ${sample.title}`, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  await loadInput(`sample: ${sample.title}`, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, sample.note);
 }
 
 /** Reports a problem with an input that never reached the decoder (unreadable paste, empty drop). */

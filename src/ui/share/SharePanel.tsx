@@ -12,6 +12,8 @@ import { baseName, copyText, downloadFile, sha256Hex } from "./download.ts";
 
 /** Links above this size offer sharing only the selected batch. */
 export const LARGE_LINK_BYTES = 64 * 1024;
+/** Inputs above this are not compressed whole on the page's thread: only a batch is offered. */
+export const WHOLE_INPUT_SHARE_LIMIT = 16 << 20;
 
 const selectInput = (s: DocumentState) => s.input;
 const selectSelection = () => selectionStore.get();
@@ -45,6 +47,11 @@ export function SharePanel() {
   const selectedBatch = selection?.batch ?? -1;
 
   const share = async (onlyBatch: number | null) => {
+    if (onlyBatch === null && input.bytes.length > WHOLE_INPUT_SHARE_LIMIT) {
+      setLinkInfo(null);
+      setNote(`This input is ${(input.bytes.length / 1048576).toFixed(0)} MiB, too large for a link: select a batch and use "Share only the selected batch".`);
+      return;
+    }
     const url = shareUrl(input, { redact, onlyBatch });
     const fragment = url.slice(url.indexOf("#"));
     history.replaceState(null, "", fragment);
@@ -71,8 +78,8 @@ export function SharePanel() {
         )}
       </div>
       {redact && <p className="note">Redacting zeroes every payload and user-header byte but keeps lengths and structure; frame checksums then no longer match unless recomputed.</p>}
-      {linkInfo && linkInfo.size > LARGE_LINK_BYTES && !linkInfo.batchOnly && (
-        <p className="note">This link is {kib(linkInfo.size)}, too long for most trackers.{" "}
+      {((linkInfo && linkInfo.size > LARGE_LINK_BYTES && !linkInfo.batchOnly) || input.bytes.length > WHOLE_INPUT_SHARE_LIMIT) && (
+        <p className="note">{linkInfo ? `This link is ${kib(linkInfo.size)}, too long for most trackers.` : "Large input."}{" "}
           <button type="button" disabled={selectedBatch < 0} onClick={() => void share(Math.max(0, selectedBatch))}>Share only the selected batch</button>
         </p>
       )}

@@ -8,6 +8,8 @@ export interface LoadedInput {
   readonly bytes: Uint8Array;
   readonly analysis: Analysis;
   readonly ranOn: "worker" | "main-thread";
+  /** What a sample shows (one line), or null for the user's own input. */
+  readonly note?: string | null;
 }
 
 /** What the page is showing or doing with inputs. */
