@@ -2,8 +2,7 @@
 import { useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { LoadedInput } from "../state/app-state.ts";
-import { hoverStore } from "../state/app-state.ts";
-import { selectRange } from "../state/actions.ts";
+import { hoverRange, selectRange } from "../state/actions.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 
 const ROW_HEIGHT = 44;
@@ -14,7 +13,7 @@ function DiagnosticItem({ d, index, setSize, offsetY }: { d: Diagnostic; index: 
   return (
     <li className={`diag diag-${d.severity}`} data-code={d.code} data-severity={d.severity} aria-posinset={index + 1} aria-setsize={setSize}
       style={{ transform: `translateY(${offsetY}px)` }}
-      onMouseEnter={() => hoverStore.set({ start: d.start, end: Math.max(d.end, d.start + 1) })} onMouseLeave={() => hoverStore.set(null)}>
+      onMouseEnter={() => hoverRange({ start: d.start, end: Math.max(d.end, d.start + 1) })} onMouseLeave={() => hoverRange(null)}>
       <button type="button" onClick={jump} className="diag-jump">
         <span className="diag-sev" aria-hidden="true">{d.severity === "error" ? "✗" : d.severity === "warning" ? "!" : "i"}</span>
         <span className="diag-code">{d.code}</span>

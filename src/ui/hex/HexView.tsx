@@ -12,7 +12,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent, type MouseEvent, type PointerEvent, type RefObject } from "react";
 import { editByte, editModeStore } from "../edit/editing.ts";
 import { selectRange, stepFrame, stepProblem } from "../state/actions.ts";
-import { cursorStore, documentStore, selectionStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
+import { cursorStore, documentStore, revealStore, selectionStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { fieldAt } from "./field-at.ts";
 import { HexRow, cellId } from "./HexRow.tsx";
@@ -169,6 +169,16 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     if (s && s.end <= size) revealRef.current(Math.floor(s.start / BYTES_PER_ROW), "center");
     return () => endInspect();
   }, [input.name, size]);
+
+  // A row hovered elsewhere brings its first byte into view (revealRef centres only what is off-screen).
+  useEffect(
+    () =>
+      revealStore.subscribe(() => {
+        const r = revealStore.get();
+        if (r && r.start < size) revealRef.current(Math.floor(r.start / BYTES_PER_ROW), "center");
+      }),
+    [size],
+  );
 
   // A selection made elsewhere (tables, diagnostics, keys) scrolls its first row into view.
   useEffect(

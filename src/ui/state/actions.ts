@@ -2,7 +2,7 @@
 import { batchAt, frameAt } from "../../core/frame-view.ts";
 import { lowerBound, upperBound } from "../../lib/binary-search.ts";
 import type { Analysis } from "../../core/model.ts";
-import { cursorStore, documentStore, selectionStore, type Selection } from "./app-state.ts";
+import { cursorStore, documentStore, hoverStore, revealStore, selectionStore, type ByteSpan, type Selection } from "./app-state.ts";
 
 function analysis(): Analysis | null {
   return documentStore.get().input?.analysis ?? null;
@@ -66,4 +66,15 @@ export function stepProblem(direction: 1 | -1): void {
   }
   const d = list[index]!;
   selectRange(d.start, Math.max(d.end, d.start + 1), "keyboard");
+}
+
+// Hovering a row reveals its bytes only after the pointer rests, so sweeping across a table does not scroll the hex map.
+const REVEAL_DWELL_MS = 250;
+let revealTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Highlights a range for a hovered row and, once the pointer rests on it, scrolls the hex map to it. */
+export function hoverRange(range: ByteSpan | null): void {
+  hoverStore.set(range);
+  if (revealTimer !== null) clearTimeout(revealTimer);
+  revealTimer = range === null ? null : setTimeout(() => { revealTimer = null; revealStore.set({ start: range.start }); }, REVEAL_DWELL_MS);
 }

@@ -45,6 +45,9 @@ export const hoverStore = createStore<ByteSpan | null>(null);
 /** The selected range, or null. */
 export const selectionStore = createStore<Selection | null>(null);
 
+/** A request to bring a byte into view in the hex map without selecting it (a hovered table row). */
+export const revealStore = createStore<{ readonly start: number } | null>(null);
+
 /** The keyboard cursor: one byte offset in the hex map. */
 export const cursorStore = createStore<number>(0);
 

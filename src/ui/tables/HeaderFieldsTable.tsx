@@ -12,7 +12,7 @@ import {
   type SortingState,
 } from "@tanstack/react-table";
 import { useStore } from "../state/store.ts";
-import { selectRange } from "../state/actions.ts";
+import { hoverRange, selectRange } from "../state/actions.ts";
 import { hoverStore, selectionStore, type LoadedInput } from "../state/app-state.ts";
 import { KIND_STYLE, SWATCH_CLASS } from "../theme/kind-style.ts";
 import { hexOffset } from "./cell-text.ts";
@@ -156,7 +156,7 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
           style={{ "--tbl-cols": grid.template, minWidth: `${grid.minWidth}rem` } as CSSProperties}
         >
           <TableHead table={table} numeric={NUMERIC} />
-          <tbody role="rowgroup" ref={bodyRef} className="tbl-body tbl-body--static" onKeyDown={onKeyDown} onMouseLeave={() => hoverStore.set(null)} onBlur={clearHoverOnExit}>
+          <tbody role="rowgroup" ref={bodyRef} className="tbl-body tbl-body--static" onKeyDown={onKeyDown} onMouseLeave={() => hoverRange(null)} onBlur={clearHoverOnExit}>
             {shownRows.map((row, pos) => {
               const r = row.original;
               const selected = selection !== null && selection.start === r.start && selection.end === Math.max(r.end, r.start + 1);
@@ -177,7 +177,7 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
                     setActive(pos);
                     activate(r);
                   }}
-                  onMouseEnter={() => hoverStore.set({ start: r.start, end: r.end })}
+                  onMouseEnter={() => hoverRange({ start: r.start, end: r.end })}
                   onFocus={() => {
                     setActive(pos);
                     hoverStore.set({ start: r.start, end: r.end });

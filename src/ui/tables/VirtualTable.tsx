@@ -12,6 +12,7 @@ import { formatCount } from "./cell-text.ts";
 import { gridTemplate, type IndexColumn } from "./index-table.ts";
 import { nextActivePosition, type RowOrder } from "./row-order.ts";
 import { wholeSelection } from "./selection-hooks.ts";
+import { hoverRange } from "../state/actions.ts";
 
 // Only the first hovered byte matters to a row, so rows re-render when it moves to another field, not per pixel.
 const hoverStart = (h: ByteSpan | null): number => h?.start ?? -1;
@@ -221,7 +222,7 @@ function TableBody(props: TableBodyProps) {
       className="tbl-body"
       style={{ height: `${virtualizer.getTotalSize()}px` }}
       onKeyDown={onKeyDown}
-      onMouseLeave={() => hoverStore.set(null)}
+      onMouseLeave={() => hoverRange(null)}
       onBlur={clearHoverOnExit}
     >
       {items.map((item) => {
@@ -247,7 +248,7 @@ function TableBody(props: TableBodyProps) {
               setActive(pos);
               onActivate(id);
             }}
-            onMouseEnter={() => hoverStore.set(rangeOf(id))}
+            onMouseEnter={() => hoverRange(rangeOf(id))}
             onFocus={() => {
               setActive(pos);
               hoverStore.set(rangeOf(id));
