@@ -8,16 +8,18 @@ import { renderMarkdownReport } from "../src/core/report.ts";
 import { buildFromSpec, BuildSpecError } from "../src/core/build-spec.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { TOOL_VERSION } from "../src/version.ts";
+import { ENVELOPES, envelopeById } from "../src/core/envelopes.ts";
 import { renderText } from "./text-output.ts";
 
 const USAGE = `usage:
-  iggy-batch inspect FILE|- [--json] [--no-frames]
-  iggy-batch report FILE|- [-o REPORT.md]
+  iggy-batch inspect FILE|- [--json] [--no-frames] [--envelope NAME]
+  iggy-batch report FILE|- [-o REPORT.md] [--envelope NAME]
   iggy-batch build SPEC.json|- -o OUT.bin|-
 
   inspect      decode a raw batch, a segment file of batches, or stdin (-)
     --json       print one JSON document (see contracts.md)
     --no-frames  leave frames out of the JSON
+    --envelope   what precedes the first batch: none (default), poll-reply (16 B), replicated-record (256 B)
   report       print a Markdown report for a bug tracker (exit status as inspect)
   build        encode the batches a JSON description gives (see README) into OUT
 
@@ -49,38 +51,47 @@ async function readInput(file: string): Promise<{ bytes: Uint8Array; name: strin
 const bigintAsString = (_key: string, value: unknown): unknown => (typeof value === "bigint" ? value.toString() : value);
 
 async function inspect(args: string[]): Promise<number> {
-  let json = false;
-  let frames = true;
-  const files: string[] = [];
-  for (const arg of args) {
-    if (arg === "--json") json = true;
-    else if (arg === "--no-frames") frames = false;
-    else if (arg.startsWith("--")) throw new UsageError(`iggy-batch: unknown option ${arg}\n${USAGE}`);
-    else files.push(arg);
-  }
-  if (files.length !== 1) throw new UsageError(`iggy-batch: inspect takes exactly one FILE or -\n${USAGE}`);
+  const { files, flags, envelope } = parseCommon(args, ["--json", "--no-frames"]);
   const { bytes, name } = await readInput(files[0] as string);
-  const analysis = await analyze(bytes);
-  if (json) process.stdout.write(JSON.stringify(toContractJson(analysis, bytes, name, frames), bigintAsString, 2) + "\n");
+  const analysis = await analyze(bytes, { startOffset: envelope });
+  if (flags.has("--json")) process.stdout.write(JSON.stringify(toContractJson(analysis, bytes, name, !flags.has("--no-frames")), bigintAsString, 2) + "\n");
   else process.stdout.write(renderText(analysis, name));
   return analysis.summary.errors > 0 ? 1 : 0;
 }
 
-function parseCommon(args: string[], flags: readonly string[]): { files: string[]; flags: Set<string>; out: string | null } {
+interface CommonArgs {
+  readonly files: string[];
+  readonly flags: Set<string>;
+  readonly out: string | null;
+  /** Bytes before the first batch, from --envelope. */
+  readonly envelope: number;
+  /** The envelope's label for reports, or undefined for plain batches. */
+  readonly envelopeLabel: string | undefined;
+}
+
+function parseCommon(args: string[], flags: readonly string[]): CommonArgs {
   const files: string[] = [];
   const seen = new Set<string>();
   let out: string | null = null;
+  let envelope = 0;
+  let envelopeLabel: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === "-o" || arg === "--out") {
       out = args[++i] ?? null;
       if (out === null) throw new UsageError(`iggy-batch: ${arg} needs a file name\n${USAGE}`);
+    } else if (arg === "--envelope") {
+      const id = args[++i] ?? "";
+      const e = envelopeById(id);
+      if (!e) throw new UsageError(`iggy-batch: --envelope takes ${ENVELOPES.map((x) => x.id).join(", ")}, not ${JSON.stringify(id)}`);
+      envelope = e.skip;
+      envelopeLabel = e.skip > 0 ? `${e.label} (${e.skip} B)` : undefined;
     } else if (flags.includes(arg)) seen.add(arg);
     else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`iggy-batch: unknown option ${arg}\n${USAGE}`);
     else files.push(arg);
   }
   if (files.length !== 1) throw new UsageError(`iggy-batch: expected exactly one FILE or -\n${USAGE}`);
-  return { files, flags: seen, out };
+  return { files, flags: seen, out, envelope, envelopeLabel };
 }
 
 async function writeOutput(out: string, data: string | Uint8Array): Promise<void> {
@@ -93,11 +104,11 @@ async function writeOutput(out: string, data: string | Uint8Array): Promise<void
 }
 
 async function report(args: string[]): Promise<number> {
-  const { files, out } = parseCommon(args, []);
+  const { files, out, envelope, envelopeLabel } = parseCommon(args, []);
   const { bytes, name } = await readInput(files[0] as string);
-  const analysis = await analyze(bytes);
+  const analysis = await analyze(bytes, { startOffset: envelope });
   const sha256 = createHash("sha256").update(bytes).digest("hex");
-  await writeOutput(out ?? "-", renderMarkdownReport(analysis, bytes, { name, sha256, toolVersion: TOOL_VERSION }) + "\n");
+  await writeOutput(out ?? "-", renderMarkdownReport(analysis, bytes, { name, sha256, toolVersion: TOOL_VERSION, envelope: envelopeLabel }) + "\n");
   return analysis.summary.errors > 0 ? 1 : 0;
 }
 

@@ -17,6 +17,8 @@ export interface AnalyzeOptions {
   readonly onProgress?: (bytesDone: number, bytesTotal: number) => void;
   /** Default 8 MiB. */
   readonly progressEveryBytes?: number;
+  /** Where the first batch starts (after an envelope, see envelopes.ts); earlier bytes are unattributed. Default 0. */
+  readonly startOffset?: number;
   /** An XXH3 kernel to use instead of the shared hash-wasm one. */
   readonly xxh3?: Xxh3;
 }
@@ -59,7 +61,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     else omitted++;
   };
 
-  let pos = 0;
+  let pos = Math.max(0, Math.min(size, Math.trunc(options.startOffset ?? 0)));
   while (pos < size) {
     const index = batches.length;
     counts = { errors: 0, warnings: 0, infos: 0 };

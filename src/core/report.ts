@@ -10,6 +10,8 @@ export interface ReportInput {
   /** Lowercase hex SHA-256 of the input. */
   readonly sha256: string;
   readonly toolVersion: string;
+  /** The envelope the capture starts with, when it has one (e.g. "Poll reply (16 B)"). */
+  readonly envelope?: string;
   /** Excerpts written at most; the table lists every kept diagnostic. Default 50. */
   readonly maxExcerpts?: number;
 }
@@ -74,6 +76,7 @@ export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info
   out.push(`| tool | iggy-batch-explorer ${info.toolVersion} |`);
   out.push(`| input | ${cell(info.name)} |`);
   out.push(`| size | ${analysis.size} bytes |`);
+  if (info.envelope) out.push(`| starts with | ${cell(info.envelope)} |`);
   out.push(`| SHA-256 | \`${info.sha256}\` |`);
   out.push(`| summary | ${summarySentence(analysis)} |`);
   out.push(`| verdict | ${analysis.summary.errors > 0 ? "**FAIL**" : "ok"} |`, "");

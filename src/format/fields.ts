@@ -92,7 +92,7 @@ export const FRAME_HEADER_FIELDS: readonly FieldSpec[] = [
 export const VARIABLE_PARTS: Readonly<Record<"frame.payload" | "frame.user_headers" | "unattributed", { name: string; description: string }>> = {
   "frame.payload": { name: "payload", description: "The message body; covered by the frame checksum." },
   "frame.user_headers": { name: "user_headers", description: "User headers, after the payload: Iggy TLV when an SDK wrote them, else opaque bytes." },
-  unattributed: { name: "unattributed", description: "Bytes no batch or frame describes (after a batch that cannot be stepped past, or inside a cut batch)." },
+  unattributed: { name: "unattributed", description: "Bytes no batch or frame describes: an envelope before the first batch (a poll reply's prefix, a consensus header), bytes after a batch that cannot be stepped past, or inside a cut batch." },
 };
 
 /** Finds a field spec by its snake_case name in a header table; throws on a typo, which is a programming error. */

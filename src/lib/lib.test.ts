@@ -56,6 +56,11 @@ describe("share link codec", () => {
       expect(decodeShareFragment(fragment)).toEqual({ name, bytes, selection });
     }), { numRuns: 100 });
   });
+  it("carries the envelope only when there is one", () => {
+    const bytes = Uint8Array.of(1, 2, 3);
+    expect(decodeShareFragment(encodeShareFragment({ name: "p", bytes, selection: null, envelope: "poll-reply" }))).toEqual({ name: "p", bytes, selection: null, envelope: "poll-reply" });
+    expect(decodeShareFragment(encodeShareFragment({ name: "p", bytes, selection: null, envelope: "none" }))).toEqual({ name: "p", bytes, selection: null });
+  });
   it("returns null for damaged or foreign fragments instead of throwing", () => {
     expect(decodeShareFragment("#other")).toBeNull();
     expect(decodeShareFragment(SHARE_PREFIX + "!!!")).toBeNull();

@@ -6,6 +6,8 @@ export interface SharedState {
   readonly name: string;
   readonly bytes: Uint8Array;
   readonly selection: { readonly start: number; readonly end: number } | null;
+  /** The envelope id the input starts with (core/envelopes.ts); absent means plain batches. */
+  readonly envelope?: string;
 }
 
 /** The fragment prefix; the version lets later formats coexist. */
@@ -24,7 +26,7 @@ const fromBase64Url = (text: string): Uint8Array => {
 
 /** Encodes state as a URL fragment: [u32 meta length][meta JSON][input bytes], deflated. */
 export function encodeShareFragment(state: SharedState): string {
-  const meta = new TextEncoder().encode(JSON.stringify({ n: state.name, s: state.selection ? [state.selection.start, state.selection.end] : null }));
+  const meta = new TextEncoder().encode(JSON.stringify({ n: state.name, s: state.selection ? [state.selection.start, state.selection.end] : null, ...(state.envelope && state.envelope !== "none" ? { e: state.envelope } : {}) }));
   const raw = new Uint8Array(4 + meta.length + state.bytes.length);
   new DataView(raw.buffer).setUint32(0, meta.length, true);
   raw.set(meta, 4);
@@ -39,9 +41,10 @@ export function decodeShareFragment(fragment: string): SharedState | null {
     const raw = inflateSync(fromBase64Url(fragment.slice(SHARE_PREFIX.length)));
     const metaLength = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
     if (4 + metaLength > raw.length) return null;
-    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown };
+    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown };
     const sel = Array.isArray(meta.s) && meta.s.length === 2 && meta.s.every((v) => Number.isSafeInteger(v)) ? { start: meta.s[0] as number, end: meta.s[1] as number } : null;
-    return { name: typeof meta.n === "string" ? meta.n : "shared input", bytes: raw.slice(4 + metaLength), selection: sel };
+    const shared = { name: typeof meta.n === "string" ? meta.n : "shared input", bytes: raw.slice(4 + metaLength), selection: sel };
+    return typeof meta.e === "string" ? { ...shared, envelope: meta.e } : shared;
   } catch {
     return null;
   }

@@ -28,10 +28,10 @@ export class AnalysisClient {
   private workerBroken = false;
 
   /** Analyses input; onProgress gets bytes walked; the signal cancels it. */
-  analyze(input: Blob | ArrayBuffer, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<AnalyzedInput> {
+  analyze(input: Blob | ArrayBuffer, signal: AbortSignal, onProgress?: (done: number, total: number) => void, startOffset = 0): Promise<AnalyzedInput> {
     if (signal.aborted) return Promise.reject(new AbortedError());
     const worker = this.workerBroken ? null : this.ensureWorker();
-    if (!worker) return this.onMainThread(input, signal, onProgress);
+    if (!worker) return this.onMainThread(input, signal, onProgress, startOffset);
     const id = this.nextId++;
     return new Promise<AnalyzedInput>((resolve, reject) => {
       const cleanup = () => {
@@ -52,14 +52,14 @@ export class AnalysisClient {
         event.preventDefault();
         this.terminate();
         this.workerBroken = true;
-        this.onMainThread(input, signal, onProgress).then(resolve, reject);
+        this.onMainThread(input, signal, onProgress, startOffset).then(resolve, reject);
       };
       const onAbort = () => { cleanup(); this.terminate(); reject(new AbortedError()); };
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
       signal.addEventListener("abort", onAbort);
       // A Blob crosses without copying its bytes; an ArrayBuffer is copied first so the caller keeps its own.
-      const message: ToWorker = { type: "analyze", id, input: input instanceof ArrayBuffer ? input.slice(0) : input };
+      const message: ToWorker = { type: "analyze", id, input: input instanceof ArrayBuffer ? input.slice(0) : input, startOffset };
       worker.postMessage(message, message.input instanceof ArrayBuffer ? [message.input] : []);
     });
   }
@@ -81,9 +81,9 @@ export class AnalysisClient {
     return this.worker;
   }
 
-  private onMainThread(input: Blob | ArrayBuffer, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<AnalyzedInput> {
+  private onMainThread(input: Blob | ArrayBuffer, signal: AbortSignal, onProgress: ((done: number, total: number) => void) | undefined, startOffset: number): Promise<AnalyzedInput> {
     return new Promise((resolve, reject) => {
-      void runRequest({ type: "analyze", id: 0, input: input instanceof ArrayBuffer ? input.slice(0) : input }, (m) => {
+      void runRequest({ type: "analyze", id: 0, input: input instanceof ArrayBuffer ? input.slice(0) : input, startOffset }, (m) => {
         if (signal.aborted) return reject(new AbortedError());
         if (m.type === "progress") onProgress?.(m.done, m.total);
         else if (m.type === "result") resolve({ bytes: new Uint8Array(m.buffer), analysis: m.analysis, ranOn: "main-thread" });

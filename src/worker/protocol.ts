@@ -6,6 +6,8 @@ export interface AnalyzeRequest {
   readonly type: "analyze";
   readonly id: number;
   readonly input: Blob | ArrayBuffer;
+  /** Where the first batch starts; bytes before it are an envelope. */
+  readonly startOffset?: number;
 }
 
 /** Worker → page: bytes walked so far. */

@@ -9,7 +9,7 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
   try {
     const buffer = request.input instanceof ArrayBuffer ? request.input : await request.input.arrayBuffer();
     const bytes = new Uint8Array(buffer);
-    const analysis = await analyze(bytes, { onProgress: (done, total) => post({ type: "progress", id, done, total }, []) });
+    const analysis = await analyze(bytes, { startOffset: request.startOffset, onProgress: (done, total) => post({ type: "progress", id, done, total }, []) });
     post({ type: "result", id, buffer, analysis }, [buffer, ...frameColumnBuffers(analysis.frames)]);
   } catch (err) {
     // Every request gets a reply, so the page never waits on a request that failed.

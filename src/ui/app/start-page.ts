@@ -2,6 +2,7 @@
 import { decodeShareFragment, SHARE_PREFIX } from "../../lib/share-codec.ts";
 import { loadInput, loadSample, reportInputProblem } from "./load.ts";
 import { selectRange } from "../state/actions.ts";
+import { envelopeStore } from "../state/app-state.ts";
 
 let started = false;
 
@@ -14,6 +15,7 @@ export async function openShareFragment(fragment: string): Promise<boolean> {
     return false;
   }
   const { bytes } = shared;
+  envelopeStore.set(shared.envelope ?? "none");
   await loadInput(shared.name, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   if (shared.selection) selectRange(shared.selection.start, shared.selection.end, "link");
   return true;

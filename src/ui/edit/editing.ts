@@ -58,7 +58,7 @@ function show(bytes: Uint8Array): number | null {
     return null;
   }
   const t0 = performance.now();
-  const analysis = analyzeWith(xxh, bytes);
+  const analysis = analyzeWith(xxh, bytes, { startOffset: input.startOffset ?? 0 });
   const ms = performance.now() - t0;
   documentStore.set((s) => ({ ...s, input: { ...input, bytes, analysis } }));
   return ms;

@@ -1,12 +1,19 @@
 /** The ways in: "Open batch file", the samples menu, and a hint for paste and drop. */
 import { useId, type ChangeEvent } from "react";
 import { SAMPLES } from "../samples/samples.ts";
-import { loadInput, loadSample } from "../app/load.ts";
+import { loadInput, loadSample, setEnvelope } from "../app/load.ts";
+import { ENVELOPES } from "../../core/envelopes.ts";
+import { envelopeStore } from "../state/app-state.ts";
+import { useStore } from "../state/store.ts";
+
+const same = (id: string) => id;
 
 /** The toolbar's input controls. */
 export function InputBar() {
   const fileId = useId();
   const sampleId = useId();
+  const envelopeId = useId();
+  const envelope = useStore(envelopeStore, same);
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     if (file) void loadInput(file.name, file);
@@ -26,6 +33,10 @@ export function InputBar() {
         {SAMPLES.map((s) => (
           <option key={s.id} value={s.id} title={s.note}>{s.title}{s.shows ? ` (${s.shows})` : ""}</option>
         ))}
+      </select>
+      <label htmlFor={envelopeId} className="envelope-label">Input starts with</label>
+      <select id={envelopeId} value={envelope} onChange={(e) => void setEnvelope(e.target.value)} title={ENVELOPES.find((x) => x.id === envelope)?.description}>
+        {ENVELOPES.map((x) => <option key={x.id} value={x.id} title={x.description}>{x.label}{x.skip ? ` (${x.skip} B)` : ""}</option>)}
       </select>
       <span className="hint">or drop a file anywhere, or paste (Ctrl+V) binary, hex, xxd or base64</span>
     </div>

@@ -5,6 +5,7 @@ import { analyzeWith } from "../../core/analyze.ts";
 import { DIAGNOSTIC_CODES } from "../../format/diagnostics.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "./samples.ts";
 import { TOOL_VERSION } from "../../version.ts";
+import { envelopeById } from "../../core/envelopes.ts";
 
 const xxh = await loadXxh3();
 
@@ -17,7 +18,7 @@ describe("samples menu", () => {
 
   for (const sample of SAMPLES) {
     it(`${sample.id}: ${sample.shows ? `shows ${sample.shows} and nothing else that is an error` : "decodes clean"}`, () => {
-      const a = analyzeWith(xxh, sample.build(xxh));
+      const a = analyzeWith(xxh, sample.build(xxh), { startOffset: envelopeById(sample.envelope ?? "none")?.skip ?? 0 });
       const codes = new Set(a.diagnostics.map((d) => d.code));
       if (!sample.shows) expect([...codes]).toEqual([]);
       else {
@@ -29,6 +30,19 @@ describe("samples menu", () => {
       expect(sample.note.length).toBeGreaterThan(20);
     });
   }
+});
+
+describe("envelope samples", () => {
+  it("a poll reply read without its envelope is garbage, with it the same batches as plain", () => {
+    const sample = SAMPLES.find((s) => s.id === "poll-reply")!;
+    const bytes = sample.build(xxh);
+    expect(analyzeWith(xxh, bytes).summary.errors).toBeGreaterThan(0);
+    const a = analyzeWith(xxh, bytes, { startOffset: 16 });
+    expect(a.summary).toEqual({ batches: 2, frames: 3, errors: 0, warnings: 0, infos: 0 });
+    expect(a.batches[0]!.start).toBe(16);
+    const plain = analyzeWith(xxh, bytes.subarray(16));
+    expect(a.batches.map((b) => b.header)).toEqual(plain.batches.map((b) => b.header));
+  });
 });
 
 describe("version", () => {

@@ -10,6 +10,8 @@ export interface Sample {
   readonly note: string;
   /** The diagnostic this sample demonstrates, if any. */
   readonly shows: DiagnosticCode | null;
+  /** The envelope the sample's bytes start with (core/envelopes.ts), if any. */
+  readonly envelope?: "poll-reply" | "replicated-record";
   readonly build: (xxh: Xxh3) => Uint8Array;
 }
 
@@ -68,6 +70,17 @@ export const SAMPLES: readonly Sample[] = [
   { id: "producer-batch", title: "Producer batch", shows: null,
     note: "A batch as a producer sends it: partition_id, base_offset and base_timestamp are zero until the server stamps it.",
     build: (xxh) => producer(xxh, 2) },
+  { id: "poll-reply", title: "Poll reply (16-byte prefix)", shows: null, envelope: "poll-reply",
+    note: "A poll reply body: partition_id u32, current_offset u64 and count u32, then stamped batches; read with \"Input starts with: Poll reply\".",
+    build: (xxh) => {
+      const batches = segment(xxh, [2, 1]);
+      const prefix = new Uint8Array(16);
+      const view = new DataView(prefix.buffer);
+      view.setUint32(0, 3, true);
+      view.setBigUint64(4, 1002n, true);
+      view.setUint32(12, 3, true);
+      return concat([prefix, ...batches]);
+    } },
   { id: "frame-checksum-mismatch", title: "Flipped payload byte", shows: "frame-checksum-mismatch",
     note: "One payload byte changed after checksumming: the frame checksum no longer matches, the batch checksum still does.",
     build: (xxh) => { const b = producer(xxh, 2); b[256 + 48 + 3]! ^= 0x20; return b; } },

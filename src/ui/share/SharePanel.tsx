@@ -1,6 +1,6 @@
 /** Share and export: the share link (with size, redaction and batch-only options), the Markdown report, JSON, .bin downloads and copy formats. */
 import { useState } from "react";
-import { documentStore, selectionStore, type DocumentState, type LoadedInput } from "../state/app-state.ts";
+import { documentStore, envelopeStore, selectionStore, type DocumentState, type LoadedInput } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { encodeShareFragment } from "../../lib/share-codec.ts";
 import { redactPayloads, batchBytes } from "../../core/edit.ts";
@@ -8,6 +8,7 @@ import { renderMarkdownReport } from "../../core/report.ts";
 import { toContractJson } from "../../core/contract-json.ts";
 import { COPY_FORMATS, formatBytes, type CopyFormat } from "../../lib/byte-formats.ts";
 import { TOOL_VERSION } from "../../version.ts";
+import { ENVELOPES } from "../../core/envelopes.ts";
 import { baseName, copyText, downloadFile, sha256Hex } from "./download.ts";
 
 /** Links above this size offer sharing only the selected batch. */
@@ -31,7 +32,9 @@ export function shareUrl(input: LoadedInput, options: { redact: boolean; onlyBat
     selection = b && selection ? { start: Math.max(0, selection.start - b.start), end: Math.max(0, selection.end - b.start) } : null;
   }
   const name = options.onlyBatch !== null ? `${input.name} (batch ${options.onlyBatch})` : input.name;
-  const fragment = encodeShareFragment({ name, bytes, selection: selection && { start: selection.start, end: selection.end } });
+  // A single batch cut out of an enveloped capture is plain batches.
+  const envelope = options.onlyBatch === null ? envelopeStore.get() : "none";
+  const fragment = encodeShareFragment({ name, bytes, selection: selection && { start: selection.start, end: selection.end }, envelope });
   return location.href.replace(/#.*$/, "") + fragment;
 }
 
@@ -59,7 +62,10 @@ export function SharePanel() {
     setLinkInfo({ size: url.length, url, copied, batchOnly: onlyBatch !== null });
   };
   const report = async (how: "copy" | "download") => {
-    const md = renderMarkdownReport(input.analysis, input.bytes, { name: input.name, sha256: await sha256Hex(input.bytes), toolVersion: TOOL_VERSION });
+    const envelope = ENVELOPES.find((e) => e.skip > 0 && e.skip === input.startOffset);
+    const md = renderMarkdownReport(input.analysis, input.bytes, {
+      name: input.name, sha256: await sha256Hex(input.bytes), toolVersion: TOOL_VERSION, envelope: envelope && `${envelope.label} (${envelope.skip} B)`,
+    });
     if (how === "download") downloadFile(`${baseName(input.name)}-report.md`, md, "text/markdown");
     else setNote((await copyText(md)) ? "Report copied as Markdown." : "Clipboard unavailable: use Download report.");
   };

@@ -10,6 +10,8 @@ export interface LoadedInput {
   readonly ranOn: "worker" | "main-thread";
   /** What a sample shows (one line), or null for the user's own input. */
   readonly note?: string | null;
+  /** Where the first batch starts (an envelope's length), 0 for plain batches. */
+  readonly startOffset?: number;
 }
 
 /** What the page is showing or doing with inputs. */
@@ -47,6 +49,9 @@ export const selectionStore = createStore<Selection | null>(null);
 
 /** A request to bring a byte into view in the hex map without selecting it (a hovered table row). */
 export const revealStore = createStore<{ readonly start: number } | null>(null);
+
+/** What the next input starts with: an envelope id from core/envelopes.ts. */
+export const envelopeStore = createStore<string>("none");
 
 /** The keyboard cursor: one byte offset in the hex map. */
 export const cursorStore = createStore<number>(0);
