@@ -1,5 +1,6 @@
 /** The status line (role=status): the finished summary, numbers first; aria-busy while decoding. */
-import { documentStore, type DocumentState } from "../state/app-state.ts";
+import { documentStore, type DocumentState, type LoadedInput } from "../state/app-state.ts";
+import { ENVELOPES, decodePollPrefix } from "../../core/envelopes.ts";
 import { useStore } from "../state/store.ts";
 import type { Summary } from "../../core/model.ts";
 
@@ -11,6 +12,19 @@ const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-
 export function summaryText(s: Summary): string {
   return [count(s.batches, "batch", "batches"), count(s.frames, "frame", "frames"), count(s.errors, "error", "errors"),
     count(s.warnings, "warning", "warnings"), count(s.infos, "info", "infos")].join(" · ");
+}
+
+/** What an envelope's own fields say (a poll reply's prefix), beside the summary. */
+function EnvelopeFacts({ input }: { input: LoadedInput }) {
+  const envelope = ENVELOPES.find((e) => e.skip > 0 && e.skip === input.startOffset);
+  if (!envelope) return null;
+  const poll = envelope.id === "poll-reply" ? decodePollPrefix(input.bytes) : null;
+  return (
+    <span className="input-name">
+      after a {envelope.label.toLowerCase()} ({envelope.skip} B)
+      {poll ? `: partition_id ${poll.partitionId}, current_offset ${poll.currentOffset}, count ${poll.count}` : ""}
+    </span>
+  );
 }
 
 /** The status line and the decoding progress bar. */
@@ -30,6 +44,7 @@ export function StatusLine() {
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
         </span>
       )}
+      {input && <EnvelopeFacts input={input} />}
       {input?.note && <span className="sample-note">{input.note}</span>}
       {loading && (
         <span className="loading">
