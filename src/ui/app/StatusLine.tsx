@@ -20,7 +20,7 @@ function EnvelopeFacts({ input }: { input: LoadedInput }) {
   if (!envelope) return null;
   const poll = envelope.id === "poll-reply" ? decodePollPrefix(input.bytes) : null;
   return (
-    <span className="input-name">
+    <span className="envelope-facts">
       after a {envelope.label.toLowerCase()} ({envelope.skip} B)
       {poll ? `: partition_id ${poll.partitionId}, current_offset ${poll.currentOffset}, count ${poll.count}` : ""}
     </span>
