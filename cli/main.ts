@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { createHash } from "node:crypto";
 import { analyze } from "../src/core/analyze.ts";
-import { toContractJson } from "../src/core/contract-json.ts";
+import { contractJsonChunks } from "../src/core/contract-json.ts";
 import { renderMarkdownReport } from "../src/core/report.ts";
 import { buildFromSpec, BuildSpecError } from "../src/core/build-spec.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
@@ -48,13 +48,25 @@ async function readInput(file: string): Promise<{ bytes: Uint8Array; name: strin
   }
 }
 
-const bigintAsString = (_key: string, value: unknown): unknown => (typeof value === "bigint" ? value.toString() : value);
+/** Writes text pieces to stdout in blocks of about 1 MiB, waiting when the pipe is full. */
+async function writeChunks(chunks: Iterable<string>): Promise<void> {
+  let block = "";
+  const flush = async () => {
+    if (!process.stdout.write(block)) await new Promise<void>((done) => process.stdout.once("drain", () => done()));
+    block = "";
+  };
+  for (const chunk of chunks) {
+    block += chunk;
+    if (block.length >= 1 << 20) await flush();
+  }
+  await flush();
+}
 
 async function inspect(args: string[]): Promise<number> {
   const { files, flags, envelope } = parseCommon(args, ["--json", "--no-frames"]);
   const { bytes, name } = await readInput(files[0] as string);
   const analysis = await analyze(bytes, { startOffset: envelope });
-  if (flags.has("--json")) process.stdout.write(JSON.stringify(toContractJson(analysis, bytes, name, !flags.has("--no-frames")), bigintAsString, 2) + "\n");
+  if (flags.has("--json")) await writeChunks(contractJsonChunks(analysis, bytes, name, !flags.has("--no-frames")));
   else process.stdout.write(renderText(analysis, name));
   return analysis.summary.errors > 0 ? 1 : 0;
 }
@@ -152,6 +164,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(err.message + "\n");
       return 2;
     }
-    throw err;
+    // Never exit 1 for a crash: 1 means "the input has errors" to scripts.
+    process.stderr.write(`iggy-batch: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 2;
   }
 }

@@ -35,7 +35,9 @@ export function renderText(a: Analysis, name: string): string {
   if (a.batches.length > 0) {
     const head = ["batch", "offset", "bytes", "partition", "base_offset", "count", "frames", "kind", "batch_checksum", "verdict"];
     const rows = [head, ...a.batches.map(batchRow)];
-    const widths = head.map((_, c) => Math.max(...rows.map((r) => (r[c] as string).length)));
+    // A loop, not Math.max(...rows): a spread of 100k+ batches overflows the stack.
+    const widths = head.map(() => 0);
+    for (const r of rows) r.forEach((cell, c) => { widths[c] = Math.max(widths[c] as number, cell.length); });
     const right = new Set([0, 2, 3, 4, 5, 6]);
     lines.push("");
     for (const row of rows) lines.push(row.map((cell, c) => (right.has(c) ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number))).join("  ").trimEnd());

@@ -1,6 +1,7 @@
 /** The JSON document of contracts.md §1, built from analyses of crafted inputs. */
 import { describe, expect, it } from "vitest";
-import { toContractJson } from "./contract-json.ts";
+import { readFileSync as readFixture } from "node:fs";
+import { contractJsonChunks, toContractJson } from "./contract-json.ts";
 import { B, F, analyze, concat, getU64, producerBatch, setU32, setU64, stampedBatch } from "../../test/helpers.ts";
 
 describe("toContractJson", () => {
@@ -43,5 +44,20 @@ describe("toContractJson", () => {
     const t = toContractJson(await analyze(tiny), tiny, "x");
     expect(t.batches[0]).toMatchObject({ computedChecksum: null, frames: [] });
     expect(t.batches[0]?.header?.batchLength).toBe("10");
+  });
+});
+
+describe("streamed JSON", () => {
+  it("is the same document as toContractJson for every corpus file, with and without frames", async () => {
+    const dir = new URL("../../test/fixtures/corpus/", import.meta.url);
+    const manifest = JSON.parse(readFixture(new URL("manifest.json", dir), "utf8")) as { cases: { file: string }[] };
+    for (const { file } of manifest.cases) {
+      const bytes = new Uint8Array(readFixture(new URL(file, dir)));
+      const a = await analyze(bytes);
+      for (const withFrames of [true, false]) {
+        const streamed = JSON.parse([...contractJsonChunks(a, bytes, file, withFrames)].join(""));
+        expect(streamed, file).toEqual(JSON.parse(JSON.stringify(toContractJson(a, bytes, file, withFrames))));
+      }
+    }
   });
 });

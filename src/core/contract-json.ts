@@ -42,9 +42,9 @@ export function toContractJson(analysis: Analysis, bytes: Uint8Array, name: stri
   return doc;
 }
 
-function batchJson(analysis: Analysis, r: ByteReader, b: BatchModel, withFrames: boolean): BatchJson {
+function batchHead(b: BatchModel): BatchJson {
   const h = b.header;
-  const out: BatchJson = {
+  return {
     index: b.index, start: b.start, end: b.end, stamped: b.stamped,
     header: h && {
       partitionId: h.partitionId.toString(), baseOffset: h.baseOffset.toString(), baseTimestamp: h.baseTimestamp.toString(),
@@ -53,28 +53,59 @@ function batchJson(analysis: Analysis, r: ByteReader, b: BatchModel, withFrames:
     },
     computedChecksum: b.computedChecksum === null ? null : hex64(b.computedChecksum),
   };
-  if (!withFrames) return out;
+}
+
+// One frame entry at a time, so a batch of millions of frames never exists as one array.
+function* framesJson(analysis: Analysis, r: ByteReader, b: BatchModel): Generator<FrameJson> {
   const f = analysis.frames;
-  const frames: FrameJson[] = [];
   for (let i = b.firstFrame; i < b.firstFrame + b.frameCount; i++) {
     const s = f.start[i] as number;
-    frames.push({
+    yield {
       index: f.indexInBatch[i] as number, start: s, end: f.end[i] as number, id: hex128(r.u128(s + 8)),
       offsetDelta: f.offsetDelta[i] as number, timestampDelta: f.timestampDelta[i] as number,
       payloadLength: f.payloadLength[i] as number, userHeadersLength: f.userHeadersLength[i] as number,
       checksum: hex64(f.storedChecksum[i] as bigint), computedChecksum: hex64(f.computedChecksum[i] as bigint),
-    });
+    };
   }
   const t = b.truncatedFrame;
   if (t && t.headerComplete) {
     // A truncated frame is listed last, with what its whole header says and no computed checksum.
-    frames.push({
+    yield {
       index: b.frameCount, start: t.start, end: t.end, id: hex128(r.u128(t.start + 8)),
       offsetDelta: r.u32(t.start + 24), timestampDelta: r.u32(t.start + 28),
       payloadLength: r.u32(t.start + 36), userHeadersLength: r.u32(t.start + 32),
       checksum: hex64(r.u64(t.start)), computedChecksum: null,
-    });
+    };
   }
-  out.frames = frames;
+}
+
+function batchJson(analysis: Analysis, r: ByteReader, b: BatchModel, withFrames: boolean): BatchJson {
+  const out = batchHead(b);
+  if (withFrames) out.frames = [...framesJson(analysis, r, b)];
   return out;
+}
+
+/**
+ * The same document as toContractJson, as text pieces: one line per frame and diagnostic, so inputs
+ * with millions of frames can be written out without one giant string.
+ */
+export function* contractJsonChunks(analysis: Analysis, bytes: Uint8Array, name: string, withFrames = true): Generator<string> {
+  const r = new ByteReader(bytes);
+  yield `{\n  "input": ${JSON.stringify({ name, size: analysis.size })},\n  "summary": ${JSON.stringify(analysis.summary)},\n  "batches": [`;
+  for (const [k, b] of analysis.batches.entries()) {
+    const head = JSON.stringify(batchHead(b));
+    if (!withFrames) { yield `${k ? "," : ""}\n    ${head}`; continue; }
+    yield `${k ? "," : ""}\n    ${head.slice(0, -1)}, "frames": [`;
+    let first = true;
+    for (const frame of framesJson(analysis, r, b)) {
+      yield `${first ? "" : ","}\n      ${JSON.stringify(frame)}`;
+      first = false;
+    }
+    yield first ? "]}" : "\n    ]}";
+  }
+  yield `${analysis.batches.length ? "\n  " : ""}],\n  "diagnostics": [`;
+  for (const [k, d] of analysis.diagnostics.entries()) yield `${k ? "," : ""}\n    ${JSON.stringify(d)}`;
+  yield `${analysis.diagnostics.length ? "\n  " : ""}]`;
+  if (analysis.diagnosticsOmitted > 0) yield `,\n  "diagnosticsOmitted": ${analysis.diagnosticsOmitted}`;
+  yield "\n}\n";
 }

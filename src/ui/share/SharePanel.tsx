@@ -5,7 +5,7 @@ import { useStore } from "../state/store.ts";
 import { encodeShareFragment } from "../../lib/share-codec.ts";
 import { redactPayloads, batchBytes } from "../../core/edit.ts";
 import { renderMarkdownReport } from "../../core/report.ts";
-import { toContractJson } from "../../core/contract-json.ts";
+import { contractJsonChunks } from "../../core/contract-json.ts";
 import { COPY_FORMATS, formatBytes, type CopyFormat } from "../../lib/byte-formats.ts";
 import { TOOL_VERSION } from "../../version.ts";
 import { ENVELOPES } from "../../core/envelopes.ts";
@@ -20,7 +20,6 @@ const selectInput = (s: DocumentState) => s.input;
 const selectSelection = () => selectionStore.get();
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
 
-const jsonReplacer = (_k: string, v: unknown) => (typeof v === "bigint" ? v.toString() : v);
 
 /** Builds the share URL for the loaded input (or one batch of it), optionally redacted. */
 export function shareUrl(input: LoadedInput, options: { redact: boolean; onlyBatch: number | null }): string {
@@ -94,7 +93,7 @@ export function SharePanel() {
       <div className="share-row">
         <button type="button" onClick={() => void report("copy")}>Copy report</button>
         <button type="button" onClick={() => void report("download")}>Download report</button>
-        <button type="button" onClick={() => downloadFile(`${baseName(input.name)}.json`, JSON.stringify(toContractJson(input.analysis, input.bytes, input.name), jsonReplacer, 2), "application/json")}>Export JSON</button>
+        <button type="button" onClick={() => downloadFile(`${baseName(input.name)}.json`, [...contractJsonChunks(input.analysis, input.bytes, input.name)], "application/json")}>Export JSON</button>
       </div>
       <div className="share-row">
         <button type="button" disabled={selectedBatch < 0} onClick={() => downloadFile(`${baseName(input.name)}-batch${selectedBatch}.bin`, batchBytes(input.bytes, input.analysis, selectedBatch))}>Download batch .bin</button>

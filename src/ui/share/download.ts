@@ -1,8 +1,9 @@
 /** Saving and copying from the page: a download through a blob: URL, the clipboard with a visible fallback. */
 
-/** Offers bytes or text as a file download. */
-export function downloadFile(name: string, data: Uint8Array | string, type = "application/octet-stream"): void {
-  const blob = new Blob([typeof data === "string" ? data : (data.slice() as Uint8Array<ArrayBuffer>)], { type });
+/** Offers bytes, text, or text in pieces (large JSON) as a file download. */
+export function downloadFile(name: string, data: Uint8Array | string | readonly string[], type = "application/octet-stream"): void {
+  const parts: BlobPart[] = typeof data === "string" ? [data] : Array.isArray(data) ? [...data] : [data as Uint8Array<ArrayBuffer>];
+  const blob = new Blob(parts, { type });
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
