@@ -3,6 +3,7 @@ import { BATCH_HEADER_FIELDS } from "../format/fields.ts";
 import { hex64, microsToIso } from "../format/values.ts";
 import { toXxd } from "../lib/byte-formats.ts";
 import type { Analysis, BatchModel } from "./model.ts";
+import { summarySentence } from "./summary-text.ts";
 
 /** What the host knows about the input that the analysis does not. */
 export interface ReportInput {
@@ -20,13 +21,6 @@ const hex = (n: number) => "0x" + n.toString(16);
 // Markdown table cells must not break the table.
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/** The summary line shared by the CLI, the page and the report. */
-export function summarySentence(a: Analysis): string {
-  const s = a.summary;
-  return [plural(s.batches, "batch", "batches"), plural(s.frames, "frame", "frames"), plural(s.errors, "error", "errors"),
-    plural(s.warnings, "warning", "warnings"), plural(s.infos, "info", "infos")].join(" · ");
-}
 
 /** The xxd excerpt around [start, end) with the offending bytes marked; long ranges show their first and last rows. */
 export function annotatedExcerpt(bytes: Uint8Array, start: number, end: number, context = 1): string {
@@ -78,7 +72,7 @@ export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info
   out.push(`| size | ${analysis.size} bytes |`);
   if (info.envelope) out.push(`| starts with | ${cell(info.envelope)} |`);
   out.push(`| SHA-256 | \`${info.sha256}\` |`);
-  out.push(`| summary | ${summarySentence(analysis)} |`);
+  out.push(`| summary | ${summarySentence(analysis.summary)} |`);
   out.push(`| verdict | ${analysis.summary.errors > 0 ? "**FAIL**" : "ok"} |`, "");
 
   const diags = analysis.diagnostics;

@@ -66,6 +66,13 @@ describe("share link codec", () => {
     expect(decodeShareFragment(SHARE_PREFIX + "!!!")).toBeNull();
     expect(decodeShareFragment(SHARE_PREFIX + "AAAA")).toBeNull();
   });
+  it("refuses a link that inflates past the cap (a crafted link cannot exhaust memory)", () => {
+    const bytes = new Uint8Array(300_000);
+    const fragment = encodeShareFragment({ name: "bomb", bytes, selection: null });
+    expect(fragment.length).toBeLessThan(2000);
+    expect(decodeShareFragment(fragment, 100_000)).toBeNull();
+    expect(decodeShareFragment(fragment, 400_000)?.bytes.length).toBe(300_000);
+  });
   it("compresses repetitive batches well", () => {
     const bytes = new Uint8Array(64 * 1024).fill(7);
     expect(encodeShareFragment({ name: "x", bytes, selection: null }).length).toBeLessThan(1000);

@@ -1,5 +1,5 @@
 /** The share-link fragment: the whole input (and selection) deflated with fflate, in base64url, never sent to a server. */
-import { deflateSync, inflateSync } from "fflate";
+import { Inflate, deflateSync } from "fflate";
 
 /** What a link carries. */
 export interface SharedState {
@@ -9,6 +9,9 @@ export interface SharedState {
   /** The envelope id the input starts with (core/envelopes.ts); absent means plain batches. */
   readonly envelope?: string;
 }
+
+/** Most bytes a link may inflate to: a crafted link must not be able to exhaust the tab's memory. */
+export const MAX_SHARED_BYTES = 32 << 20;
 
 /** The fragment prefix; the version lets later formats coexist. */
 export const SHARE_PREFIX = "#iggy1.";
@@ -31,14 +34,35 @@ export function encodeShareFragment(state: SharedState): string {
   new DataView(raw.buffer).setUint32(0, meta.length, true);
   raw.set(meta, 4);
   raw.set(state.bytes, 4 + meta.length);
-  return SHARE_PREFIX + toBase64Url(deflateSync(raw, { level: 9 }));
+  return SHARE_PREFIX + toBase64Url(deflateSync(raw, { level: 6 }));
 }
 
-/** Decodes a fragment made by encodeShareFragment, or returns null with no throw for anything else. */
-export function decodeShareFragment(fragment: string): SharedState | null {
+class TooLarge extends Error {}
+
+// Streams the inflate so it stops at the cap instead of allocating whatever the link claims.
+function inflateCapped(data: Uint8Array, cap: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let ended = false;
+  const inflater = new Inflate((chunk, final) => {
+    total += chunk.length;
+    if (total > cap) throw new TooLarge();
+    chunks.push(chunk);
+    ended ||= final;
+  });
+  inflater.push(data, true);
+  if (!ended) throw new Error("incomplete deflate stream");
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) { out.set(c, at); at += c.length; }
+  return out;
+}
+
+/** Decodes a fragment made by encodeShareFragment, or returns null with no throw for anything else (or anything over maxBytes). */
+export function decodeShareFragment(fragment: string, maxBytes = MAX_SHARED_BYTES): SharedState | null {
   if (!fragment.startsWith(SHARE_PREFIX)) return null;
   try {
-    const raw = inflateSync(fromBase64Url(fragment.slice(SHARE_PREFIX.length)));
+    const raw = inflateCapped(fromBase64Url(fragment.slice(SHARE_PREFIX.length)), maxBytes + 4096);
     const metaLength = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
     if (4 + metaLength > raw.length) return null;
     const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown };

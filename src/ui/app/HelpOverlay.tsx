@@ -1,6 +1,6 @@
 /** The keyboard help overlay (opened with "?"): every key of the hex map and the page. */
-import { useEffect, useRef } from "react";
 import { HEX_KEYS } from "../hex/keys.ts";
+import { useModal } from "../builder/use-modal.ts";
 
 const PAGE_KEYS: readonly { keys: string; action: string }[] = [
   { keys: "?", action: "show or hide this help" },
@@ -11,14 +11,10 @@ const PAGE_KEYS: readonly { keys: string; action: string }[] = [
 
 /** A modal dialog listing the keys; closes on Escape or its button. */
 export function HelpOverlay({ onClose }: { onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.close();
-  }, []);
+  const modal = useModal(onClose);
   return (
-    <dialog ref={dialog} className="help" aria-labelledby="help-title" onClose={onClose} onCancel={onClose}>
+    <dialog {...modal} className="help" aria-labelledby="help-title"
+      onKeyDown={(e) => { modal.onKeyDown(e); if (e.key === "?") { e.preventDefault(); onClose(); } }}>
       <h2 id="help-title">Keyboard</h2>
       <table aria-label="Keyboard shortcuts">
         <thead><tr><th scope="col">Keys</th><th scope="col">Action</th></tr></thead>

@@ -3,15 +3,13 @@ import { documentStore, type DocumentState, type LoadedInput } from "../state/ap
 import { ENVELOPES, decodePollPrefix } from "../../core/envelopes.ts";
 import { useStore } from "../state/store.ts";
 import type { Summary } from "../../core/model.ts";
+import { summarySentence } from "../../core/summary-text.ts";
 
 const selectDoc = (s: DocumentState) => s;
 
-const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-
-/** The contract's summary text, e.g. "2 batches · 17 frames · 1 error · 0 warnings". */
+/** The contract's summary text, e.g. "2 batches · 17 frames · 1 error · 0 warnings · 0 infos". */
 export function summaryText(s: Summary): string {
-  return [count(s.batches, "batch", "batches"), count(s.frames, "frame", "frames"), count(s.errors, "error", "errors"),
-    count(s.warnings, "warning", "warnings"), count(s.infos, "info", "infos")].join(" · ");
+  return summarySentence(s, true);
 }
 
 /** What an envelope's own fields say (a poll reply's prefix), beside the summary. */

@@ -1,63 +1,76 @@
 /** Loading inputs: every way in (file, drop, paste, sample, link) ends here; a new input cancels the one in flight. */
 import { AnalysisClient, AbortedError } from "../../worker/client.ts";
-import { documentStore, resetInteraction } from "../state/app-state.ts";
+import { documentStore, envelopeStore, resetInteraction } from "../state/app-state.ts";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "../samples/samples.ts";
 import { envelopeById } from "../../core/envelopes.ts";
-import { envelopeStore } from "../state/app-state.ts";
+import type { Analysis } from "../../core/model.ts";
 
-const client = new AnalysisClient();
-let inFlight: AbortController | null = null;
+// Loads and re-checks have a worker each: cancelling one (which terminates its worker) never kills the other.
+const loadClient = new AnalysisClient();
+const recheckClient = new AnalysisClient();
+let loading: AbortController | null = null;
+let rechecking: AbortController | null = null;
+// Bumped by every request to show something new, so an older request that resolves late shows nothing.
+let generation = 0;
 
-/** Analyses an input off the main thread and shows it; resolves when shown, cancelled or failed. */
-export async function loadInput(name: string, input: Blob | ArrayBuffer, note: string | null = null): Promise<void> {
-  inFlight?.abort();
+const ownCopy = (bytes: Uint8Array): ArrayBuffer => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+
+/** Analyses an input off the main thread and shows it; resolves true when shown, false when cancelled or failed. */
+export async function loadInput(name: string, input: Blob | ArrayBuffer, note: string | null = null, ticket = ++generation): Promise<boolean> {
+  if (ticket !== generation) return false;
+  loading?.abort();
+  rechecking?.abort();
   const controller = new AbortController();
-  inFlight = controller;
+  loading = controller;
   const total = input instanceof Blob ? input.size : input.byteLength;
   const startOffset = envelopeById(envelopeStore.get())?.skip ?? 0;
   documentStore.set((s) => ({ ...s, loading: { name, done: 0, total }, error: null }));
   try {
-    const result = await client.analyze(input, controller.signal, (done, all) => {
-      if (inFlight === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
+    const result = await loadClient.analyze(input, controller.signal, (done, all) => {
+      if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
     }, startOffset);
-    if (inFlight !== controller) return;
+    if (loading !== controller) return false;
     resetInteraction();
     documentStore.set({ input: { name, bytes: result.bytes, analysis: result.analysis, ranOn: result.ranOn, note, startOffset }, loading: null, error: null });
+    return true;
   } catch (err) {
-    if (err instanceof AbortedError || inFlight !== controller) return;
+    if (err instanceof AbortedError || loading !== controller) return false;
     documentStore.set((s) => ({ ...s, loading: null, error: `could not analyse ${name}: ${(err as Error).message}` }));
+    return false;
   } finally {
-    if (inFlight === controller) inFlight = null;
+    if (loading === controller) loading = null;
   }
 }
 
-/** Re-analyses edited bytes off the main thread (for inputs too large to re-check inline); the caller keeps its bytes. */
-export async function reanalyzeInWorker(bytes: Uint8Array): Promise<import("../../core/model.ts").Analysis | null> {
-  inFlight?.abort();
+/** Re-analyses the shown input's bytes (edited, or read with another envelope) off the main thread; the caller keeps its bytes. */
+export async function reanalyzeInWorker(bytes: Uint8Array, startOffset = documentStore.get().input?.startOffset ?? 0, label = "edited bytes"): Promise<Analysis | null> {
+  if (loading) return null;
+  rechecking?.abort();
   const controller = new AbortController();
-  inFlight = controller;
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  documentStore.set((s) => ({ ...s, loading: { name: "edited bytes", done: 0, total: bytes.length } }));
+  rechecking = controller;
+  documentStore.set((s) => ({ ...s, loading: { name: label, done: 0, total: bytes.length } }));
   try {
-    const result = await client.analyze(buffer, controller.signal, undefined, documentStore.get().input?.startOffset ?? 0);
-    return inFlight === controller ? result.analysis : null;
+    const result = await recheckClient.analyze(ownCopy(bytes), controller.signal, undefined, startOffset);
+    return rechecking === controller ? result.analysis : null;
   } catch {
     return null;
   } finally {
-    if (inFlight === controller) {
-      inFlight = null;
+    if (rechecking === controller) {
+      rechecking = null;
       documentStore.set((s) => ({ ...s, loading: null }));
     }
   }
 }
 
-/** Builds a sample with the encoder and loads it. */
-export async function loadSample(id: string = DEFAULT_SAMPLE_ID): Promise<void> {
+/** Builds a sample with the encoder and loads it; a file opened meanwhile wins. */
+export async function loadSample(id: string = DEFAULT_SAMPLE_ID): Promise<boolean> {
+  const ticket = ++generation;
   const sample = SAMPLES.find((s) => s.id === id) ?? SAMPLES[0]!;
   const bytes = sample.build(await loadXxh3());
+  if (ticket !== generation) return false;
   envelopeStore.set(sample.envelope ?? "none");
-  await loadInput(`sample: ${sample.title}`, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, sample.note);
+  return loadInput(`sample: ${sample.title}`, ownCopy(bytes), sample.note, ticket);
 }
 
 /** Reports a problem with an input that never reached the decoder (unreadable paste, empty drop). */
@@ -65,11 +78,15 @@ export function reportInputProblem(message: string): void {
   documentStore.set((s) => ({ ...s, error: message }));
 }
 
-/** Re-reads the shown input with another envelope (what the bytes start with). */
+/** Reads the shown input again with another envelope, keeping its bytes (and so its edit history). */
 export async function setEnvelope(id: string): Promise<void> {
   envelopeStore.set(id);
   const input = documentStore.get().input;
   if (!input) return;
-  const { bytes } = input;
-  await loadInput(input.name, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, input.note ?? null);
+  const startOffset = envelopeById(id)?.skip ?? 0;
+  const analysis = await reanalyzeInWorker(input.bytes, startOffset, `${input.name} as ${envelopeById(id)?.label ?? id}`);
+  const now = documentStore.get().input;
+  if (!analysis || now?.bytes !== input.bytes) return;
+  resetInteraction();
+  documentStore.set((s) => ({ ...s, input: { ...now, analysis, startOffset } }));
 }

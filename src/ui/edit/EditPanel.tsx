@@ -7,6 +7,8 @@ import { makeProducerBatch, recomputeChecksums, stampAsServer } from "../../core
 import { baseName, downloadFile } from "../share/download.ts";
 
 const selectInput = (s: DocumentState) => s.input;
+// The actions below read the shown analysis, so they wait while a re-check is running.
+const selectBusy = (s: DocumentState) => s.loading !== null;
 const selectEdit = (s: EditState) => s;
 const selectMode = (m: boolean) => m;
 const selectSelection = () => selectionStore.get();
@@ -14,6 +16,7 @@ const selectSelection = () => selectionStore.get();
 /** The editing toolbar and the list of what the last recompute changed. */
 export function EditPanel() {
   const input = useStore(documentStore, selectInput);
+  const busy = useStore(documentStore, selectBusy);
   const edit = useStore(editStore, selectEdit);
   const editMode = useStore(editModeStore, selectMode);
   const selection = useStore(selectionStore, selectSelection);
@@ -57,13 +60,13 @@ export function EditPanel() {
         <button type="button" onClick={redo} disabled={edit.index >= edit.history.length - 1} aria-keyshortcuts="Control+Y">Redo</button>
       </div>
       <div className="share-row">
-        <button type="button" onClick={recompute} disabled={!xxh}>Recompute checksums</button>
-        <button type="button" onClick={() => xxh && header && commitEdit(makeProducerBatch(xxh, input.bytes, input.analysis, batch), `make batch ${batch} a producer batch`)} disabled={!xxh || !header}>Make producer batch</button>
+        <button type="button" onClick={recompute} disabled={!xxh || busy}>Recompute checksums</button>
+        <button type="button" onClick={() => xxh && header && commitEdit(makeProducerBatch(xxh, input.bytes, input.analysis, batch), `make batch ${batch} a producer batch`)} disabled={!xxh || !header || busy}>Make producer batch</button>
       </div>
       <div className="share-row">
         <label>partition_id <input size={6} value={stamp.partitionId} onChange={(e) => setStamp({ ...stamp, partitionId: e.target.value })} /></label>
         <label>base_offset <input size={8} value={stamp.baseOffset} onChange={(e) => setStamp({ ...stamp, baseOffset: e.target.value })} /></label>
-        <button type="button" onClick={stampBatch} disabled={!xxh || !header}>Stamp as server</button>
+        <button type="button" onClick={stampBatch} disabled={!xxh || !header || busy}>Stamp as server</button>
         <span className="note">applies to batch {batch}; base_timestamp = now</span>
       </div>
       <div className="share-row">

@@ -44,6 +44,9 @@ documentStore.subscribe(() => {
   }
 });
 
+/** Undo history kept at most, in bytes of copies (the original always stays). */
+export const HISTORY_BYTES = 1 << 30;
+
 /** Inputs above this are re-checked in the worker after an edit, so the page never freezes. */
 export const INLINE_RECHECK_LIMIT = 16 << 20;
 
@@ -69,9 +72,22 @@ export function commitEdit(bytes: Uint8Array, label: string, changes: readonly C
   const e = editStore.get();
   const history = [...e.history.slice(0, e.index + 1), bytes];
   const labels = [...e.labels.slice(0, e.index + 1), label];
+  // Each entry is a whole copy: past HISTORY_BYTES the oldest edits (never the original) are dropped.
+  let total = history.reduce((n, h) => n + h.length, 0);
+  while (total > HISTORY_BYTES && history.length > 2) {
+    total -= (history[1] as Uint8Array).length;
+    history.splice(1, 1);
+    labels.splice(1, 1);
+  }
   editStore.set({ history, labels, index: history.length - 1, lastChanges: changes, lastRecheckMs: null });
   const ms = show(bytes);
   editStore.set((s) => ({ ...s, lastRecheckMs: ms }));
+}
+
+/** The latest bytes: the history's current entry (a large input's re-check may still be running), else the shown input. */
+export function latestBytes(): Uint8Array | null {
+  const e = editStore.get();
+  return e.history[e.index] ?? documentStore.get().input?.bytes ?? null;
 }
 
 /** Overwrites one byte. */

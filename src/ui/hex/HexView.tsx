@@ -10,7 +10,7 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent, type MouseEvent, type PointerEvent, type RefObject } from "react";
-import { editByte, editModeStore } from "../edit/editing.ts";
+import { editByte, editModeStore, latestBytes } from "../edit/editing.ts";
 import { selectRange, stepFrame, stepProblem } from "../state/actions.ts";
 import { cursorStore, documentStore, revealStore, selectionStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
@@ -242,7 +242,8 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     const digit = editModeStore.get() ? hexDigit(e.key, e) : null;
     if (digit !== null) {
       e.preventDefault();
-      const edit = typeNibble(bytes[at] as number, digit, nibbleRef.current === at);
+      // The latest edit, not the bytes on screen: a large input's re-check may not have landed yet.
+      const edit = typeNibble((latestBytes() ?? bytes)[at] as number, digit, nibbleRef.current === at);
       nibbleRef.current = edit.advance ? null : at;
       editByte(at, edit.value);
       const next = edit.advance && at + 1 < size ? at + 1 : at;

@@ -22,7 +22,8 @@ export const coverageStore = createStore<Coverage | null>(null);
 /** Size of a frame's stored checksum, the part of each frame the batch checksum reads. */
 const FRAME_CHECKSUM_SIZE = 8;
 
-let memo: { analysis: Analysis; field: number; coverage: Coverage } | null = null;
+// Keyed weakly by the analysis, so a replaced input's columns can be collected.
+const memo = new WeakMap<Analysis, { field: number; coverage: Coverage }>();
 
 /**
  * The bytes covered by the checksum field `hit` is in, or null when it is not a checksum.
@@ -31,7 +32,8 @@ let memo: { analysis: Analysis; field: number; coverage: Coverage } | null = nul
  */
 export function checksumCoverage(analysis: Analysis, hit: FieldHit): Coverage | null {
   if (hit.kind !== "frame.checksum" && hit.kind !== "batch.batch_checksum") return null;
-  if (memo && memo.analysis === analysis && memo.field === hit.start) return memo.coverage;
+  const cached = memo.get(analysis);
+  if (cached && cached.field === hit.start) return cached.coverage;
   const spans: ByteSpan[] = [];
   if (hit.kind === "frame.checksum") {
     if (hit.frameEnd > hit.frameStart + FRAME_CHECKSUM_SIZE) spans.push({ start: hit.frameStart + FRAME_CHECKSUM_SIZE, end: hit.frameEnd });
@@ -51,7 +53,7 @@ export function checksumCoverage(analysis: Analysis, hit: FieldHit): Coverage | 
     }
   }
   const coverage: Coverage = { of: hit.kind, field: hit.start, spans };
-  memo = { analysis, field: hit.start, coverage };
+  memo.set(analysis, { field: hit.start, coverage });
   return coverage;
 }
 

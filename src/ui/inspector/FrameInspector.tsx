@@ -147,11 +147,14 @@ function PayloadTabs({ payload, tab, setTab }: { payload: Uint8Array; tab: Paylo
   const baseId = useId();
   // The payload is a fresh subarray every render: keyed by the bytes it views instead.
   const { buffer, byteOffset, length } = payload;
-  const views = useMemo(
-    () => ({ text: utf8Text(payload), json: prettyJson(payload), hex: xxdLines(payload) }),
-    [buffer, byteOffset, length],
-  );
-  const current: PayloadTab = tab ?? (views.json.ok ? "json" : "text");
+  // JSON is parsed to pick the default tab; text and hex are built only for the tab on show.
+  const json = useMemo(() => prettyJson(payload), [buffer, byteOffset, length]);
+  const current: PayloadTab = tab ?? (json.ok ? "json" : "text");
+  const views = {
+    json,
+    get text() { return utf8Text(payload); },
+    get hex() { return xxdLines(payload); },
+  };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
     const at = TABS.findIndex((t) => t.id === current);
     const next = e.key === "ArrowRight" ? (at + 1) % TABS.length : e.key === "ArrowLeft" ? (at + TABS.length - 1) % TABS.length

@@ -1,5 +1,6 @@
 /** Payload and id renderings for the frame inspector: text, pretty JSON, xxd hex, id facts (pure, no DOM). */
-import { asciiOf, hex128, type MessageId } from "../../format/values.ts";
+import { toXxd } from "../../lib/byte-formats.ts";
+import { hex128, type MessageId } from "../../format/values.ts";
 import { formatCount, valueOrderId } from "../tables/cell-text.ts";
 
 /** Bytes shown in a hex dump at most. */
@@ -47,23 +48,8 @@ export function prettyJson(bytes: Uint8Array, cap = JSON_CAP): { ok: true; text:
  */
 export function xxdLines(bytes: Uint8Array, cap = HEX_CAP): { lines: string[]; shown: number; total: number } {
   const shown = Math.min(cap, bytes.length);
-  const lines: string[] = [];
-  for (let at = 0; at < shown; at += 16) {
-    const end = Math.min(at + 16, shown);
-    let hex = "";
-    let ascii = "";
-    for (let i = at; i < at + 16; i++) {
-      if (i > at && (i - at) % 2 === 0) hex += " ";
-      if (i < end) {
-        const b = bytes[i] as number;
-        hex += b.toString(16).padStart(2, "0");
-        ascii += asciiOf(b);
-      } else {
-        hex += "  ";
-      }
-    }
-    lines.push(`${at.toString(16).padStart(8, "0")}: ${hex}  ${ascii}`);
-  }
+  // The project's one xxd renderer (lib/byte-formats.ts), offsets relative to the block.
+  const lines = shown === 0 ? [] : toXxd(bytes.subarray(0, shown)).split("\n");
   return { lines, shown, total: bytes.length };
 }
 

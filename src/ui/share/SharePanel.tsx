@@ -13,8 +13,8 @@ import { baseName, copyText, downloadFile, sha256Hex } from "./download.ts";
 
 /** Links above this size offer sharing only the selected batch. */
 export const LARGE_LINK_BYTES = 64 * 1024;
-/** Inputs above this are not compressed whole on the page's thread: only a batch is offered. */
-export const WHOLE_INPUT_SHARE_LIMIT = 16 << 20;
+/** Inputs above this are not compressed whole on the page's thread (Chromium caps URLs at 2 MB anyway): only a batch is offered. */
+export const WHOLE_INPUT_SHARE_LIMIT = 4 << 20;
 
 const selectInput = (s: DocumentState) => s.input;
 const selectSelection = () => selectionStore.get();

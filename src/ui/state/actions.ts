@@ -1,6 +1,7 @@
 /** Selection actions shared by every view, so the hex map, tables and diagnostics link the same way. */
 import { batchAt, frameAt } from "../../core/frame-view.ts";
-import { lowerBound, upperBound } from "../../lib/binary-search.ts";
+import { lowerBound, partitionPoint, upperBound } from "../../lib/binary-search.ts";
+import { lowerBoundByStart } from "../../lib/range-index.ts";
 import type { Analysis } from "../../core/model.ts";
 import { cursorStore, documentStore, hoverStore, revealStore, selectionStore, type ByteSpan, type Selection } from "./app-state.ts";
 
@@ -55,13 +56,14 @@ export function stepProblem(direction: 1 | -1): void {
   const cursor = cursorStore.get();
   const current = selectionStore.get();
   const list = a.diagnostics;
+  // Binary searches over the sorted list: a key press must not walk 200,000 diagnostics.
   let index: number;
   if (direction > 0) {
-    index = list.findIndex((d) => d.start > cursor || (d.start === cursor && current !== null && d.end > current.end));
-    if (index < 0) index = 0;
+    const currentEnd = current?.end ?? Infinity;
+    index = partitionPoint(0, list.length, (i) => list[i]!.start < cursor || (list[i]!.start === cursor && list[i]!.end <= currentEnd));
+    if (index >= list.length) index = 0;
   } else {
-    index = -1;
-    for (let i = list.length - 1; i >= 0; i--) if ((list[i]!).start < cursor) { index = i; break; }
+    index = lowerBoundByStart(list, cursor) - 1;
     if (index < 0) index = list.length - 1;
   }
   const d = list[index]!;

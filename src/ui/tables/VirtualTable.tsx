@@ -13,10 +13,10 @@ import { gridTemplate, type IndexColumn } from "./index-table.ts";
 import { nextActivePosition, type RowOrder } from "./row-order.ts";
 import { wholeSelection } from "./selection-hooks.ts";
 import { hoverRange } from "../state/actions.ts";
+import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
 
 // Only the first hovered byte matters to a row, so rows re-render when it moves to another field, not per pixel.
 const hoverStart = (h: ByteSpan | null): number => h?.start ?? -1;
-import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
 
 /** Height of a body row in px; the CSS reads it from --tbl-row-h. */
 export const ROW_HEIGHT = 24;
