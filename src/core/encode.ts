@@ -2,7 +2,7 @@
 import { BATCH_HEADER_SIZE, FRAME_HEADER_SIZE } from "../format/fields.ts";
 import { HEADER_KINDS } from "../format/user-headers.ts";
 import type { Xxh3 } from "../checksum/xxh3.ts";
-import { BATCH_CHECKSUM_HEADER_BYTES } from "../checksum/verify.ts";
+import { computeBatchChecksum } from "../checksum/verify.ts";
 
 /** A TLV kind by number (1..15) or by name ("string", "u64", …). */
 export type HeaderKind = number | (typeof HEADER_KINDS)[number];
@@ -153,11 +153,7 @@ export function batchChecksumOf(xxh: Xxh3, batch: Uint8Array): bigint {
     frameStarts.push(f);
     f += FRAME_HEADER_SIZE + view.getUint32(f + 32, true) + view.getUint32(f + 36, true);
   }
-  const buf = new Uint8Array(BATCH_CHECKSUM_HEADER_BYTES + 8 * frameStarts.length);
-  buf.set(batch.subarray(0, 40), 0);
-  buf.set(batch.subarray(48, 52), 40);
-  frameStarts.forEach((s, i) => buf.set(batch.subarray(s, s + 8), BATCH_CHECKSUM_HEADER_BYTES + 8 * i));
-  return xxh.hash(buf);
+  return computeBatchChecksum(xxh, batch, 0, frameStarts, 0, frameStarts.length);
 }
 
 /** A copy of a producer batch stamped as the server does: partition, base offset and time set, batch checksum recomputed. */
