@@ -9,7 +9,7 @@ import { diffBatches, type BatchRef } from "../../core/diff.ts";
 import type { Analysis } from "../../core/model.ts";
 import { documentStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
-import { editStore, type EditState } from "../edit/editing.ts";
+import { editStore, INLINE_RECHECK_LIMIT, type EditState } from "../edit/editing.ts";
 import { useXxh3 } from "../builder/build-env.ts";
 import { useModal } from "../builder/use-modal.ts";
 import { clampSide, defaultSides, displayValue, originalVsCurrent, sideLabel, visibleRows, type Side, type Sides, type SourceCounts, type SourceId } from "./diff-sources.ts";
@@ -32,9 +32,12 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const original = useStore(editStore, selectOriginal);
   const xxh = useXxh3();
   const edited = input !== null && original !== null && original !== input.bytes;
+  const startOffset = input?.startOffset ?? 0;
+  // Analysed here on the page's thread, so only up to the size edits are re-checked inline.
+  const originalTooLarge = original !== null && original.length > INLINE_RECHECK_LIMIT;
   const originalAnalysis = useMemo<Analysis | null>(
-    () => (edited && xxh && original ? analyzeWith(xxh, original) : null),
-    [edited, xxh, original],
+    () => (edited && xxh && original && !originalTooLarge ? analyzeWith(xxh, original, { startOffset }) : null),
+    [edited, xxh, original, startOffset, originalTooLarge],
   );
   const counts: SourceCounts = {
     current: input?.analysis.batches.length ?? 0,
@@ -43,7 +46,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   // The default needs the original's analysis when the input is edited; until the kernel is loaded it stays unset.
   const [chosen, setChosen] = useState<Sides | null>(null);
   const [changedOnly, setChangedOnly] = useState(false);
-  const ready = input !== null && (!edited || originalAnalysis !== null);
+  const ready = input !== null && (!edited || originalAnalysis !== null || originalTooLarge);
   const sides: Sides | null = ready
     ? (() => { const s = chosen ?? defaultSides(counts); return { left: clampSide(s.left, counts), right: clampSide(s.right, counts) }; })()
     : null;
@@ -86,7 +89,9 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
               </div>
             </div>
             <p className="note">
-              {counts.original === null
+              {originalTooLarge && edited
+                ? "The original input is too large to analyse again on this page; compare batches of the current input."
+                : counts.original === null
                 ? "The input is unedited. After an edit (Edit panel: bytes, recompute, stamp as server) the original input can be picked on either side."
                 : "The input has been edited: “Original” is the input as loaded, before any edit."}
             </p>
