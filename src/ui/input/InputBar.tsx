@@ -34,10 +34,12 @@ export function InputBar() {
           <option key={s.id} value={s.id} title={s.note}>{s.title}{s.shows ? ` (${s.shows})` : ""}</option>
         ))}
       </select>
-      <label htmlFor={envelopeId} className="envelope-label">Input starts with</label>
-      <select id={envelopeId} value={envelope} onChange={(e) => void setEnvelope(e.target.value)} title={ENVELOPES.find((x) => x.id === envelope)?.description}>
-        {ENVELOPES.map((x) => <option key={x.id} value={x.id} title={x.description}>{x.label}{x.skip ? ` (${x.skip} B)` : ""}</option>)}
-      </select>
+      <span className="envelope">
+        <label htmlFor={envelopeId} className="envelope-label">Input starts with</label>
+        <select id={envelopeId} value={envelope} onChange={(e) => void setEnvelope(e.target.value)} title={ENVELOPES.find((x) => x.id === envelope)?.description}>
+          {ENVELOPES.map((x) => <option key={x.id} value={x.id} title={x.description}>{x.label}{x.skip ? ` (${x.skip} B)` : ""}</option>)}
+        </select>
+      </span>
       <span className="hint">or drop a file anywhere, or paste (Ctrl+V) binary, hex, xxd or base64</span>
     </div>
   );
