@@ -1,4 +1,5 @@
 /** The Batches panel: one row per batch, sortable, with a "Problems only" filter. */
+import { TableToggle } from "./TableToggle.tsx";
 import { useCallback, useId, useMemo, useState } from "react";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { selectBatch } from "../state/actions.ts";
@@ -72,10 +73,7 @@ export function BatchesTable({ input }: { input: LoadedInput }) {
         <span className="tbl-count">
           {order.length === total ? `${formatCount(total)} batch${total === 1 ? "" : "es"}` : `${formatCount(order.length)} of ${formatCount(total)} batches`}
         </span>
-        <label className="tbl-toggle">
-          <input type="checkbox" checked={problemsOnly} onChange={(e) => setProblemsOnly(e.target.checked)} />
-          Problems only
-        </label>
+        <TableToggle label="Problems only" checked={problemsOnly} onChange={setProblemsOnly} />
       </div>
       <VirtualTable
         label="Batches"

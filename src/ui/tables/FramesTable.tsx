@@ -3,6 +3,7 @@
  * "All batches". Cells read the typed-array columns (and the bytes, for ids and previews)
  * of visible rows only; sorting sorts frame indexes (see index-table.ts).
  */
+import { TableToggle } from "./TableToggle.tsx";
 import { useCallback, useId, useMemo, useState } from "react";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { selectFrame } from "../state/actions.ts";
@@ -91,14 +92,8 @@ export function FramesTable({ input }: { input: LoadedInput }) {
       <div className="tbl-bar">
         <h2 id={headingId} className="tbl-title">Frames</h2>
         <span className="tbl-count">{shown} · {scope}</span>
-        <label className="tbl-toggle">
-          <input type="checkbox" checked={allBatches} onChange={(e) => setAllBatches(e.target.checked)} />
-          All batches
-        </label>
-        <label className="tbl-toggle">
-          <input type="checkbox" checked={problemsOnly} onChange={(e) => setProblemsOnly(e.target.checked)} />
-          Problems only
-        </label>
+        <TableToggle label="All batches" checked={allBatches} onChange={setAllBatches} />
+        <TableToggle label="Problems only" checked={problemsOnly} onChange={setProblemsOnly} />
       </div>
       <VirtualTable
         label="Frames"
