@@ -21,6 +21,16 @@ export class AbortedError extends Error {
   constructor() { super("analysis cancelled"); }
 }
 
+/** What can be analysed: a File or Blob (read in the worker), or bytes the caller keeps. */
+export type AnalysisInput = Blob | ArrayBuffer | Uint8Array;
+
+// The one copy of caller-owned bytes: the copy is transferred, so the caller's bytes stay usable.
+function ownedInput(input: AnalysisInput): Blob | ArrayBuffer {
+  if (input instanceof Blob) return input;
+  if (input instanceof Uint8Array) return input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength) as ArrayBuffer;
+  return input.slice(0);
+}
+
 /** Runs analyses in a Web Worker, one at a time. */
 export class AnalysisClient {
   private worker: Worker | null = null;
@@ -28,7 +38,7 @@ export class AnalysisClient {
   private workerBroken = false;
 
   /** Analyses input; onProgress gets bytes walked; the signal cancels it. */
-  analyze(input: Blob | ArrayBuffer, signal: AbortSignal, onProgress?: (done: number, total: number) => void, startOffset = 0): Promise<AnalyzedInput> {
+  analyze(input: AnalysisInput, signal: AbortSignal, onProgress?: (done: number, total: number) => void, startOffset = 0): Promise<AnalyzedInput> {
     if (signal.aborted) return Promise.reject(new AbortedError());
     const worker = this.workerBroken ? null : this.ensureWorker();
     if (!worker) return this.onMainThread(input, signal, onProgress, startOffset);
@@ -59,7 +69,7 @@ export class AnalysisClient {
       worker.addEventListener("error", onError);
       signal.addEventListener("abort", onAbort);
       // A Blob crosses without copying its bytes; an ArrayBuffer is copied first so the caller keeps its own.
-      const message: ToWorker = { type: "analyze", id, input: input instanceof ArrayBuffer ? input.slice(0) : input, startOffset };
+      const message: ToWorker = { type: "analyze", id, input: ownedInput(input), startOffset };
       worker.postMessage(message, message.input instanceof ArrayBuffer ? [message.input] : []);
     });
   }
@@ -81,9 +91,9 @@ export class AnalysisClient {
     return this.worker;
   }
 
-  private onMainThread(input: Blob | ArrayBuffer, signal: AbortSignal, onProgress: ((done: number, total: number) => void) | undefined, startOffset: number): Promise<AnalyzedInput> {
+  private onMainThread(input: AnalysisInput, signal: AbortSignal, onProgress: ((done: number, total: number) => void) | undefined, startOffset: number): Promise<AnalyzedInput> {
     return new Promise((resolve, reject) => {
-      void runRequest({ type: "analyze", id: 0, input: input instanceof ArrayBuffer ? input.slice(0) : input, startOffset }, (m) => {
+      void runRequest({ type: "analyze", id: 0, input: ownedInput(input), startOffset }, (m) => {
         if (signal.aborted) return reject(new AbortedError());
         if (m.type === "progress") onProgress?.(m.done, m.total);
         else if (m.type === "result") resolve({ bytes: new Uint8Array(m.buffer), analysis: m.analysis, ranOn: "main-thread" });

@@ -1,5 +1,5 @@
 /** Loading inputs: every way in (file, drop, paste, sample, link) ends here; a new input cancels the one in flight. */
-import { AnalysisClient, AbortedError } from "../../worker/client.ts";
+import { AnalysisClient, AbortedError, type AnalysisInput } from "../../worker/client.ts";
 import { documentStore, envelopeStore, resetInteraction } from "../state/app-state.ts";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "../samples/samples.ts";
@@ -14,10 +14,8 @@ let rechecking: AbortController | null = null;
 // Bumped by every request to show something new, so an older request that resolves late shows nothing.
 let generation = 0;
 
-const ownCopy = (bytes: Uint8Array): ArrayBuffer => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-
 /** Analyses an input off the main thread and shows it; resolves true when shown, false when cancelled or failed. */
-export async function loadInput(name: string, input: Blob | ArrayBuffer, note: string | null = null, ticket = ++generation): Promise<boolean> {
+export async function loadInput(name: string, input: AnalysisInput, note: string | null = null, ticket = ++generation): Promise<boolean> {
   if (ticket !== generation) return false;
   loading?.abort();
   rechecking?.abort();
@@ -51,7 +49,7 @@ export async function reanalyzeInWorker(bytes: Uint8Array, startOffset = documen
   rechecking = controller;
   documentStore.set((s) => ({ ...s, loading: { name: label, done: 0, total: bytes.length } }));
   try {
-    const result = await recheckClient.analyze(ownCopy(bytes), controller.signal, undefined, startOffset);
+    const result = await recheckClient.analyze(bytes, controller.signal, undefined, startOffset);
     return rechecking === controller ? result.analysis : null;
   } catch {
     return null;
@@ -70,7 +68,7 @@ export async function loadSample(id: string = DEFAULT_SAMPLE_ID): Promise<boolea
   const bytes = sample.build(await loadXxh3());
   if (ticket !== generation) return false;
   envelopeStore.set(sample.envelope ?? "none");
-  return loadInput(`sample: ${sample.title}`, ownCopy(bytes), sample.note, ticket);
+  return loadInput(`sample: ${sample.title}`, bytes, sample.note, ticket);
 }
 
 /** Reports a problem with an input that never reached the decoder (unreadable paste, empty drop). */

@@ -17,7 +17,7 @@ export async function openShareFragment(fragment: string): Promise<ShareOpen> {
   if (!shared) return "damaged";
   const { bytes } = shared;
   envelopeStore.set(envelopeById(shared.envelope ?? "none")?.id ?? "none");
-  const shown = await loadInput(shared.name, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  const shown = await loadInput(shared.name, bytes);
   if (shown && shared.selection) selectRange(shared.selection.start, shared.selection.end, "link");
   return "opened";
 }

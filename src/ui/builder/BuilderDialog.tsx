@@ -69,8 +69,7 @@ export function BuilderDialog({ onClose }: { onClose: () => void }) {
 
   const showInExplorer = () => {
     if (!bytes) return;
-    const copy = bytes.slice().buffer;
-    void loadInput(`built batch (${plural(form.messages.length, "message")}, ${bytes.length} bytes)`, copy);
+    void loadInput(`built batch (${plural(form.messages.length, "message")}, ${bytes.length} bytes)`, bytes);
     onClose();
   };
   const copySpec = async () => {

@@ -34,7 +34,7 @@ export function useDropAndPaste(): boolean {
       const result = decodePastedText(text);
       if (!result.ok) { reportInputProblem(result.reason); return; }
       const { bytes } = result;
-      void loadInput(`pasted ${result.form} (${bytes.length} bytes)`, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+      void loadInput(`pasted ${result.form} (${bytes.length} bytes)`, bytes);
     };
     window.addEventListener("dragenter", onDragEnter);
     window.addEventListener("dragleave", onDragLeave);
