@@ -4,7 +4,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { findBrowser } from './scripts/find-browser.mjs';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
-const PORT = 4173;
+const PORT = Number(process.env.E2E_PORT ?? 4173);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 // Run Vite through the current Node binary: works whether or not
