@@ -8,10 +8,10 @@ import type { Table } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useStore } from "../state/store.ts";
 import { hoverStore, selectionStore, type ByteSpan, type Selection } from "../state/app-state.ts";
-import { formatCount } from "./cell-text.ts";
+import { formatCount } from "../common/cell-text.ts";
 import { gridTemplate, type IndexColumn } from "./index-table.ts";
 import { nextActivePosition, type RowOrder } from "./row-order.ts";
-import { wholeSelection } from "./selection-hooks.ts";
+import { wholeSelection } from "../common/selection-hooks.ts";
 import { hoverRange } from "../state/actions.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
 
