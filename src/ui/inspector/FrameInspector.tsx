@@ -149,6 +149,7 @@ function PayloadTabs({ payload, tab, setTab }: { payload: Uint8Array; tab: Paylo
   // The payload is a fresh subarray every render: keyed by the bytes it views instead.
   const { buffer, byteOffset, length } = payload;
   // JSON is parsed to pick the default tab; text and hex are built only for the tab on show.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the viewed bytes, see above
   const json = useMemo(() => prettyJson(payload), [buffer, byteOffset, length]);
   const current: PayloadTab = tab ?? (json.ok ? "json" : "text");
   const views = {

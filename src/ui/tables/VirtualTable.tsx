@@ -189,6 +189,7 @@ function TableBody(props: TableBodyProps) {
     virtualizer.scrollToIndex(local, { align: request.align });
     focusPending.current = request.focus && !focusRow(request.pos) ? request.pos : null;
     // Only a new request scrolls; the page and count it needs arrive in the same render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see the line above
   }, [request]);
   useLayoutEffect(() => {
     if (focusPending.current !== null && focusRow(focusPending.current)) focusPending.current = null;
