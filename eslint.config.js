@@ -4,6 +4,7 @@
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 import layers from "./scripts/lint/import-direction.mjs";
 
@@ -24,7 +25,7 @@ const HOST_GLOBALS = [
   "global",
 ];
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "test/fixtures/", "public/", "types/"] },
   js.configs.recommended,
   {
