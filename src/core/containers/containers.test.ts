@@ -115,8 +115,10 @@ describe("index file alone and with its log", () => {
     const o = openInputWith(xxh, idx!.bytes, { name: idx!.name, companion: log });
     expect(o.entries!.map((e) => [e.offset, e.position])).toEqual([[1000n, 0n], [1005n, positionOfThird(log!.bytes)]]);
     expect(codes(o)).toEqual([]);
-    expect(containerFieldAt(o, 40)).toMatchObject({ kind: "index.position", name: "entries[1].position", start: 40, end: 48 });
-    expect(containerFieldAt(o, 48)).toBeNull();
+    expect(containerFieldAt(o, idx!.bytes, 40)).toMatchObject({ kind: "index.position", name: "entries[1].position", start: 40, end: 48 });
+    expect(containerFieldAt(o, idx!.bytes, 48)).toBeNull();
+    const torn = concat([idx!.bytes, new Uint8Array(5)]);
+    expect(containerFieldAt(openInputWith(xxh, torn, { name: idx!.name }), torn, 50)).toMatchObject({ kind: "index.trailing", start: 48, end: 53 });
   });
 });
 
@@ -131,6 +133,9 @@ describe("legacy messages", () => {
     const [dump] = sample("legacy-messages");
     const o = openInputWith(xxh, dump!.bytes, { name: dump!.name });
     expect(o.legacy!.messages.every((m) => m.check === "verified")).toBe(true);
+    expect(containerFieldAt(o, dump!.bytes, 32)).toMatchObject({ kind: "legacy.timestamp", start: 32, end: 40 });
+    expect(containerFieldAt(o, dump!.bytes, 64)).toMatchObject({ kind: "legacy.payload", start: 64 });
+    expect(containerFieldAt(o, dump!.bytes, o.legacy!.messages[1]!.start + 24)).toMatchObject({ kind: "legacy.offset", value: String(o.legacy!.messages[1]!.offset) });
     const seg = legacyToSegment(xxh, dump!.bytes, o.legacy!, 3n);
     const back = openInputWith(xxh, seg, { name: "00000000000000000700.log" });
     expect(back.analysis.diagnostics).toEqual([]);

@@ -16,7 +16,9 @@
  *   reads a partition directory's `*.log`/`*.index` one segment at a time (each PartitionSource has a
  *   lazy `read()`), hands each decoded file to `onFile` and keeps only per-file summaries, the flat
  *   diagnostics (each with `file`), the summed summary and the partition verdict.
- * - `containerFieldAt(opened, offset)` finds the container field holding a byte (hex map, tooltips).
+ * - `containerFieldAt(opened, bytes, offset)` finds the container field holding a byte (hex map colours,
+ *   tooltips): header fields from `container.fields`, index entries and legacy messages placed on demand.
+ *   Its `kind` is a ByteKind of format/fields.ts, so KIND_STYLE and describeKind() cover it.
  * - `legacyToSegment(xxh, bytes, opened.legacy)` converts a legacy dump to a valid stamped segment.
  * - `openedJsonChunks` / `partitionJsonChunks` (json.ts) write the CLI's JSON (contracts.md §1.1).
  * - `CONTAINER_SAMPLES` (samples.ts) builds a sample per container, good and broken, for the samples menu.
@@ -27,13 +29,14 @@ import { partitionPoint } from "../../lib/binary-search.ts";
 import { decodeConsensus } from "./consensus.ts";
 import { detectFormat } from "./detect.ts";
 import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
-import { decodeLegacy } from "./legacy.ts";
+import { decodeLegacy, legacyFields } from "./legacy.ts";
 import { Findings, emptyAnalysis, mergeFindings, placeFields } from "./merge.ts";
 import { decodePollReply } from "./poll-reply.ts";
 import { openSegment } from "./segment.ts";
 import { decodeSendMessages } from "./send-messages.ts";
-import { INDEX_ENTRY_FIELDS } from "../../format/containers/index-entry.ts";
-import type { ContainerField, FormatChoice, FormatName, OpenedInput } from "./types.ts";
+import { INDEX_ENTRY_FIELDS, INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
+import { LEGACY_HEADER_FIELDS } from "../../format/containers/legacy.ts";
+import type { ContainerField, FormatChoice, FormatName, LegacyMessage, OpenedInput } from "./types.ts";
 
 export * from "./types.ts";
 export { detectFormat, type Detection } from "./detect.ts";
@@ -97,16 +100,13 @@ function decodeAs(xxh: Xxh3, bytes: Uint8Array, format: FormatName, detectedBy: 
     }
     case "index": {
       const entries = decodeIndexEntries(bytes);
-      const fields = entries.flatMap((e) => placeFields(bytes, INDEX_ENTRY_FIELDS, e.start, `entries[${e.index}].`));
-      const rest = bytes.length % 24;
-      if (rest) fields.push({ kind: "index.trailing", name: "trailing_partial_entry", start: bytes.length - rest, end: bytes.length, value: `${rest} bytes` });
       const findings = checkIndexAlone(bytes, entries);
       if (companion) {
         const log = openSegment(xxh, companion.bytes, companion.name, entries);
         findings.push(...crossCheckIndex(entries, companion.bytes.length, batchStartsOf(log.analysis), companion.name));
       }
       const why = companion ? `${detectedBy}; cross-checked against ${companion.name}` : detectedBy;
-      return { ...base, detectedBy: why, analysis: mergeFindings(emptyAnalysis(bytes.length), findings), entries, container: container(fields, 0, bytes.length) };
+      return { ...base, detectedBy: why, analysis: mergeFindings(emptyAnalysis(bytes.length), findings), entries, container: container([], 0, bytes.length) };
     }
     case "poll-reply": {
       const p = decodePollReply(xxh, bytes, 0);
@@ -125,15 +125,29 @@ function decodeAs(xxh: Xxh3, bytes: Uint8Array, format: FormatName, detectedBy: 
     }
     case "legacy-messages": {
       const l = decodeLegacy(xxh, bytes);
-      return { ...base, analysis: mergeFindings(emptyAnalysis(bytes.length), l.findings), container: container(l.fields, 0, bytes.length), legacy: { messages: l.messages, runs: l.runs } };
+      return { ...base, analysis: mergeFindings(emptyAnalysis(bytes.length), l.findings), container: container([], 0, bytes.length), legacy: { messages: l.messages, runs: l.runs } };
     }
   }
 }
 
-/** The container field holding byte `offset`, or null (fields are in byte order). */
-export function containerFieldAt(opened: Pick<OpenedInput, "container">, offset: number): ContainerField | null {
-  const fields = opened.container?.fields;
-  if (!fields || fields.length === 0) return null;
+/**
+ * The container field holding byte `offset`, or null. Header fields come from `container.fields`; the
+ * repeated records of index files and legacy dumps (no header, maybe millions of records) are placed
+ * on demand from `entries` / `legacy`, so the model never holds a field object per record.
+ */
+export function containerFieldAt(opened: Pick<OpenedInput, "container" | "entries" | "legacy">, bytes: Uint8Array, offset: number): ContainerField | null {
+  if (offset < 0 || offset >= bytes.length) return null;
+  let fields: readonly ContainerField[] = opened.container?.fields ?? [];
+  if (opened.entries) {
+    const k = Math.floor(offset / INDEX_ENTRY_SIZE);
+    if (k >= opened.entries.length) return { kind: "index.trailing", name: "trailing_partial_entry", start: k * INDEX_ENTRY_SIZE, end: bytes.length, value: `${bytes.length - k * INDEX_ENTRY_SIZE} bytes` };
+    fields = placeFields(bytes, INDEX_ENTRY_FIELDS, k * INDEX_ENTRY_SIZE, `entries[${k}].`);
+  } else if (opened.legacy) {
+    const ms = opened.legacy.messages;
+    const i = partitionPoint(0, ms.length, (k) => (ms[k] as LegacyMessage).start <= offset) - 1;
+    const m = ms[i];
+    fields = m && offset < m.end ? legacyFields(bytes, m.start, m.payloadLength, m.end) : placeFields(bytes, LEGACY_HEADER_FIELDS, m ? m.end : 0);
+  }
   const i = partitionPoint(0, fields.length, (k) => (fields[k] as ContainerField).start <= offset) - 1;
   const f = i >= 0 ? fields[i] : undefined;
   return f && offset < f.end ? f : null;

@@ -13,10 +13,18 @@ import type { ContainerField, LegacyDecode, LegacyMessage, LegacyRun } from "./t
 
 type Check = LegacyMessage["check"];
 
-/** The decode of a legacy dump: messages, runs, every field with its range, findings. */
+/** The decode of a legacy dump: messages, runs, findings. */
 export interface LegacyParts extends LegacyDecode {
-  readonly fields: ContainerField[];
   readonly findings: Diagnostic[];
+}
+
+/** The fields of one whole legacy message at `start`: the 64-byte header, then payload and user headers. */
+export function legacyFields(bytes: Uint8Array, start: number, payloadLength: number, end: number): ContainerField[] {
+  const fields = placeFields(bytes, LEGACY_HEADER_FIELDS, start);
+  const payloadEnd = start + LEGACY_HEADER_SIZE + payloadLength;
+  if (payloadLength > 0) fields.push(fieldAt(bytes, "legacy.payload", "payload", start + LEGACY_HEADER_SIZE, payloadEnd, `${payloadLength} bytes`));
+  if (end > payloadEnd) fields.push(fieldAt(bytes, "legacy.user_headers", "user_headers", payloadEnd, end, `${end - payloadEnd} bytes`));
+  return fields;
 }
 
 /** True when 64-byte headers tile [0, length) exactly with zero reserved bytes: auto-detect's test. */
@@ -52,16 +60,13 @@ export function decodeLegacy(xxh: Xxh3, bytes: Uint8Array): LegacyParts {
   const f = new Findings();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const raw: Omit<LegacyMessage, "check">[] = [];
-  const fields: ContainerField[] = [];
   let pos = 0;
   while (pos < bytes.length) {
     const i = raw.length;
     if (bytes.length - pos < LEGACY_HEADER_SIZE) {
       f.add("legacy-truncated", pos, bytes.length, `message ${i}: ${bytes.length - pos} bytes left, a legacy header needs 64`);
-      fields.push(...placeFields(bytes, LEGACY_HEADER_FIELDS, pos));
       break;
     }
-    fields.push(...placeFields(bytes, LEGACY_HEADER_FIELDS, pos));
     const userHeadersLength = view.getUint32(pos + 48, true);
     const payloadLength = view.getUint32(pos + 52, true);
     if (view.getBigUint64(pos + 56, true) !== 0n) f.add("legacy-reserved-nonzero", pos + 56, pos + 64, `message ${i}: reserved bytes 56..64 are not zero`);
@@ -70,9 +75,6 @@ export function decodeLegacy(xxh: Xxh3, bytes: Uint8Array): LegacyParts {
       f.add("legacy-truncated", pos, bytes.length, `message ${i}: needs ${end - pos} bytes (payload ${payloadLength}, user headers ${userHeadersLength}), ${bytes.length - pos} are left`);
       break;
     }
-    const payloadEnd = pos + LEGACY_HEADER_SIZE + payloadLength;
-    if (payloadLength > 0) fields.push(fieldAt(bytes, "legacy.payload", "payload", pos + LEGACY_HEADER_SIZE, payloadEnd, `${payloadLength} bytes`));
-    if (userHeadersLength > 0) fields.push(fieldAt(bytes, "legacy.user_headers", "user_headers", payloadEnd, end, `${userHeadersLength} bytes`));
     raw.push({
       index: i, start: pos, end, checksum: view.getBigUint64(pos, true),
       id: (view.getBigUint64(pos + 16, true) << 64n) | view.getBigUint64(pos + 8, true),
@@ -114,7 +116,7 @@ export function decodeLegacy(xxh: Xxh3, bytes: Uint8Array): LegacyParts {
     first += n;
   }
   const messages = raw.map((m, i) => ({ ...m, check: checks[i] as Check }));
-  return { messages, runs, fields, findings: f.list };
+  return { messages, runs, findings: f.list };
 }
 
 /** Converts a legacy dump to a valid stamped segment: one batch per run, chained offsets, checksums through the encoder. */

@@ -9,9 +9,8 @@ import { startOffsetOfName } from "../../format/containers/segment.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import type { Summary } from "../model.ts";
 import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
-import { Findings, emptyAnalysis, mergeFindings, placeFields } from "./merge.ts";
+import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
 import { openSegment } from "./segment.ts";
-import { INDEX_ENTRY_FIELDS } from "../../format/containers/index-entry.ts";
 import type { OpenedInput, RecoveryVerdict } from "./types.ts";
 
 /** One file of the directory: its name (relative), size, and a lazy read (called at most once). */
@@ -205,9 +204,8 @@ export async function openPartition(sources: readonly PartitionSource[], options
 }
 
 function indexOpened(bytes: Uint8Array, entries: ReturnType<typeof decodeIndexEntries>, findings: Diagnostic[], detectedBy: string): OpenedInput {
-  const fields = entries.flatMap((e) => placeFields(bytes, INDEX_ENTRY_FIELDS, e.start, `entries[${e.index}].`));
   return {
     format: "index", detectedBy, analysis: mergeFindings(emptyAnalysis(bytes.length), findings),
-    container: { format: "index", start: 0, end: bytes.length, fields }, recovery: null, entries, legacy: null,
+    container: { format: "index", start: 0, end: bytes.length, fields: [] }, recovery: null, entries, legacy: null,
   };
 }

@@ -38,7 +38,10 @@ export interface ContainerField {
   readonly value: string;
 }
 
-/** The container's own header (contracts.md §1.1 `container`). */
+/**
+ * The container's own header (contracts.md §1.1 `container`). Index files and legacy dumps have no
+ * header, only repeated records: their `fields` are empty and containerFieldAt() places a record's on demand.
+ */
 export interface ContainerInfo {
   readonly format: FormatName;
   readonly start: number;
