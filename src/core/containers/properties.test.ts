@@ -114,6 +114,15 @@ describe("containers around valid batches", () => {
     }), { numRuns: RUNS });
   });
 
+  it("random bytes under every format never throw; auto-detect never makes a container of them", () => {
+    const formats: (FormatName | "auto")[] = ["auto", "segment", "index", "poll-reply", "send-messages", "request", "reply", "prepare", "legacy-messages", "batches"];
+    fc.assert(fc.property(fc.uint8Array({ minLength: 0, maxLength: 2048 }), fc.constantFrom(...formats), (bytes, format) => {
+      const opened = openInputWith(xxh, bytes, { name: "x.bin", format });
+      for (const d of opened.analysis.diagnostics) expect(d.end).toBeLessThanOrEqual(bytes.length);
+      if (format === "auto" && bytes.length >= 256) expect(opened.format).toBe("batches");
+    }), { numRuns: RUNS * 4 });
+  });
+
   it("a cut or mutated container, forced or detected, never throws and keeps every range inside the input", () => {
     const formats: (FormatName | "auto")[] = ["auto", "segment", "index", "poll-reply", "send-messages", "request", "reply", "prepare", "legacy-messages", "batches"];
     fc.assert(fc.property(container, fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom(...formats), ({ name, bytes }, cut, at, value, format) => {
