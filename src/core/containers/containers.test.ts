@@ -165,3 +165,20 @@ describe("detection", () => {
     expect(detectFormat(new Uint8Array(16))).toMatchObject({ format: "batches", recognized: true });
   });
 });
+
+describe("partition refusals", () => {
+  it("an index pointing past its log refuses the boot, and is not called an empty segment", async () => {
+    const log0 = stamped(0n, 2);
+    const log2 = stamped(2n, 1, T + 1n);
+    const badIndex = concat([u64(0n), u64(T), u64(BigInt(log0.length + 50))]);
+    const files = [
+      { name: "00000000000000000000.log", bytes: log0 }, { name: "00000000000000000000.index", bytes: badIndex },
+      { name: "00000000000000000002.log", bytes: log2 },
+    ];
+    const r = await openPartition(files.map((f) => ({ name: f.name, size: f.bytes.length, read: async () => f.bytes })), { xxh3: xxh });
+    expect(r.verdict).toBe("refused");
+    expect(r.sentence).toMatch(/00000000000000000000\.log: the last index entry's position \d+ starts no whole batch/);
+    expect(r.diagnostics.map((d) => [d.code, d.file])).toEqual(expect.arrayContaining([["index-entry-misplaced", "00000000000000000000.index"], ["recovery-stops", "00000000000000000000.log"]]));
+    expect(r.diagnostics.map((d) => d.code)).not.toContain("partition-empty-segment");
+  });
+});

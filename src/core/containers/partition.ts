@@ -160,7 +160,10 @@ export async function openPartition(sources: readonly PartitionSource[], options
     const f = new Findings();
     const first = seg.analysis.batches[0];
     const firstField: [number, number] = first?.header ? [first.start + 8, first.start + 16] : [0, bytes.length];
-    const empty = seg.recovery.keptBytes === 0;
+    // An index pointing past its log refuses the boot outright (upstream RecoveredSegmentSizeDivergence): not an empty segment.
+    const divergent = seg.recovery.keptBytes === 0 && seg.recovery.reason === "index-entry-misplaced";
+    const empty = seg.recovery.keptBytes === 0 && !divergent;
+    if (divergent) refusals.push(`${name}: ${seg.recovery.sentence.replace(/^Recovery \([^)]*\): /, "").replace(/\.$/, "")}`);
     if (prev && prev.recovery.keptBytes > 0) {
       const expected = (prev.recovery.lastOffset ?? prev.startOffset - 1n) + 1n;
       if (start !== expected) {
