@@ -13,6 +13,8 @@ import type { ContainerField, LegacyDecode, LegacyMessage, LegacyRun } from "./t
 
 type Check = LegacyMessage["check"];
 
+const span = (first: number, n: number): string => (n === 1 ? `message ${first}` : `messages ${first}..${first + n - 1}`);
+
 /** The decode of a legacy dump: messages, runs, findings. */
 export interface LegacyParts extends LegacyDecode {
   readonly findings: Diagnostic[];
@@ -107,9 +109,9 @@ export function decodeLegacy(xxh: Xxh3, bytes: Uint8Array): LegacyParts {
           f.add("frame-checksum-mismatch", m.start, m.start + 8, `message ${first + k}: stored checksum differs from its rebuilt frame's (batch stamped at ${m.timestamp}, offset delta ${m.offset - baseOffset})`);
         }
       });
-      note = `messages ${first}..${first + n - 1} (timestamp ${run[0]!.timestamp}) rebuild as one batch from offset ${baseOffset}: ${n - bad} of ${n} checksums verified`;
+      note = `${span(first, n)} (timestamp ${run[0]!.timestamp}) rebuild${n === 1 ? "s" : ""} as one batch from offset ${baseOffset}: ${n - bad} of ${n} checksums verified`;
     } else {
-      note = `messages ${first}..${first + n - 1} (timestamp ${run[0]!.timestamp}) cannot be checked: the stored checksums are frame checksums of the batch they were polled from, and this run does not start that batch (its first message does not rebuild with offset and timestamp delta 0), so the deltas are unknown`;
+      note = `${span(first, n)} (timestamp ${run[0]!.timestamp}) cannot be checked: the stored checksums are frame checksums of the batch they were polled from, and this run does not start that batch (its first message does not rebuild with offset and timestamp delta 0), so the deltas are unknown`;
       f.add("legacy-unverifiable", run[0]!.start, run[n - 1]!.end, note);
     }
     runs.push({ first, count: n, timestamp: run[0]!.timestamp, checkable, note });
