@@ -182,3 +182,24 @@ describe("partition refusals", () => {
     expect(r.diagnostics.map((d) => d.code)).not.toContain("partition-empty-segment");
   });
 });
+
+describe("hex map kinds", () => {
+  it("container fields colour the bytes batches leave unattributed, and only those", async () => {
+    const { fillKinds, KIND_CODE } = await import("../byte-map.ts");
+    const { overlayContainerKinds } = await import("./byte-kinds.ts");
+    const { ALL_BYTE_KINDS } = await import("../../format/fields.ts");
+    const [file] = sample("request");
+    const o = openInputWith(xxh, file!.bytes, { name: file!.name });
+    const out = new Uint8Array(file!.bytes.length);
+    fillKinds(o.analysis, file!.bytes, 0, out.length, out, new Uint8Array(out.length));
+    overlayContainerKinds(o, file!.bytes, 0, out.length, out);
+    const kindAt = (i: number) => ALL_BYTE_KINDS[out[i]!];
+    expect(kindAt(48)).toBe("consensus.size");
+    expect(kindAt(60)).toBe("consensus.command");
+    expect(kindAt(256)).toBe("send.metadata_length");
+    const batchStart = o.analysis.batches[0]!.start;
+    expect(kindAt(batchStart)).toBe("batch.partition_id");
+    expect(kindAt(batchStart - 1)).toBe("send.messages_count");
+    expect([...out].filter((c) => c === KIND_CODE.unattributed)).toEqual([]);
+  });
+});

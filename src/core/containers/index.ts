@@ -19,6 +19,8 @@
  * - `containerFieldAt(opened, bytes, offset)` finds the container field holding a byte (hex map colours,
  *   tooltips): header fields from `container.fields`, index entries and legacy messages placed on demand.
  *   Its `kind` is a ByteKind of format/fields.ts, so KIND_STYLE and describeKind() cover it.
+ * - `overlayContainerKinds(opened, bytes, start, end, out)` (byte-kinds.ts): after core/byte-map.ts's
+ *   fillKinds(), gives the bytes no batch claims their container field's kind code (the hex map's colours).
  * - `legacyToSegment(xxh, bytes, opened.legacy)` converts a legacy dump to a valid stamped segment.
  * - `openedJsonChunks` / `partitionJsonChunks` (json.ts) write the CLI's JSON (contracts.md §1.1).
  * - `CONTAINER_SAMPLES` (samples.ts) builds a sample per container, good and broken, for the samples menu.
@@ -153,3 +155,4 @@ export function containerFieldAt(opened: Pick<OpenedInput, "container" | "entrie
   return f && offset < f.end ? f : null;
 }
 export { openedJsonChunks, partitionJson, recoveryJson, containerJson } from "./json.ts";
+export { overlayContainerKinds } from "./byte-kinds.ts";
