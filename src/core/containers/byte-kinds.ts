@@ -3,7 +3,7 @@
  * claim; the bytes it leaves unattributed take the kind of the container field that holds them.
  */
 import { KIND_CODE } from "../byte-map.ts";
-import { containerFieldAt } from "./index.ts";
+import { containerFieldAt } from "./field-at.ts";
 import type { OpenedInput } from "./types.ts";
 
 /** Rewrites out[i] (the kind code of byte start + i) for every unattributed byte a container field holds. */

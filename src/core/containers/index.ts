@@ -27,18 +27,15 @@
  */
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../analyze.ts";
-import { partitionPoint } from "../../lib/binary-search.ts";
 import { decodeConsensus } from "./consensus.ts";
 import { detectFormat } from "./detect.ts";
 import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
-import { decodeLegacy, legacyFields } from "./legacy.ts";
+import { decodeLegacy } from "./legacy.ts";
 import { Findings, emptyAnalysis, mergeFindings, placeFields } from "./merge.ts";
 import { decodePollReply } from "./poll-reply.ts";
 import { openSegment } from "./segment.ts";
 import { decodeSendMessages } from "./send-messages.ts";
-import { INDEX_ENTRY_FIELDS, INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
-import { LEGACY_HEADER_FIELDS } from "../../format/containers/legacy.ts";
-import type { ContainerField, FormatChoice, FormatName, LegacyMessage, OpenedInput } from "./types.ts";
+import type { ContainerField, FormatChoice, FormatName, OpenedInput } from "./types.ts";
 
 export * from "./types.ts";
 export { detectFormat, type Detection } from "./detect.ts";
@@ -132,27 +129,6 @@ function decodeAs(xxh: Xxh3, bytes: Uint8Array, format: FormatName, detectedBy: 
   }
 }
 
-/**
- * The container field holding byte `offset`, or null. Header fields come from `container.fields`; the
- * repeated records of index files and legacy dumps (no header, maybe millions of records) are placed
- * on demand from `entries` / `legacy`, so the model never holds a field object per record.
- */
-export function containerFieldAt(opened: Pick<OpenedInput, "container" | "entries" | "legacy">, bytes: Uint8Array, offset: number): ContainerField | null {
-  if (offset < 0 || offset >= bytes.length) return null;
-  let fields: readonly ContainerField[] = opened.container?.fields ?? [];
-  if (opened.entries) {
-    const k = Math.floor(offset / INDEX_ENTRY_SIZE);
-    if (k >= opened.entries.length) return { kind: "index.trailing", name: "trailing_partial_entry", start: k * INDEX_ENTRY_SIZE, end: bytes.length, value: `${bytes.length - k * INDEX_ENTRY_SIZE} bytes` };
-    fields = placeFields(bytes, INDEX_ENTRY_FIELDS, k * INDEX_ENTRY_SIZE, `entries[${k}].`);
-  } else if (opened.legacy) {
-    const ms = opened.legacy.messages;
-    const i = partitionPoint(0, ms.length, (k) => (ms[k] as LegacyMessage).start <= offset) - 1;
-    const m = ms[i];
-    fields = m && offset < m.end ? legacyFields(bytes, m.start, m.payloadLength, m.end) : placeFields(bytes, LEGACY_HEADER_FIELDS, m ? m.end : 0);
-  }
-  const i = partitionPoint(0, fields.length, (k) => (fields[k] as ContainerField).start <= offset) - 1;
-  const f = i >= 0 ? fields[i] : undefined;
-  return f && offset < f.end ? f : null;
-}
 export { openedJsonChunks, partitionJson, recoveryJson, containerJson } from "./json.ts";
 export { overlayContainerKinds } from "./byte-kinds.ts";
+export { containerFieldAt } from "./field-at.ts";
