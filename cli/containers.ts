@@ -30,19 +30,9 @@ export function parseFormat(flag: string, value: string | undefined): FormatChoi
   throw new CliProblem(`iggy-batch: --format takes auto, ${FORMAT_NAMES.join(", ")}, not ${JSON.stringify(v)}`);
 }
 
-/** Writes text pieces to stdout in blocks of about 1 MiB, waiting when the pipe is full. */
-async function writeChunks(chunks: Iterable<string>): Promise<void> {
-  let block = "";
-  const flush = async () => {
-    if (block && !process.stdout.write(block)) await new Promise<void>((done) => process.stdout.once("drain", () => done()));
-    block = "";
-  };
-  for (const chunk of chunks) {
-    block += chunk;
-    if (block.length >= 1 << 20) await flush();
-  }
-  await flush();
-}
+/** Writes text pieces to stdout (main.ts's writer, which waits on a full pipe). */
+export type Write = (chunks: Iterable<string>) => Promise<void>;
+
 
 const why = (err: unknown): string => {
   const code = (err as NodeJS.ErrnoException).code;
@@ -124,12 +114,12 @@ async function sourcesOf(dir: string): Promise<PartitionSource[]> {
 }
 
 /** `inspect DIR`: every file of the partition, one at a time, then the partition's verdict. */
-export async function inspectDirectory(dir: string, json: boolean, withFrames: boolean): Promise<number> {
+export async function inspectDirectory(writeChunks: Write, dir: string, json: boolean, withFrames: boolean): Promise<number> {
   const sources = await sourcesOf(dir);
   const total = sources.reduce((n, s) => n + s.size, 0);
   let k = 0;
-  if (json) process.stdout.write(partitionJson.open(basename(dir) || dir, total));
-  else process.stdout.write(`${dir}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`);
+  if (json) await writeChunks([partitionJson.open(basename(dir) || dir, total)]);
+  else await writeChunks([`${dir}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`]);
   const result = await openPartition(sources, {
     onFile: async (name, opened, bytes) => {
       if (json) await writeChunks([partitionJson.separator(k++), ...openedJsonChunks(opened, bytes, name, withFrames, { name })]);
@@ -154,7 +144,7 @@ export async function inspectDirectory(dir: string, json: boolean, withFrames: b
 }
 
 /** `inspect FILE|-` for one file. */
-export async function inspectOne(bytes: Uint8Array, path: string, format: FormatChoice, json: boolean, withFrames: boolean): Promise<number> {
+export async function inspectOne(writeChunks: Write, bytes: Uint8Array, path: string, format: FormatChoice, json: boolean, withFrames: boolean): Promise<number> {
   const { opened, name } = await openFile(bytes, path, format);
   if (json) await writeChunks(openedJsonChunks(opened, bytes, name, withFrames));
   else await writeChunks([renderOpenedText(opened, name)]);

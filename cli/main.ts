@@ -1,7 +1,6 @@
 /** The iggy-batch command line: parses arguments, reads input, prints and returns an exit status. */
 import { readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { createHash } from "node:crypto";
 import { buildFromSpec, BuildSpecError } from "../src/core/build-spec.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import type { FormatChoice } from "../src/core/containers/index.ts";
@@ -65,9 +64,9 @@ async function writeChunks(chunks: Iterable<string>): Promise<void> {
 async function inspect(args: string[]): Promise<number> {
   const { files, flags, format } = parseCommon(args, ["--json", "--no-frames"]);
   const path = files[0] as string;
-  if ((format === "auto" || format === "partition") && (await isDirectory(path))) return inspectDirectory(path, flags.has("--json"), !flags.has("--no-frames"));
+  if ((format === "auto" || format === "partition") && (await isDirectory(path))) return inspectDirectory(writeChunks, path, flags.has("--json"), !flags.has("--no-frames"));
   const { bytes } = await readInput(path);
-  return inspectOne(bytes, path, format, flags.has("--json"), !flags.has("--no-frames"));
+  return inspectOne(writeChunks, bytes, path, format, flags.has("--json"), !flags.has("--no-frames"));
 }
 
 interface CommonArgs {

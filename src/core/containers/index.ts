@@ -31,7 +31,7 @@ import { decodeConsensus } from "./consensus.ts";
 import { detectFormat } from "./detect.ts";
 import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
 import { decodeLegacy } from "./legacy.ts";
-import { Findings, emptyAnalysis, mergeFindings, placeFields } from "./merge.ts";
+import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
 import { decodePollReply } from "./poll-reply.ts";
 import { openSegment } from "./segment.ts";
 import { decodeSendMessages } from "./send-messages.ts";
