@@ -41,7 +41,7 @@ export function* openedJsonChunks(opened: OpenedInput, bytes: Uint8Array, name: 
     for (const [i, e] of opened.entries.entries()) yield `${i ? "," : ""}\n    ${JSON.stringify(entryJson(e))}`;
     yield opened.entries.length ? "\n  ]" : "]";
   }
-  if (opened.legacy) yield `,\n  "legacy": ${JSON.stringify({ runs: opened.legacy.runs.map((r) => ({ ...r, timestamp: r.timestamp.toString() })), messages: opened.legacy.messages.length })}`;
+  if (opened.legacy) yield `,\n  "legacy": ${JSON.stringify({ runs: opened.legacy.runs.map((r) => ({ ...r, timestamp: r.timestamp.toString(), originTimestamp: r.originTimestamp.toString() })), messages: opened.legacy.messages.length })}`;
   yield "\n}\n";
 }
 

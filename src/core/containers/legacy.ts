@@ -87,35 +87,54 @@ export function decodeLegacy(xxh: Xxh3, bytes: Uint8Array): LegacyParts {
   }
   const checks: Check[] = new Array<Check>(raw.length).fill("unverifiable");
   const runs: LegacyRun[] = [];
-  for (let first = 0; first < raw.length;) {
-    let n = 1;
-    while (first + n < raw.length && raw[first + n]!.timestamp === raw[first]!.timestamp) n++;
-    const run = raw.slice(first, first + n) as LegacyMessage[];
-    const baseOffset = run[0]!.offset;
-    let origin = run[0]!.originTimestamp;
-    for (const m of run) if (m.originTimestamp < origin) origin = m.originTimestamp;
-    // Only a run that starts its batch can be rebuilt: its first frame must come back with the stored checksum.
-    const head = rebuiltChecksum(xxh, bytes, run[0]!, baseOffset, origin);
-    const checkable = head !== null && head === run[0]!.checksum;
-    let note: string;
-    if (checkable) {
-      let bad = 0;
-      run.forEach((m, k) => {
-        const c = rebuiltChecksum(xxh, bytes, m, baseOffset, origin);
-        const ok = c !== null && c === m.checksum;
-        checks[first + k] = ok ? "verified" : "mismatch";
-        if (!ok) {
-          bad++;
-          f.add("frame-checksum-mismatch", m.start, m.start + 8, `message ${first + k}: stored checksum differs from its rebuilt frame's (batch stamped at ${m.timestamp}, offset delta ${m.offset - baseOffset})`);
-        }
-      });
-      note = `${span(first, n)} (timestamp ${run[0]!.timestamp}) rebuild${n === 1 ? "s" : ""} as one batch from offset ${baseOffset}: ${n - bad} of ${n} checksums verified`;
-    } else {
-      note = `${span(first, n)} (timestamp ${run[0]!.timestamp}) cannot be checked: the stored checksums are frame checksums of the batch they were polled from, and this run does not start that batch (its first message does not rebuild with offset and timestamp delta 0), so the deltas are unknown`;
-      f.add("legacy-unverifiable", run[0]!.start, run[n - 1]!.end, note);
+  const msgs = raw as LegacyMessage[];
+  // The batch origin a message would have as its batch's first frame: the earliest origin after it in its group, or its own.
+  const headOrigin = (k: number, first: number, suffixMin: bigint[]): bigint | null => {
+    const m = msgs[k]!;
+    for (const origin of [suffixMin[k - first]!, m.originTimestamp]) {
+      if (rebuiltChecksum(xxh, bytes, m, m.offset, origin) === m.checksum) return origin;
     }
-    runs.push({ first, count: n, timestamp: run[0]!.timestamp, checkable, note });
-    first += n;
+    return null;
+  };
+  for (let first = 0; first < msgs.length;) {
+    let groupEnd = first + 1;
+    while (groupEnd < msgs.length && msgs[groupEnd]!.timestamp === msgs[first]!.timestamp) groupEnd++;
+    const suffixMin: bigint[] = new Array<bigint>(groupEnd - first);
+    for (let k = groupEnd - 1, min = msgs[k]!.originTimestamp; k >= first; k--) {
+      if (msgs[k]!.originTimestamp < min) min = msgs[k]!.originTimestamp;
+      suffixMin[k - first] = min;
+    }
+    // One group (one timestamp) is one batch, or several stamped in the same microsecond: a message that
+    // rebuilds as a batch's first frame starts a new run, so a second batch is never called a mismatch.
+    for (let k = first; k < groupEnd;) {
+      const origin = headOrigin(k, first, suffixMin);
+      let j = k + 1;
+      let note: string;
+      if (origin === null) {
+        while (j < groupEnd && headOrigin(j, first, suffixMin) === null) j++;
+        note = `${span(k, j - k)} (timestamp ${msgs[k]!.timestamp}) cannot be checked: the stored checksums are frame checksums of the batch they were polled from, and this run does not start that batch (its first message does not rebuild with offset and timestamp delta 0), so the deltas are unknown`;
+        f.add("legacy-unverifiable", msgs[k]!.start, msgs[j - 1]!.end, note);
+      } else {
+        const base = msgs[k]!.offset;
+        checks[k] = "verified";
+        let bad = 0;
+        for (; j < groupEnd; j++) {
+          const m = msgs[j]!;
+          if (rebuiltChecksum(xxh, bytes, m, base, origin) === m.checksum) { checks[j] = "verified"; continue; }
+          if (headOrigin(j, first, suffixMin) !== null) break;
+          checks[j] = "mismatch";
+          bad++;
+          f.add("frame-checksum-mismatch", m.start, m.start + 8, `message ${j}: stored checksum differs from its rebuilt frame's (batch stamped at ${m.timestamp}, offset delta ${m.offset - base})`);
+        }
+        const n = j - k;
+        note = `${span(k, n)} (timestamp ${msgs[k]!.timestamp}) rebuild${n === 1 ? "s" : ""} as one batch from offset ${base}: ${n - bad} of ${n} checksums verified`;
+      }
+      let earliest = msgs[k]!.originTimestamp;
+      for (let x = k; x < j; x++) if (msgs[x]!.originTimestamp < earliest) earliest = msgs[x]!.originTimestamp;
+      runs.push({ first: k, count: j - k, timestamp: msgs[k]!.timestamp, originTimestamp: origin ?? earliest, checkable: origin !== null, note });
+      k = j;
+    }
+    first = groupEnd;
   }
   const messages = raw.map((m, i) => ({ ...m, check: checks[i] as Check }));
   return { messages, runs, findings: f.list };
@@ -127,8 +146,7 @@ export function legacyToSegment(xxh: Xxh3, bytes: Uint8Array, decoded: LegacyDec
   for (const run of decoded.runs) {
     const ms = decoded.messages.slice(run.first, run.first + run.count);
     const base = ms[0]!.offset;
-    let origin = ms[0]!.originTimestamp;
-    for (const m of ms) if (m.originTimestamp < origin) origin = m.originTimestamp;
+    const origin = run.originTimestamp;
     out.push(encodeBatch(xxh, {
       partitionId, baseOffset: base, baseTimestamp: run.timestamp === 0n ? 1n : run.timestamp, originTimestamp: origin,
       messages: ms.map((m) => ({

@@ -95,6 +95,8 @@ export interface LegacyRun {
   readonly first: number;
   readonly count: number;
   readonly timestamp: bigint;
+  /** The batch's origin_timestamp: the one the run's first frame rebuilt with, else the earliest of its messages. */
+  readonly originTimestamp: bigint;
   readonly checkable: boolean;
   /** Why the run can or cannot be checked, in one sentence. */
   readonly note: string;
