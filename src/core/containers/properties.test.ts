@@ -26,10 +26,12 @@ const chain = fc.record({
   start: fc.bigInt({ min: 0n, max: 1n << 40n }),
   t0: fc.bigInt({ min: 1n, max: 1n << 52n }),
   batches: fc.array(batchMessages, { minLength: 1, maxLength: 4 }),
-}).map(({ partition, start, t0, batches }) => {
+  // Batches stamped in the same microsecond happen under load; legacy runs must still split right.
+  sameTime: fc.boolean(),
+}).map(({ partition, start, t0, batches, sameTime }) => {
   let offset = start;
   const out = batches.map((ms, k) => {
-    const b = stampBatch(xxh, encodeBatch(xxh, { originTimestamp: t0, messages: ms }), { partitionId: BigInt(partition), baseOffset: offset, baseTimestamp: t0 + BigInt(k) });
+    const b = stampBatch(xxh, encodeBatch(xxh, { originTimestamp: t0, messages: ms }), { partitionId: BigInt(partition), baseOffset: offset, baseTimestamp: t0 + (sameTime ? 0n : BigInt(k)) });
     offset += BigInt(ms.length);
     return b;
   });
