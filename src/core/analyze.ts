@@ -21,7 +21,7 @@ export interface AnalyzeOptions {
   readonly startOffset?: number;
   /** An XXH3 kernel to use instead of the shared hash-wasm one. */
   readonly xxh3?: Xxh3;
-  /** Container rules (core/containers/rules.ts): true drops a batch finding the container replaces or exempts. Default: keep all. */
+  /** Container rules (containers.md; core/containers segment.ts, poll-reply.ts, send-messages.ts): true drops a batch finding the container replaces or exempts. Default: keep all. */
   readonly dropFinding?: (code: DiagnosticCode, stamped: boolean) => boolean;
 }
 
