@@ -261,9 +261,9 @@ export function hasWasmSimd(): boolean {
   }
 }
 
-function base64Bytes(text: string): Uint8Array {
+function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
   const bin = atob(text);
-  const bytes = new Uint8Array(bin.length);
+  const bytes = new Uint8Array(new ArrayBuffer(bin.length));
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
   return bytes;
 }
