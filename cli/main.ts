@@ -10,6 +10,7 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { ENVELOPES, envelopeById } from "../src/core/envelopes.ts";
 import { renderText } from "./text-output.ts";
+import { inspectInput } from "./inspect-input.ts";
 
 const USAGE = `usage:
   iggy-batch inspect FILE|- [--json] [--no-frames] [--envelope NAME]
@@ -64,8 +65,7 @@ async function writeChunks(chunks: Iterable<string>): Promise<void> {
 
 async function inspect(args: string[]): Promise<number> {
   const { files, flags, envelope } = parseCommon(args, ["--json", "--no-frames"]);
-  const { bytes, name } = await readInput(files[0] as string);
-  const analysis = await analyze(bytes, { startOffset: envelope });
+  const { bytes, name, analysis } = await inspectInput(files[0] as string, envelope, flags.has("--json") && !flags.has("--no-frames"), readInput);
   if (flags.has("--json")) await writeChunks(contractJsonChunks(analysis, bytes, name, !flags.has("--no-frames")));
   else process.stdout.write(renderText(analysis, name));
   return analysis.summary.errors > 0 ? 1 : 0;
