@@ -11,7 +11,8 @@ import { analyzeSource } from "../src/core/stream-analyze.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import type { Analysis } from "../src/core/model.ts";
-import { analyzeFileInPool, fileSource } from "./range-pool.ts";
+import { analyzeFileInPool } from "./range-pool.ts";
+import { fileSource } from "./file-source.ts";
 
 /** What inspect prints from: the analysis, the bytes (empty when streamed), the name to show. */
 export interface InspectInput {
@@ -20,15 +21,21 @@ export interface InspectInput {
   readonly name: string;
 }
 
-/** Files from this size on are split over worker threads (starting them costs about 0.1 s each). */
-const POOL_MIN_BYTES = 128 << 20;
+/**
+ * Files from this size on are split over worker threads. Under tsx a worker takes 0.3-1 s to start
+ * while one thread walks a GiB in about 0.5 s, so smaller files and machines with fewer than
+ * MIN_CORES cores stay on one thread (bench: `npm run bench`, the IGGY_BATCH_THREADS=2 row).
+ */
+const POOL_MIN_BYTES = 512 << 20;
+const MIN_CORES = 3;
 const MAX_THREADS = 4;
 
 /** Worker threads for a file of `size` bytes: IGGY_BATCH_THREADS when set, else by size and cores. */
 export function threadsFor(size: number): number {
   const forced = Number(process.env.IGGY_BATCH_THREADS);
   if (Number.isInteger(forced) && forced >= 1) return forced;
-  return size >= POOL_MIN_BYTES ? Math.min(MAX_THREADS, availableParallelism()) : 1;
+  const cores = availableParallelism();
+  return size >= POOL_MIN_BYTES && cores >= MIN_CORES ? Math.min(MAX_THREADS, cores) : 1;
 }
 
 /**

@@ -5,27 +5,14 @@
  * Workers can reuse the same three steps: planRanges, walkRange per worker, mergeRanges.
  */
 import { Worker } from "node:worker_threads";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { planRanges, type RangePlan } from "../src/core/stream-analyze.ts";
 import { mergeRanges } from "../src/core/range-merge.ts";
-import type { ByteSource, RangeResult } from "../src/core/range-walk.ts";
-import type { Analysis } from "../src/core/model.ts";
+import type { RangeResult } from "../src/core/range-walk.ts";
+import { fileSource } from "./file-source.ts";
 
-/** A ByteSource over an open file descriptor: positioned reads, no whole-file buffer. */
-export function fileSource(fd: number): ByteSource {
-  return {
-    size: fstatSync(fd).size,
-    read(into, position) {
-      let done = 0;
-      while (done < into.length) {
-        const n = readSync(fd, into, done, into.length - done, position + done);
-        if (n <= 0) break;
-        done += n;
-      }
-      return done;
-    },
-  };
-}
+export { fileSource } from "./file-source.ts";
+import type { Analysis } from "../src/core/model.ts";
 
 /** What a range worker is asked to do (workerData). */
 export interface RangeJob extends RangePlan {

@@ -4,7 +4,8 @@ import { closeSync, openSync } from "node:fs";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import { walkRange } from "../src/core/range-walk.ts";
 import { frameColumnBuffers } from "../src/core/frame-columns.ts";
-import { fileSource, type RangeJob } from "./range-pool.ts";
+import { fileSource } from "./file-source.ts";
+import type { RangeJob } from "./range-pool.ts";
 
 const job = workerData as RangeJob;
 try {
