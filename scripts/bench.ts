@@ -17,7 +17,7 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import type { Analysis } from "../src/core/model.ts";
 import { buildSegment, DEFAULT_MAX_BATCH_BYTES, DEFAULT_MESSAGES_PER_BATCH, frameWindows, planSegment } from "./bench/segment.ts";
 import { measureRecheck } from "./bench/recheck.ts";
-import { kernelWalkMs } from "./bench/kernel-alone.ts";
+import { kernelWalkMs, noSimdModule } from "./bench/kernel-alone.ts";
 import { buildNativeVerifier, nativeInMemoryNs } from "./bench/native.ts";
 import { cliSection } from "./bench/cli-bench.ts";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -54,6 +54,7 @@ interface SizeResult {
   maxRssKiB: number;
   hashMs: number[] | null;
   kernelMs: number[];
+  kernelNoSimdMs: number[];
   nativeMs: number[] | null;
 }
 
@@ -130,8 +131,11 @@ async function measureSize(cfg: SizeConfig): Promise<SizeResult> {
   }
   // The kernel walk alone, then the native verifier on the same bytes, interleaved run by run.
   const kernelOnce = await kernelWalkMs(segment, plan.frames);
+  const noSimdOnce = await kernelWalkMs(segment, plan.frames, noSimdModule());
   kernelOnce(); // warm-up
+  noSimdOnce();
   const kernelMs: number[] = [];
+  const kernelNoSimdMs: number[] = [];
   let nativeMs: number[] | null = null;
   let file: string | null = null;
   if (cfg.native) {
@@ -143,6 +147,7 @@ async function measureSize(cfg: SizeConfig): Promise<SizeResult> {
   try {
     for (let i = 0; i < cfg.runs; i++) {
       kernelMs.push(kernelOnce());
+      kernelNoSimdMs.push(noSimdOnce());
       if (cfg.native && file && nativeMs) nativeMs.push((nativeInMemoryNs(cfg.native, file, 2)[1] as number) / 1e6);
     }
   } finally {
@@ -150,7 +155,7 @@ async function measureSize(cfg: SizeConfig): Promise<SizeResult> {
   }
   return {
     payloadSize: cfg.payloadSize, messagesPerBatch: plan.messagesPerBatch, batches: plan.batches, frames: plan.frames,
-    bytes: plan.totalBytes, buildMs, analyzeMs, diagnostics, rssBeforeBytes, peakRssBytes, maxRssKiB, hashMs, kernelMs, nativeMs,
+    bytes: plan.totalBytes, buildMs, analyzeMs, diagnostics, rssBeforeBytes, peakRssBytes, maxRssKiB, hashMs, kernelMs, kernelNoSimdMs, nativeMs,
   };
 }
 
@@ -228,7 +233,7 @@ function kernelLines(r: SizeResult): string[] {
   const mbs = (ms: number[]): string => fixed(r.bytes / 1e6 / (median(ms) / 1e3), 0);
   const analyzeNs = ns(r.analyzeMs);
   const kernelNs = ns(r.kernelMs);
-  const lines = [`${"".padStart(8)}  └ kernel walk alone (wasm SIMD, bytes already in its memory, no columns): ${fixed(kernelNs, 1)} ns/frame, ${mbs(r.kernelMs)} MB/s`];
+  const lines = [`${"".padStart(8)}  └ kernel walk alone (wasm SIMD, bytes already in its memory, no columns): ${fixed(kernelNs, 1)} ns/frame, ${mbs(r.kernelMs)} MB/s (without SIMD: ${fixed(ns(r.kernelNoSimdMs), 1)} ns/frame)`];
   if (r.nativeMs) {
     const cNs = ns(r.nativeMs);
     lines.push(`${"".padStart(8)}  └ native C (verify.c, libxxhash, cc -O2): ${fixed(cNs, 1)} ns/frame, ${mbs(r.nativeMs)} MB/s → ` +

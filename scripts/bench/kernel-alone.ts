@@ -1,9 +1,15 @@
 /** The kernel walk alone for `npm run bench`: bytes copied into wasm memory untimed, then only the walk calls timed. */
+import { readFileSync } from "node:fs";
 import { createWasmKernel } from "../../src/checksum/kernel/wasm-kernel.ts";
 
+/** The committed build without -msimd128, to show what SIMD buys. */
+export function noSimdModule(): WebAssembly.Module {
+  return new WebAssembly.Module(readFileSync(new URL("../../src/checksum/kernel/kernel-nosimd.wasm", import.meta.url)));
+}
+
 /** Milliseconds of the kernel walk (no frame columns) over the whole segment, in 4 MiB windows. */
-export async function kernelWalkMs(segment: Uint8Array, expectFrames: number): Promise<() => number> {
-  const kernel = await createWasmKernel();
+export async function kernelWalkMs(segment: Uint8Array, expectFrames: number, module?: WebAssembly.Module): Promise<() => number> {
+  const kernel = await createWasmKernel(module);
   const windowBytes = 4 << 20;
   const area = kernel.inputArea(windowBytes + (2 << 20));
   return () => {
