@@ -16,7 +16,7 @@ import { encodeBatch, stampBatch, concat } from "../src/core/encode.ts";
 import { loadHashWasmXxh3 } from "../src/checksum/xxh3.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import type { Analysis } from "../src/core/model.ts";
-import { analyzeFileInPool, fileSource } from "./range-pool.ts";
+import { analyzeFileInPool, fileSource, RangePool } from "./range-pool.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const reference = await loadHashWasmXxh3();
@@ -58,6 +58,16 @@ describe("all cores", () => {
       expect(withoutFrames(got)).toEqual(want);
     });
   }
+
+  it("a pool that stays up answers job after job (what a page's Web Workers would do)", async () => {
+    const pool = new RangePool(2);
+    try {
+      await pool.ready();
+      for (let k = 0; k < 2; k++) expect(withoutFrames(await pool.analyzeFile(FILE, { startOffset: 0, keepFrames: false, maxDiagnostics: 200_000 }))).toEqual(want);
+    } finally {
+      await pool.close();
+    }
+  });
 
   it("keeps the first diagnostics analyze() keeps when capped, and merges frame columns", async () => {
     const capped = analyzeWith(reference, bytes, { maxDiagnostics: 2 });

@@ -1,5 +1,5 @@
-/** A worker_thread of range-pool.ts: streams one batch-aligned range of a file through its own wasm kernel. */
-import { parentPort, workerData } from "node:worker_threads";
+/** A worker_thread of range-pool.ts: streams batch-aligned ranges of files through its own wasm kernel, one job per message. */
+import { parentPort } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import { walkRange } from "../src/core/range-walk.ts";
@@ -7,17 +7,20 @@ import { frameColumnBuffers } from "../src/core/frame-columns.ts";
 import { fileSource } from "./file-source.ts";
 import type { RangeJob } from "./range-pool.ts";
 
-const job = workerData as RangeJob;
-try {
-  const kernel = await createWasmKernel();
-  const fd = openSync(job.path, "r");
+const port = parentPort!;
+const kernel = await createWasmKernel();
+port.on("message", (job: RangeJob) => {
   try {
-    const result = walkRange(kernel, fileSource(fd), { ...job, firstBatch: job.firstBatch });
-    const transfer = result.frames ? [...new Set(frameColumnBuffers(result.frames))] : [];
-    parentPort!.postMessage({ ok: true, result }, transfer);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(job.path, "r");
+    try {
+      const result = walkRange(kernel, fileSource(fd), job);
+      const transfer = result.frames ? [...new Set(frameColumnBuffers(result.frames))] : [];
+      port.postMessage({ ok: true, result }, transfer);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    port.postMessage({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   }
-} catch (err) {
-  parentPort!.postMessage({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-}
+});
+port.postMessage({ ready: true });

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { loadXxh3 } from "../../src/checksum/xxh3.ts";
 import { planSegment, writeSegmentFile } from "./segment.ts";
 import { hasGnuTime, timeProcess } from "./native.ts";
+import { RangePool } from "../../cli/range-pool.ts";
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../bin/iggy-batch.mjs");
 const MiB = 1 << 20;
@@ -29,6 +30,33 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 const label = (n: number): string => (n >= 1024 ? `${n / 1024} KiB` : `${n} B`);
+
+/** The file walked by pools of 1 and 2 workers that are already up (no start-up), interleaved: what all cores give. */
+async function warmPoolLines(file: string, frames: number, runs: number, cSeconds: number | null): Promise<string[]> {
+  const pools = [new RangePool(1), new RangePool(2)];
+  try {
+    await Promise.all(pools.map((p) => p.ready()));
+    const times = pools.map(() => [] as number[]);
+    const options = { startOffset: 0, keepFrames: false, maxDiagnostics: 200_000 };
+    for (let r = 0; r <= runs; r++) {
+      for (const [i, pool] of pools.entries()) {
+        const t0 = performance.now();
+        const a = await pool.analyzeFile(file, options);
+        if (a.summary.frames !== frames || a.summary.errors > 0) throw new Error(`pool of ${pool.threads}: ${a.summary.frames} frames, ${a.summary.errors} errors`);
+        if (r > 0) times[i]!.push((performance.now() - t0) / 1e3); // run 0 warms the kernels up
+      }
+    }
+    const [one, two] = times.map(median) as [number, number];
+    return pools.map((pool, i) => {
+      const t = i === 0 ? one : two;
+      const ratio = cSeconds ? `, ${(t / cSeconds).toFixed(2)}x C` : "";
+      const speedup = i === 1 ? `, ${(one / two).toFixed(2)}x one worker` : "";
+      return `    ${`pool of ${pool.threads} worker${i ? "s" : ""} already up (in the bench process)`.padEnd(56)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), ${((t * 1e9) / frames).toFixed(1)} ns/frame${ratio}${speedup}`;
+    });
+  } finally {
+    await Promise.all(pools.map((p) => p.close()));
+  }
+}
 
 /** The printed lines of the whole-process comparison. */
 export async function cliSection(cfg: CliBenchConfig): Promise<string[]> {
@@ -69,6 +97,7 @@ export async function cliSection(cfg: CliBenchConfig): Promise<string[]> {
         const ratio = c && i > 0 ? ` = ${(t / c).toFixed(2)}x C${net}` : "";
         lines.push(`    ${v.name.padEnd(56)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), peak RSS ${(median(rss[i]!) / 1024).toFixed(0)} MiB${ratio}`);
       }
+      lines.push(...(await warmPoolLines(file, plan.frames, cfg.runs, c)));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
