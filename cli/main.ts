@@ -5,6 +5,7 @@ import { buildFromSpec, BuildSpecError } from "../src/core/build-spec.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import type { FormatChoice } from "../src/core/containers/index.ts";
 import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat, reportOne } from "./containers.ts";
+import { inspectStreamed } from "./inspect-input.ts";
 
 const USAGE = `usage:
   iggy-batch inspect PATH|- [--format NAME] [--json] [--no-frames]
@@ -65,6 +66,9 @@ async function inspect(args: string[]): Promise<number> {
   const { files, flags, format } = parseCommon(args, ["--json", "--no-frames"]);
   const path = files[0] as string;
   if ((format === "auto" || format === "partition") && (await isDirectory(path))) return inspectDirectory(writeChunks, path, flags.has("--json"), !flags.has("--no-frames"));
+  // Large plain batch files stream through the kernel (flat memory); everything else is read whole.
+  const streamed = await inspectStreamed(writeChunks, path, format, flags.has("--json"), !flags.has("--no-frames"));
+  if (streamed !== null) return streamed;
   const { bytes } = await readInput(path);
   return inspectOne(writeChunks, bytes, path, format, flags.has("--json"), !flags.has("--no-frames"));
 }
