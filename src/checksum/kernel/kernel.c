@@ -71,9 +71,10 @@ static int tlv_faulty(const uint8_t *b, uint32_t n) {
     if (n - pos < 5) return 1;
     uint32_t kind = b[pos];
     uint32_t length = rd32(b + pos + 1);
-    if (kind < 1 || kind > 15) return 1;
+    /* Kinds 16..255 are unknown kinds (newer SDKs), shown raw, not a fault (batch-format.md). */
+    if (kind == 0) return 1;
     if (length < 1 || length > 255) return 1;
-    if (TLV_WIDTH[kind] != 0 && length != TLV_WIDTH[kind]) return 1;
+    if (kind <= 15 && TLV_WIDTH[kind] != 0 && length != TLV_WIDTH[kind]) return 1;
     if (kind == 3 && pos + 5 < n && b[pos + 5] > 1) return 1;
     if ((uint64_t)pos + 5 + length > n) return 1;
     count++;
