@@ -136,7 +136,7 @@ describe("kernel build artefacts", () => {
     }
     const dir = mkdtempSync(join(tmpdir(), "iggy-kernel-"));
     try {
-      const { buildKernel } = (await import("../../../scripts/build-kernel.mjs")) as { buildKernel(out: string): Record<string, string> };
+      const { buildKernel } = (await import("../../../scripts/build-kernel.mjs")) as { buildKernel: (out: string) => Record<string, string> };
       buildKernel(dir);
       for (const name of ["kernel.wasm", "kernel-nosimd.wasm", "kernel-wasm.ts"]) {
         const fresh = readFileSync(join(dir, name));
