@@ -6,6 +6,7 @@
 import type { Analysis } from "../core/model.ts";
 import type { FromWorker, ToWorker } from "./protocol.ts";
 import { runRequest } from "./run-request.ts";
+import { decodeShareResult, type ShareDecode } from "../lib/share-codec.ts";
 
 /** What an analysis hands back: the bytes (owned by the page now) and the model. */
 export interface AnalyzedInput {
@@ -54,7 +55,7 @@ export class AnalysisClient {
         if (m.id !== id) return;
         if (m.type === "progress") onProgress?.(m.done, m.total);
         else if (m.type === "result") { cleanup(); resolve({ bytes: new Uint8Array(m.buffer), analysis: m.analysis, ranOn: "worker" }); }
-        else { cleanup(); reject(new Error(m.message)); }
+        else if (m.type === "error") { cleanup(); reject(new Error(m.message)); }
       };
       const onError = (event: ErrorEvent) => {
         // The worker itself failed (e.g. could not load): fall back to the main thread for good.
@@ -71,6 +72,39 @@ export class AnalysisClient {
       // A Blob crosses without copying its bytes; an ArrayBuffer is copied first so the caller keeps its own.
       const message: ToWorker = { type: "analyze", id, input: ownedInput(input), startOffset };
       worker.postMessage(message, message.input instanceof ArrayBuffer ? [message.input] : []);
+    });
+  }
+
+  /** Inflates a share-link fragment in the worker (capped as it inflates); the main thread does it where no worker starts. */
+  decodeShare(fragment: string, signal: AbortSignal): Promise<ShareDecode> {
+    if (signal.aborted) return Promise.reject(new AbortedError());
+    const worker = this.workerBroken ? null : this.ensureWorker();
+    if (!worker) return Promise.resolve(decodeShareResult(fragment));
+    const id = this.nextId++;
+    return new Promise<ShareDecode>((resolve, reject) => {
+      const cleanup = () => {
+        worker.removeEventListener("message", onMessage);
+        worker.removeEventListener("error", onError);
+        signal.removeEventListener("abort", onAbort);
+      };
+      const onMessage = (event: MessageEvent<FromWorker>) => {
+        if (event.data.id !== id || event.data.type !== "shared") return;
+        cleanup();
+        resolve(event.data.result);
+      };
+      const onError = (event: ErrorEvent) => {
+        cleanup();
+        event.preventDefault();
+        this.terminate();
+        this.workerBroken = true;
+        resolve(decodeShareResult(fragment));
+      };
+      const onAbort = () => { cleanup(); this.terminate(); reject(new AbortedError()); };
+      worker.addEventListener("message", onMessage);
+      worker.addEventListener("error", onError);
+      signal.addEventListener("abort", onAbort);
+      const message: ToWorker = { type: "decode-share", id, fragment };
+      worker.postMessage(message);
     });
   }
 
@@ -97,7 +131,7 @@ export class AnalysisClient {
         if (signal.aborted) return reject(new AbortedError());
         if (m.type === "progress") onProgress?.(m.done, m.total);
         else if (m.type === "result") resolve({ bytes: new Uint8Array(m.buffer), analysis: m.analysis, ranOn: "main-thread" });
-        else reject(new Error(m.message));
+        else if (m.type === "error") reject(new Error(m.message));
       });
     });
   }

