@@ -44,7 +44,7 @@ export class Mutator {
 
   /** The next case. */
   next(): FuzzCase {
-    let bytes = this.pick().slice();
+    let bytes: Uint8Array = this.pick().slice();
     const steps = 1 + this.int(4);
     for (let i = 0; i < steps; i++) bytes = this.mutate(bytes);
     const r = this.rand();
