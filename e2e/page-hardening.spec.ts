@@ -51,3 +51,24 @@ test.describe("share-link bomb", () => {
     await expect(alert(page)).toContainText("the share link is damaged", { timeout: 30_000 });
   });
 });
+
+test.describe("file too large for the page", () => {
+  test("a 2 GiB file dropped on the page says it is too large, with the limit and the command line, and the input stays", async ({ page }) => {
+    const before = await openPage(page);
+    const size = await page.evaluate(() => {
+      // 2,048 references to one MiB: a real 2 GiB File without 2 GiB of memory.
+      const mib = new Blob([new Uint8Array(1 << 20)]);
+      const file = new File(Array.from({ length: 2048 }, () => mib), "huge-2GiB.log");
+      const dt = new DataTransfer();
+      dt.items.add(file);
+      window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+      return file.size;
+    });
+    expect(size).toBe(2 ** 31);
+    await expect(alert(page)).toContainText("huge-2GiB.log is too large for the page: it is 2.00 GiB (2,147,483,648 bytes)");
+    await expect(alert(page)).toContainText("at most 2,147,483,647 bytes");
+    await expect(alert(page)).toContainText("npx iggy-batch inspect");
+    await expect(alert(page)).not.toContainText("permission");
+    await expect(statusLine(page)).toHaveText(before);
+  });
+});

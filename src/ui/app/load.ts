@@ -5,6 +5,7 @@ import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "../samples/samples.ts";
 import { envelopeById } from "../../core/envelopes.ts";
 import type { Analysis } from "../../core/model.ts";
+import { pageInputRefusal } from "../../lib/input-limit.ts";
 
 // Loads and re-checks have a worker each: cancelling one (which terminates its worker) never kills the other.
 const loadClient = new AnalysisClient();
@@ -17,6 +18,9 @@ let generation = 0;
 /** Analyses an input off the main thread and shows it; resolves true when shown, false when cancelled or failed. */
 export async function loadInput(name: string, input: AnalysisInput, note: string | null = null, ticket = ++generation): Promise<boolean> {
   if (ticket !== generation) return false;
+  // Refused before anything is cancelled or read: the browser would only say the file "could not be read".
+  const tooLarge = pageInputRefusal(name, input instanceof Blob ? input.size : input.byteLength);
+  if (tooLarge) { reportInputProblem(tooLarge); return false; }
   loading?.abort();
   rechecking?.abort();
   const controller = new AbortController();
