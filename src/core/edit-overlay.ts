@@ -113,8 +113,8 @@ export class EditOverlay {
     return out;
   }
 
-  /** Applies writes (clamped to the input) as one undoable step and drops the redo tail; null when nothing is in range. */
-  apply(label: string, writes: readonly Write[]): EditStep | null {
+  /** Applies writes (clamped to the input) as one undoable step, even an empty one, and drops the redo tail. */
+  apply(label: string, writes: readonly Write[]): EditStep {
     const changes: ByteChange[] = [];
     for (const w of writes) {
       const s = Math.max(0, w.offset);
@@ -124,7 +124,6 @@ export class EditOverlay {
       changes.push({ offset: s, before: this.read(s, e), after });
       this.overwrite(s, after);
     }
-    if (changes.length === 0) return null;
     const step: EditStep = { label, changes };
     this.steps.length = this.applied;
     this.steps.push(step);

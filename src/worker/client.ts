@@ -7,6 +7,9 @@ import type { Analysis } from "../core/model.ts";
 import type { FromWorker, ToWorker } from "./protocol.ts";
 import { runRequest } from "./run-request.ts";
 import { decodeShareResult, type ShareDecode } from "../lib/share-codec.ts";
+import type { Patch } from "../core/edit-overlay.ts";
+import { analyzeWith } from "../core/analyze.ts";
+import { loadXxh3 } from "../checksum/xxh3.ts";
 
 /** What an analysis hands back: the bytes (owned by the page now) and the model. */
 export interface AnalyzedInput {
@@ -32,11 +35,20 @@ function ownedInput(input: AnalysisInput): Blob | ArrayBuffer {
   return input.slice(0);
 }
 
+// The main-thread fallback of analyzePatched: one full copy with the patches written over it.
+function patchedCopy(original: Uint8Array, patches: readonly Patch[]): Uint8Array {
+  const out = original.slice();
+  for (const p of patches) out.set(p.bytes.subarray(0, Math.max(0, out.length - p.start)), p.start);
+  return out;
+}
+
 /** Runs analyses in a Web Worker, one at a time. */
 export class AnalysisClient {
   private worker: Worker | null = null;
   private nextId = 1;
   private workerBroken = false;
+  // The key of the original the worker holds for analyzePatched, if any.
+  private baseKey: number | null = null;
 
   /** Analyses input; onProgress gets bytes walked; the signal cancels it. */
   analyze(input: AnalysisInput, signal: AbortSignal, onProgress?: (done: number, total: number) => void, startOffset = 0): Promise<AnalyzedInput> {
@@ -77,34 +89,59 @@ export class AnalysisClient {
 
   /** Inflates a share-link fragment in the worker (capped as it inflates); the main thread does it where no worker starts. */
   decodeShare(fragment: string, signal: AbortSignal): Promise<ShareDecode> {
+    return this.exchange({ type: "decode-share", id: this.nextId++, fragment }, signal, (m) => (m.type === "shared" ? m.result : undefined),
+      async () => decodeShareResult(fragment));
+  }
+
+  /**
+   * Re-checks an edited input as original + patches. The original is copied to the worker once per key and kept
+   * there, so later re-checks send only the patches; terminate() lets it go.
+   */
+  async analyzePatched(key: number, original: Uint8Array, patches: readonly Patch[], startOffset: number, signal: AbortSignal): Promise<Analysis> {
+    const viaMain = async () => analyzeWith(await loadXxh3(), patchedCopy(original, patches), { startOffset });
+    const ask = (withBase: boolean) => {
+      const message: ToWorker = { type: "analyze-patched", id: this.nextId++, key, patches, startOffset, ...(withBase ? { base: ownedInput(original) as ArrayBuffer } : {}) };
+      return this.exchange(message, signal, (m) => (m.type === "patched-result" ? m.analysis : m.type === "need-base" ? null : undefined), viaMain,
+        message.base ? [message.base] : []);
+    };
+    const first = await ask(this.baseKey !== key);
+    this.baseKey = key;
+    return first ?? (await ask(true)) ?? viaMain();
+  }
+
+  // One request and its one reply: pick() maps a reply of this id to the answer (undefined: not the reply);
+  // an error reply rejects, a worker that fails to run falls back to the main thread for good.
+  private exchange<T>(message: ToWorker, signal: AbortSignal, pick: (m: FromWorker) => T | undefined, onMain: () => Promise<T>, transfer: Transferable[] = []): Promise<T> {
     if (signal.aborted) return Promise.reject(new AbortedError());
     const worker = this.workerBroken ? null : this.ensureWorker();
-    if (!worker) return Promise.resolve(decodeShareResult(fragment));
-    const id = this.nextId++;
-    return new Promise<ShareDecode>((resolve, reject) => {
+    if (!worker) return onMain();
+    return new Promise<T>((resolve, reject) => {
       const cleanup = () => {
         worker.removeEventListener("message", onMessage);
         worker.removeEventListener("error", onError);
         signal.removeEventListener("abort", onAbort);
       };
       const onMessage = (event: MessageEvent<FromWorker>) => {
-        if (event.data.id !== id || event.data.type !== "shared") return;
+        const m = event.data;
+        if (m.id !== message.id) return;
+        if (m.type === "error") { cleanup(); reject(new Error(m.message)); return; }
+        const answer = pick(m);
+        if (answer === undefined) return;
         cleanup();
-        resolve(event.data.result);
+        resolve(answer);
       };
       const onError = (event: ErrorEvent) => {
         cleanup();
         event.preventDefault();
         this.terminate();
         this.workerBroken = true;
-        resolve(decodeShareResult(fragment));
+        onMain().then(resolve, reject);
       };
       const onAbort = () => { cleanup(); this.terminate(); reject(new AbortedError()); };
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
       signal.addEventListener("abort", onAbort);
-      const message: ToWorker = { type: "decode-share", id, fragment };
-      worker.postMessage(message);
+      worker.postMessage(message, transfer);
     });
   }
 
@@ -112,6 +149,7 @@ export class AnalysisClient {
   terminate(): void {
     this.worker?.terminate();
     this.worker = null;
+    this.baseKey = null;
   }
 
   private ensureWorker(): Worker | null {

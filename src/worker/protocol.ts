@@ -1,6 +1,7 @@
 /** The typed messages between the page and the analysis worker. */
 import type { Analysis } from "../core/model.ts";
 import type { ShareDecode } from "../lib/share-codec.ts";
+import type { Patch } from "../core/edit-overlay.ts";
 
 /** Page → worker: analyse this input. A Blob is read inside the worker, so the page never copies the bytes. */
 export interface AnalyzeRequest {
@@ -23,6 +24,33 @@ export interface SharedMessage {
   readonly type: "shared";
   readonly id: number;
   readonly result: ShareDecode;
+}
+
+/**
+ * Page → worker: re-check an edited input as its original plus patches. The original crosses once
+ * (base, keyed) and stays in the worker; later re-checks of the same key send only the patches.
+ */
+export interface AnalyzePatchedRequest {
+  readonly type: "analyze-patched";
+  readonly id: number;
+  readonly key: number;
+  readonly base?: ArrayBuffer;
+  /** Every overwritten run, relative to the original (EditOverlay.runs()). */
+  readonly patches: readonly Patch[];
+  readonly startOffset?: number;
+}
+
+/** Worker → page: the analysis of the patched input (its bytes stay in the worker). */
+export interface PatchedResultMessage {
+  readonly type: "patched-result";
+  readonly id: number;
+  readonly analysis: Analysis;
+}
+
+/** Worker → page: this worker does not hold the original of that key; send it with the patches. */
+export interface NeedBaseMessage {
+  readonly type: "need-base";
+  readonly id: number;
 }
 
 /** Worker → page: bytes walked so far. */
@@ -49,6 +77,6 @@ export interface ErrorMessage {
 }
 
 /** Anything the page sends. */
-export type ToWorker = AnalyzeRequest | DecodeShareRequest;
+export type ToWorker = AnalyzeRequest | DecodeShareRequest | AnalyzePatchedRequest;
 /** Anything the worker sends. */
-export type FromWorker = ProgressMessage | ResultMessage | ErrorMessage | SharedMessage;
+export type FromWorker = ProgressMessage | ResultMessage | ErrorMessage | SharedMessage | PatchedResultMessage | NeedBaseMessage;

@@ -2,6 +2,7 @@
 import { analyze } from "../core/analyze.ts";
 import { frameColumnBuffers } from "../core/frame-columns.ts";
 import { decodeShareResult } from "../lib/share-codec.ts";
+import { patchedInput } from "./patched-input.ts";
 import type { FromWorker, ToWorker } from "./protocol.ts";
 
 /** Runs a request, posting progress and a result or an error reply; transferables go with the result. */
@@ -10,6 +11,17 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
   if (request.type === "decode-share") {
     const result = decodeShareResult(request.fragment);
     post({ type: "shared", id, result }, result.ok ? [result.state.bytes.buffer as ArrayBuffer] : []);
+    return;
+  }
+  if (request.type === "analyze-patched") {
+    try {
+      const bytes = patchedInput(request.key, request.patches, request.base);
+      if (!bytes) { post({ type: "need-base", id }, []); return; }
+      const analysis = await analyze(bytes, { startOffset: request.startOffset });
+      post({ type: "patched-result", id, analysis }, frameColumnBuffers(analysis.frames));
+    } catch (err) {
+      post({ type: "error", id, message: err instanceof Error ? err.message : String(err) }, []);
+    }
     return;
   }
   try {

@@ -4,7 +4,7 @@ import type { FieldSpec } from "../../format/fields.ts";
 import { writeField } from "../../core/edit.ts";
 import { createStore, useStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
-import { commitEdit, editStore } from "./editing.ts";
+import { latestBytes, writeBytes } from "./editing.ts";
 import { fieldText, parseFieldText } from "./field-value.ts";
 
 /** Which field is being edited: its spec, where its header starts, and which panel shows the form. */
@@ -55,10 +55,12 @@ export function FieldEditForm({ where }: { where: FieldEditTarget["where"] }) {
   const apply = () => {
     const parsed = parseFieldText(text, target.spec);
     if (!parsed.ok) { setError(parsed.error); return; }
-    const e = editStore.get();
-    const current = e.history[e.index] ?? documentStore.get().input?.bytes;
+    const current = latestBytes();
     if (!current) return;
-    commitEdit(writeField(current, target.base, target.spec, parsed.value), `${target.label} = ${text.trim()}`);
+    // Only the field's own bytes are written: a copy of them, never of the input.
+    const at = target.base + target.spec.offset;
+    const field = writeField(current.slice(at, at + target.spec.size), -target.spec.offset, target.spec, parsed.value);
+    writeBytes([{ offset: at, bytes: field }], `${target.label} = ${text.trim()}`);
     fieldEditStore.set(null);
   };
   return (
