@@ -2,8 +2,10 @@
  * Issue #10, the page's part: a share-link bomb is refused quickly with the page alive, a file too
  * large for the page says so, and unsaved edits are guarded before they are lost.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { shareBombFragment } from "../test/share-bomb.ts";
-import { expect, openPage, statusLine, test, waitForIdle } from "./fixtures.ts";
+import { CORPUS_DIR, cell, expect, openPage, statusLine, test, waitForIdle, waitForInput } from "./fixtures.ts";
 
 const alert = (page: import("@playwright/test").Page) => page.locator(".status-area [role=alert]");
 
@@ -70,5 +72,47 @@ test.describe("file too large for the page", () => {
     await expect(alert(page)).toContainText("npx iggy-batch inspect");
     await expect(alert(page)).not.toContainText("permission");
     await expect(statusLine(page)).toHaveText(before);
+  });
+});
+
+test.describe("editing a large input", () => {
+  test("17 MiB: typing, undo and redo are re-checked in the worker from patches; Download edited has exactly the edit", async ({ page }) => {
+    const batch = readFileSync(path.join(CORPUS_DIR, "01-valid-producer-1frame.bin"));
+    const n = Math.ceil((17 << 20) / batch.length);
+    const big = Buffer.concat(Array.from({ length: n }, () => batch));
+    const clean = `${n.toLocaleString("en-US")} batches · ${n.toLocaleString("en-US")} frames · 0 errors · 0 warnings · 0 infos`;
+    const oneError = clean.replace("0 errors", "1 error");
+    await openPage(page);
+    await page.getByLabel("Open batch file").setInputFiles({ name: "big.bin", mimeType: "application/octet-stream", buffer: big });
+    expect(await waitForInput(page, "big.bin")).toBe(clean);
+
+    await page.getByRole("checkbox", { name: /^Edit bytes/ }).check();
+    await cell(page, 100).click();
+    const t0 = Date.now();
+    await page.keyboard.press("a");
+    await page.keyboard.press("b");
+    await expect(cell(page, 100)).toHaveText("ab", { timeout: 30_000 });
+    await expect(statusLine(page)).toHaveText(oneError, { timeout: 30_000 });
+    await expect(page.getByTestId("edit-state")).toContainText("2 edits");
+    console.log(`17 MiB input: two hex digits typed and re-checked in ${Date.now() - t0} ms; ${await page.getByTestId("edit-state").textContent()}`);
+
+    const undo = page.getByRole("button", { name: "Undo" });
+    const redo = page.getByRole("button", { name: "Redo" });
+    await undo.click();
+    await expect(cell(page, 100)).toHaveText("a0", { timeout: 30_000 });
+    await undo.click();
+    await expect(cell(page, 100)).toHaveText("00", { timeout: 30_000 });
+    await expect(statusLine(page)).toHaveText(clean, { timeout: 30_000 });
+    await redo.click();
+    await redo.click();
+    await expect(cell(page, 100)).toHaveText("ab", { timeout: 30_000 });
+    await expect(statusLine(page)).toHaveText(oneError, { timeout: 30_000 });
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download edited" }).click()]);
+    const saved = readFileSync(await download.path());
+    const expected = Buffer.from(big);
+    expected[100] = 0xab;
+    expect(saved.length).toBe(expected.length);
+    expect(Buffer.compare(saved, expected)).toBe(0);
   });
 });
