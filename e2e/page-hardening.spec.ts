@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { shareBombFragment } from "../test/share-bomb.ts";
-import { CORPUS_DIR, cell, expect, openPage, statusLine, test, waitForIdle, waitForInput } from "./fixtures.ts";
+import { encodeShareFragment } from "../src/lib/share-codec.ts";
+import { CORPUS_DIR, cell, expect, openCorpus, openPage, statusLine, test, waitForIdle, waitForInput } from "./fixtures.ts";
 
 const alert = (page: import("@playwright/test").Page) => page.locator(".status-area [role=alert]");
 
@@ -114,5 +115,97 @@ test.describe("editing a large input", () => {
     expected[100] = 0xab;
     expect(saved.length).toBe(expected.length);
     expect(Buffer.compare(saved, expected)).toBe(0);
+  });
+});
+
+test.describe("unsaved edits", () => {
+  const FIRST = "01-valid-producer-1frame.bin";
+  const EDITED = "1 batch · 1 frame · 1 error · 0 warnings · 0 infos";
+  const question = (page: import("@playwright/test").Page) => page.getByRole("alertdialog", { name: "Discard your edits?" });
+
+  async function editOneByte(page: import("@playwright/test").Page): Promise<void> {
+    await page.getByRole("checkbox", { name: /^Edit bytes/ }).check();
+    await cell(page, 100).click();
+    await page.keyboard.press("a");
+    await page.keyboard.press("b");
+    await expect(statusLine(page)).toHaveText(EDITED);
+  }
+
+  test("opening a sample, a file, a paste or a share link asks first: Cancel keeps the edits, Download saves them, Discard goes on", async ({ page }) => {
+    await openPage(page);
+    await openCorpus(page, FIRST);
+    await editOneByte(page);
+
+    // A sample: Cancel keeps the input, its edits and their history.
+    await page.getByLabel("Load a sample").selectOption({ index: 2 });
+    const dialog = question(page);
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(`${FIRST} has 2 edits that are not saved`);
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(statusLine(page)).toHaveText(EDITED);
+    await expect(page.getByTestId("edit-state")).toContainText("2 edits");
+    await expect(page.getByRole("button", { name: "Undo" })).toBeEnabled();
+
+    // Escape is Cancel too.
+    await page.getByLabel("Load a sample").selectOption({ index: 2 });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(statusLine(page)).toHaveText(EDITED);
+
+    // A file: "Download edited bytes first" saves exactly the edited bytes, then opens the file.
+    const SECOND = "03-empty-batch.bin";
+    await page.getByLabel("Open batch file").setInputFiles(path.join(CORPUS_DIR, SECOND));
+    await expect(dialog).toBeVisible();
+    const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Download edited bytes first" }).click()]);
+    const expected = readFileSync(path.join(CORPUS_DIR, FIRST));
+    expected[100] = 0xab;
+    expect(Buffer.compare(readFileSync(await download.path()), expected)).toBe(0);
+    await waitForInput(page, SECOND);
+    await expect(page.getByTestId("edit-state")).toHaveText("unedited");
+
+    // A paste: "Discard edits" goes on without saving.
+    await openCorpus(page, FIRST);
+    await editOneByte(page);
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData("text/plain", "00 01 02");
+      document.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Discard edits" }).click();
+    await waitForInput(page, "pasted hex (3 bytes)");
+
+    // A share link opened in this tab (hashchange): asked too; Cancel keeps the edited input.
+    await openCorpus(page, FIRST);
+    await editOneByte(page);
+    const link = encodeShareFragment({ name: "linked.bin", bytes: readFileSync(path.join(CORPUS_DIR, SECOND)), selection: null });
+    await page.evaluate((hash) => { location.hash = hash; }, link);
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("Opening the share link's linked.bin");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(statusLine(page)).toHaveText(EDITED);
+    await expect(page.getByTestId("edit-state")).toContainText("2 edits");
+  });
+
+  test("leaving the page with edits asks the browser to warn; without edits it does not", async ({ page }) => {
+    await openPage(page);
+    await openCorpus(page, FIRST);
+    await editOneByte(page);
+    const seen: string[] = [];
+    page.on("dialog", (d) => { seen.push(d.type()); void d.dismiss(); });
+    await page.reload({ waitUntil: "commit", timeout: 5_000 }).catch(() => undefined);
+    await expect.poll(() => seen).toEqual(["beforeunload"]);
+    // Dismissed: the page and its edits are still here.
+    await expect(statusLine(page)).toHaveText(EDITED);
+    // Undone to the original: nothing to lose, no warning.
+    await page.getByRole("button", { name: "Undo" }).click();
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect(page.getByRole("button", { name: "Undo" })).toBeDisabled();
+    await page.reload();
+    await waitForIdle(page);
+    expect(seen).toEqual(["beforeunload"]);
   });
 });

@@ -6,6 +6,7 @@ import { SAMPLES, DEFAULT_SAMPLE_ID } from "../samples/samples.ts";
 import { envelopeById } from "../../core/envelopes.ts";
 import type { Analysis } from "../../core/model.ts";
 import { pageInputRefusal } from "../../lib/input-limit.ts";
+import { confirmDiscardEdits, editsAtStake } from "../session/discard-guard.ts";
 
 // Loads and re-checks have a worker each: cancelling one (which terminates its worker) never kills the other.
 const loadClient = new AnalysisClient();
@@ -21,6 +22,7 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
   // Refused before anything is cancelled or read: the browser would only say the file "could not be read".
   const tooLarge = pageInputRefusal(name, input instanceof Blob ? input.size : input.byteLength);
   if (tooLarge) { reportInputProblem(tooLarge); return false; }
+  if (editsAtStake() && (!(await confirmDiscardEdits(name)) || ticket !== generation)) return false;
   loading?.abort();
   rechecking?.abort();
   const controller = new AbortController();
@@ -70,7 +72,9 @@ export async function loadSample(id: string = DEFAULT_SAMPLE_ID): Promise<boolea
   const ticket = ++generation;
   const sample = SAMPLES.find((s) => s.id === id) ?? SAMPLES[0]!;
   const bytes = sample.build(await loadXxh3());
+  // Asked before the envelope changes, so staying keeps the shown input exactly as it was.
   if (ticket !== generation) return false;
+  if (editsAtStake() && (!(await confirmDiscardEdits(`sample: ${sample.title}`)) || ticket !== generation)) return false;
   envelopeStore.set(sample.envelope ?? "none");
   return loadInput(`sample: ${sample.title}`, bytes, sample.note, ticket);
 }

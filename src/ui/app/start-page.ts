@@ -1,6 +1,7 @@
 /** What the page shows first: the input a share link carries, else the default sample. */
 import { MAX_SHARED_BYTES, SHARE_PREFIX, type ShareRefusal } from "../../lib/share-codec.ts";
 import { AbortedError, AnalysisClient } from "../../worker/client.ts";
+import { confirmDiscardEdits, editsAtStake } from "../session/discard-guard.ts";
 import { envelopeById } from "../../core/envelopes.ts";
 import { loadInput, loadSample, reportInputProblem } from "./load.ts";
 import { selectRange } from "../state/actions.ts";
@@ -32,6 +33,8 @@ export async function openShareFragment(fragment: string): Promise<ShareOpen> {
   if (!result.ok) return result.reason;
   const shared = result.state;
   const { bytes } = shared;
+  // Asked before the envelope changes, so staying keeps the shown input exactly as it was.
+  if (editsAtStake() && !(await confirmDiscardEdits(`the share link's ${shared.name}`))) return "opened";
   envelopeStore.set(envelopeById(shared.envelope ?? "none")?.id ?? "none");
   const shown = await loadInput(shared.name, bytes);
   if (shown && shared.selection) selectRange(shared.selection.start, shared.selection.end, "link");
