@@ -145,6 +145,11 @@ export class AnalysisClient {
     });
   }
 
+  /** Starts the worker now, so the first request does not wait for it to load. */
+  prepare(): void {
+    if (!this.workerBroken) this.ensureWorker();
+  }
+
   /** Stops the worker; the next call starts a new one. */
   terminate(): void {
     this.worker?.terminate();

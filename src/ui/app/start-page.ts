@@ -58,6 +58,8 @@ export async function startPage(): Promise<void> {
     void openShareFragment(location.hash).then(reportRefusal);
   });
   const opened = await openShareFragment(location.hash);
+  // Ready for a link opened later in this tab (hashchange), which then waits for no worker to load.
+  shareClient.prepare();
   if (opened === "opened") return;
   const sample = new URLSearchParams(location.search).get("sample");
   await loadSample(sample ?? undefined);
