@@ -11,7 +11,7 @@ import type { ChecksumChange } from "../../core/edit.ts";
 import { EditOverlay, type EditStep, type Write } from "../../core/edit-overlay.ts";
 import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
-import { requestPatchedRecheck, resetPatchedRecheck } from "./patched-recheck.ts";
+import { requestPatchedRecheck, resetPatchedRecheck } from "../session/patched-recheck.ts";
 
 /** Undo history of the loaded input and what the last edit did. */
 export interface EditState {
