@@ -94,17 +94,24 @@ export class AnalysisClient {
   }
 
   /**
-   * Re-checks an edited input as original + patches. The original is copied to the worker once per key and kept
-   * there, so later re-checks send only the patches; terminate() lets it go.
+   * Re-checks an edited input as original + patches. The original (or the File it came from) goes to the worker
+   * once per key and is kept there, so later re-checks send only the patches; terminate() lets it go.
    */
-  async analyzePatched(key: number, original: Uint8Array, patches: readonly Patch[], startOffset: number, signal: AbortSignal): Promise<Analysis> {
+  async analyzePatched(key: number, original: Uint8Array, patches: readonly Patch[], startOffset: number, signal: AbortSignal, source?: Blob): Promise<Analysis> {
     const viaMain = async () => analyzeWith(await loadXxh3(), patchedCopy(original, patches), { startOffset });
     const ask = (withBase: boolean) => {
-      const message: ToWorker = { type: "analyze-patched", id: this.nextId++, key, patches, startOffset, ...(withBase ? { base: ownedInput(original) as ArrayBuffer } : {}) };
+      // The File the original was read from crosses without a copy; else the bytes are copied once and transferred.
+      const base = withBase ? (source ?? ownedInput(original)) : undefined;
+      const message: ToWorker = { type: "analyze-patched", id: this.nextId++, key, patches, startOffset, ...(base ? { base } : {}) };
       return this.exchange(message, signal, (m) => (m.type === "patched-result" ? m.analysis : m.type === "need-base" ? null : undefined), viaMain,
-        message.base ? [message.base] : []);
+        base instanceof ArrayBuffer ? [base] : []);
     };
-    const first = await ask(this.baseKey !== key);
+    // A File changed on disk since it was loaded can no longer be read: then the page's bytes are sent instead.
+    const first = await ask(this.baseKey !== key).catch((err: unknown) => {
+      if (err instanceof AbortedError || !source) throw err;
+      source = undefined;
+      return null;
+    });
     this.baseKey = key;
     return first ?? (await ask(true)) ?? viaMain();
   }

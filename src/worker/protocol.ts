@@ -34,7 +34,8 @@ export interface AnalyzePatchedRequest {
   readonly type: "analyze-patched";
   readonly id: number;
   readonly key: number;
-  readonly base?: ArrayBuffer;
+  /** The original: bytes, or the File it was read from (read in the worker, no copy on the page). */
+  readonly base?: ArrayBuffer | Blob;
   /** Every overwritten run, relative to the original (EditOverlay.runs()). */
   readonly patches: readonly Patch[];
   readonly startOffset?: number;

@@ -15,7 +15,8 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
   }
   if (request.type === "analyze-patched") {
     try {
-      const bytes = patchedInput(request.key, request.patches, request.base);
+      const base = request.base instanceof Blob ? await request.base.arrayBuffer() : request.base;
+      const bytes = patchedInput(request.key, request.patches, base);
       if (!bytes) { post({ type: "need-base", id }, []); return; }
       const analysis = await analyze(bytes, { startOffset: request.startOffset });
       post({ type: "patched-result", id, analysis }, frameColumnBuffers(analysis.frames));

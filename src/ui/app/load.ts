@@ -7,6 +7,7 @@ import { envelopeById } from "../../core/envelopes.ts";
 import type { Analysis } from "../../core/model.ts";
 import { pageInputRefusal } from "../../lib/input-limit.ts";
 import { confirmDiscardEdits, editsAtStake } from "../session/discard-guard.ts";
+import { rememberSource } from "../session/input-source.ts";
 
 // Loads and re-checks have a worker each: cancelling one (which terminates its worker) never kills the other.
 const loadClient = new AnalysisClient();
@@ -35,6 +36,7 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
       if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
     }, startOffset);
     if (loading !== controller) return false;
+    if (input instanceof Blob) rememberSource(result.bytes, input);
     resetInteraction();
     documentStore.set({ input: { name, bytes: result.bytes, analysis: result.analysis, ranOn: result.ranOn, note, startOffset }, loading: null, error: null });
     return true;

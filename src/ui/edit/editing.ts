@@ -12,6 +12,7 @@ import { EditOverlay, type EditStep, type Write } from "../../core/edit-overlay.
 import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
 import { requestPatchedRecheck, resetPatchedRecheck } from "../session/patched-recheck.ts";
+import { sourceOf } from "../session/input-source.ts";
 
 /** Undo history of the loaded input and what the last edit did. */
 export interface EditState {
@@ -86,7 +87,7 @@ function show(o: EditOverlay, step: EditStep, forward: boolean): void {
     latest = working;
     const mine = session;
     requestPatchedRecheck(() => (mine !== session || overlay !== o ? null : {
-      key: mine, original: o.original, patches: [...o.runs()], startOffset: documentStore.get().input?.startOffset ?? 0,
+      key: mine, original: o.original, source: sourceOf(o.original), patches: [...o.runs()], startOffset: documentStore.get().input?.startOffset ?? 0,
       done: (analysis, ms) => {
         const now = documentStore.get().input;
         if (mine !== session || !now) return;

@@ -15,6 +15,8 @@ export interface PatchedJob {
   readonly original: Uint8Array;
   readonly patches: readonly Patch[];
   readonly startOffset: number;
+  /** The File or Blob the original was read from, if any. */
+  readonly source?: Blob;
   readonly done: (analysis: Analysis, ms: number) => void;
 }
 
@@ -51,7 +53,7 @@ async function run(): Promise<void> {
       documentStore.set((s) => (s.loading ? s : { ...s, loading: { name: LABEL, done: 0, total: job.original.length } }));
       const t0 = performance.now();
       try {
-        const analysis = await client.analyzePatched(job.key, job.original, job.patches, job.startOffset, signal);
+        const analysis = await client.analyzePatched(job.key, job.original, job.patches, job.startOffset, signal, job.source);
         if (!signal.aborted) job.done(analysis, performance.now() - t0);
       } catch (err) {
         if (!(err instanceof AbortedError)) documentStore.set((s) => ({ ...s, error: `could not re-check the edited bytes: ${(err as Error).message}` }));
