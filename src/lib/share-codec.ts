@@ -37,39 +37,65 @@ export function encodeShareFragment(state: SharedState): string {
   return SHARE_PREFIX + toBase64Url(deflateSync(raw, { level: 6 }));
 }
 
+/** Why a fragment could not be opened: not a share link at all, damaged, or carrying more than a link may. */
+export type ShareRefusal = "not-a-link" | "damaged" | "too-large";
+
+/** The outcome of decoding a fragment: its state, or why not. */
+export type ShareDecode = { readonly ok: true; readonly state: SharedState } | { readonly ok: false; readonly reason: ShareRefusal };
+
+/** Base64 characters decoded per step: each step inflates at most ~1,000× its 3 KiB of deflate, so a bomb is caught within a few MiB of the cap. */
+const STEP_CHARS = 4096;
+
+// Deflate never expands input by more than a few bytes per 64 KiB block; a longer fragment is refused unread.
+const maxFragmentChars = (cap: number): number => Math.ceil(((cap * 1.01 + 1024) * 4) / 3) + SHARE_PREFIX.length;
+
 class TooLarge extends Error {}
 
-// Streams the inflate so it stops at the cap instead of allocating whatever the link claims.
-function inflateCapped(data: Uint8Array, cap: number): Uint8Array {
+// Decodes the base64 a step at a time into the inflater, and stops the moment the output passes the cap.
+// The last step is pushed as final, so a stream cut short anywhere is an error, not a shorter input.
+function inflateCapped(text: string, cap: number): Uint8Array {
+  if (text.length === 0) throw new Error("empty deflate stream");
   const chunks: Uint8Array[] = [];
   let total = 0;
-  let ended = false;
-  const inflater = new Inflate((chunk, final) => {
+  const inflater = new Inflate((chunk) => {
     total += chunk.length;
     if (total > cap) throw new TooLarge();
     chunks.push(chunk);
-    ended ||= final;
   });
-  inflater.push(data, true);
-  if (!ended) throw new Error("incomplete deflate stream");
+  for (let at = 0; at < text.length; at += STEP_CHARS) {
+    inflater.push(fromBase64Url(text.slice(at, at + STEP_CHARS)), at + STEP_CHARS >= text.length);
+  }
   const out = new Uint8Array(total);
   let at = 0;
   for (const c of chunks) { out.set(c, at); at += c.length; }
   return out;
 }
 
-/** Decodes a fragment made by encodeShareFragment, or returns null with no throw for anything else (or anything over maxBytes). */
-export function decodeShareFragment(fragment: string, maxBytes = MAX_SHARED_BYTES): SharedState | null {
-  if (!fragment.startsWith(SHARE_PREFIX)) return null;
+/** Decodes a fragment made by encodeShareFragment, or says why not; never throws, and never inflates past maxBytes (plus the metadata). */
+export function decodeShareResult(fragment: string, maxBytes = MAX_SHARED_BYTES): ShareDecode {
+  if (!fragment.startsWith(SHARE_PREFIX)) return { ok: false, reason: "not-a-link" };
+  const cap = maxBytes + 4096;
+  if (fragment.length > maxFragmentChars(cap)) return { ok: false, reason: "too-large" };
+  const body = fragment.slice(SHARE_PREFIX.length);
+  if (!/^[A-Za-z0-9_-]*$/.test(body) || body.length % 4 === 1) return { ok: false, reason: "damaged" };
   try {
-    const raw = inflateCapped(fromBase64Url(fragment.slice(SHARE_PREFIX.length)), maxBytes + 4096);
+    const raw = inflateCapped(body, cap);
+    if (raw.length < 4) return { ok: false, reason: "damaged" };
     const metaLength = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
-    if (4 + metaLength > raw.length) return null;
-    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown };
+    if (4 + metaLength > raw.length) return { ok: false, reason: "damaged" };
+    if (raw.length - 4 - metaLength > maxBytes) return { ok: false, reason: "too-large" };
+    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown } | null;
+    if (meta === null || typeof meta !== "object") return { ok: false, reason: "damaged" };
     const sel = Array.isArray(meta.s) && meta.s.length === 2 && meta.s.every((v) => Number.isSafeInteger(v)) ? { start: meta.s[0] as number, end: meta.s[1] as number } : null;
     const shared = { name: typeof meta.n === "string" ? meta.n : "shared input", bytes: raw.slice(4 + metaLength), selection: sel };
-    return typeof meta.e === "string" ? { ...shared, envelope: meta.e } : shared;
-  } catch {
-    return null;
+    return { ok: true, state: typeof meta.e === "string" ? { ...shared, envelope: meta.e } : shared };
+  } catch (err) {
+    return { ok: false, reason: err instanceof TooLarge ? "too-large" : "damaged" };
   }
+}
+
+/** Decodes a fragment made by encodeShareFragment, or returns null with no throw for anything else (or anything over maxBytes). */
+export function decodeShareFragment(fragment: string, maxBytes = MAX_SHARED_BYTES): SharedState | null {
+  const result = decodeShareResult(fragment, maxBytes);
+  return result.ok ? result.state : null;
 }

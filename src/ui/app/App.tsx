@@ -18,6 +18,7 @@ import { SharePanel } from "../share/SharePanel.tsx";
 import { EditPanel } from "../edit/EditPanel.tsx";
 import { BuilderDialog } from "../builder/BuilderDialog.tsx";
 import { DiffDialog } from "../diff/DiffDialog.tsx";
+import { DiscardEditsDialog } from "../edit/DiscardEditsDialog.tsx";
 
 const selectInput = (s: DocumentState) => s.input;
 
@@ -74,6 +75,7 @@ export function App() {
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
       {dialog === "build" && <BuilderDialog onClose={() => setDialog(null)} />}
       {dialog === "diff" && <DiffDialog onClose={() => setDialog(null)} />}
+      <DiscardEditsDialog />
     </div>
   );
 }

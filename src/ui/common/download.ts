@@ -1,8 +1,8 @@
 /** Saving and copying from the page: a download through a blob: URL, the clipboard with a visible fallback. */
 
-/** Offers bytes, text, or text in pieces (large JSON) as a file download. */
-export function downloadFile(name: string, data: Uint8Array | string | readonly string[], type = "application/octet-stream"): void {
-  const parts: BlobPart[] = typeof data === "string" ? [data] : data instanceof Uint8Array ? [data as Uint8Array<ArrayBuffer>] : [...data];
+/** Offers bytes, text, or pieces of either (large JSON, an edited input's runs) as a file download. */
+export function downloadFile(name: string, data: Uint8Array | string | readonly (string | Uint8Array)[], type = "application/octet-stream"): void {
+  const parts = (typeof data === "string" || data instanceof Uint8Array ? [data] : [...data]) as BlobPart[];
   const blob = new Blob(parts, { type });
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");

@@ -22,7 +22,7 @@ export const MAX_DIFF_ROWS = 3000;
 const MAX_BATCH_OPTIONS = 1000;
 
 const selectInput = (s: DocumentState) => s.input;
-const selectOriginal = (s: EditState) => s.history[0] ?? null;
+const selectOriginal = (s: EditState) => s.original;
 
 /** The diff as a modal dialog. */
 export function DiffDialog({ onClose }: { onClose: () => void }) {

@@ -5,6 +5,9 @@ import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "../../core/samples.ts";
 import { envelopeById } from "../../core/envelopes.ts";
 import type { Analysis } from "../../core/model.ts";
+import { pageInputRefusal } from "../../lib/input-limit.ts";
+import { confirmDiscardEdits, editsAtStake } from "./discard-guard.ts";
+import { rememberSource } from "./input-source.ts";
 
 // Loads and re-checks have a worker each: cancelling one (which terminates its worker) never kills the other.
 let loadClient: AnalysisClient | null = null;
@@ -29,6 +32,10 @@ function started(client: AnalysisClient | null): AnalysisClient {
 export async function loadInput(name: string, input: AnalysisInput, note: string | null = null, ticket = ++generation): Promise<boolean> {
   const client = started(loadClient);
   if (ticket !== generation) return false;
+  // Refused before anything is cancelled or read: the browser would only say the file "could not be read".
+  const tooLarge = pageInputRefusal(name, input instanceof Blob ? input.size : input.byteLength);
+  if (tooLarge) { reportInputProblem(tooLarge); return false; }
+  if (editsAtStake() && (!(await confirmDiscardEdits(name)) || ticket !== generation)) return false;
   loading?.abort();
   rechecking?.abort();
   const controller = new AbortController();
@@ -41,6 +48,7 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
       if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
     }, startOffset);
     if (loading !== controller) return false;
+    if (input instanceof Blob) rememberSource(result.bytes, input);
     resetInteraction();
     documentStore.set({ input: { name, bytes: result.bytes, analysis: result.analysis, ranOn: result.ranOn, note, startOffset }, loading: null, error: null });
     return true;
@@ -79,7 +87,9 @@ export async function loadSample(id: string = DEFAULT_SAMPLE_ID): Promise<boolea
   const ticket = ++generation;
   const sample = SAMPLES.find((s) => s.id === id) ?? SAMPLES[0]!;
   const bytes = sample.build(await loadXxh3());
+  // Asked before the envelope changes, so staying keeps the shown input exactly as it was.
   if (ticket !== generation) return false;
+  if (editsAtStake() && (!(await confirmDiscardEdits(`sample: ${sample.title}`)) || ticket !== generation)) return false;
   envelopeStore.set(sample.envelope ?? "none");
   return loadInput(`sample: ${sample.title}`, bytes, sample.note, ticket);
 }
