@@ -6,8 +6,11 @@ export interface SharedState {
   readonly name: string;
   readonly bytes: Uint8Array;
   readonly selection: { readonly start: number; readonly end: number } | null;
-  /** The envelope id the input starts with (core/envelopes.ts); absent means plain batches. */
-  readonly envelope?: string;
+  /**
+   * The format to open it as (a containers.md name); absent means auto-detect. Links made before
+   * issue 8 carried an envelope id instead (`e`): "poll-reply" reads as poll-reply, "replicated-record" as prepare.
+   */
+  readonly format?: string;
 }
 
 /** Most bytes a link may inflate to: a crafted link must not be able to exhaust the tab's memory. */
@@ -29,13 +32,16 @@ const fromBase64Url = (text: string): Uint8Array => {
 
 /** Encodes state as a URL fragment: [u32 meta length][meta JSON][input bytes], deflated. */
 export function encodeShareFragment(state: SharedState): string {
-  const meta = new TextEncoder().encode(JSON.stringify({ n: state.name, s: state.selection ? [state.selection.start, state.selection.end] : null, ...(state.envelope && state.envelope !== "none" ? { e: state.envelope } : {}) }));
+  const meta = new TextEncoder().encode(JSON.stringify({ n: state.name, s: state.selection ? [state.selection.start, state.selection.end] : null, ...(state.format && state.format !== "auto" ? { f: state.format } : {}) }));
   const raw = new Uint8Array(4 + meta.length + state.bytes.length);
   new DataView(raw.buffer).setUint32(0, meta.length, true);
   raw.set(meta, 4);
   raw.set(state.bytes, 4 + meta.length);
   return SHARE_PREFIX + toBase64Url(deflateSync(raw, { level: 6 }));
 }
+
+// The envelope ids of links made before formats existed, as the format names they stand for.
+const OLD_ENVELOPES: Readonly<Record<string, string>> = { "poll-reply": "poll-reply", "replicated-record": "prepare" };
 
 class TooLarge extends Error {}
 
@@ -65,10 +71,11 @@ export function decodeShareFragment(fragment: string, maxBytes = MAX_SHARED_BYTE
     const raw = inflateCapped(fromBase64Url(fragment.slice(SHARE_PREFIX.length)), maxBytes + 4096);
     const metaLength = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
     if (4 + metaLength > raw.length) return null;
-    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown };
+    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown; f?: unknown };
     const sel = Array.isArray(meta.s) && meta.s.length === 2 && meta.s.every((v) => Number.isSafeInteger(v)) ? { start: meta.s[0] as number, end: meta.s[1] as number } : null;
     const shared = { name: typeof meta.n === "string" ? meta.n : "shared input", bytes: raw.slice(4 + metaLength), selection: sel };
-    return typeof meta.e === "string" ? { ...shared, envelope: meta.e } : shared;
+    const format = typeof meta.f === "string" ? meta.f : typeof meta.e === "string" ? OLD_ENVELOPES[meta.e] : undefined;
+    return format ? { ...shared, format } : shared;
   } catch {
     return null;
   }

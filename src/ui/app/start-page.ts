@@ -1,9 +1,8 @@
 /** What the page shows first: the input a share link carries, else the default sample. */
 import { decodeShareFragment, SHARE_PREFIX } from "../../lib/share-codec.ts";
-import { envelopeById } from "../../core/envelopes.ts";
+import { formatOfAlias } from "../common/format-choice.ts";
 import { loadInput, loadSample, reportInputProblem } from "../session/loading.ts";
 import { selectRange } from "../state/actions.ts";
-import { envelopeStore } from "../state/app-state.ts";
 
 let started = false;
 
@@ -16,8 +15,7 @@ export async function openShareFragment(fragment: string): Promise<ShareOpen> {
   const shared = decodeShareFragment(fragment);
   if (!shared) return "damaged";
   const { bytes } = shared;
-  envelopeStore.set(envelopeById(shared.envelope ?? "none")?.id ?? "none");
-  const shown = await loadInput(shared.name, bytes);
+  const shown = await loadInput(shared.name, bytes, null, undefined, { format: formatOfAlias(shared.format) ?? "auto" });
   if (shown && shared.selection) selectRange(shared.selection.start, shared.selection.end, "link");
   return "opened";
 }

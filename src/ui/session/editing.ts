@@ -8,7 +8,7 @@ import { writeField, type ChecksumChange } from "../../core/edit.ts";
 import type { FieldSpec } from "../../format/fields.ts";
 import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
-import { reanalyzeInWorker } from "./loading.ts";
+import { reanalyzeInWorker, reopenInWorker } from "./loading.ts";
 
 /** Undo history of the loaded input and what the last edit did. */
 export interface EditState {
@@ -59,6 +59,15 @@ export const INLINE_RECHECK_LIMIT = 16 << 20;
 function show(bytes: Uint8Array): number | null {
   const input = documentStore.get().input;
   if (!input || !xxh) return null;
+  const format = input.meta?.format;
+  if (format && format !== "batches") {
+    // A container re-opens in the worker (with the companion loading keeps), so its fields and checks follow the edit.
+    void reopenInWorker(bytes, format, "edited bytes").then((r) => {
+      const now = documentStore.get().input;
+      if (r && now) documentStore.set((s) => ({ ...s, input: { ...now, bytes, analysis: r.analysis, meta: { ...r.meta, detectedBy: now.meta?.detectedBy ?? r.meta.detectedBy } } }));
+    });
+    return null;
+  }
   if (bytes.length > INLINE_RECHECK_LIMIT) {
     void reanalyzeInWorker(bytes).then((analysis) => {
       const now = documentStore.get().input;
