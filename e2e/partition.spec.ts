@@ -31,7 +31,7 @@ for (const c of manifest.cases) {
     await expect(verdict).toHaveAttribute("data-verdict", cli.partition.verdict);
     // Every segment is listed with the recovery sentence the CLI gives it.
     const segments = page.getByRole("table", { name: "Segments" });
-    for (const s of cli.partition.segments) await expect(segments.locator(`tr[data-segment="${s.name}"]`)).toContainText(s.recovery.sentence);
+    for (const s of cli.partition.segments) await expect(segments.locator(`tr[data-recovery-of="${s.name}"]`)).toContainText(s.recovery.sentence);
     // Files outside the chain (an orphan index) are listed too.
     for (const name of Object.keys(c.files)) {
       if (!cli.partition.segments.some((s) => s.name === name || s.name.replace(/\.log$/, ".index") === name)) {

@@ -1,5 +1,5 @@
 /** The partition view: the segments of a dropped folder with their ranges, sizes, verdicts, chain and index checks; choosing one opens it. */
-import { useMemo } from "react";
+import { Fragment, useMemo } from "react";
 import type { OpenPartition } from "../state/app-state.ts";
 import { showPartitionFile } from "../session/loading.ts";
 import { otherFiles, segmentRows } from "./partition-rows.ts";
@@ -19,24 +19,29 @@ export function PartitionView({ partition }: { partition: OpenPartition }) {
             <tr><th>Segment</th><th>Offsets</th><th>Time</th><th>Size</th><th>Batches</th><th>Verdict</th><th>Chain</th><th>Index</th></tr>
           </thead>
           <tbody>
-            {rows.map((r) => (
-              <tr key={r.name} aria-current={shown === r.name || shown === r.indexName ? "true" : undefined} data-segment={r.name}>
-                <td>
-                  <button type="button" onClick={() => void showPartitionFile(r.name)} title={`Open ${r.name} in the hex map and tables`}>{r.name}</button>
-                  {r.indexName && <button type="button" className="link-button" onClick={() => void showPartitionFile(r.indexName!)} title={`Open ${r.indexName}`}>.index</button>}
-                </td>
-                <td>{r.offsets}</td>
-                <td className="partition-time">{r.times}</td>
-                <td>{r.size.toLocaleString("en-US")} B</td>
-                <td>{r.batches}</td>
-                <td className={`tone-${r.tone}`} data-verdict={r.tone}>
-                  {r.verdict}
-                  <div className="recovery-sentence">{r.recovery}</div>
-                </td>
-                <td className={`tone-${r.chainOk ? "ok" : "bad"}`}>{r.chain}</td>
-                <td className={`tone-${r.indexOk ? "ok" : "bad"}`}>{r.indexCheck}</td>
-              </tr>
-            ))}
+            {rows.map((r) => {
+              const current = shown === r.name || shown === r.indexName ? "true" : undefined;
+              return (
+                <Fragment key={r.name}>
+                  <tr aria-current={current} data-segment={r.name} className="segment-row">
+                    <td>
+                      <button type="button" onClick={() => void showPartitionFile(r.name)} title={`Open ${r.name} in the hex map and tables`}>{r.name}</button>
+                      {r.indexName && <button type="button" className="link-button" onClick={() => void showPartitionFile(r.indexName!)} title={`Open ${r.indexName}`}>.index</button>}
+                    </td>
+                    <td>{r.offsets}</td>
+                    <td className="partition-time">{r.times.split(" .. ").map((t, i) => <div key={i}>{i > 0 ? "→ " : ""}{t}</div>)}</td>
+                    <td>{r.size.toLocaleString("en-US")} B</td>
+                    <td>{r.batches}</td>
+                    <td className={`tone-${r.tone}`} data-verdict={r.tone}>{r.verdict}</td>
+                    <td className={`tone-${r.chainOk ? "ok" : "bad"}`}>{r.chain}</td>
+                    <td className={`tone-${r.indexOk ? "ok" : "bad"}`}>{r.indexCheck}</td>
+                  </tr>
+                  <tr aria-current={current} data-recovery-of={r.name} className="recovery-row">
+                    <td colSpan={8} className="recovery-sentence">{r.recovery}</td>
+                  </tr>
+                </Fragment>
+              );
+            })}
           </tbody>
         </table>
       </div>

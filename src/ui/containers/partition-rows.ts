@@ -59,7 +59,7 @@ export function segmentRows(result: PartitionResult): SegmentRow[] {
       chainOk: !gap,
       indexCheck: !s.indexName ? "no index" : indexFindings.length > 0
         ? [...new Set(indexFindings.map((d) => d.code))].join(", ")
-        : `${indexFile ? Math.floor(indexFile.size / 24) : 0} entries agree with the log ✓`,
+        : `${indexFile ? Math.floor(indexFile.size / 24) : 0} entries agree ✓`,
       indexOk: indexFindings.length === 0,
     };
   });

@@ -28,8 +28,7 @@ function DiagnosticItem({ d, index, setSize, offsetY, shown }: { d: Listed; inde
       onMouseEnter={() => { if (here) hoverRange({ start: d.start, end: Math.max(d.end, d.start + 1) }); }} onMouseLeave={() => hoverRange(null)}>
       <button type="button" onClick={jump} className="diag-jump">
         <span className="diag-sev" aria-hidden="true">{d.severity === "error" ? "✗" : d.severity === "warning" ? "!" : "i"}</span>
-        <span className="diag-code">{d.code}</span>
-        {d.file !== undefined && <span className="diag-file">{d.file}</span>}
+        <span className="diag-code">{d.code}{d.file !== undefined && <span className="diag-file"> · {d.file}</span>}</span>
         <span className="diag-range">{hex(d.start)}..{hex(d.end)}</span>
         <span className="diag-msg">{d.message}</span>
       </button>

@@ -1,6 +1,7 @@
 /** The legend of the hex map: every byte kind with its colour and the spec's description, then the marks. */
 import type { JSX } from "react";
-import { ALL_BYTE_KINDS, describeKind } from "../../format/fields.ts";
+import { ALL_BYTE_KINDS, describeKind, type ByteKind } from "../../format/fields.ts";
+import { isContainerKind } from "../../format/containers/index.ts";
 import { KIND_STYLE, SWATCH_CLASS } from "../common/kind-style.ts";
 import "./hex.css";
 
@@ -17,22 +18,33 @@ const MARKS: readonly { sample: string; name: string; description: string }[] = 
   { sample: "is-cursor", name: "cursor", description: "An outline: the keyboard cursor of the hex map." },
 ];
 
+// The batch's own kinds first; the many container kinds (segments, requests, legacy dumps) fold away below them.
+const BATCH_KINDS = ALL_BYTE_KINDS.filter((k) => !isContainerKind(k));
+const CONTAINER_KINDS = ALL_BYTE_KINDS.filter((k) => isContainerKind(k));
+
+function KindItem({ kind }: { kind: ByteKind }): JSX.Element {
+  return (
+    <li data-legend-kind={kind}>
+      <span className={`${SWATCH_CLASS} ${KIND_STYLE[kind].className}`} aria-hidden="true" />
+      <span className="hx-legend-name">{KIND_STYLE[kind].label}</span>
+      <span className="hx-legend-desc">{describeKind(kind).description}</span>
+    </li>
+  );
+}
+
 /** Every kind's swatch, name and description, and what the overlaid marks mean. */
 export function Legend(): JSX.Element {
   return (
     <div className="hx-legend">
       <ul className="hx-legend-kinds" aria-label="Byte kinds">
-        {ALL_BYTE_KINDS.map((kind) => {
-          const d = describeKind(kind);
-          return (
-            <li key={kind} data-legend-kind={kind}>
-              <span className={`${SWATCH_CLASS} ${KIND_STYLE[kind].className}`} aria-hidden="true" />
-              <span className="hx-legend-name">{KIND_STYLE[kind].label}</span>
-              <span className="hx-legend-desc">{d.description}</span>
-            </li>
-          );
-        })}
+        {BATCH_KINDS.map((kind) => <KindItem key={kind} kind={kind} />)}
       </ul>
+      <details className="hx-legend-containers">
+        <summary>Container fields ({CONTAINER_KINDS.length})</summary>
+        <ul className="hx-legend-kinds" aria-label="Container byte kinds">
+          {CONTAINER_KINDS.map((kind) => <KindItem key={kind} kind={kind} />)}
+        </ul>
+      </details>
       <ul className="hx-legend-marks" aria-label="Marks">
         {MARKS.map((m) => (
           <li key={m.name}>
