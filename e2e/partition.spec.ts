@@ -3,7 +3,8 @@
  * test/fixtures/corpus-containers/partitions, dropped as a folder and picked as several files, shows the
  * CLI's summed summary, its verdict, and every expected finding with its file (data-file) and range.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   CONTAINERS_DIR, cell, dropFolder, expect, formatFacts, listedRange, openFiles, openPage, readFileDiagnostics, runCliJson,
@@ -73,7 +74,7 @@ test("several .log and .index files picked in Open batch file open as one partit
   await expect(page.locator(".hex-panel h2")).toContainText(second);
   await expect(page.locator(`tr[data-segment="${second}"]`)).toHaveAttribute("aria-current", "true");
   // Opened with its .index: recovery takes the index path, and the entries are listed under it.
-  await expect(formatFacts(page)).toHaveCount(0);
+  await expect(formatFacts(page)).toHaveText(`format: Partition directory (auto: ${files.length} files opened together; the server would load it)`);
   const entries = page.getByRole("table", { name: "Index entries" });
   await expect(entries.locator("tbody tr")).toHaveCount(2);
   await expect(entries.locator("tbody tr").first()).toContainText("✓");
@@ -82,4 +83,22 @@ test("several .log and .index files picked in Open batch file open as one partit
   await entries.getByRole("button", { name: `Go to batch at ${position}` }).click();
   await expect(cell(page, position)).toHaveAttribute("aria-selected", "true");
   await expect(cell(page, position)).toHaveAttribute("data-kind", "batch.partition_id");
+});
+
+test("a folder with foreign and scratch files lists them with why and still decodes the chain", async ({ page }) => {
+  const healthy = path.join(PARTITIONS, "healthy");
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), "iggy-partition-")), "p3");
+  mkdirSync(dir);
+  for (const n of readdirSync(healthy)) copyFileSync(path.join(healthy, n), path.join(dir, n));
+  writeFileSync(path.join(dir, "notes.txt"), "not a segment");
+  writeFileSync(path.join(dir, "00000000000000001980.log.staging"), new Uint8Array(40));
+  const cli = runCliJson<CliPartition>(dir);
+  await openPage(page);
+  await dropFolder(page, dir);
+  await expect(statusLine(page)).toHaveText(summaryText(cli.summary));
+  await expect(page.getByLabel("Partition verdict")).toHaveAttribute("data-verdict", "ok");
+  const others = page.getByRole("list", { name: "Files not in the chain" });
+  await expect(others.locator('[data-file="notes.txt"]')).toContainText("not a {start:020}.log or .index file");
+  await expect(others.locator('[data-file="00000000000000001980.log.staging"]')).toContainText(".staging scratch file");
+  await expect(page.getByRole("table", { name: "Segments" }).locator("tr.segment-row")).toHaveCount(3);
 });

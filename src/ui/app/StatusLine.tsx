@@ -28,7 +28,12 @@ export function StatusLine() {
       </div>
       {partition && (
         <span className="input-name" title={partition.name}>
-          {partition.name} · {partition.result.files.length} files · format: {partition.result.verdict === "ok" ? "Partition directory (the server would load it)" : "Partition directory (the server would refuse it)"}
+          {partition.name} · {partition.result.files.length} files
+        </span>
+      )}
+      {partition && (
+        <span className="format-facts" data-format="partition">
+          {formatLine({ format: "partition", detectedBy: `auto: ${partition.result.files.length} files opened together; the server would ${partition.result.verdict === "ok" ? "load" : "refuse"} it` })}
         </span>
       )}
       {input && !partition && (
