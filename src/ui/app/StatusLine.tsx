@@ -43,7 +43,7 @@ export function StatusLine() {
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
         </span>
       )}
-      {input?.meta && !partition && <span className="format-facts" data-format={input.meta.format}>{formatLine(input.meta)}</span>}
+      {input?.meta && !partition && <span className="format-facts" data-format={input.meta.format} title={formatLine(input.meta)}>{formatLine(input.meta)}</span>}
       {input?.note && <span className="sample-note">{input.note}</span>}
       {loading && (
         <span className="loading">
