@@ -6,8 +6,11 @@ export interface SharedState {
   readonly name: string;
   readonly bytes: Uint8Array;
   readonly selection: { readonly start: number; readonly end: number } | null;
-  /** The envelope id the input starts with (core/envelopes.ts); absent means plain batches. */
-  readonly envelope?: string;
+  /**
+   * The format to open it as (a containers.md name); absent means auto-detect. Links made before
+   * issue 8 carried an envelope id instead (`e`): "poll-reply" reads as poll-reply, "replicated-record" as prepare.
+   */
+  readonly format?: string;
 }
 
 /** Most bytes a link may inflate to: a crafted link must not be able to exhaust the tab's memory. */
@@ -29,7 +32,7 @@ const fromBase64Url = (text: string): Uint8Array => {
 
 /** Encodes state as a URL fragment: [u32 meta length][meta JSON][input bytes], deflated. */
 export function encodeShareFragment(state: SharedState): string {
-  const meta = new TextEncoder().encode(JSON.stringify({ n: state.name, s: state.selection ? [state.selection.start, state.selection.end] : null, ...(state.envelope && state.envelope !== "none" ? { e: state.envelope } : {}) }));
+  const meta = new TextEncoder().encode(JSON.stringify({ n: state.name, s: state.selection ? [state.selection.start, state.selection.end] : null, ...(state.format && state.format !== "auto" ? { f: state.format } : {}) }));
   const raw = new Uint8Array(4 + meta.length + state.bytes.length);
   new DataView(raw.buffer).setUint32(0, meta.length, true);
   raw.set(meta, 4);
@@ -48,6 +51,8 @@ const STEP_CHARS = 4096;
 
 // Deflate never expands input by more than a few bytes per 64 KiB block; a longer fragment is refused unread.
 const maxFragmentChars = (cap: number): number => Math.ceil(((cap * 1.01 + 1024) * 4) / 3) + SHARE_PREFIX.length;
+// The envelope ids of links made before formats existed, as the format names they stand for.
+const OLD_ENVELOPES: Readonly<Record<string, string>> = { "poll-reply": "poll-reply", "replicated-record": "prepare" };
 
 class TooLarge extends Error {}
 
@@ -84,11 +89,12 @@ export function decodeShareResult(fragment: string, maxBytes = MAX_SHARED_BYTES)
     const metaLength = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
     if (4 + metaLength > raw.length) return { ok: false, reason: "damaged" };
     if (raw.length - 4 - metaLength > maxBytes) return { ok: false, reason: "too-large" };
-    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown } | null;
+    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown; f?: unknown } | null;
     if (meta === null || typeof meta !== "object") return { ok: false, reason: "damaged" };
     const sel = Array.isArray(meta.s) && meta.s.length === 2 && meta.s.every((v) => Number.isSafeInteger(v)) ? { start: meta.s[0] as number, end: meta.s[1] as number } : null;
     const shared = { name: typeof meta.n === "string" ? meta.n : "shared input", bytes: raw.slice(4 + metaLength), selection: sel };
-    return { ok: true, state: typeof meta.e === "string" ? { ...shared, envelope: meta.e } : shared };
+    const format = typeof meta.f === "string" ? meta.f : typeof meta.e === "string" ? OLD_ENVELOPES[meta.e] : undefined;
+    return { ok: true, state: format ? { ...shared, format } : shared };
   } catch (err) {
     return { ok: false, reason: err instanceof TooLarge ? "too-large" : "damaged" };
   }

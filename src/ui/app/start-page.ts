@@ -2,10 +2,9 @@
 import { MAX_SHARED_BYTES, SHARE_PREFIX, type ShareRefusal } from "../../lib/share-codec.ts";
 import { AbortedError, AnalysisClient } from "../../worker/client.ts";
 import { confirmDiscardEdits, editsAtStake } from "../session/discard-guard.ts";
-import { envelopeById } from "../../core/envelopes.ts";
+import { formatOfAlias } from "../common/format-choice.ts";
 import { loadInput, loadSample, reportInputProblem } from "../session/loading.ts";
 import { selectRange } from "../state/actions.ts";
-import { envelopeStore } from "../state/app-state.ts";
 
 let started = false;
 // Links are inflated in a worker of their own: a hostile one costs that worker a fraction of a second, never the page.
@@ -33,10 +32,9 @@ export async function openShareFragment(fragment: string): Promise<ShareOpen> {
   if (!result.ok) return result.reason;
   const shared = result.state;
   const { bytes } = shared;
-  // Asked before the envelope changes, so staying keeps the shown input exactly as it was.
+  // Asked before anything changes, so staying keeps the shown input exactly as it was.
   if (editsAtStake() && !(await confirmDiscardEdits(`the share link's ${shared.name}`))) return "opened";
-  envelopeStore.set(envelopeById(shared.envelope ?? "none")?.id ?? "none");
-  const shown = await loadInput(shared.name, bytes);
+  const shown = await loadInput(shared.name, bytes, null, undefined, { format: formatOfAlias(shared.format) ?? "auto" });
   if (shown && shared.selection) selectRange(shared.selection.start, shared.selection.end, "link");
   return "opened";
 }

@@ -14,6 +14,7 @@ import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
 import { requestPatchedRecheck, resetPatchedRecheck } from "./patched-recheck.ts";
 import { sourceOf } from "./input-source.ts";
+import { reopenInWorker } from "./loading.ts";
 
 /** Undo history of the loaded input and what the last edit did. */
 export interface EditState {
@@ -86,6 +87,18 @@ function publish(o: EditOverlay, changes: readonly ChecksumChange[] | null): voi
 // Shows the overlay's current bytes after `step` was applied (forward) or undone, and re-checks them.
 function show(o: EditOverlay, step: EditStep, forward: boolean): void {
   const input = documentStore.get().input;
+  if (!input) return;
+  const format = input.meta?.format;
+  if (format && format !== "batches") {
+    // A container re-opens in the worker (with the companion loading keeps), so its fields and checks follow the edit.
+    const bytes = o.index === 0 ? o.original : o.materialize();
+    latest = shown = bytes;
+    void reopenInWorker(bytes, format, "edited bytes").then((r) => {
+      const now = documentStore.get().input;
+      if (r && now && latest === bytes) documentStore.set((s) => ({ ...s, input: { ...now, bytes, analysis: r.analysis, meta: { ...r.meta, detectedBy: now.meta?.detectedBy ?? r.meta.detectedBy } } }));
+    });
+    return;
+  }
   if (!input) return;
   if (o.size > INLINE_RECHECK_LIMIT) {
     if (!working) working = o.read(0, o.size);

@@ -1,6 +1,6 @@
 /** Share and export: the share link (with size, redaction and batch-only options), the Markdown report, JSON, .bin downloads and copy formats. */
 import { useState } from "react";
-import { documentStore, envelopeStore, selectionStore, type DocumentState, type LoadedInput } from "../state/app-state.ts";
+import { documentStore, formatStore, selectionStore, type DocumentState, type LoadedInput } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { encodeShareFragment } from "../../lib/share-codec.ts";
 import { redactPayloads, batchBytes } from "../../core/edit.ts";
@@ -31,9 +31,9 @@ export function shareUrl(input: LoadedInput, options: { redact: boolean; onlyBat
     selection = b && selection ? { start: Math.max(0, selection.start - b.start), end: Math.max(0, selection.end - b.start) } : null;
   }
   const name = options.onlyBatch !== null ? `${input.name} (batch ${options.onlyBatch})` : input.name;
-  // A single batch cut out of an enveloped capture is plain batches.
-  const envelope = options.onlyBatch === null ? envelopeStore.get() : "none";
-  const fragment = encodeShareFragment({ name, bytes, selection: selection && { start: selection.start, end: selection.end }, envelope });
+  // A single batch cut out of a container is plain batches; a whole input keeps the Format control's choice.
+  const format = options.onlyBatch === null ? formatStore.get() : "batches";
+  const fragment = encodeShareFragment({ name, bytes, selection: selection && { start: selection.start, end: selection.end }, format });
   return location.href.replace(/#.*$/, "") + fragment;
 }
 
@@ -64,6 +64,7 @@ export function SharePanel() {
     const envelope = ENVELOPES.find((e) => e.skip > 0 && e.skip === input.startOffset);
     const md = renderMarkdownReport(input.analysis, input.bytes, {
       name: input.name, sha256: await sha256Hex(input.bytes), toolVersion: TOOL_VERSION, envelope: envelope && `${envelope.label} (${envelope.skip} B)`,
+      opened: input.meta ?? undefined,
     });
     if (how === "download") downloadFile(`${baseName(input.name)}-report.md`, md, "text/markdown");
     else setNote((await copyText(md)) ? "Report copied as Markdown." : "Clipboard unavailable: use Download report.");
