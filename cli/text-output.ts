@@ -2,6 +2,7 @@
 import type { Analysis, BatchModel } from "../src/core/model.ts";
 import { hex64 } from "../src/format/values.ts";
 import { summarySentence } from "../src/core/summary-text.ts";
+import { terminalText } from "../src/lib/text-escape.ts";
 
 const hexOffset = (n: number): string => "0x" + n.toString(16).padStart(8, "0");
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -28,10 +29,10 @@ function batchRow(b: BatchModel): string[] {
   ];
 }
 
-/** Renders the whole human report of one input. */
+/** Renders the whole human report of one input; the name and messages are escaped for the terminal. */
 export function renderText(a: Analysis, name: string): string {
   const lines: string[] = [];
-  lines.push(`${name}: ${a.size} bytes · ${summaryLine(a)}`);
+  lines.push(`${terminalText(name)}: ${a.size} bytes · ${summaryLine(a)}`);
   if (a.batches.length > 0) {
     const head = ["batch", "offset", "bytes", "partition", "base_offset", "count", "frames", "kind", "batch_checksum", "verdict"];
     const rows = [head, ...a.batches.map(batchRow)];
@@ -45,7 +46,7 @@ export function renderText(a: Analysis, name: string): string {
   if (a.diagnostics.length > 0) {
     lines.push("", "diagnostics:");
     for (const d of a.diagnostics) {
-      lines.push(`  ${d.severity.padEnd(7)} ${hexOffset(d.start)}..${hexOffset(d.end)}  ${d.code}: ${d.message}`);
+      lines.push(`  ${d.severity.padEnd(7)} ${hexOffset(d.start)}..${hexOffset(d.end)}  ${d.code}: ${terminalText(d.message)}`);
     }
     if (a.diagnosticsOmitted > 0) lines.push(`  … and ${a.diagnosticsOmitted} more not listed`);
   }

@@ -2,6 +2,7 @@
 import { BATCH_HEADER_FIELDS } from "../format/fields.ts";
 import { hex64, microsToIso } from "../format/values.ts";
 import { toXxd } from "../lib/byte-formats.ts";
+import { markdownFence, markdownText } from "../lib/text-escape.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
 
@@ -18,7 +19,7 @@ export interface ReportInput {
 }
 
 const hex = (n: number) => "0x" + n.toString(16);
-// Markdown table cells must not break the table.
+// Markdown table cells must not break the table; text from the input goes through markdownText instead.
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -65,12 +66,12 @@ function headerTable(b: BatchModel): string[] {
 export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info: ReportInput): string {
   const maxExcerpts = info.maxExcerpts ?? 50;
   const out: string[] = [];
-  out.push(`# Iggy batch report: ${cell(info.name)}`, "");
+  out.push(`# Iggy batch report: ${markdownText(info.name)}`, "");
   out.push("| | |", "|---|---|");
   out.push(`| tool | iggy-batch-explorer ${info.toolVersion} |`);
-  out.push(`| input | ${cell(info.name)} |`);
+  out.push(`| input | ${markdownText(info.name)} |`);
   out.push(`| size | ${analysis.size} bytes |`);
-  if (info.envelope) out.push(`| starts with | ${cell(info.envelope)} |`);
+  if (info.envelope) out.push(`| starts with | ${markdownText(info.envelope)} |`);
   out.push(`| SHA-256 | \`${info.sha256}\` |`);
   out.push(`| summary | ${summarySentence(analysis.summary)} |`);
   out.push(`| verdict | ${analysis.summary.errors > 0 ? "**FAIL**" : "ok"} |`, "");
@@ -80,13 +81,15 @@ export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info
   if (diags.length === 0) out.push("None: every check passed.", "");
   else {
     out.push("| # | severity | code | bytes | batch | frame | message |", "|---:|---|---|---|---:|---:|---|");
-    diags.forEach((d, i) => out.push(`| ${i + 1} | ${d.severity} | \`${d.code}\` | ${hex(d.start)}..${hex(d.end)} | ${d.batch ?? ""} | ${d.frame ?? ""} | ${cell(d.message)} |`));
+    diags.forEach((d, i) => out.push(`| ${i + 1} | ${d.severity} | \`${d.code}\` | ${hex(d.start)}..${hex(d.end)} | ${d.batch ?? ""} | ${d.frame ?? ""} | ${markdownText(d.message)} |`));
     if (analysis.diagnosticsOmitted > 0) out.push("", `${analysis.diagnosticsOmitted} more diagnostics were found but not kept.`);
     out.push("");
     out.push("## Findings", "");
     diags.slice(0, maxExcerpts).forEach((d, i) => {
-      out.push(`### ${i + 1}. \`${d.code}\` (${d.severity}) at ${hex(d.start)}..${hex(d.end)}`, "", cell(d.message), "");
-      out.push("```text", annotatedExcerpt(bytes, d.start, d.end), "```", "");
+      out.push(`### ${i + 1}. \`${d.code}\` (${d.severity}) at ${hex(d.start)}..${hex(d.end)}`, "", markdownText(d.message), "");
+      const excerpt = annotatedExcerpt(bytes, d.start, d.end);
+      const fence = markdownFence(excerpt);
+      out.push(fence + "text", excerpt, fence, "");
     });
     if (diags.length > maxExcerpts) out.push(`Excerpts of the other ${diags.length - maxExcerpts} findings are left out.`, "");
   }
