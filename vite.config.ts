@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { CSP_META_RE, devSecurityHeaders, headersFile, metaPolicy, securityHeaders } from './scripts/security-headers.mjs';
 
 // ---------------------------------------------------------------------------
 // Content-Security-Policy
@@ -20,8 +22,9 @@ import { defineConfig } from 'vitest/config';
 // slipped into the output (it would be blocked in production).
 // ---------------------------------------------------------------------------
 
-// The policy contains single quotes ('self'), so the attribute is double-quoted.
-const CSP_META_RE = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i;
+// The headers the servers send and dist/_headers holds come from the same meta policy
+// (scripts/security-headers.mjs), adding frame-ancestors, which a meta cannot carry.
+const SECURITY_HEADERS = securityHeaders(metaPolicy(readFileSync(new URL('./index.html', import.meta.url), 'utf8')));
 const INLINE_SCRIPT_RE = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi;
 
 function inlineScripts(html: string): string[] {
@@ -61,6 +64,9 @@ function cspPlugin(): Plugin {
     name: 'iggy:csp',
     configResolved(config) {
       command = config.command;
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(SECURITY_HEADERS) });
     },
     transformIndexHtml: {
       order: 'post',
@@ -107,11 +113,13 @@ export default defineConfig({
     port: 5173,
     strictPort: false,
     open: false,
+    headers: devSecurityHeaders(),
   },
   preview: {
     host: '127.0.0.1',
     port: 4173,
     open: false,
+    headers: SECURITY_HEADERS,
   },
   test: {
     include: ['src/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts'],
