@@ -10,6 +10,8 @@ export interface OptionSpec {
   readonly value?: string;
   /** Another option this one only makes sense with. */
   readonly requires?: string;
+  /** Another option it cannot be given with (e.g. two ways to say the same thing). */
+  readonly conflicts?: string;
   /** The command cannot run without it. */
   readonly required?: boolean;
   readonly help: string;
@@ -64,6 +66,7 @@ export function parseArgs(spec: CommandSpec, args: readonly string[]): ParsedArg
   }
   for (const option of spec.options) {
     if (option.required && !options.has(option.name)) throw new ArgError(`${option.alias ?? option.name} ${option.value ?? ""} is required`);
+    if (option.conflicts && options.has(option.name) && options.has(option.conflicts)) throw new ArgError(`${option.name} and ${option.conflicts} cannot be given together`);
     if (option.requires && options.has(option.name) && !options.has(option.requires)) throw new ArgError(`${option.name} only applies with ${option.requires}`);
   }
   return { operands, options };
