@@ -5,7 +5,7 @@
 import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, type ByteKind, type FieldRole, type FieldSpec } from "../../format/fields.ts";
 import { bytesToHex, hex64 } from "../../format/values.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
-import { formatCount, plural, timeWithRaw } from "./cell-text.ts";
+import { formatCount, plural, timeWithRaw } from "../common/cell-text.ts";
 
 /** One row of the batch header table. */
 export interface HeaderFieldRow {

@@ -1,7 +1,7 @@
 /** The samples menu: batches built with the project's encoder, one good producer batch, a stamped segment, and one per violation. */
-import type { Xxh3 } from "../../checksum/xxh3.ts";
-import { concat, encodeBatch, stampBatch, type MessageSpec } from "../../core/encode.ts";
-import type { DiagnosticCode } from "../../format/diagnostics.ts";
+import type { Xxh3 } from "../checksum/xxh3.ts";
+import { concat, encodeBatch, stampBatch, type MessageSpec } from "./encode.ts";
+import type { DiagnosticCode } from "../format/diagnostics.ts";
 
 /** One sample: an id for the URL and tests, a title, the one-line note on what it shows, and its builder. */
 export interface Sample {
