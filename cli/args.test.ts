@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { ArgError, commandHelp, parseArgs, usageLine, type CommandSpec } from "./args.ts";
 
 const SPEC: CommandSpec = {
-  name: "demo", operand: "FILE", summary: "a command for this test",
+  name: "demo",
+  operand: "FILE",
+  summary: "a command for this test",
   options: [
     { name: "--json", help: "JSON" },
     { name: "--lean", requires: "--json", help: "less JSON" },

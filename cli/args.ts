@@ -47,8 +47,14 @@ export function parseArgs(spec: CommandSpec, args: readonly string[]): ParsedArg
   let onlyOperands = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (onlyOperands || arg === "-" || !arg.startsWith("-")) { operands.push(arg); continue; }
-    if (arg === "--") { onlyOperands = true; continue; }
+    if (onlyOperands || arg === "-" || !arg.startsWith("-")) {
+      operands.push(arg);
+      continue;
+    }
+    if (arg === "--") {
+      onlyOperands = true;
+      continue;
+    }
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const key = eq > 0 ? arg.slice(0, eq) : arg;
     const option = spec.options.find((o) => o.name === key || o.alias === key);
@@ -66,7 +72,8 @@ export function parseArgs(spec: CommandSpec, args: readonly string[]): ParsedArg
   }
   for (const option of spec.options) {
     if (option.required && !options.has(option.name)) throw new ArgError(`${option.alias ?? option.name} ${option.value ?? ""} is required`);
-    if (option.conflicts && options.has(option.name) && options.has(option.conflicts)) throw new ArgError(`${option.name} and ${option.conflicts} cannot be given together`);
+    if (option.conflicts && options.has(option.name) && options.has(option.conflicts))
+      throw new ArgError(`${option.name} and ${option.conflicts} cannot be given together`);
     if (option.requires && options.has(option.name) && !options.has(option.requires)) throw new ArgError(`${option.name} only applies with ${option.requires}`);
   }
   return { operands, options };
@@ -85,5 +92,12 @@ export function usageLine(spec: CommandSpec): string {
 export function commandHelp(spec: CommandSpec): string {
   const rows = spec.options.map((o) => [[o.alias, o.name].filter(Boolean).join(", ") + (o.value ? " " + o.value : ""), o.help] as const);
   const width = Math.max(0, ...rows.map(([left]) => left.length));
-  return [`usage: ${usageLine(spec)}`, "", spec.summary, "", ...rows.map(([left, help]) => `  ${left.padEnd(width)}  ${help}`), `  ${"-h, --help".padEnd(width)}  print this help`].join("\n");
+  return [
+    `usage: ${usageLine(spec)}`,
+    "",
+    spec.summary,
+    "",
+    ...rows.map(([left, help]) => `  ${left.padEnd(width)}  ${help}`),
+    `  ${"-h, --help".padEnd(width)}  print this help`,
+  ].join("\n");
 }

@@ -46,7 +46,8 @@ export async function readInputBytes(file: string): Promise<Uint8Array> {
     if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
     // A FIFO or a device (/dev/zero) has no size to check: read it as a stream, as standard input.
     if (!info.isFile()) return await readBounded(createReadStream(file), terminalText(file));
-    if (info.size > inputLimit()) throw new UsageError(`iggy-batch: ${terminalText(file)} is ${info.size} bytes, larger than the ${limitText(inputLimit())} input limit`);
+    if (info.size > inputLimit())
+      throw new UsageError(`iggy-batch: ${terminalText(file)} is ${info.size} bytes, larger than the ${limitText(inputLimit())} input limit`);
     const buf = await readFile(file);
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   } catch (err) {
@@ -80,14 +81,18 @@ const isClosedPipe = (err: unknown): boolean => ["EPIPE", "ERR_STREAM_DESTROYED"
 
 function stdoutSink(): Sink {
   return {
-    get closed() { return stdoutClosed; },
+    get closed() {
+      return stdoutClosed;
+    },
     write(data) {
       if (stdoutClosed) return Promise.resolve();
       return new Promise((done, fail) => {
         process.stdout.write(data, (err) => {
           if (!err) done();
-          else if (isClosedPipe(err)) { stdoutClosed = true; done(); }
-          else fail(new UsageError(`iggy-batch: cannot write standard output: ${err.message}`));
+          else if (isClosedPipe(err)) {
+            stdoutClosed = true;
+            done();
+          } else fail(new UsageError(`iggy-batch: cannot write standard output: ${err.message}`));
         });
       });
     },
@@ -97,12 +102,22 @@ function stdoutSink(): Sink {
 
 async function fileSink(path: string): Promise<Sink> {
   const cannot = (err: unknown) => new UsageError(`iggy-batch: cannot write ${terminalText(path)}: ${whyUnreadable(err)}`);
-  const handle = await open(path, "w").catch((err: unknown) => { throw cannot(err); });
+  const handle = await open(path, "w").catch((err: unknown) => {
+    throw cannot(err);
+  });
   return {
     closed: false,
     // writeFile writes all of data at the current position; write() may stop short.
-    async write(data) { await handle.writeFile(data).catch((err: unknown) => { throw cannot(err); }); },
-    async end() { await handle.close().catch((err: unknown) => { throw cannot(err); }); },
+    async write(data) {
+      await handle.writeFile(data).catch((err: unknown) => {
+        throw cannot(err);
+      });
+    },
+    async end() {
+      await handle.close().catch((err: unknown) => {
+        throw cannot(err);
+      });
+    },
   };
 }
 

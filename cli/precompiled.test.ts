@@ -14,13 +14,19 @@ const BROKEN = join(ROOT, "test/fixtures/corpus/19-segment-4-batch2-bad-frame.bi
 const tmp = mkdtempSync(join(tmpdir(), "iggy-batch-built-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const node = (args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env }, timeout: 120_000 });
+const node = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env }, timeout: 120_000 });
 
 describe("scripts/build-cli.mjs", () => {
   it("bundles a module whose main() gives the same output and status as the sources", () => {
     const out = join(tmp, "dist-cli");
     execFileSync(process.execPath, [join(ROOT, "scripts/build-cli.mjs"), "--out-dir", out], { cwd: ROOT, stdio: "pipe" });
-    const runBuilt = (args: string[]) => node(["--input-type=module", "-e", `const { main } = await import(${JSON.stringify(pathToFileURL(join(out, "iggy-batch.mjs")).href)}); process.exitCode = await main(${JSON.stringify(args)});`]);
+    const runBuilt = (args: string[]) =>
+      node([
+        "--input-type=module",
+        "-e",
+        `const { main } = await import(${JSON.stringify(pathToFileURL(join(out, "iggy-batch.mjs")).href)}); process.exitCode = await main(${JSON.stringify(args)});`,
+      ]);
     const fromSource = (args: string[]) => node([join(ROOT, "bin/iggy-batch.mjs"), ...args], { IGGY_BATCH_FROM_SOURCE: "1" });
     for (const args of [["inspect", BROKEN, "--json"], ["report", BROKEN], ["--version"]]) {
       const built = runBuilt(args);

@@ -19,9 +19,20 @@ const BROKEN = join(ROOT, "test/fixtures/corpus/19-segment-4-batch2-bad-frame.bi
 const tmp = mkdtempSync(join(tmpdir(), "iggy-batch-unix-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 const cli = (args: string[], options: { input?: Uint8Array | string; env?: Record<string, string> } = {}): Run => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: tmp, input: options.input ?? "", encoding: "utf8", env: { ...process.env, ...options.env }, maxBuffer: 1 << 28, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: tmp,
+    input: options.input ?? "",
+    encoding: "utf8",
+    env: { ...process.env, ...options.env },
+    maxBuffer: 1 << 28,
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
@@ -29,14 +40,19 @@ const cli = (args: string[], options: { input?: Uint8Array | string; env?: Recor
 // so the verdict is 0 and every output (JSON, text, report) is far larger than a pipe's buffer.
 const xxh = await loadXxh3();
 const MANY = join(tmp, "10000-warnings.bin");
-writeFileSync(MANY, encodeBatch(xxh, { messages: Array.from({ length: 10_000 }, (_, i) => ({ payload: `message ${i}`, id: BigInt(i + 1), offsetDelta: i + 1 })) }));
+writeFileSync(
+  MANY,
+  encodeBatch(xxh, { messages: Array.from({ length: 10_000 }, (_, i) => ({ payload: `message ${i}`, id: BigInt(i + 1), offsetDelta: i + 1 })) }),
+);
 
 /** Runs `iggy-batch ARGS | head -1` in bash; the CLI's own exit status and stderr. */
 function piped(args: string[]): Promise<{ code: number; stderr: string; firstLine: string }> {
   const errFile = join(tmp, `stderr-${args.join("-").replace(/\W+/g, "_")}.txt`);
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(" ");
   return new Promise((done, fail) => {
-    const child = spawn("bash", ["-c", `timeout 60 ${quoted} 2>'${errFile}' | head -1; echo "status=\${PIPESTATUS[0]}"`], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("bash", ["-c", `timeout 60 ${quoted} 2>'${errFile}' | head -1; echo "status=\${PIPESTATUS[0]}"`], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
     child.on("error", fail);
@@ -106,7 +122,11 @@ describe("standard input and streams are read up to the input limit", () => {
     const block = new Uint8Array(1 << 20);
     while (open && written < cap) {
       written += block.length;
-      if (!child.stdin.write(block)) await new Promise((go) => { child.stdin.once("drain", go); child.once("exit", go); });
+      if (!child.stdin.write(block))
+        await new Promise((go) => {
+          child.stdin.once("drain", go);
+          child.once("exit", go);
+        });
     }
     child.stdin.end();
     expect(await exited).toBe(2);
@@ -140,12 +160,14 @@ describe("standard input and streams are read up to the input limit", () => {
 
 describe("--help, --version, -o and flag mistakes", () => {
   it.each([["--help"], ["-h"], ["help"], ["help", "inspect"], ["inspect", "--help"], ["report", "-h"], ["build", "--help"], ["inspect", VALID, "--help"]])(
-    "iggy-batch %s prints help on stdout and exits 0", (...args) => {
+    "iggy-batch %s prints help on stdout and exits 0",
+    (...args) => {
       const r = cli(args);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe("");
       expect(r.stdout).toMatch(/^usage:/);
-    });
+    },
+  );
 
   it("a command's help lists its own options", () => {
     expect(cli(["inspect", "--help"]).stdout).toMatch(/--no-frames[\s\S]*--envelope NAME[\s\S]*-o, --out OUT/);
@@ -159,7 +181,11 @@ describe("--help, --version, -o and flag mistakes", () => {
   });
 
   it("-o writes inspect's JSON and text and the report to the file, and nothing to stdout", () => {
-    for (const [args, file] of [[["inspect", BROKEN, "--json"], "out.json"], [["inspect", BROKEN], "out.txt"], [["report", BROKEN], "report.md"]] as const) {
+    for (const [args, file] of [
+      [["inspect", BROKEN, "--json"], "out.json"],
+      [["inspect", BROKEN], "out.txt"],
+      [["report", BROKEN], "report.md"],
+    ] as const) {
       const direct = cli([...args]);
       const toFile = cli([...args, "-o", file]);
       expect(toFile).toEqual({ code: 1, stdout: "", stderr: "" });
@@ -189,7 +215,11 @@ describe("iggy-batch build refuses keys it does not know", () => {
   it.each([
     ["a misspelled batch key", { partitionID: 3, messages: [{ payload: "x" }] }, /batches\[0\]: unknown key "partitionID" \(did you mean "partitionId"\?\)/],
     ["a message key", { messages: [{ payload: "x", timestamp: 5 }] }, /batches\[0\]\.messages\[0\]: unknown key "timestamp"; expected payload, id/],
-    ["a user header key", { messages: [{ payload: "x", userHeaders: [{ key: "k", kind: "string", value: "v", vlaue: "w" }] }] }, /userHeaders\[0\]: unknown key "vlaue"/],
+    [
+      "a user header key",
+      { messages: [{ payload: "x", userHeaders: [{ key: "k", kind: "string", value: "v", vlaue: "w" }] }] },
+      /userHeaders\[0\]: unknown key "vlaue"/,
+    ],
     ["a payload key", { messages: [{ payload: { text: "x" } }] }, /payload: unknown key "text"/],
     ["a top-level key beside batches", { batches: [], comment: "x" }, /spec: unknown key "comment"/],
   ])("%s: exit 2, the key named, nothing written", (_what, spec, message) => {
@@ -202,7 +232,14 @@ describe("iggy-batch build refuses keys it does not know", () => {
 
   it("a description with only known keys still builds", () => {
     const out = join(tmp, "ok.bin");
-    const r = cli(["build", "-", "-o", out], { input: JSON.stringify({ partitionId: 3, baseOffset: "1", baseTimestamp: 5, messages: [{ payload: { hex: "00" }, id: "auto", userHeaders: [{ key: "k", kind: "u8", value: 1 }] }] }) });
+    const r = cli(["build", "-", "-o", out], {
+      input: JSON.stringify({
+        partitionId: 3,
+        baseOffset: "1",
+        baseTimestamp: 5,
+        messages: [{ payload: { hex: "00" }, id: "auto", userHeaders: [{ key: "k", kind: "u8", value: 1 }] }],
+      }),
+    });
     expect(r.code).toBe(0);
     expect(cli(["inspect", out]).code).toBe(0);
   });
@@ -221,12 +258,14 @@ describe("text from the input is escaped", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("\\x1b[2J\\x9b31m");
     expect(missing.stderr).toContain("\\x07: no such file");
+    // eslint-disable-next-line no-control-regex -- the control characters are what the test looks for
     for (const out of [text.stdout, missing.stderr]) expect(out).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
   });
 
   it("for Markdown: the report shows the name as text, with no HTML, no code span and no extra table cell", () => {
     const md = cli(["report", file]).stdout;
     expect(md).not.toContain("<img");
+    // eslint-disable-next-line no-control-regex -- as above
     expect(md).not.toMatch(/[\x1b\x9b\u202e]/);
     const inputRow = md.split("\n").find((l) => l.startsWith("| input |")) as string;
     expect(inputRow).toBe("| input | evil\\\\x1b\\[2J\\\\x9b31m&lt;img src=x onerror=alert(1)&gt;\\|\\`x\\`\\\\u202e.bin |");

@@ -39,7 +39,9 @@ test("another page cannot frame the explorer", async ({ browser, baseURL }) => {
   try {
     const host = await context.newPage();
     const refusals: string[] = [];
-    host.on("console", (m) => { if (/frame-ancestors/.test(m.text())) refusals.push(m.text()); });
+    host.on("console", (m) => {
+      if (/frame-ancestors/.test(m.text())) refusals.push(m.text());
+    });
     // setContent waits for the host's load event, which waits for the frame's navigation to end.
     await host.setContent(`<iframe src="${baseURL}/" width="800" height="600"></iframe>`);
     await expect.poll(() => refusals.length, { timeout: 5000 }).toBeGreaterThan(0);
@@ -57,10 +59,12 @@ test("dist/_headers gives static hosts the same headers for every path", async (
   const file = readFileSync(path.join(ROOT, "dist", "_headers"), "utf8");
   const lines = file.trim().split("\n");
   expect(lines[0]).toBe("/*");
-  const fromFile = Object.fromEntries(lines.slice(1).map((l) => {
-    const at = l.indexOf(":");
-    return [l.slice(0, at).trim().toLowerCase(), l.slice(at + 1).trim()];
-  }));
+  const fromFile = Object.fromEntries(
+    lines.slice(1).map((l) => {
+      const at = l.indexOf(":");
+      return [l.slice(0, at).trim().toLowerCase(), l.slice(at + 1).trim()];
+    }),
+  );
   expect(fromFile).toEqual(EXPECTED);
   for (const [name, value] of Object.entries(fromFile)) expect(served[name]).toBe(value);
 });

@@ -11,14 +11,14 @@
 // into dist-cli/assets/ and the URL rewritten to point there; src/checksum/kernel/*.wasm is also
 // copied to dist-cli/kernel/ for code in src/checksum/ that joins the path by hand.
 
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const OUT_DIR = path.join(ROOT, 'dist-cli');
-const ENTRY = path.join(ROOT, 'cli', 'main.ts');
-const KERNEL_DIR = path.join(ROOT, 'src', 'checksum', 'kernel');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const OUT_DIR = path.join(ROOT, "dist-cli");
+const ENTRY = path.join(ROOT, "cli", "main.ts");
+const KERNEL_DIR = path.join(ROOT, "src", "checksum", "kernel");
 
 const ASSET_URL_RE = /new URL\(\s*(["'])(\.{1,2}\/[^"'\n]+)\1\s*,\s*import\.meta\.url\s*\)/g;
 
@@ -28,18 +28,18 @@ const ASSET_URL_RE = /new URL\(\s*(["'])(\.{1,2}\/[^"'\n]+)\1\s*,\s*import\.meta
  */
 function assetsBesideModules(inputs) {
   return {
-    name: 'iggy:cli-assets',
+    name: "iggy:cli-assets",
     transform(code, id) {
-      if (!/\.[cm]?[jt]s$/.test(id) || !code.includes('import.meta.url')) return null;
+      if (!/\.[cm]?[jt]s$/.test(id) || !code.includes("import.meta.url")) return null;
       let changed = false;
       const out = code.replace(ASSET_URL_RE, (whole, _quote, relative) => {
         const file = path.resolve(path.dirname(id), relative);
         if (!existsSync(file) || /\.[cm]?[jt]sx?$/.test(file)) return whole;
         const fileName = `assets/${path.basename(file)}`;
         inputs.add(file);
-        this.emitFile({ type: 'asset', fileName, source: readFileSync(file) });
+        this.emitFile({ type: "asset", fileName, source: readFileSync(file) });
         changed = true;
-        return `new URL(${JSON.stringify('./' + fileName)}, import.meta.url)`;
+        return `new URL(${JSON.stringify("./" + fileName)}, import.meta.url)`;
       });
       return changed ? { code: out, map: null } : null;
     },
@@ -49,60 +49,63 @@ function assetsBesideModules(inputs) {
 /** Builds dist-cli/ (or outDir, for tests); resolves to the number of source files bundled. */
 export async function buildCli({ outDir = OUT_DIR } = {}) {
   const startedAt = Date.now();
-  const { build } = await import('vite');
+  const { build } = await import("vite");
   const inputs = new Set();
   await build({
     configFile: false,
     root: ROOT,
-    logLevel: 'warn',
+    logLevel: "warn",
     publicDir: false,
     plugins: [
       assetsBesideModules(inputs),
       {
-        name: 'iggy:cli-inputs',
+        name: "iggy:cli-inputs",
         // Every module that went into the bundle, so bin/ can tell when one has changed.
         moduleParsed(info) {
-          if (!info.id.startsWith('\0')) inputs.add(info.id.split('?')[0]);
+          if (!info.id.startsWith("\0")) inputs.add(info.id.split("?")[0]);
         },
       },
     ],
-    ssr: { noExternal: true, target: 'node' },
+    ssr: { noExternal: true, target: "node" },
     build: {
       ssr: ENTRY,
       outDir,
       emptyOutDir: true,
-      target: 'node20',
+      target: "node20",
       minify: false,
       sourcemap: false,
       // A data: URL cannot be read with fs: emit every asset as a file.
       assetsInlineLimit: 0,
       ssrEmitAssets: true,
       copyPublicDir: false,
-      rollupOptions: { output: { format: 'es', entryFileNames: 'iggy-batch.mjs', chunkFileNames: '[name]-[hash].mjs' } },
+      rollupOptions: { output: { format: "es", entryFileNames: "iggy-batch.mjs", chunkFileNames: "[name]-[hash].mjs" } },
     },
   });
   if (existsSync(KERNEL_DIR)) {
-    mkdirSync(path.join(outDir, 'kernel'), { recursive: true });
-    for (const name of readdirSync(KERNEL_DIR).filter((n) => n.endsWith('.wasm'))) {
-      cpSync(path.join(KERNEL_DIR, name), path.join(outDir, 'kernel', name));
+    mkdirSync(path.join(outDir, "kernel"), { recursive: true });
+    for (const name of readdirSync(KERNEL_DIR).filter((n) => n.endsWith(".wasm"))) {
+      cpSync(path.join(KERNEL_DIR, name), path.join(outDir, "kernel", name));
       inputs.add(path.join(KERNEL_DIR, name));
     }
   }
-  const files = [...inputs].filter((f) => existsSync(f)).map((f) => path.relative(ROOT, f)).sort();
-  files.push('package.json', 'scripts/build-cli.mjs');
-  writeFileSync(path.join(outDir, 'inputs.json'), JSON.stringify({ builtAt: startedAt, files }, null, 1) + '\n');
+  const files = [...inputs]
+    .filter((f) => existsSync(f))
+    .map((f) => path.relative(ROOT, f))
+    .sort();
+  files.push("package.json", "scripts/build-cli.mjs");
+  writeFileSync(path.join(outDir, "inputs.json"), JSON.stringify({ builtAt: startedAt, files }, null, 1) + "\n");
   return files.length;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const ifPossible = process.argv.includes('--if-possible');
-  if (ifPossible && !existsSync(path.join(ROOT, 'node_modules', 'vite'))) {
-    console.log('build-cli: Vite is not installed; iggy-batch will run from the TypeScript sources through tsx');
+  const ifPossible = process.argv.includes("--if-possible");
+  if (ifPossible && !existsSync(path.join(ROOT, "node_modules", "vite"))) {
+    console.log("build-cli: Vite is not installed; iggy-batch will run from the TypeScript sources through tsx");
   } else {
-    const at = process.argv.indexOf('--out-dir');
+    const at = process.argv.indexOf("--out-dir");
     const outDir = at > 0 ? path.resolve(process.argv[at + 1]) : OUT_DIR;
     const t0 = Date.now();
     const count = await buildCli({ outDir });
-    console.log(`build-cli: ${path.relative(ROOT, outDir) || '.'}/iggy-batch.mjs from ${count} files in ${Date.now() - t0} ms`);
+    console.log(`build-cli: ${path.relative(ROOT, outDir) || "."}/iggy-batch.mjs from ${count} files in ${Date.now() - t0} ms`);
   }
 }

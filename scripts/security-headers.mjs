@@ -16,9 +16,9 @@ export function metaPolicy(html) {
 // A <meta> CSP cannot say frame-ancestors (browsers ignore it there): only a header keeps the page out of frames.
 const NOT_FRAMED = "frame-ancestors 'none'";
 const OTHERS = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Cross-Origin-Opener-Policy": "same-origin",
 };
 
 /**
@@ -27,7 +27,7 @@ const OTHERS = {
  * @returns {Record<string, string>}
  */
 export function securityHeaders(policy) {
-  return { 'Content-Security-Policy': `${policy}; ${NOT_FRAMED}`, ...OTHERS };
+  return { "Content-Security-Policy": `${policy}; ${NOT_FRAMED}`, ...OTHERS };
 }
 
 /**
@@ -36,7 +36,7 @@ export function securityHeaders(policy) {
  * @returns {Record<string, string>}
  */
 export function devSecurityHeaders() {
-  return { 'Content-Security-Policy': NOT_FRAMED, ...OTHERS };
+  return { "Content-Security-Policy": NOT_FRAMED, ...OTHERS };
 }
 
 /**
@@ -44,5 +44,5 @@ export function devSecurityHeaders() {
  * @param {Record<string, string>} headers
  */
 export function headersFile(headers) {
-  return ['/*', ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`), ''].join('\n');
+  return ["/*", ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`), ""].join("\n");
 }

@@ -1,5 +1,6 @@
 /** Escapes for text that comes from an input (file names, messages, payloads) before it reaches a terminal or a Markdown report. */
 
+/* eslint-disable no-control-regex -- finding control characters is what these expressions are for */
 // C0 controls, DEL, C1 controls (a terminal may read U+009B as CSI), line and paragraph separators,
 // and the bidirectional controls that can make a name read as something else.
 const UNSAFE_RE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
