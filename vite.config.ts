@@ -10,7 +10,10 @@ import { CSP_META_RE, devSecurityHeaders, headersFile, metaPolicy, securityHeade
 //
 // The policy lives in index.html as a <meta http-equiv> tag, so the production
 // build ships exactly what is written there (and e2e tests, which run against
-// `vite preview` of that build, exercise it).
+// `vite preview` of that build, exercise it). The servers also send it as a
+// header, with frame-ancestors 'none' (which a meta cannot carry) and the other
+// security headers, and the build writes them to dist/_headers
+// (scripts/security-headers.mjs derives all of them from the meta).
 //
 // The dev server injects inline <script type="module"> blocks (the React
 // Fast Refresh preamble), which `script-src 'self'` would block. Instead of
