@@ -1,39 +1,49 @@
 /** The iggy-batch command line: parses arguments, reads input, prints and returns an exit status. */
-import { basename } from "node:path";
-import { createHash } from "node:crypto";
-import { analyze } from "../src/core/analyze.ts";
-import { contractJsonChunks } from "../src/core/contract-json.ts";
-import { renderMarkdownReport } from "../src/core/report.ts";
 import { buildFromSpec, BuildSpecError } from "../src/core/build-spec.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { TOOL_VERSION } from "../src/version.ts";
-import { ENVELOPES, envelopeById } from "../src/core/envelopes.ts";
+import type { FormatChoice } from "../src/core/containers/index.ts";
+import { FORMAT_NAMES } from "../src/core/containers/index.ts";
 import { terminalLines, terminalText } from "../src/lib/text-escape.ts";
-import { renderText } from "./text-output.ts";
+import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat, reportOne } from "./containers.ts";
 import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
-import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText } from "./io.ts";
+import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
 
-const ENVELOPE_OPTION = { name: "--envelope", value: "NAME", help: `what precedes the first batch: ${ENVELOPES.map((e) => (e.skip ? `${e.id} (${e.skip} B)` : `${e.id} (default)`)).join(", ")}` };
+const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see containers.md)` };
+const ENVELOPE_OPTION = {
+  name: "--envelope", value: "NAME", conflicts: "--format",
+  help: "alias: poll-reply = --format poll-reply, replicated-record = --format prepare, none = --format batches",
+};
 const OUT_HELP = "write to OUT instead of standard output (- is standard output)";
+const BINARY_OUT_HELP = "where the bytes go, required (- is standard output, never a terminal)";
 
 /** Every command and its options: parsing, help and the usage text all read this table. */
 const COMMANDS: readonly CommandSpec[] = [
   {
-    name: "inspect", operand: "FILE|-", summary: "decode a raw batch, a segment file of batches, or standard input (-)",
+    name: "inspect", operand: "PATH|-", summary: "decode a file, standard input (-), or a partition directory (every *.log and *.index in it)",
     options: [
+      FORMAT_OPTION,
+      ENVELOPE_OPTION,
       { name: "--json", help: "print one JSON document (see contracts.md)" },
       { name: "--no-frames", requires: "--json", help: "leave frames out of the JSON" },
-      ENVELOPE_OPTION,
       { name: "--out", alias: "-o", value: "OUT", help: OUT_HELP },
     ],
   },
   {
     name: "report", operand: "FILE|-", summary: "print a Markdown report for a bug tracker (exit status as inspect)",
-    options: [ENVELOPE_OPTION, { name: "--out", alias: "-o", value: "REPORT.md", help: OUT_HELP }],
+    options: [FORMAT_OPTION, ENVELOPE_OPTION, { name: "--out", alias: "-o", value: "REPORT.md", help: OUT_HELP }],
+  },
+  {
+    name: "convert", operand: "LEGACY.bin|-", summary: "rewrite legacy messages (iggy message poll --output-file) as a valid stamped segment",
+    options: [
+      { name: "--out", alias: "-o", value: "OUT.log", required: true, help: BINARY_OUT_HELP },
+      { name: "--partition-id", value: "N", help: "the segment's partition_id (a u64; default 0)" },
+      FORMAT_OPTION,
+    ],
   },
   {
     name: "build", operand: "SPEC.json|-", summary: "encode the batches a JSON description gives (see README) into OUT",
-    options: [{ name: "--out", alias: "-o", value: "OUT.bin", required: true, help: "where the bytes go, required (- is standard output, never a terminal)" }],
+    options: [{ name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP }],
   },
 ];
 
@@ -47,46 +57,69 @@ const USAGE = [
   "exit status: 0 no errors, 1 at least one error diagnostic, 2 usage or I/O problem",
 ].join("\n");
 
-const verdictStatus = (errors: number): number => (errors > 0 ? 1 : 0);
-
-/** The one operand, and the bytes to skip from --envelope with the envelope's label for reports. */
-function inputOf(spec: CommandSpec, parsed: ParsedArgs): { file: string; envelope: number; envelopeLabel: string | undefined } {
+/** The one operand. */
+function operandOf(spec: CommandSpec, parsed: ParsedArgs): string {
   if (parsed.operands.length !== 1) throw new ArgError(`expected exactly one ${spec.operand}`);
-  const id = parsed.options.get("--envelope");
-  if (typeof id !== "string") return { file: parsed.operands[0] as string, envelope: 0, envelopeLabel: undefined };
-  const e = envelopeById(id);
-  if (!e) throw new UsageError(`iggy-batch: --envelope takes ${ENVELOPES.map((x) => x.id).join(", ")}, not ${JSON.stringify(terminalText(id))}`);
-  return { file: parsed.operands[0] as string, envelope: e.skip, envelopeLabel: e.skip > 0 ? `${e.label} (${e.skip} B)` : undefined };
+  return parsed.operands[0] as string;
 }
 
-const nameOf = (file: string): string => (file === "-" ? "-" : basename(file));
+/** --format, or its --envelope alias; default auto. */
+function formatOf(parsed: ParsedArgs): FormatChoice {
+  for (const flag of ["--format", "--envelope"]) {
+    const value = parsed.options.get(flag);
+    if (typeof value === "string") return parseFormat(flag, terminalText(value));
+  }
+  return "auto";
+}
+
 const outOf = (parsed: ParsedArgs): string => (parsed.options.get("--out") as string | undefined) ?? "-";
 
+/** Standard output or -o's file as the containers' writer; the file is opened at the first write, so a failed read leaves it as it was. */
+function writerTo(out: string): { write: (chunks: Iterable<string>) => Promise<void>; end: () => Promise<void> } {
+  let sink: Sink | null = null;
+  return {
+    write: async (chunks) => writeText((sink ??= await openSink(out)), chunks),
+    end: async () => (sink ?? (await openSink(out))).end(),
+  };
+}
+
 async function inspect(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  const { file, envelope } = inputOf(spec, parsed);
-  const bytes = await readInputBytes(file);
-  const analysis = await analyze(bytes, { startOffset: envelope });
-  // Opened only now, so a failed read leaves an existing OUT as it was.
-  const sink = await openSink(outOf(parsed));
-  const pieces = parsed.options.has("--json") ? contractJsonChunks(analysis, bytes, nameOf(file), !parsed.options.has("--no-frames")) : slices(renderText(analysis, nameOf(file)));
-  await writeText(sink, pieces);
-  await sink.end();
-  return verdictStatus(analysis.summary.errors);
+  const path = operandOf(spec, parsed);
+  const format = formatOf(parsed);
+  const json = parsed.options.has("--json");
+  const withFrames = !parsed.options.has("--no-frames");
+  const writer = writerTo(outOf(parsed));
+  const status =
+    (format === "auto" || format === "partition") && (await isDirectory(path))
+      ? await inspectDirectory(writer.write, path, json, withFrames)
+      : await inspectOne(writer.write, await readInputBytes(path), path, format, json, withFrames);
+  await writer.end();
+  return status;
 }
 
 async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  const { file, envelope, envelopeLabel } = inputOf(spec, parsed);
-  const bytes = await readInputBytes(file);
-  const analysis = await analyze(bytes, { startOffset: envelope });
-  const sink = await openSink(outOf(parsed));
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
-  await writeText(sink, slices(renderMarkdownReport(analysis, bytes, { name: nameOf(file), sha256, toolVersion: TOOL_VERSION, envelope: envelopeLabel }) + "\n"));
-  await sink.end();
-  return verdictStatus(analysis.summary.errors);
+  const path = operandOf(spec, parsed);
+  const { text, status } = await reportOne(await readInputBytes(path), path, formatOf(parsed));
+  const writer = writerTo(outOf(parsed));
+  await writer.write(slices(text));
+  await writer.end();
+  return status;
+}
+
+async function convert(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const out = parsed.options.get("--out") as string;
+  const id = (parsed.options.get("--partition-id") as string | undefined) ?? "0";
+  if (!/^\d{1,20}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn) throw new UsageError(`iggy-batch: --partition-id takes a u64, not ${JSON.stringify(terminalText(id))}`);
+  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
+  const segment = await convertOne(await readInputBytes(path), path, formatOf(parsed), out, BigInt(id));
+  if (out === "-") await (await openSink("-")).write(segment);
+  else process.stderr.write(`iggy-batch: wrote a ${segment.length}-byte stamped segment to ${terminalText(out)}\n`);
+  return 0;
 }
 
 async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  const { file } = inputOf(spec, parsed);
+  const file = operandOf(spec, parsed);
   const out = parsed.options.get("--out") as string;
   if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
   const bytes = await readInputBytes(file);
@@ -110,7 +143,7 @@ async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   return 0;
 }
 
-const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, build };
+const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, convert, build };
 
 /** --help and --version count anywhere before a "--". */
 const hasFlag = (args: readonly string[], flags: readonly string[]): boolean => {
@@ -147,7 +180,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(argv);
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof CliProblem) {
       process.stderr.write(terminalLines(err.message) + "\n");
       return 2;
     }

@@ -4,7 +4,7 @@
  * Every case runs the real bin/iggy-batch.mjs in a child process, as a user or a script would.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -73,7 +73,7 @@ describe("a reader that closes the pipe early", () => {
 
   it.each([
     ["inspect --json", ["inspect", MANY, "--json"], "{"],
-    ["inspect (text)", ["inspect", MANY], "10000-warnings.bin: "],
+    ["inspect (text)", ["inspect", MANY], "format: "],
     ["report", ["report", MANY], "# Iggy batch report"],
   ])("%s | head -1 ends quietly with the verdict's status 0", async (_what, args, first) => {
     const r = await piped(args);
@@ -253,13 +253,25 @@ describe("text from the input is escaped", () => {
   it("for the terminal: no control character of a file name reaches stdout or stderr", () => {
     const text = cli(["inspect", file]);
     expect(text.code).toBe(1);
-    expect(text.stdout.split("\n")[0]).toMatch(/^evil\\x1b\[2J\\x9b31m<img src=x onerror=alert\(1\)>\|`x`\\u202e\.bin: 2493 bytes/);
+    expect(text.stdout.split("\n")[1]).toMatch(/^evil\\x1b\[2J\\x9b31m<img src=x onerror=alert\(1\)>\|`x`\\u202e\.bin: 2493 bytes/);
     const missing = cli(["inspect", file + "\x07"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("\\x1b[2J\\x9b31m");
     expect(missing.stderr).toContain("\\x07: no such file");
     // eslint-disable-next-line no-control-regex -- the control characters are what the test looks for
     for (const out of [text.stdout, missing.stderr]) expect(out).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
+  });
+
+  it("for the terminal: a partition directory's file names too", () => {
+    const dir = join(tmp, "partition\x1b]0;title\x07");
+    mkdirSync(dir);
+    writeFileSync(join(dir, hostile), readFileSync(BROKEN));
+    const r = cli(["inspect", dir]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("evil\\x1b[2J");
+    expect(r.stdout).toContain("partition\\x1b]0;title\\x07");
+    // eslint-disable-next-line no-control-regex -- the control characters are what the test looks for
+    expect(r.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
   });
 
   it("for Markdown: the report shows the name as text, with no HTML, no code span and no extra table cell", () => {

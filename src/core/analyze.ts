@@ -21,6 +21,8 @@ export interface AnalyzeOptions {
   readonly startOffset?: number;
   /** An XXH3 kernel to use instead of the shared hash-wasm one. */
   readonly xxh3?: Xxh3;
+  /** Container rules (containers.md; core/containers segment.ts, poll-reply.ts, send-messages.ts): true drops a batch finding the container replaces or exempts. Default: keep all. */
+  readonly dropFinding?: (code: DiagnosticCode, stamped: boolean) => boolean;
 }
 
 /** Default for AnalyzeOptions.maxDiagnostics. */
@@ -51,8 +53,10 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
   let counts = { errors: 0, warnings: 0, infos: 0 };
   const tails = new Map<bigint, PartitionTail>();
   let nextProgress = progressEvery;
+  let stampedNow = false;
 
   const emit = (code: DiagnosticCode, start: number, end: number, batch: number | null, frame: number | null, message: string): void => {
+    if (options.dropFinding?.(code, stampedNow)) return;
     const d = diagnostic(code, start, end, batch, frame, message);
     const key = d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos";
     totals[key]++;
@@ -65,6 +69,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
   while (pos < size) {
     const index = batches.length;
     counts = { errors: 0, warnings: 0, infos: 0 };
+    stampedNow = false;
     if (size - pos < BATCH_HEADER_SIZE) {
       emit("header-truncated", pos, size, index, null, `batch ${index}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs 256`);
       batches.push({ index, start: pos, end: size, header: null, stamped: false, computedChecksum: null,
@@ -73,6 +78,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     }
     const header = readBatchHeader(r, pos);
     const stamped = header.baseTimestamp !== 0n;
+    stampedNow = stamped;
     for (const [s, e] of r.nonzeroRuns(pos + 52, pos + BATCH_HEADER_SIZE)) {
       emit("batch-reserved-nonzero", s, e, index, null, `batch ${index}: reserved header bytes ${s - pos}..${e - pos} are nonzero`);
     }

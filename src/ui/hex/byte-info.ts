@@ -5,6 +5,7 @@
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { describeKind } from "../../format/fields.ts";
+import { fieldValueText } from "../../format/containers/value-text.ts";
 import { decodeUserHeaders } from "../../format/user-headers.ts";
 import { asciiOf, bytesToHex, decodeMessageId, hex128, hex64, microsToIso } from "../../format/values.ts";
 import type { RangeIndex } from "../../lib/range-index.ts";
@@ -181,6 +182,9 @@ function valueRows(analysis: Analysis, bytes: Uint8Array, hit: FieldHit): InfoRo
       return userHeaderRows(field);
     case "unattributed":
       return [{ label: "Run", value: plural(field.length, "byte") }, { label: "Hex", value: hexPreview(field) }];
+    default:
+      // Container fields (src/format/containers): the value their type gives.
+      return [{ label: "Value", value: spec && spec.type !== "bytes" ? fieldValueText(spec.type, field) : hexPreview(field) }];
   }
 }
 
