@@ -19,6 +19,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUT_DIR = path.join(ROOT, "dist-cli");
 const ENTRY = path.join(ROOT, "cli", "main.ts");
 const KERNEL_DIR = path.join(ROOT, "src", "checksum", "kernel");
+// Worker threads start from a file beside their pool (cli/range-pool.ts: new URL("./range-worker-boot.mjs",
+// import.meta.url)), whose source version registers tsx. The bundle gets the worker as an entry of its
+// own and a boot file of the same name that loads it, so its threads need no tsx either.
+const WORKERS = [{ name: "range-worker", entry: path.join(ROOT, "cli", "range-worker.ts"), boot: "range-worker-boot.mjs" }];
 
 const ASSET_URL_RE = /new URL\(\s*(["'])(\.{1,2}\/[^"'\n]+)\1\s*,\s*import\.meta\.url\s*\)/g;
 
@@ -50,6 +54,7 @@ function assetsBesideModules(inputs) {
 export async function buildCli({ outDir = OUT_DIR } = {}) {
   const startedAt = Date.now();
   const { build } = await import("vite");
+  const workers = WORKERS.filter((w) => existsSync(w.entry));
   const inputs = new Set();
   await build({
     configFile: false,
@@ -68,7 +73,7 @@ export async function buildCli({ outDir = OUT_DIR } = {}) {
     ],
     ssr: { noExternal: true, target: "node" },
     build: {
-      ssr: ENTRY,
+      ssr: true,
       outDir,
       emptyOutDir: true,
       target: "node20",
@@ -78,7 +83,10 @@ export async function buildCli({ outDir = OUT_DIR } = {}) {
       assetsInlineLimit: 0,
       ssrEmitAssets: true,
       copyPublicDir: false,
-      rollupOptions: { output: { format: "es", entryFileNames: "iggy-batch.mjs", chunkFileNames: "[name]-[hash].mjs" } },
+      rollupOptions: {
+        input: { "iggy-batch": ENTRY, ...Object.fromEntries(workers.map((w) => [w.name, w.entry])) },
+        output: { format: "es", entryFileNames: "[name].mjs", chunkFileNames: "[name]-[hash].mjs" },
+      },
     },
   });
   if (existsSync(KERNEL_DIR)) {
@@ -88,6 +96,8 @@ export async function buildCli({ outDir = OUT_DIR } = {}) {
       inputs.add(path.join(KERNEL_DIR, name));
     }
   }
+  for (const w of workers)
+    writeFileSync(path.join(outDir, w.boot), `// Entry of a ${w.name} thread in the bundle: no tsx.\nawait import("./${w.name}.mjs");\n`);
   const files = [...inputs]
     .filter((f) => existsSync(f))
     .map((f) => path.relative(ROOT, f))
