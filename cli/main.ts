@@ -8,6 +8,7 @@ import { terminalLines, terminalText } from "../src/lib/text-escape.ts";
 import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat, reportOne } from "./containers.ts";
 import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
 import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
+import { inspectStreamed } from "./inspect-input.ts";
 
 const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see containers.md)` };
 const ENVELOPE_OPTION = {
@@ -92,7 +93,9 @@ async function inspect(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const status =
     (format === "auto" || format === "partition") && (await isDirectory(path))
       ? await inspectDirectory(writer.write, path, json, withFrames)
-      : await inspectOne(writer.write, await readInputBytes(path), path, format, json, withFrames);
+      : // Large plain batch files stream through the kernel (flat memory); everything else is read whole.
+        ((await inspectStreamed(writer.write, path, format, json, withFrames)) ??
+        (await inspectOne(writer.write, await readInputBytes(path), path, format, json, withFrames)));
   await writer.end();
   return status;
 }

@@ -8,6 +8,7 @@ import { loadXxh3, type Xxh3 } from "../checksum/xxh3.ts";
 import { computeBatchChecksum, computeFrameChecksums } from "../checksum/verify.ts";
 import { FrameColumnsBuilder } from "./frame-columns.ts";
 import { FrameFlag, type Analysis, type BatchHeader, type BatchModel, type TruncatedFrame } from "./model.ts";
+import { analyzeInKernel } from "./stream-analyze.ts";
 
 /** Limits and hooks of one analysis; every limit has a default. */
 export interface AnalyzeOptions {
@@ -42,6 +43,9 @@ export async function analyze(bytes: Uint8Array, options: AnalyzeOptions = {}): 
 /** The synchronous body of analyze() for a loaded kernel. */
 export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOptions = {}): Analysis {
   const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
+  // Our wasm kernel walks whole batches itself (stream-analyze.ts, same result); hash-wasm goes frame by frame below.
+  const inKernel = xxh.walker ? analyzeInKernel(xxh.walker, bytes, { ...options, maxDiagnostics }) : null;
+  if (inKernel) return inKernel;
   const progressEvery = options.progressEveryBytes ?? 8 << 20;
   const size = bytes.length;
   const r = new ByteReader(bytes);

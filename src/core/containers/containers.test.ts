@@ -73,11 +73,11 @@ describe("partition directory", () => {
   it("lists foreign, scratch, huge and unreadable files as skipped and goes on", async () => {
     const good = sample("partition");
     const sources: PartitionSource[] = [
-      ...good.map((f) => ({ name: f.name, size: f.bytes.length, read: async () => f.bytes })),
-      { name: "notes.txt", size: 5, read: async () => new Uint8Array(5) },
-      { name: "00000000000000000009.log.staging", size: 1, read: async () => new Uint8Array(1) },
-      { name: "00000000000000000100.log", size: 10_000, read: async () => { throw new Error("read error"); } },
-      { name: "00000000000000000200.log", size: 5_000_000, read: async () => { throw new Error("must not be read"); } },
+      ...good.map((f) => ({ name: f.name, size: f.bytes.length, read: () => Promise.resolve(f.bytes) })),
+      { name: "notes.txt", size: 5, read: () => Promise.resolve(new Uint8Array(5)) },
+      { name: "00000000000000000009.log.staging", size: 1, read: () => Promise.resolve(new Uint8Array(1)) },
+      { name: "00000000000000000100.log", size: 10_000, read: () => Promise.reject(new Error("read error")) },
+      { name: "00000000000000000200.log", size: 5_000_000, read: () => Promise.reject(new Error("must not be read")) },
     ];
     const r = await openPartition(sources, { xxh3: xxh, maxFileBytes: 1_000_000 });
     const skipped = Object.fromEntries(r.files.filter((f) => f.skipped).map((f) => [f.name, f.skipped]));
@@ -93,7 +93,7 @@ describe("partition directory", () => {
   it("reads one segment at a time: a file is read only after the previous segment's callback", async () => {
     const files = sample("partition");
     const events: string[] = [];
-    const sources = files.map((f) => ({ name: f.name, size: f.bytes.length, read: async () => { events.push(`read ${f.name}`); return f.bytes; } }));
+    const sources = files.map((f) => ({ name: f.name, size: f.bytes.length, read: () => { events.push(`read ${f.name}`); return Promise.resolve(f.bytes); } }));
     await openPartition(sources, { xxh3: xxh, onFile: (name) => { events.push(`done ${name}`); } });
     // Each segment pair is read (index first, then log), decoded and handed on before the next is read.
     expect(events).toEqual([
@@ -103,7 +103,7 @@ describe("partition directory", () => {
   });
   it("each diagnostic names its file; the verdict refuses a gap", async () => {
     const files = sample("partition-chain-gap");
-    const r = await openPartition(files.map((f) => ({ name: f.name, size: f.bytes.length, read: async () => f.bytes })), { xxh3: xxh });
+    const r = await openPartition(files.map((f) => ({ name: f.name, size: f.bytes.length, read: () => Promise.resolve(f.bytes) })), { xxh3: xxh });
     expect(r.verdict).toBe("refused");
     expect(r.diagnostics).toEqual([expect.objectContaining({ code: "partition-chain-gap", file: "00000000000000000006.log", start: 8, end: 16 })]);
   });
@@ -175,7 +175,7 @@ describe("partition refusals", () => {
       { name: "00000000000000000000.log", bytes: log0 }, { name: "00000000000000000000.index", bytes: badIndex },
       { name: "00000000000000000002.log", bytes: log2 },
     ];
-    const r = await openPartition(files.map((f) => ({ name: f.name, size: f.bytes.length, read: async () => f.bytes })), { xxh3: xxh });
+    const r = await openPartition(files.map((f) => ({ name: f.name, size: f.bytes.length, read: () => Promise.resolve(f.bytes) })), { xxh3: xxh });
     expect(r.verdict).toBe("refused");
     expect(r.sentence).toMatch(/00000000000000000000\.log: the last index entry's position \d+ starts no whole batch/);
     expect(r.diagnostics.map((d) => [d.code, d.file])).toEqual(expect.arrayContaining([["index-entry-misplaced", "00000000000000000000.index"], ["recovery-stops", "00000000000000000000.log"]]));

@@ -28,7 +28,7 @@ export function recoverSegment(bytes: Uint8Array, analysis: Analysis, startOffse
   const size = bytes.length;
   const starts = new Map<number, number>();
   for (const b of analysis.batches) if (b.header) starts.set(b.start, b.index);
-  let kept = 0;
+  let kept: number;
   let lastOffset: bigint | null = null;
   let reason: DiagnosticCode | null = null;
   let path: "index" | "scan";

@@ -14,7 +14,7 @@ const xxh = await loadXxh3();
 export async function openSample(s: ContainerSample): Promise<Diagnostic[]> {
   const files = s.build(xxh);
   if (s.format === "partition") {
-    const sources: PartitionSource[] = files.map((f) => ({ name: f.name, size: f.bytes.length, read: async () => f.bytes }));
+    const sources: PartitionSource[] = files.map((f) => ({ name: f.name, size: f.bytes.length, read: () => Promise.resolve(f.bytes) }));
     return (await openPartition(sources, { xxh3: xxh })).diagnostics;
   }
   const [main, companion] = files;
