@@ -11,6 +11,7 @@ import { summarySentence } from "../src/core/summary-text.ts";
 import { renderMarkdownReport } from "../src/core/report.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { formatLine, renderOpenedText } from "./text-output.ts";
+import { terminalText } from "../src/lib/text-escape.ts";
 
 /** A usage or I/O problem: exit 2 with the message on stderr. */
 export class CliProblem extends Error {
@@ -119,7 +120,7 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
   const total = sources.reduce((n, s) => n + s.size, 0);
   let k = 0;
   if (json) await writeChunks([partitionJson.open(basename(dir) || dir, total)]);
-  else await writeChunks([`${dir}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`]);
+  else await writeChunks([`${terminalText(dir)}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`]);
   const result = await openPartition(sources, {
     onFile: async (name, opened, bytes) => {
       if (json) await writeChunks([partitionJson.separator(k++), ...openedJsonChunks(opened, bytes, name, withFrames, { name })]);
@@ -127,17 +128,17 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
     },
     onSkip: async (file) => {
       if (json) await writeChunks([partitionJson.separator(k++), JSON.stringify({ name: file.name, size: file.size, skipped: file.skipped })]);
-      else await writeChunks([`\n${file.name}: skipped: ${file.skipped}\n`]);
+      else await writeChunks([`\n${terminalText(file.name)}: skipped: ${file.skipped}\n`]);
     },
   });
   if (json) await writeChunks(partitionJson.close(result, k));
   else {
-    const lines = ["", `partition ${dir}: ${summarySentence(result.summary)}`];
+    const lines = ["", `partition ${terminalText(dir)}: ${summarySentence(result.summary)}`];
     for (const s of result.segments) {
       const range = s.firstOffset === null ? "no batches" : `offsets ${s.firstOffset}..${s.lastOffset ?? "?"}`;
-      lines.push(`  ${s.name}  ${s.size} bytes  ${range}${s.indexName ? `  + ${s.indexName}` : ""}  ${s.errors ? `FAIL (${s.errors} error${s.errors === 1 ? "" : "s"})` : "ok"}`);
+      lines.push(`  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}  ${s.errors ? `FAIL (${s.errors} error${s.errors === 1 ? "" : "s"})` : "ok"}`);
     }
-    lines.push(`verdict: ${result.verdict === "refused" ? "REFUSED" : result.summary.errors > 0 ? "FAIL" : "ok"}: ${result.sentence}`);
+    lines.push(`verdict: ${result.verdict === "refused" ? "REFUSED" : result.summary.errors > 0 ? "FAIL" : "ok"}: ${terminalText(result.sentence)}`);
     await writeChunks([lines.join("\n") + "\n"]);
   }
   return result.summary.errors > 0 ? 1 : 0;

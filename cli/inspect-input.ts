@@ -3,7 +3,7 @@
  * wanted, is streamed in 4 MiB reads straight into the wasm kernel's memory (memory stays flat
  * however large the file) and, when large, split over all cores; anything else is read whole.
  */
-import { closeSync, fstatSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/analyze.ts";
@@ -41,6 +41,14 @@ const STREAM_MIN_BYTES = 64 << 20;
 
 type Write = (chunks: Iterable<string>) => Promise<void>;
 
+const isRegularFile = (file: string): boolean => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false; // the whole-file path words the error
+  }
+};
+
 /**
  * `inspect` of a large plain batch file (or any regular file forced to `--format batches`) without
  * reading it whole: the header walk decides that it holds batches only, then the kernel streams it.
@@ -49,6 +57,8 @@ type Write = (chunks: Iterable<string>) => Promise<void>;
  */
 export async function inspectStreamed(write: Write, file: string, format: FormatChoice, json: boolean, withFrames: boolean): Promise<number | null> {
   if (file === "-" || (json && withFrames) || (format !== "auto" && format !== "batches")) return null;
+  // Opening a FIFO or a device to peek would block or eat its bytes: only regular files stream.
+  if (!isRegularFile(file)) return null;
   const name = basename(file);
   const lower = name.toLowerCase();
   if (format === "auto" && (lower.endsWith(".log") || lower.endsWith(".index"))) return null;

@@ -2,6 +2,7 @@
 import { BATCH_HEADER_FIELDS } from "../format/fields.ts";
 import { hex64, microsToIso } from "../format/values.ts";
 import { toXxd } from "../lib/byte-formats.ts";
+import { markdownFence, markdownText } from "../lib/text-escape.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
 import { FORMAT_TITLES, type OpenedInput } from "./containers/types.ts";
@@ -21,7 +22,7 @@ export interface ReportInput {
 }
 
 const hex = (n: number) => "0x" + n.toString(16);
-// Markdown table cells must not break the table.
+// Markdown table cells must not break the table; text from the input goes through markdownText instead.
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -66,16 +67,16 @@ function headerTable(b: BatchModel): string[] {
 
 function containerSection(o: NonNullable<ReportInput["opened"]>): string[] {
   const out: string[] = [];
-  if (o.recovery) out.push("## Recovery", "", o.recovery.sentence, "");
+  if (o.recovery) out.push("## Recovery", "", markdownText(o.recovery.sentence), "");
   const fields = o.container?.fields ?? [];
   if (fields.length > 0) {
     const shown = fields.slice(0, 64);
     out.push(`## Container fields (${o.format})`, "", "| field | bytes | value |", "|---|---|---|",
-      ...shown.map((f) => `| ${cell(f.name)} | ${hex(f.start)}..${hex(f.end)} | ${cell(f.value.length > 80 ? f.value.slice(0, 77) + "…" : f.value)} |`));
+      ...shown.map((f) => `| ${cell(f.name)} | ${hex(f.start)}..${hex(f.end)} | ${markdownText(f.value.length > 80 ? f.value.slice(0, 77) + "…" : f.value)} |`));
     if (fields.length > shown.length) out.push("", `${fields.length - shown.length} more fields are left out.`);
     out.push("");
   }
-  if (o.legacy) out.push("## Legacy runs", "", ...o.legacy.runs.slice(0, 50).map((r) => `- ${cell(r.note)}`), "");
+  if (o.legacy) out.push("## Legacy runs", "", ...o.legacy.runs.slice(0, 50).map((r) => `- ${markdownText(r.note)}`), "");
   return out;
 }
 
@@ -83,13 +84,13 @@ function containerSection(o: NonNullable<ReportInput["opened"]>): string[] {
 export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info: ReportInput): string {
   const maxExcerpts = info.maxExcerpts ?? 50;
   const out: string[] = [];
-  out.push(`# Iggy batch report: ${cell(info.name)}`, "");
+  out.push(`# Iggy batch report: ${markdownText(info.name)}`, "");
   out.push("| | |", "|---|---|");
   out.push(`| tool | iggy-batch-explorer ${info.toolVersion} |`);
-  out.push(`| input | ${cell(info.name)} |`);
+  out.push(`| input | ${markdownText(info.name)} |`);
   out.push(`| size | ${analysis.size} bytes |`);
-  if (info.envelope) out.push(`| starts with | ${cell(info.envelope)} |`);
-  if (info.opened) out.push(`| format | ${cell(FORMAT_TITLES[info.opened.format])} (\`${info.opened.format}\`) |`, `| detected by | ${cell(info.opened.detectedBy)} |`);
+  if (info.envelope) out.push(`| starts with | ${markdownText(info.envelope)} |`);
+  if (info.opened) out.push(`| format | ${cell(FORMAT_TITLES[info.opened.format])} (\`${info.opened.format}\`) |`, `| detected by | ${markdownText(info.opened.detectedBy)} |`);
   out.push(`| SHA-256 | \`${info.sha256}\` |`);
   out.push(`| summary | ${summarySentence(analysis.summary)} |`);
   out.push(`| verdict | ${analysis.summary.errors > 0 ? "**FAIL**" : "ok"} |`, "");
@@ -100,13 +101,15 @@ export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info
   if (diags.length === 0) out.push("None: every check passed.", "");
   else {
     out.push("| # | severity | code | bytes | batch | frame | message |", "|---:|---|---|---|---:|---:|---|");
-    diags.forEach((d, i) => out.push(`| ${i + 1} | ${d.severity} | \`${d.code}\` | ${hex(d.start)}..${hex(d.end)} | ${d.batch ?? ""} | ${d.frame ?? ""} | ${cell(d.message)} |`));
+    diags.forEach((d, i) => out.push(`| ${i + 1} | ${d.severity} | \`${d.code}\` | ${hex(d.start)}..${hex(d.end)} | ${d.batch ?? ""} | ${d.frame ?? ""} | ${markdownText(d.message)} |`));
     if (analysis.diagnosticsOmitted > 0) out.push("", `${analysis.diagnosticsOmitted} more diagnostics were found but not kept.`);
     out.push("");
     out.push("## Findings", "");
     diags.slice(0, maxExcerpts).forEach((d, i) => {
-      out.push(`### ${i + 1}. \`${d.code}\` (${d.severity}) at ${hex(d.start)}..${hex(d.end)}`, "", cell(d.message), "");
-      out.push("```text", annotatedExcerpt(bytes, d.start, d.end), "```", "");
+      out.push(`### ${i + 1}. \`${d.code}\` (${d.severity}) at ${hex(d.start)}..${hex(d.end)}`, "", markdownText(d.message), "");
+      const excerpt = annotatedExcerpt(bytes, d.start, d.end);
+      const fence = markdownFence(excerpt);
+      out.push(fence + "text", excerpt, fence, "");
     });
     if (diags.length > maxExcerpts) out.push(`Excerpts of the other ${diags.length - maxExcerpts} findings are left out.`, "");
   }
