@@ -4,11 +4,14 @@ import { basename } from "node:path";
 import { buildFromSpec, BuildSpecError } from "../src/core/build-spec.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import type { FormatChoice } from "../src/core/containers/index.ts";
-import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat, reportOne } from "./containers.ts";
+import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat } from "./containers.ts";
+import { parseRange, pictureOf, reportOf, subjectOf } from "./findings.ts";
 
 const USAGE = `usage:
   iggy-batch inspect PATH|- [--format NAME] [--json] [--no-frames]
-  iggy-batch report FILE|- [--format NAME] [-o REPORT.md]
+  iggy-batch report FILE|- [--format NAME] [-o REPORT.md] [--text] [--redact [--user-headers] [--ids]] [--svg FILE.svg | --embed-svg]
+  iggy-batch redact FILE|- -o OUT.bin|- [--format NAME] [--user-headers] [--ids]
+  iggy-batch render FILE|- [--range A..B] [-o OUT.svg] [--format NAME] [--redact [--user-headers] [--ids]]
   iggy-batch convert LEGACY.bin -o OUT.log [--partition-id N]
   iggy-batch build SPEC.json|- -o OUT.bin|-
 
@@ -19,6 +22,14 @@ const USAGE = `usage:
     --json       print one JSON document (see contracts.md)
     --no-frames  leave frames out of the JSON
   report       print a Markdown report for a bug tracker (exit status as inspect)
+    --text       plain text instead of Markdown
+    --redact     report on a redacted copy (payloads replaced, the same findings)
+    --svg FILE   write a picture of the bytes around the first finding to FILE and link it
+    --embed-svg  embed that picture in the report as a data: URL
+  redact       write a copy with payloads (and with --user-headers header values, with --ids message ids)
+               replaced by "REDACTED" and checksums re-made: exactly the original's diagnostics (exit 0)
+  render       write the hex map of bytes A..B (half-open, decimal or 0x; default: around the first
+               finding) as SVG, with field colours, marked problem bytes and a caption (exit status as inspect)
   convert      rewrite legacy messages (iggy message poll --output-file) as a valid stamped segment
   build        encode the batches a JSON description gives (see README) into OUT
 
@@ -77,10 +88,13 @@ interface CommonArgs {
   readonly format: FormatChoice;
   /** --partition-id of convert. */
   readonly partitionId: bigint;
+  /** Options that take a value, from parseCommon's `valued`. */
+  readonly values: Map<string, string>;
 }
 
-function parseCommon(args: string[], flags: readonly string[]): CommonArgs {
+function parseCommon(args: string[], flags: readonly string[], valued: readonly string[] = []): CommonArgs {
   const files: string[] = [];
+  const values = new Map<string, string>();
   const seen = new Set<string>();
   let out: string | null = null;
   let format: FormatChoice = "auto";
@@ -96,12 +110,16 @@ function parseCommon(args: string[], flags: readonly string[]): CommonArgs {
       const v = args[++i] ?? "";
       if (!/^\d{1,20}$/.test(v) || BigInt(v) > 0xffff_ffff_ffff_ffffn) throw new UsageError(`iggy-batch: --partition-id takes a u64, not ${JSON.stringify(v)}`);
       partitionId = BigInt(v);
+    } else if (valued.includes(arg)) {
+      const value = args[++i];
+      if (value === undefined) throw new UsageError(`iggy-batch: ${arg} needs a value\n${USAGE}`);
+      values.set(arg, value);
     } else if (flags.includes(arg)) seen.add(arg);
     else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`iggy-batch: unknown option ${arg}\n${USAGE}`);
     else files.push(arg);
   }
   if (files.length !== 1) throw new UsageError(`iggy-batch: expected exactly one FILE or -\n${USAGE}`);
-  return { files, flags: seen, out, format, partitionId };
+  return { files, flags: seen, out, format, partitionId, values };
 }
 
 async function writeOutput(out: string, data: string | Uint8Array): Promise<void> {
@@ -113,12 +131,43 @@ async function writeOutput(out: string, data: string | Uint8Array): Promise<void
   }
 }
 
+const REDACT_FLAGS = ["--redact", "--user-headers", "--ids"];
+const redactChoice = (flags: Set<string>, always = false) =>
+  always || flags.has("--redact") ? { userHeaders: flags.has("--user-headers"), ids: flags.has("--ids") } : null;
+
 async function report(args: string[]): Promise<number> {
-  const { files, out, format } = parseCommon(args, []);
+  const { files, out, format, flags, values } = parseCommon(args, ["--text", "--embed-svg", ...REDACT_FLAGS], ["--svg"]);
   const { bytes } = await readInput(files[0] as string);
-  const { text, status } = await reportOne(bytes, files[0] as string, format);
-  await writeOutput(out ?? "-", text);
-  return status;
+  const subject = await subjectOf(bytes, files[0] as string, format, redactChoice(flags));
+  const choice = { text: flags.has("--text"), svgFile: values.get("--svg") ?? null, embedSvg: flags.has("--embed-svg"), out: out ?? "-" };
+  const { report: text, svgFile } = reportOf(subject, choice);
+  if (svgFile) await writeOutput(svgFile.path, svgFile.svg);
+  await writeOutput(out ?? "-", text + "\n");
+  return subject.analysis.summary.errors > 0 ? 1 : 0;
+}
+
+async function redact(args: string[]): Promise<number> {
+  const { files, out, format, flags } = parseCommon(args, REDACT_FLAGS.slice(1));
+  if (out === null) throw new UsageError(`iggy-batch: redact needs -o OUT.bin (or -o - for standard output)\n${USAGE}`);
+  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
+  const { bytes } = await readInput(files[0] as string);
+  const subject = await subjectOf(bytes, files[0] as string, format, redactChoice(flags, true));
+  await writeOutput(out, subject.bytes);
+  const n = subject.analysis.diagnostics.length;
+  process.stderr.write(`iggy-batch: wrote ${subject.bytes.length} bytes to ${out}: ${subject.replaced}; the same ${n} diagnostic${n === 1 ? "" : "s"} as the original (SHA-256 ${subject.redacted?.originalSha256})\n`);
+  return 0;
+}
+
+async function render(args: string[]): Promise<number> {
+  const { files, out, format, flags, values } = parseCommon(args, REDACT_FLAGS, ["--range"]);
+  const rangeText = values.get("--range");
+  const range = rangeText === undefined ? null : parseRange(rangeText);
+  if (rangeText !== undefined && !range) throw new UsageError(`iggy-batch: --range takes A..B (decimal or 0x hex, A ≤ B), not ${JSON.stringify(rangeText)}`);
+  const { bytes } = await readInput(files[0] as string);
+  if (range && range.start >= bytes.length && bytes.length > 0) throw new UsageError(`iggy-batch: --range starts at ${range.start}, past the end of the input (${bytes.length} bytes)`);
+  const subject = await subjectOf(bytes, files[0] as string, format, redactChoice(flags));
+  await writeOutput(out ?? "-", pictureOf(subject, range).svg + "\n");
+  return subject.analysis.summary.errors > 0 ? 1 : 0;
 }
 
 async function convert(args: string[]): Promise<number> {
@@ -163,6 +212,8 @@ export async function main(argv: string[]): Promise<number> {
     if (command === "report") return await report(rest);
     if (command === "build") return await build(rest);
     if (command === "convert") return await convert(rest);
+    if (command === "redact") return await redact(rest);
+    if (command === "render") return await render(rest);
     if (command === "--help" || command === "-h" || command === "help") {
       process.stdout.write(USAGE + "\n");
       return 0;

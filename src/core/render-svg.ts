@@ -63,6 +63,20 @@ export function problemBytes(diagnostics: readonly Diagnostic[], start: number, 
   return out;
 }
 
+const WRAP = Math.floor((WIDTH - 16) / CHAR);
+
+// Breaks text at spaces into lines of at most `width` characters (a longer word gets its own line).
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > width) { lines.push(line); line = "  " + word; }
+    else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 const RANK_SEVERITY: readonly (Severity | null)[] = [null, "info", "warning", "error"];
 
 function patterns(): string {
@@ -100,7 +114,8 @@ export function renderHexSvg(analysis: Analysis, bytes: Uint8Array, req: SvgRequ
     ...(req.redactedFrom ? [`redacted copy of SHA-256 ${req.redactedFrom} (payloads replaced, findings kept)`] : []),
     `verdict ${verdict}`,
   ];
-  const top = 12 + caption.length * 16 + 8;
+  const captionLines = caption.flatMap((line) => wrap(line, WRAP));
+  const top = 12 + captionLines.length * 16 + 8;
   const firstRow = start - (start % 16);
   const rows = end > start ? Math.ceil((end - firstRow) / 16) : 0;
   const gridBottom = top + rows * ROW;
@@ -136,25 +151,29 @@ export function renderHexSvg(analysis: Analysis, bytes: Uint8Array, req: SvgRequ
   let ly = gridBottom + 24;
   const seen = ALL_BYTE_KINDS.map((k, i) => [k, i] as const).filter(([, i]) => kindsSeen.has(i));
   seen.forEach(([k], i) => {
-    const x = 8 + (i % 3) * 200;
-    const y = ly + Math.floor(i / 3) * 18;
+    const x = 8 + (i % 2) * 290;
+    const y = ly + Math.floor(i / 2) * 18;
     legend.push(`<rect x="${x}" y="${y - 11}" width="12" height="12" fill="${palette.bg[k]}" stroke="#777"/>`,
       `<text x="${x + 18}" y="${y}">${xmlText(`${k.split(".")[0] === "unattributed" ? "" : k.split(".")[0] + " "}${describeKind(k).name}`)}</text>`);
   });
-  ly += Math.ceil(seen.length / 3) * 18 + 8;
+  ly += Math.ceil(seen.length / 2) * 18 + 8;
   (["error", "warning", "info"] as const).forEach((sev, i) => {
     const x = 8 + i * 200;
     legend.push(markRect(sev, x, ly - 11, 18, 14, `class="mark-sample"`), `<text x="${x + 24}" y="${ly}">${sev} byte</text>`);
   });
   ly += 24;
   const listed = inRange.slice(0, MAX_LISTED);
-  listed.forEach((d, i) => legend.push(`<text x="8" y="${ly + i * 16}">${xmlText(`${d.severity} ${hex(d.start)}..${hex(d.end)} ${d.code}: ${d.message}`)}</text>`));
-  ly += listed.length * 16;
+  for (const d of listed) {
+    for (const line of wrap(`${d.severity} ${hex(d.start)}..${hex(d.end)} ${d.code}: ${d.message}`, WRAP)) {
+      legend.push(`<text x="8" y="${ly}">${xmlText(line)}</text>`);
+      ly += 16;
+    }
+  }
   if (inRange.length > listed.length) { legend.push(`<text x="8" y="${ly}">${inRange.length - listed.length} more findings in this range</text>`); ly += 16; }
   if (inRange.length === 0) { legend.push(`<text x="8" y="${ly}">No finding in this range.</text>`); ly += 16; }
   const height = ly + 8;
 
-  const captionText = caption.map((line, i) => `<text x="8" y="${22 + i * 16}"${i === 0 ? ' font-weight="bold"' : ""}>${xmlText(line)}</text>`);
+  const captionText = captionLines.map((line, i) => `<text x="8" y="${22 + i * 16}"${i === 0 ? ' font-weight="bold"' : ""}>${xmlText(line)}</text>`);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(WIDTH)}" height="${Math.ceil(height)}" viewBox="0 0 ${WIDTH} ${height}" font-family="ui-monospace, Menlo, Consolas, 'DejaVu Sans Mono', monospace" font-size="12">`,
@@ -168,4 +187,14 @@ export function renderHexSvg(analysis: Analysis, bytes: Uint8Array, req: SvgRequ
     `<g class="legend" fill="#111">${legend.join("")}</g>`,
     "</svg>",
   ].join("\n");
+}
+
+/** The range a picture shows by default: the rows around the first finding (at most 1 KiB), else the first 512 bytes. */
+export function defaultPictureRange(analysis: Analysis): { start: number; end: number } {
+  const d = analysis.diagnostics[0];
+  if (!d) return { start: 0, end: Math.min(analysis.size, 512) };
+  const start = Math.max(0, d.start - (d.start % 16) - 32);
+  const last = Math.min(analysis.size, Math.max(d.end, d.start + 1)) - 1;
+  const end = Math.min(analysis.size, start + 1024, last - (last % 16) + 16 + 64);
+  return { start, end: Math.max(end, Math.min(analysis.size, start + 16)) };
 }
