@@ -4,6 +4,7 @@ import { envelopeById } from "../../core/envelopes.ts";
 import { loadInput, loadSample, reportInputProblem } from "../session/loading.ts";
 import { selectRange } from "../state/actions.ts";
 import { envelopeStore } from "../state/app-state.ts";
+import { provenanceNote, provenanceStore } from "../share/provenance.ts";
 
 let started = false;
 
@@ -17,7 +18,10 @@ export async function openShareFragment(fragment: string): Promise<ShareOpen> {
   if (!shared) return "damaged";
   const { bytes } = shared;
   envelopeStore.set(envelopeById(shared.envelope ?? "none")?.id ?? "none");
-  const shown = await loadInput(shared.name, bytes);
+  // A redacted copy or a part says so on the page, and the share panel's report repeats it.
+  const note = provenanceNote(shared);
+  provenanceStore.set(note ? { name: shared.name, size: bytes.length, redacted: shared.redacted, part: shared.part } : null);
+  const shown = await loadInput(shared.name, bytes, note);
   if (shown && shared.selection) selectRange(shared.selection.start, shared.selection.end, "link");
   return "opened";
 }
