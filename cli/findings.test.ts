@@ -83,8 +83,8 @@ describe("iggy-batch report", () => {
   it("--redact reports on a redacted copy and names the original", async () => {
     const run = await cli(["report", BROKEN, "--redact"]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`**Redacted copy.** payloads were replaced`);
-    expect(run.stdout).toContain(`| redacted copy of | ${sha(BROKEN)} (payloads) |`);
+    expect(run.stdout).toContain(`**Redacted copy.** Payloads were replaced`);
+    expect(run.stdout).toContain(`| redacted copy of | \`${sha(BROKEN)}\` (payloads) |`);
     expect(run.stdout).toContain("`frame-checksum-mismatch` | 0x3b5..0x3bd");
     expect(run.stdout).not.toContain(`| SHA-256 | \`${sha(BROKEN)}\``);
   });

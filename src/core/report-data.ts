@@ -154,7 +154,7 @@ export function collectReport(analysis: Analysis, bytes: Uint8Array, info: Repor
         ] as Array<[string, string, boolean]>)
       : []),
     ["SHA-256", info.sha256, false],
-    ...(info.redacted ? [["redacted copy of", `${info.redacted.originalSha256} (${info.redacted.what})`, false] as [string, string, boolean]] : []),
+    ...(info.redacted ? [["redacted copy of", `${info.redacted.originalSha256} (${info.redacted.what})`, true] as [string, string, boolean]] : []),
     ["summary", summarySentence(analysis.summary), false],
   ];
 

@@ -52,7 +52,7 @@ describe("Markdown report", () => {
     const bytes = hostileBatch();
     const a = analyzeWith(xxh, bytes);
     expect(a.diagnostics.map((d) => d.code)).toContain("frame-checksum-mismatch");
-    const md = renderMarkdownReport(a, bytes, info(HOSTILE_NAME));
+    const md = renderMarkdownReport(a, bytes, info(HOSTILE_NAME, { redacted: { originalSha256: "cd".repeat(32), what: "<img src=x onerror=alert(2)> [a](http://x)" } }));
     const html = render(md);
     for (const el of elements(html)) expect(ALLOWED.has(el), `<${el}> in the rendered report`).toBe(true);
     expect(elements(html).filter((e) => e === "img")).toHaveLength(0);
@@ -120,7 +120,7 @@ describe("Markdown report", () => {
     const a = analyzeWith(xxh, bytes);
     const copy = redactCopy(xxh, bytes, a).bytes;
     const html = render(renderMarkdownReport(analyzeWith(xxh, copy), copy, info("11.bin", { redacted: { originalSha256: "cd".repeat(32), what: "payloads" } })));
-    expect(html).toContain("<blockquote>\n<p><strong>Redacted copy.</strong> payloads were replaced");
+    expect(html).toContain("<blockquote>\n<p><strong>Redacted copy.</strong> Payloads were replaced");
     expect(html).toContain("cd".repeat(32));
     expect(html).toContain("REDACTED");
   });

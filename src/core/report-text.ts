@@ -9,7 +9,7 @@ const indent = (text: string, by = "    ") => text.split("\n").map((l) => by + l
 export function renderTextReport(analysis: Analysis, bytes: Uint8Array, info: ReportInput): string {
   const data = collectReport(analysis, bytes, info);
   const out: string[] = [visibleText(data.title), "=".repeat(Math.min(72, data.title.length)), ""];
-  if (info.redacted) out.push(`REDACTED COPY: ${info.redacted.what} were replaced and the checksums re-made; the findings are those of the original, SHA-256 ${info.redacted.originalSha256}.`, "");
+  if (info.redacted) out.push(`REDACTED COPY: ${visibleText(info.redacted.what)} were replaced and the checksums re-made; the findings are those of the original, SHA-256 ${info.redacted.originalSha256}.`, "");
   const width = Math.max(...data.facts.map(([l]) => l.length), "share link".length);
   for (const [label, value] of data.facts) out.push(`${label.padEnd(width)}  ${visibleText(value)}`);
   out.push(`${"verdict".padEnd(width)}  ${data.failed ? "FAIL" : "ok"}`);

@@ -12,6 +12,7 @@ export { annotatedExcerpt, type ReportInput } from "./report-data.ts";
 
 // Our own text in a table cell: only `|` and line breaks could break the table.
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // The container's recovery verdict, fields and legacy runs; their values come from the input, so they are escaped.
 function containerSection(o: NonNullable<ReportInput["opened"]>): string[] {
@@ -40,11 +41,14 @@ export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info
   const out: string[] = [];
   out.push(`# Iggy batch report: ${mdText(info.name)}`, "");
   if (info.redacted) {
-    out.push(`> **Redacted copy.** ${cell(info.redacted.what)} were replaced and the checksums re-made, so the findings below are exactly those of the original, SHA-256 \`${info.redacted.originalSha256}\`.`, "");
+    out.push(`> **Redacted copy.** ${mdText(capitalized(info.redacted.what))} were replaced and the checksums re-made, so the findings below are exactly those of the original, SHA-256 \`${info.redacted.originalSha256}\`.`, "");
   }
   out.push("| | |", "|---|---|");
   for (const [label, value, fromInput] of data.facts) {
-    out.push(`| ${label} | ${fromInput ? mdText(value) : label === "SHA-256" ? `\`${value}\`` : cell(value)} |`);
+    // A SHA-256 in code; "redacted copy of" may come from a share link, so its words are escaped too.
+    const sha = label === "SHA-256" || label === "redacted copy of" ? /^([0-9a-f]{64})(.*)$/.exec(value) : null;
+    const shown = sha ? `\`${sha[1]}\`${mdText(sha[2] ?? "")}` : fromInput ? mdText(value) : cell(value);
+    out.push(`| ${label} | ${shown} |`);
   }
   out.push(`| verdict | ${data.failed ? "**FAIL**" : "ok"} |`);
   if (info.shareLink) out.push(`| share link | [open in Iggy Batch Explorer](${mdUrl(info.shareLink)}) |`);
