@@ -52,7 +52,7 @@ test("a redacted link of a clean file opens clean and says it is a redacted copy
     const other = await context.newPage();
     await other.goto(href);
     expect(await waitForInput(other, FILE)).toBe(status);
-    await expect(other.locator(".status-area")).toContainText(`Redacted copy of SHA-256 ${sha256(corpusBytes(FILE))}: payloads and user header values were replaced`);
+    await expect(other.getByTestId("provenance-note")).toHaveText(`Redacted copy of SHA-256 ${sha256(corpusBytes(FILE))}: payloads and user header values were replaced and the checksums re-made, so the findings are the original's.`);
     const payload = await other.locator('[data-kind="frame.payload"]').allTextContents();
     expect(new Set(payload)).toEqual(new Set([..."REDACTED"].map((c) => c.charCodeAt(0).toString(16))));
     // Its report says the same.

@@ -4,6 +4,7 @@ import { ENVELOPES, decodePollPrefix } from "../../core/envelopes.ts";
 import { useStore } from "../state/store.ts";
 import type { Summary } from "../../core/model.ts";
 import { summarySentence } from "../../core/summary-text.ts";
+import { provenanceOf } from "../share/provenance.ts";
 
 const selectDoc = (s: DocumentState) => s;
 
@@ -43,7 +44,9 @@ export function StatusLine() {
         </span>
       )}
       {input && <EnvelopeFacts input={input} />}
-      {input?.note && <span className="sample-note">{input.note}</span>}
+      {input?.note && (provenanceOf(input)
+        ? <span className="provenance-note" role="note" data-testid="provenance-note">{input.note}</span>
+        : <span className="sample-note">{input.note}</span>)}
       {loading && (
         <span className="loading">
           Decoding {loading.name}…{" "}

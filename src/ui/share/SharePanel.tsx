@@ -18,6 +18,7 @@ import { LARGE_LINK_BYTES } from "./share-scope.ts";
 import { subjectOf, type RedactChoice, type ShareSource } from "./share-link.ts";
 import { pictureRange, pictureSvg, svgToPng } from "./picture.ts";
 import { provenanceOf } from "./provenance.ts";
+import "./share.css";
 
 export { LARGE_LINK_BYTES, WHOLE_INPUT_SHARE_LIMIT } from "./share-scope.ts";
 
