@@ -141,3 +141,25 @@ describe("redaction of mutated inputs", () => {
     }), { numRuns: 400 });
   });
 });
+
+// User header blocks of every shape: random bytes (mostly not TLV), valid TLV, and valid TLV with one byte changed.
+describe("redaction of user headers keeps each block as decodable as it was", () => {
+  const tlv = fc.array(fc.record({ kind: fc.integer({ min: 1, max: 15 }), value: fc.uint8Array({ minLength: 1, maxLength: 20 }) }), { minLength: 1, maxLength: 6 })
+    .map((entries) => concat(entries.map(({ kind, value }) => {
+      const widths = [0, 0, 0, 1, 1, 2, 4, 8, 16, 1, 2, 4, 8, 16, 4, 8];
+      const v = widths[kind] ? new Uint8Array(widths[kind]!).map((_, i) => (kind === 3 ? (value[0] ?? 0) & 1 : value[i % value.length] ?? 0)) : value;
+      return concat([new Uint8Array([kind, v.length, 0, 0, 0]), v]);
+    })));
+  const block = fc.oneof(
+    fc.uint8Array({ minLength: 1, maxLength: 40 }),
+    tlv,
+    fc.tuple(tlv, fc.nat(), fc.integer({ min: 0, max: 255 })).map(([b, at, v]) => { const c = b.slice(); c[at % c.length] = v; return c; }),
+  );
+  it("same findings, user-headers-malformed included, with header values replaced", () => {
+    fc.assert(fc.property(fc.array(block, { minLength: 1, maxLength: 4 }), (blocks) => {
+      const bytes = encodeBatch(xxh, { messages: blocks.map((b, i) => ({ payload: `p${i}`, userHeaders: b })) });
+      checkRedaction({ label: "headers", bytes, startOffset: 0 }, { userHeaders: true });
+    }), { numRuns: 400 });
+  });
+});
+
