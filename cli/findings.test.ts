@@ -19,7 +19,11 @@ const HEADERS = join(ROOT, "test/fixtures/corpus/02-valid-stamped-3frames-userhe
 const tmp = mkdtempSync(join(tmpdir(), "iggy-batch-findings-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 function cli(args: string[]): Promise<Run> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
@@ -31,12 +35,17 @@ function cli(args: string[]): Promise<Run> {
     child.on("close", (code) => done({ code, stdout, stderr }));
   });
 }
-const diagnosticsOf = (json: string) => (JSON.parse(json) as { diagnostics: Array<{ code: string; severity: string; start: number; end: number }> })
-  .diagnostics.map(({ code, severity, start, end }) => ({ code, severity, start, end }));
+const diagnosticsOf = (json: string) =>
+  (JSON.parse(json) as { diagnostics: Array<{ code: string; severity: string; start: number; end: number }> }).diagnostics.map(
+    ({ code, severity, start, end }) => ({ code, severity, start, end }),
+  );
 const sha = (f: string) => createHash("sha256").update(readFileSync(f)).digest("hex");
 
 describe("iggy-batch redact", () => {
-  it.each([[BROKEN, []], [HEADERS, ["--user-headers", "--ids"]]] as Array<[string, string[]]>)("%s %j: the copy raises the original's diagnostics", async (file, extra) => {
+  it.each([
+    [BROKEN, []],
+    [HEADERS, ["--user-headers", "--ids"]],
+  ] as Array<[string, string[]]>)("%s %j: the copy raises the original's diagnostics", async (file, extra) => {
     const out = join(tmp, `redacted-${extra.length}.bin`);
     const run = await cli(["redact", file, "-o", out, ...extra]);
     expect(run.code, run.stderr).toBe(0);

@@ -8,7 +8,7 @@ import { diagnosticDifferences, redactCopy, type RedactOptions } from "../src/co
 import { defaultPictureRange, renderHexSvg } from "../src/core/render-svg.ts";
 import { renderMarkdownReport, type ReportInput } from "../src/core/report.ts";
 import { renderTextReport } from "../src/core/report-text.ts";
-import { LIGHT_PALETTE } from "../src/ui/theme/palette.ts";
+import { LIGHT_PALETTE } from "../src/core/palette.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { CliProblem, openFile } from "./containers.ts";
 

@@ -22,8 +22,10 @@ const download = async (page: Page, button: string) => {
   return d;
 };
 /** The diagnostics as the list shows them: code and byte range. */
-const listed = (page: Page) => diagnosticsList(page).getByRole("listitem").evaluateAll((els) =>
-  els.map((e) => `${e.getAttribute("data-code")} ${e.querySelector(".diag-range")?.textContent ?? ""}`));
+const listed = (page: Page) =>
+  diagnosticsList(page)
+    .getByRole("listitem")
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute("data-code")} ${e.querySelector(".diag-range")?.textContent ?? ""}`));
 
 /** Waits for the link size (shown before copying), clicks Copy share link, and returns the link. */
 async function copyLink(page: Page): Promise<{ href: string; sizeText: string }> {
@@ -52,7 +54,9 @@ test("a redacted link of a clean file opens clean and says it is a redacted copy
     const other = await context.newPage();
     await other.goto(href);
     expect(await waitForInput(other, FILE)).toBe(status);
-    await expect(other.getByTestId("provenance-note")).toHaveText(`Redacted copy of SHA-256 ${sha256(corpusBytes(FILE))}: payloads and user header values were replaced and the checksums re-made, so the findings are the original's.`);
+    await expect(other.getByTestId("provenance-note")).toHaveText(
+      `Redacted copy of SHA-256 ${sha256(corpusBytes(FILE))}: payloads and user header values were replaced and the checksums re-made, so the findings are the original's.`,
+    );
     const payload = await other.locator('[data-kind="frame.payload"]').allTextContents();
     expect(new Set(payload)).toEqual(new Set([..."REDACTED"].map((c) => c.charCodeAt(0).toString(16))));
     // Its report says the same.
@@ -107,7 +111,9 @@ test("a large input shares the batch around the first problem by default, its si
     const other = await context.newPage();
     await other.goto(href);
     expect(await waitForInput(other, "large-with-problem.bin (batch 1)")).toBe("1 batch · 2 frames · 1 error · 0 warnings · 0 infos");
-    await expect(other.locator(".status-area")).toContainText(`Part of SHA-256 ${sha256(input)}: bytes 0x${big.length.toString(16)}..0x${input.length.toString(16)} of a ${input.length.toLocaleString("en-US")}-byte input`);
+    await expect(other.locator(".status-area")).toContainText(
+      `Part of SHA-256 ${sha256(input)}: bytes 0x${big.length.toString(16)}..0x${input.length.toString(16)} of a ${input.length.toLocaleString("en-US")}-byte input`,
+    );
     // The problem's bytes came selected.
     await expect.poll(() => other.locator("[data-selected]").count()).toBeGreaterThan(0);
   } finally {

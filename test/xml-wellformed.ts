@@ -14,8 +14,20 @@ export interface XmlElement {
 
 const NAME = /^[A-Za-z_][\w.:-]*/;
 const ENTITY = /^&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/;
-const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/g, (_, e: string) =>
-  e === "amp" ? "&" : e === "lt" ? "<" : e === "gt" ? ">" : e === "quot" ? '"' : e === "apos" ? "'" : String.fromCodePoint(e[1] === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)));
+const decode = (s: string) =>
+  s.replace(/&(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/g, (_, e: string) =>
+    e === "amp"
+      ? "&"
+      : e === "lt"
+        ? "<"
+        : e === "gt"
+          ? ">"
+          : e === "quot"
+            ? '"'
+            : e === "apos"
+              ? "'"
+              : String.fromCodePoint(e[1] === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
+  );
 
 function checkText(s: string, at: number): void {
   // eslint-disable-next-line no-control-regex

@@ -19,9 +19,15 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const CORPUS = join(ROOT, "test/fixtures/corpus");
 const CONTAINERS = "/work/shared/corpus-containers";
 
-interface Input { label: string; bytes: Uint8Array; startOffset: number }
+interface Input {
+  label: string;
+  bytes: Uint8Array;
+  startOffset: number;
+}
 
-const corpus: Input[] = readdirSync(CORPUS).filter((f) => f.endsWith(".bin")).sort()
+const corpus: Input[] = readdirSync(CORPUS)
+  .filter((f) => f.endsWith(".bin"))
+  .sort()
   .map((f) => ({ label: f, bytes: new Uint8Array(readFileSync(join(CORPUS, f))), startOffset: 0 }));
 
 // The vectors as batches at the start their manifest gives (the container decoder is another module's).
@@ -29,8 +35,13 @@ const vectors: Input[] = (() => {
   const dir = join(CONTAINERS, "vectors");
   if (!existsSync(dir)) return [];
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { cases: Array<{ file: string; batches: Array<{ start: number }> }> };
-  const segments = readdirSync(join(CONTAINERS, "partitions"), { withFileTypes: true }).filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(join(CONTAINERS, "partitions", d.name)).filter((f) => f.endsWith(".log")).map((f) => join(d.name, f)));
+  const segments = readdirSync(join(CONTAINERS, "partitions"), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) =>
+      readdirSync(join(CONTAINERS, "partitions", d.name))
+        .filter((f) => f.endsWith(".log"))
+        .map((f) => join(d.name, f)),
+    );
   return [
     ...manifest.cases.map((c) => ({ label: c.file, bytes: new Uint8Array(readFileSync(join(dir, c.file))), startOffset: c.batches[0]?.start ?? 0 })),
     ...segments.map((p) => ({ label: p, bytes: new Uint8Array(readFileSync(join(CONTAINERS, "partitions", p))), startOffset: 0 })),
@@ -103,11 +114,19 @@ describe("what a redacted copy holds", () => {
   });
 
   it("replaces ids and header values on request, keeping the headers decodable with their keys and kinds", () => {
-    const withHeaders = encodeBatch(xxh, { messages: [{ payload: "secret", id: 42n, userHeaders: [
-      { key: { kind: "string", value: "tenant" }, value: { kind: "string", value: "acme-corp" } },
-      { key: { kind: "string", value: "retry" }, value: { kind: "bool", value: true } },
-      { key: { kind: "string", value: "amount" }, value: { kind: "f64", value: 12.5 } },
-    ] }] });
+    const withHeaders = encodeBatch(xxh, {
+      messages: [
+        {
+          payload: "secret",
+          id: 42n,
+          userHeaders: [
+            { key: { kind: "string", value: "tenant" }, value: { kind: "string", value: "acme-corp" } },
+            { key: { kind: "string", value: "retry" }, value: { kind: "bool", value: true } },
+            { key: { kind: "string", value: "amount" }, value: { kind: "f64", value: 12.5 } },
+          ],
+        },
+      ],
+    });
     const a = analyzeWith(xxh, withHeaders);
     const { bytes: out, ids, userHeaderValues } = redactCopy(xxh, withHeaders, a, { userHeaders: true, ids: true });
     expect([ids, userHeaderValues]).toEqual([1, 3]);
@@ -117,7 +136,10 @@ describe("what a redacted copy holds", () => {
     expect(decoded.ok).toBe(true);
     if (!decoded.ok) return;
     expect(decoded.headers.map((h) => [h.key.text, h.value.kindName, h.value.text])).toEqual([
-      ["tenant", "string", "REDACTEDR"], ["retry", "bool", "false"], ["amount", "f64", "0"]]);
+      ["tenant", "string", "REDACTEDR"],
+      ["retry", "bool", "false"],
+      ["amount", "f64", "0"],
+    ]);
     expect(new TextDecoder().decode(out.subarray(256 + 8, 256 + 24))).toBe("REDACTEDREDACTED");
   });
 });
@@ -125,10 +147,22 @@ describe("what a redacted copy holds", () => {
 // Mutations of valid segments: one to three bytes set anywhere, the verdicts survive redaction.
 describe("redaction of mutated inputs", () => {
   const plain = fc.record({ stamped: fc.boolean(), n: fc.integer({ min: 1, max: 4 }), headers: fc.boolean() }).map(({ stamped, n, headers }) => {
-    const spec = headers ? { messages: Array.from({ length: n }, (_, i) => ({ payload: `m${i}`, userHeaders: [{ key: { kind: "string" as const, value: "k" }, value: { kind: "u32" as const, value: i } }] })) } : {};
+    const spec = headers
+      ? {
+          messages: Array.from({ length: n }, (_, i) => ({
+            payload: `m${i}`,
+            userHeaders: [{ key: { kind: "string" as const, value: "k" }, value: { kind: "u32" as const, value: i } }],
+          })),
+        }
+      : {};
     return stamped ? stampedBatch(n, { baseOffset: 5n, baseTimestamp: 99n }, spec) : producerBatch(n, spec);
   });
-  const input = fc.tuple(fc.array(plain, { minLength: 1, maxLength: 3 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 3 }), fc.nat({ max: 40 }))
+  const input = fc
+    .tuple(
+      fc.array(plain, { minLength: 1, maxLength: 3 }),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 3 }),
+      fc.nat({ max: 40 }),
+    )
     .map(([batches, edits, cut]) => {
       const joined = concat(batches);
       for (const [at, v] of edits) joined[at % joined.length] = v;
@@ -136,30 +170,44 @@ describe("redaction of mutated inputs", () => {
     });
 
   it("keeps every finding, with and without the options", () => {
-    fc.assert(fc.property(input, fc.boolean(), (bytes, all) => {
-      checkRedaction({ label: "mutated", bytes, startOffset: 0 }, all ? { userHeaders: true, ids: true } : {});
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(input, fc.boolean(), (bytes, all) => {
+        checkRedaction({ label: "mutated", bytes, startOffset: 0 }, all ? { userHeaders: true, ids: true } : {});
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 
 // User header blocks of every shape: random bytes (mostly not TLV), valid TLV, and valid TLV with one byte changed.
 describe("redaction of user headers keeps each block as decodable as it was", () => {
-  const tlv = fc.array(fc.record({ kind: fc.integer({ min: 1, max: 15 }), value: fc.uint8Array({ minLength: 1, maxLength: 20 }) }), { minLength: 1, maxLength: 6 })
-    .map((entries) => concat(entries.map(({ kind, value }) => {
-      const widths = [0, 0, 0, 1, 1, 2, 4, 8, 16, 1, 2, 4, 8, 16, 4, 8];
-      const v = widths[kind] ? new Uint8Array(widths[kind]!).map((_, i) => (kind === 3 ? (value[0] ?? 0) & 1 : value[i % value.length] ?? 0)) : value;
-      return concat([new Uint8Array([kind, v.length, 0, 0, 0]), v]);
-    })));
+  const tlv = fc
+    .array(fc.record({ kind: fc.integer({ min: 1, max: 15 }), value: fc.uint8Array({ minLength: 1, maxLength: 20 }) }), { minLength: 1, maxLength: 6 })
+    .map((entries) =>
+      concat(
+        entries.map(({ kind, value }) => {
+          const widths = [0, 0, 0, 1, 1, 2, 4, 8, 16, 1, 2, 4, 8, 16, 4, 8];
+          const v = widths[kind] ? new Uint8Array(widths[kind]!).map((_, i) => (kind === 3 ? (value[0] ?? 0) & 1 : (value[i % value.length] ?? 0))) : value;
+          return concat([new Uint8Array([kind, v.length, 0, 0, 0]), v]);
+        }),
+      ),
+    );
   const block = fc.oneof(
     fc.uint8Array({ minLength: 1, maxLength: 40 }),
     tlv,
-    fc.tuple(tlv, fc.nat(), fc.integer({ min: 0, max: 255 })).map(([b, at, v]) => { const c = b.slice(); c[at % c.length] = v; return c; }),
+    fc.tuple(tlv, fc.nat(), fc.integer({ min: 0, max: 255 })).map(([b, at, v]) => {
+      const c = b.slice();
+      c[at % c.length] = v;
+      return c;
+    }),
   );
   it("same findings, user-headers-malformed included, with header values replaced", () => {
-    fc.assert(fc.property(fc.array(block, { minLength: 1, maxLength: 4 }), (blocks) => {
-      const bytes = encodeBatch(xxh, { messages: blocks.map((b, i) => ({ payload: `p${i}`, userHeaders: b })) });
-      checkRedaction({ label: "headers", bytes, startOffset: 0 }, { userHeaders: true });
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(fc.array(block, { minLength: 1, maxLength: 4 }), (blocks) => {
+        const bytes = encodeBatch(xxh, { messages: blocks.map((b, i) => ({ payload: `p${i}`, userHeaders: b })) });
+        checkRedaction({ label: "headers", bytes, startOffset: 0 }, { userHeaders: true });
+      }),
+      { numRuns: 400 },
+    );
   });
 });
-

@@ -152,12 +152,18 @@ export function diagnosticDifferences(original: Analysis, redacted: Analysis, li
   for (let i = 0; i < Math.max(a.length, b.length) && out.length < limit; i++) {
     if (a[i] !== b[i]) out.push(`#${i}: original ${a[i] ?? "(none)"}, redacted ${b[i] ?? "(none)"}`);
   }
-  if (out.length === 0 && original.diagnosticsOmitted !== redacted.diagnosticsOmitted) out.push(`omitted: ${original.diagnosticsOmitted} vs ${redacted.diagnosticsOmitted}`);
+  if (out.length === 0 && original.diagnosticsOmitted !== redacted.diagnosticsOmitted)
+    out.push(`omitted: ${original.diagnosticsOmitted} vs ${redacted.diagnosticsOmitted}`);
   return out;
 }
 
 /** Redacts, re-analyses the copy with the same start, and says whether its diagnostics are the original's. */
-export function redactAndVerify(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, options: RedactOptions & { readonly startOffset?: number } = {}): Redaction & { readonly analysis: Analysis; readonly differences: string[] } {
+export function redactAndVerify(
+  xxh: Xxh3,
+  bytes: Uint8Array,
+  analysis: Analysis,
+  options: RedactOptions & { readonly startOffset?: number } = {},
+): Redaction & { readonly analysis: Analysis; readonly differences: string[] } {
   const redaction = redactCopy(xxh, bytes, analysis, options);
   const again = analyzeWith(xxh, redaction.bytes, { startOffset: options.startOffset ?? 0 });
   return { ...redaction, analysis: again, differences: diagnosticDifferences(analysis, again) };

@@ -10,7 +10,10 @@ import { xxh } from "../../test/helpers.ts";
 
 const corpus = (f: string) => new Uint8Array(readFileSync(new URL(`../../test/fixtures/corpus/${f}`, import.meta.url)));
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
-const texts = (root: XmlElement) => allElements(root).map((e) => e.text).join("\n");
+const texts = (root: XmlElement) =>
+  allElements(root)
+    .map((e) => e.text)
+    .join("\n");
 
 function picture(file: string, start: number, end: number, name = file) {
   const bytes = corpus(file);
@@ -58,7 +61,9 @@ describe("renderHexSvg", () => {
 
   it("paints each byte with the theme colour of its field", () => {
     const { root } = picture("01-valid-producer-1frame.bin", 0, 64);
-    const fills = allElements(root).filter((e) => e.name === "rect" && e.attrs.width === "22").map((e) => e.attrs.fill);
+    const fills = allElements(root)
+      .filter((e) => e.name === "rect" && e.attrs.width === "22")
+      .map((e) => e.attrs.fill);
     expect(fills.slice(0, 8)).toEqual(Array(8).fill(LIGHT_PALETTE.bg["batch.partition_id"]));
     expect(fills[40]).toBe(LIGHT_PALETTE.bg["batch.batch_checksum"]);
     expect(fills[60]).toBe(LIGHT_PALETTE.bg["batch.reserved"]);

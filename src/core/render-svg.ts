@@ -9,7 +9,7 @@ import { fillKinds } from "./byte-map.ts";
 import type { Analysis } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
 
-/** Background colours per kind and the text colour on them (the UI theme's palette.ts). */
+/** Background colours per kind and the text colour on them (core/palette.ts, which the page's kinds.css matches). */
 export interface SvgPalette {
   readonly fg: string;
   readonly bg: { readonly [K in ByteKind]: string };
@@ -46,9 +46,16 @@ const hex = (n: number) => "0x" + n.toString(16);
 
 /** Escapes text for XML content and attributes, replacing characters XML 1.0 cannot hold. */
 export function xmlText(s: string): string {
-  return s
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
-    .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return (
+    s
+      // eslint-disable-next-line no-control-regex -- these are exactly the characters XML 1.0 forbids
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&apos;")
+  );
 }
 
 /** The worst severity covering each byte of [start, end), 0 where none; an empty range marks the byte it points at. */
@@ -70,8 +77,10 @@ function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(" ")) {
-    if (line && line.length + 1 + word.length > width) { lines.push(line); line = "  " + word; }
-    else line = line ? `${line} ${word}` : word;
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = "  " + word;
+    } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(line);
   return lines;
@@ -131,13 +140,18 @@ export function renderHexSvg(analysis: Analysis, bytes: Uint8Array, req: SvgRequ
     let ascii = "";
     for (let i = 0; i < 16; i++) {
       const o = rowStart + i;
-      if (o < start || o >= end) { ascii += " "; continue; }
+      if (o < start || o >= end) {
+        ascii += " ";
+        continue;
+      }
       const k = kinds[o - start] as number;
       kindsSeen.add(k);
       const x = HEX_X + i * CELL;
       const b = bytes[o] as number;
-      body.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${ROW}" fill="${palette.bg[ALL_BYTE_KINDS[k] as ByteKind]}"/>`,
-        `<text x="${x + 4}" y="${y + 13}" fill="${palette.fg}">${b.toString(16).padStart(2, "0")}</text>`);
+      body.push(
+        `<rect x="${x}" y="${y}" width="${CELL}" height="${ROW}" fill="${palette.bg[ALL_BYTE_KINDS[k] as ByteKind]}"/>`,
+        `<text x="${x + 4}" y="${y + 13}" fill="${palette.fg}">${b.toString(16).padStart(2, "0")}</text>`,
+      );
       ascii += b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".";
       const severity = RANK_SEVERITY[problems[o - start] as number];
       if (severity) marks.push(markRect(severity, x + 1, y + 1, CELL - 2, ROW - 2, `class="mark mark-${severity}" data-offset="${o}"`));
@@ -153,8 +167,10 @@ export function renderHexSvg(analysis: Analysis, bytes: Uint8Array, req: SvgRequ
   seen.forEach(([k], i) => {
     const x = 8 + (i % 2) * 290;
     const y = ly + Math.floor(i / 2) * 18;
-    legend.push(`<rect x="${x}" y="${y - 11}" width="12" height="12" fill="${palette.bg[k]}" stroke="#777"/>`,
-      `<text x="${x + 18}" y="${y}">${xmlText(`${k.split(".")[0] === "unattributed" ? "" : k.split(".")[0] + " "}${describeKind(k).name}`)}</text>`);
+    legend.push(
+      `<rect x="${x}" y="${y - 11}" width="12" height="12" fill="${palette.bg[k]}" stroke="#777"/>`,
+      `<text x="${x + 18}" y="${y}">${xmlText(`${k.split(".")[0] === "unattributed" ? "" : k.split(".")[0] + " "}${describeKind(k).name}`)}</text>`,
+    );
   });
   ly += Math.ceil(seen.length / 2) * 18 + 8;
   (["error", "warning", "info"] as const).forEach((sev, i) => {
@@ -169,8 +185,14 @@ export function renderHexSvg(analysis: Analysis, bytes: Uint8Array, req: SvgRequ
       ly += 16;
     }
   }
-  if (inRange.length > listed.length) { legend.push(`<text x="8" y="${ly}">${inRange.length - listed.length} more findings in this range</text>`); ly += 16; }
-  if (inRange.length === 0) { legend.push(`<text x="8" y="${ly}">No finding in this range.</text>`); ly += 16; }
+  if (inRange.length > listed.length) {
+    legend.push(`<text x="8" y="${ly}">${inRange.length - listed.length} more findings in this range</text>`);
+    ly += 16;
+  }
+  if (inRange.length === 0) {
+    legend.push(`<text x="8" y="${ly}">No finding in this range.</text>`);
+    ly += 16;
+  }
   const height = ly + 8;
 
   const captionText = captionLines.map((line, i) => `<text x="8" y="${22 + i * 16}"${i === 0 ? ' font-weight="bold"' : ""}>${xmlText(line)}</text>`);

@@ -98,7 +98,7 @@ function headerRows(b: BatchModel): Array<[string, number, string]> {
   const values: Record<string, string> = {
     partition_id: h.partitionId.toString(),
     base_offset: h.baseOffset.toString(),
-    base_timestamp: `${h.baseTimestamp} (${h.baseTimestamp === 0n ? "producer: 0" : microsToIso(h.baseTimestamp) ?? "out of range"})`,
+    base_timestamp: `${h.baseTimestamp} (${h.baseTimestamp === 0n ? "producer: 0" : (microsToIso(h.baseTimestamp) ?? "out of range")})`,
     origin_timestamp: `${h.originTimestamp} (${microsToIso(h.originTimestamp) ?? "out of range"})`,
     batch_length: h.batchLength.toString(),
     batch_checksum: `${hex64(h.batchChecksum)} (computed ${b.computedChecksum === null ? "n/a" : hex64(b.computedChecksum)}${b.computedChecksum === h.batchChecksum ? " ✓" : b.computedChecksum === null ? "" : " ✗"})`,
@@ -114,6 +114,7 @@ const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\uffff]/g, ".");
 function preview(bytes: Uint8Array): string {
   if (bytes.length === 0) return "(empty)";
   const text = utf8.decode(bytes);
+  // eslint-disable-next-line no-control-regex -- controls make a payload binary, not text
   const bad = (text.match(/[\ufffd\u0000-\u0008\u000e-\u001f]/g) ?? []).length;
   if (bad <= 1 && !/[\ufffd]./.test(text)) return `"${text.replace(/\ufffd$/, "")}"`;
   return "hex " + Array.from(bytes.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join(" ");
@@ -130,7 +131,10 @@ function frameNote(analysis: Analysis, bytes: Uint8Array, i: number): string {
   if (uhLength > 0) {
     const decoded = decodeUserHeaders(bytes.subarray(s + 48 + payloadLength, f.end[i] as number));
     note += decoded.ok
-      ? `, user headers ${decoded.headers.slice(0, 6).map((h) => `${printable(h.key.text)}=${printable(h.value.text).slice(0, 40)}`).join(", ")}${decoded.headers.length > 6 ? ", …" : ""}`
+      ? `, user headers ${decoded.headers
+          .slice(0, 6)
+          .map((h) => `${printable(h.key.text)}=${printable(h.value.text).slice(0, 40)}`)
+          .join(", ")}${decoded.headers.length > 6 ? ", …" : ""}`
       : `, user headers ${uhLength} bytes, not TLV`;
   }
   return note;
@@ -177,10 +181,20 @@ export function collectReport(analysis: Analysis, bytes: Uint8Array, info: Repor
   const batches: ReportBatch[] = [];
   for (const [index, numbers] of [...byBatch].slice(0, maxBatches)) {
     const b = analysis.batches[index];
-    const counts = b ? [plural(b.errors, "error", "errors"), plural(b.warnings, "warning", "warnings"), plural(b.infos, "info", "infos")].join(", ") : plural(numbers.length, "finding", "findings");
-    const title = b ? `Batch ${b.index} at ${hex(b.start)}..${hex(b.end)}, ${b.header ? (b.stamped ? "stamped" : "producer") : "incomplete header"}, ${plural(b.frameCount, "complete frame", "complete frames")}: ${counts}` : `Outside any batch: ${counts}`;
-    const frames = [...new Set(numbers.map((n) => diags[n] as Diagnostic).filter((d) => d.frame !== null && b).map((d) => (b as BatchModel).firstFrame + (d.frame as number)))]
-      .filter((i) => b && i < b.firstFrame + b.frameCount);
+    const counts = b
+      ? [plural(b.errors, "error", "errors"), plural(b.warnings, "warning", "warnings"), plural(b.infos, "info", "infos")].join(", ")
+      : plural(numbers.length, "finding", "findings");
+    const title = b
+      ? `Batch ${b.index} at ${hex(b.start)}..${hex(b.end)}, ${b.header ? (b.stamped ? "stamped" : "producer") : "incomplete header"}, ${plural(b.frameCount, "complete frame", "complete frames")}: ${counts}`
+      : `Outside any batch: ${counts}`;
+    const frames = [
+      ...new Set(
+        numbers
+          .map((n) => diags[n] as Diagnostic)
+          .filter((d) => d.frame !== null && b)
+          .map((d) => (b as BatchModel).firstFrame + (d.frame as number)),
+      ),
+    ].filter((i) => b && i < b.firstFrame + b.frameCount);
     const take = Math.min(numbers.length, excerptsLeft);
     excerptsLeft -= take;
     excerptsLeftOut += numbers.length - take;
@@ -188,7 +202,13 @@ export function collectReport(analysis: Analysis, bytes: Uint8Array, info: Repor
       title,
       header: b ? headerRows(b) : [],
       frameNotes: frames.slice(0, 8).map((i) => frameNote(analysis, bytes, i)),
-      findings: numbers.slice(0, take).map((n) => ({ number: n + 1, diagnostic: diags[n] as Diagnostic, excerpt: annotatedExcerpt(bytes, (diags[n] as Diagnostic).start, (diags[n] as Diagnostic).end) })),
+      findings: numbers
+        .slice(0, take)
+        .map((n) => ({
+          number: n + 1,
+          diagnostic: diags[n] as Diagnostic,
+          excerpt: annotatedExcerpt(bytes, (diags[n] as Diagnostic).start, (diags[n] as Diagnostic).end),
+        })),
       findingsLeftOut: numbers.length - take,
     });
   }

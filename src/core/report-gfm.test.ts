@@ -12,7 +12,7 @@ import { renderMarkdownReport, type ReportInput } from "./report.ts";
 import { renderTextReport } from "./report-text.ts";
 import { renderHexSvg } from "./render-svg.ts";
 import { redactCopy } from "./redact.ts";
-import { LIGHT_PALETTE } from "../ui/theme/palette.ts";
+import { LIGHT_PALETTE } from "./palette.ts";
 import { parseXml } from "../../test/xml-wellformed.ts";
 import { concat, setU64, xxh } from "../../test/helpers.ts";
 
@@ -21,7 +21,28 @@ const info = (name: string, extra: Partial<ReportInput> = {}): ReportInput => ({
 const render = (md: string) => marked.parse(md, { gfm: true, async: false });
 /** Every element name in rendered HTML; marked escapes text, so each `<name` is a real element. */
 const elements = (html: string) => [...html.matchAll(/<([a-zA-Z][\w-]*)/g)].map((m) => m[1]!.toLowerCase());
-const ALLOWED = new Set(["h1", "h2", "h4", "p", "table", "thead", "tbody", "tr", "th", "td", "blockquote", "strong", "code", "pre", "details", "summary", "ul", "li", "a", "img"]);
+const ALLOWED = new Set([
+  "h1",
+  "h2",
+  "h4",
+  "p",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "blockquote",
+  "strong",
+  "code",
+  "pre",
+  "details",
+  "summary",
+  "ul",
+  "li",
+  "a",
+  "img",
+]);
 
 /** Offsets the caret lines of an xxd excerpt mark, read back from the text. */
 function markedOffsets(excerpt: string): number[] {
@@ -39,10 +60,16 @@ function markedOffsets(excerpt: string): number[] {
 // A batch whose name, payload and user headers are HTML and Markdown, with a broken frame checksum so the frame is reported.
 const HOSTILE_NAME = `<img src=x onerror=alert(1)> [click](javascript:alert(1)) | **bold** www.example.com \u202e\`code\``;
 function hostileBatch(): Uint8Array {
-  const bytes = encodeBatch(xxh, { originTimestamp: 1n, messages: [
-    { payload: `<script>alert("payload")</script>|<iframe src="https://evil.example/">`, userHeaders: [{ key: { kind: "string", value: "<b onmouseover=x>key</b>" }, value: { kind: "string", value: "<style>*{}</style>![x](http://e/)" } }] },
-    { payload: "<a href='x'>second</a>" },
-  ] });
+  const bytes = encodeBatch(xxh, {
+    originTimestamp: 1n,
+    messages: [
+      {
+        payload: `<script>alert("payload")</script>|<iframe src="https://evil.example/">`,
+        userHeaders: [{ key: { kind: "string", value: "<b onmouseover=x>key</b>" }, value: { kind: "string", value: "<style>*{}</style>![x](http://e/)" } }],
+      },
+      { payload: "<a href='x'>second</a>" },
+    ],
+  });
   setU64(bytes, 256, 0x1234n);
   return bytes;
 }
@@ -52,7 +79,11 @@ describe("Markdown report", () => {
     const bytes = hostileBatch();
     const a = analyzeWith(xxh, bytes);
     expect(a.diagnostics.map((d) => d.code)).toContain("frame-checksum-mismatch");
-    const md = renderMarkdownReport(a, bytes, info(HOSTILE_NAME, { redacted: { originalSha256: "cd".repeat(32), what: "<img src=x onerror=alert(2)> [a](http://x)" } }));
+    const md = renderMarkdownReport(
+      a,
+      bytes,
+      info(HOSTILE_NAME, { redacted: { originalSha256: "cd".repeat(32), what: "<img src=x onerror=alert(2)> [a](http://x)" } }),
+    );
     const html = render(md);
     for (const el of elements(html)) expect(ALLOWED.has(el), `<${el}> in the rendered report`).toBe(true);
     expect(elements(html).filter((e) => e === "img")).toHaveLength(0);
@@ -119,7 +150,9 @@ describe("Markdown report", () => {
     const bytes = corpus("11-frame-checksum-mismatch.bin");
     const a = analyzeWith(xxh, bytes);
     const copy = redactCopy(xxh, bytes, a).bytes;
-    const html = render(renderMarkdownReport(analyzeWith(xxh, copy), copy, info("11.bin", { redacted: { originalSha256: "cd".repeat(32), what: "payloads" } })));
+    const html = render(
+      renderMarkdownReport(analyzeWith(xxh, copy), copy, info("11.bin", { redacted: { originalSha256: "cd".repeat(32), what: "payloads" } })),
+    );
     expect(html).toContain("<blockquote>\n<p><strong>Redacted copy.</strong> Payloads were replaced");
     expect(html).toContain("cd".repeat(32));
     expect(html).toContain("REDACTED");
@@ -132,6 +165,7 @@ describe("plain-text report", () => {
     const a = analyzeWith(xxh, bytes);
     const text = renderTextReport(a, bytes, info("evil\u001b[31mred\u202e.bin"));
     expect(text).toContain("input     evil\\u{1b}[31mred\\u{202e}.bin".replace("input     ", "input       "));
+    // eslint-disable-next-line no-control-regex -- no control character may reach the text
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
     expect(text).toContain("verdict     FAIL");
     for (const d of a.diagnostics) expect(text).toContain(`${d.code}: ${d.message}`);

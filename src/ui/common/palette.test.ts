@@ -8,11 +8,11 @@ const css = readFileSync(new URL("./kinds.css", import.meta.url), "utf8");
 const darkAt = css.indexOf("@media (prefers-color-scheme: dark)");
 
 describe("palette.ts, the DOM-free statement of kinds.css", () => {
-  test.each([["light", LIGHT_PALETTE, css.slice(0, darkAt)], ["dark", DARK_PALETTE, css.slice(darkAt)]] as Array<[string, KindPalette, string]>)(
-    "%s palette has the colours kinds.css paints with",
-    (_, palette, block) => {
-      expect(block).toContain(`--kind-fg: ${palette.fg};`);
-      for (const k of ALL_BYTE_KINDS) expect(block, k).toContain(`--${KIND_STYLE[k].className}: ${palette.bg[k]};`);
-    },
-  );
+  test.each([
+    ["light", LIGHT_PALETTE, css.slice(0, darkAt)],
+    ["dark", DARK_PALETTE, css.slice(darkAt)],
+  ] as Array<[string, KindPalette, string]>)("%s palette has the colours kinds.css paints with", (_, palette, block) => {
+    expect(block).toContain(`--kind-fg: ${palette.fg};`);
+    for (const k of ALL_BYTE_KINDS) expect(block, k).toContain(`--${KIND_STYLE[k].className}: ${palette.bg[k]};`);
+  });
 });

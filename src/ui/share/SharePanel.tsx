@@ -40,8 +40,14 @@ export function SharePanel() {
   const [note, setNote] = useState<string>("");
   const onLink = useCallback((url: string | null) => setLink(url), []);
   const choice: RedactChoice = useMemo(() => (redact ? { userHeaders: redactHeaders, ids: redactIds } : null), [redact, redactHeaders, redactIds]);
-  const source: ShareSource | null = useMemo(() => input && { name: input.name, bytes: input.bytes, analysis: input.analysis, startOffset: input.startOffset ?? 0, envelope }, [input, envelope]);
-  const scopeSelection = useMemo(() => selection && { start: selection.start, end: selection.end, batch: selection.batch, frame: selection.frame }, [selection]);
+  const source: ShareSource | null = useMemo(
+    () => input && { name: input.name, bytes: input.bytes, analysis: input.analysis, startOffset: input.startOffset ?? 0, envelope },
+    [input, envelope],
+  );
+  const scopeSelection = useMemo(
+    () => selection && { start: selection.start, end: selection.end, batch: selection.batch, frame: selection.frame },
+    [selection],
+  );
   if (!input || !source) return null;
   const selectedBatch = selection?.batch ?? -1;
   const suffix = redact ? "-redacted" : "";
@@ -54,78 +60,173 @@ export function SharePanel() {
       setNote(`Could not ${what}: ${(e as Error).message}`);
     }
   };
-  const report = (how: "copy" | "download", kind: "markdown" | "text") => withSubject("make the report", async (subject) => {
-    const envelopeInfo = ENVELOPES.find((e) => e.skip > 0 && e.skip === input.startOffset);
-    const known = provenanceOf(input);
-    const redacted = subject.redacted ?? known?.redacted;
-    const range = pictureRange(subject, selection);
-    const image = embedPicture && kind === "markdown"
-      ? { src: `data:image/svg+xml;base64,${toBase64(new TextEncoder().encode(pictureSvg(subject, input.name, range)))}`, caption: `Hex map of ${input.name}, bytes 0x${range.start.toString(16)}..0x${range.end.toString(16)}, findings marked` }
-      : undefined;
-    const info = {
-      name: input.name, sha256: subject.sha256, toolVersion: TOOL_VERSION, envelope: envelopeInfo && `${envelopeInfo.label} (${envelopeInfo.skip} B)`,
-      ...(redacted ? { redacted } : {}), ...(link && link.length <= LARGE_LINK_BYTES ? { shareLink: link } : {}), ...(image ? { image } : {}),
-    };
-    const text = kind === "markdown" ? renderMarkdownReport(subject.analysis, subject.bytes, info) : renderTextReport(subject.analysis, subject.bytes, info);
-    const label = kind === "markdown" ? "Markdown" : "plain text";
-    if (how === "download") downloadFile(`${baseName(input.name)}${suffix}-report.${kind === "markdown" ? "md" : "txt"}`, text, kind === "markdown" ? "text/markdown" : "text/plain");
-    else setNote((await copyText(text)) ? `Report copied as ${label}.` : "Clipboard unavailable: use Download report.");
-  });
-  const picture = (kind: "svg" | "png") => withSubject("draw the picture", async (subject) => {
-    const svg = pictureSvg(subject, input.name, pictureRange(subject, selection));
-    const name = `${baseName(input.name)}${suffix}-bytes.${kind}`;
-    if (kind === "svg") downloadFile(name, svg, "image/svg+xml");
-    else downloadFile(name, new Uint8Array(await (await svgToPng(svg)).arrayBuffer()), "image/png");
-  });
+  const report = (how: "copy" | "download", kind: "markdown" | "text") =>
+    withSubject("make the report", async (subject) => {
+      const envelopeInfo = ENVELOPES.find((e) => e.skip > 0 && e.skip === input.startOffset);
+      const known = provenanceOf(input);
+      const redacted = subject.redacted ?? known?.redacted;
+      const range = pictureRange(subject, selection);
+      const image =
+        embedPicture && kind === "markdown"
+          ? {
+              src: `data:image/svg+xml;base64,${toBase64(new TextEncoder().encode(pictureSvg(subject, input.name, range)))}`,
+              caption: `Hex map of ${input.name}, bytes 0x${range.start.toString(16)}..0x${range.end.toString(16)}, findings marked`,
+            }
+          : undefined;
+      const info = {
+        name: input.name,
+        sha256: subject.sha256,
+        toolVersion: TOOL_VERSION,
+        envelope: envelopeInfo && `${envelopeInfo.label} (${envelopeInfo.skip} B)`,
+        ...(redacted ? { redacted } : {}),
+        ...(link && link.length <= LARGE_LINK_BYTES ? { shareLink: link } : {}),
+        ...(image ? { image } : {}),
+      };
+      const text = kind === "markdown" ? renderMarkdownReport(subject.analysis, subject.bytes, info) : renderTextReport(subject.analysis, subject.bytes, info);
+      const label = kind === "markdown" ? "Markdown" : "plain text";
+      if (how === "download")
+        downloadFile(
+          `${baseName(input.name)}${suffix}-report.${kind === "markdown" ? "md" : "txt"}`,
+          text,
+          kind === "markdown" ? "text/markdown" : "text/plain",
+        );
+      else setNote((await copyText(text)) ? `Report copied as ${label}.` : "Clipboard unavailable: use Download report.");
+    });
+  const picture = (kind: "svg" | "png") =>
+    withSubject("draw the picture", async (subject) => {
+      const svg = pictureSvg(subject, input.name, pictureRange(subject, selection));
+      const name = `${baseName(input.name)}${suffix}-bytes.${kind}`;
+      if (kind === "svg") downloadFile(name, svg, "image/svg+xml");
+      else downloadFile(name, new Uint8Array(await (await svgToPng(svg)).arrayBuffer()), "image/png");
+    });
 
   return (
     <section className="panel share-panel" aria-labelledby="share-heading">
       <h2 id="share-heading">Share &amp; export</h2>
       <div className="share-row">
-        <label><input type="checkbox" checked={redact} onChange={(e) => setRedact(e.target.checked)} /> Redact payloads</label>
-        <label><input type="checkbox" checked={redactHeaders} disabled={!redact} onChange={(e) => setRedactHeaders(e.target.checked)} /> and user header values</label>
-        <label><input type="checkbox" checked={redactIds} disabled={!redact} onChange={(e) => setRedactIds(e.target.checked)} /> and ids</label>
+        <label>
+          <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.target.checked)} /> Redact payloads
+        </label>
+        <label>
+          <input type="checkbox" checked={redactHeaders} disabled={!redact} onChange={(e) => setRedactHeaders(e.target.checked)} /> and user header values
+        </label>
+        <label>
+          <input type="checkbox" checked={redactIds} disabled={!redact} onChange={(e) => setRedactIds(e.target.checked)} /> and ids
+        </label>
       </div>
-      {redact && <p className="note">Link, reports, pictures and .bin exports carry a copy with &quot;REDACTED&quot; in place of the payloads{redactHeaders ? ", header values" : ""}{redactIds ? ", ids" : ""}; its checksums are re-made so it shows exactly the original&apos;s findings, and the opened link names the original&apos;s SHA-256.</p>}
+      {redact && (
+        <p className="note">
+          Link, reports, pictures and .bin exports carry a copy with &quot;REDACTED&quot; in place of the payloads{redactHeaders ? ", header values" : ""}
+          {redactIds ? ", ids" : ""}; its checksums are re-made so it shows exactly the original&apos;s findings, and the opened link names the original&apos;s
+          SHA-256.
+        </p>
+      )}
       <ShareLinkRow source={source} selection={scopeSelection} redact={choice} onLink={onLink} />
       <p className="note">The input travels in the part of the link after #, which browsers never send to a server.</p>
       <div className="share-row">
-        <button type="button" onClick={() => void report("copy", "markdown")}>Copy report</button>
-        <button type="button" onClick={() => void report("download", "markdown")}>Download report</button>
-        <button type="button" onClick={() => void report("copy", "text")}>Copy text report</button>
-        <button type="button" onClick={() => void report("download", "text")}>Download text report</button>
-        <label><input type="checkbox" checked={embedPicture} onChange={(e) => setEmbedPicture(e.target.checked)} /> embed picture</label>
+        <button type="button" onClick={() => void report("copy", "markdown")}>
+          Copy report
+        </button>
+        <button type="button" onClick={() => void report("download", "markdown")}>
+          Download report
+        </button>
+        <button type="button" onClick={() => void report("copy", "text")}>
+          Copy text report
+        </button>
+        <button type="button" onClick={() => void report("download", "text")}>
+          Download text report
+        </button>
+        <label>
+          <input type="checkbox" checked={embedPicture} onChange={(e) => setEmbedPicture(e.target.checked)} /> embed picture
+        </label>
       </div>
       <div className="share-row">
         <span>Picture of {selection ? "the selection" : "the first problem"}:</span>
-        <button type="button" onClick={() => void picture("svg")}>Download SVG</button>
-        <button type="button" onClick={() => void picture("png")}>Download PNG</button>
+        <button type="button" onClick={() => void picture("svg")}>
+          Download SVG
+        </button>
+        <button type="button" onClick={() => void picture("png")}>
+          Download PNG
+        </button>
       </div>
       <div className="share-row">
-        <button type="button" onClick={() => downloadFile(`${baseName(input.name)}.json`, [...contractJsonChunks(input.analysis, input.bytes, input.name)], "application/json")}>Export JSON</button>
-        <button type="button" disabled={!redact} onClick={() => void withSubject("redact", (s) => downloadFile(`${baseName(input.name)}-redacted.bin`, s.bytes))}>Download redacted .bin</button>
+        <button
+          type="button"
+          onClick={() => downloadFile(`${baseName(input.name)}.json`, [...contractJsonChunks(input.analysis, input.bytes, input.name)], "application/json")}
+        >
+          Export JSON
+        </button>
+        <button
+          type="button"
+          disabled={!redact}
+          onClick={() => void withSubject("redact", (s) => downloadFile(`${baseName(input.name)}-redacted.bin`, s.bytes))}
+        >
+          Download redacted .bin
+        </button>
       </div>
       <div className="share-row">
-        <button type="button" disabled={selectedBatch < 0} onClick={() => void withSubject("export the batch", (s) => downloadFile(`${baseName(input.name)}${suffix}-batch${selectedBatch}.bin`, batchBytes(s.bytes, input.analysis, selectedBatch)))}>Download batch .bin</button>
-        <button type="button" disabled={!selection || selection.frame < 0} onClick={() => void withSubject("export the frame", (s) => {
-          if (!selection || selection.frame < 0) return;
-          const f = input.analysis.frames;
-          downloadFile(`${baseName(input.name)}${suffix}-frame${selection.frame}.bin`, s.bytes.slice(f.start[selection.frame] as number, f.end[selection.frame] as number));
-        })}>Download frame .bin</button>
+        <button
+          type="button"
+          disabled={selectedBatch < 0}
+          onClick={() =>
+            void withSubject("export the batch", (s) =>
+              downloadFile(`${baseName(input.name)}${suffix}-batch${selectedBatch}.bin`, batchBytes(s.bytes, input.analysis, selectedBatch)),
+            )
+          }
+        >
+          Download batch .bin
+        </button>
+        <button
+          type="button"
+          disabled={!selection || selection.frame < 0}
+          onClick={() =>
+            void withSubject("export the frame", (s) => {
+              if (!selection || selection.frame < 0) return;
+              const f = input.analysis.frames;
+              downloadFile(
+                `${baseName(input.name)}${suffix}-frame${selection.frame}.bin`,
+                s.bytes.slice(f.start[selection.frame] as number, f.end[selection.frame] as number),
+              );
+            })
+          }
+        >
+          Download frame .bin
+        </button>
       </div>
       <div className="share-row">
-        <label>Copy selection as{" "}
+        <label>
+          Copy selection as{" "}
           <select value={format} onChange={(e) => setFormat(e.target.value as CopyFormat)}>
-            {COPY_FORMATS.map((f) => <option key={f.id} value={f.id}>{f.label}</option>)}
+            {COPY_FORMATS.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.label}
+              </option>
+            ))}
           </select>
         </label>
-        <button type="button" disabled={!selection} onClick={() => void withSubject("copy the selection", async (s) => {
-          if (!selection) return;
-          const bytes = s.bytes.subarray(selection.start, Math.max(selection.end, selection.start + 1));
-          setNote((await copyText(formatBytes(bytes, format, selection.start))) ? `Copied ${bytes.length}${redact ? " redacted" : ""} bytes as ${format}.` : "Clipboard unavailable.");
-        })}>Copy selection</button>
+        <button
+          type="button"
+          disabled={!selection}
+          onClick={() =>
+            void withSubject("copy the selection", async (s) => {
+              if (!selection) return;
+              const bytes = s.bytes.subarray(selection.start, Math.max(selection.end, selection.start + 1));
+              setNote(
+                (await copyText(formatBytes(bytes, format, selection.start)))
+                  ? `Copied ${bytes.length}${redact ? " redacted" : ""} bytes as ${format}.`
+                  : "Clipboard unavailable.",
+              );
+            })
+          }
+        >
+          Copy selection
+        </button>
       </div>
-      {note && <p className="note" role="status" aria-live="polite">{note}</p>}
+      {note && (
+        <p className="note" role="status" aria-live="polite">
+          {note}
+        </p>
+      )}
     </section>
   );
 }

@@ -12,7 +12,14 @@ export function pictureRange(subject: Subject, selection: { start: number; end: 
 
 /** The SVG document of a range of the subject. */
 export function pictureSvg(subject: Subject, name: string, range: { start: number; end: number }): string {
-  return renderHexSvg(subject.analysis, subject.bytes, { name, sha256: subject.sha256, start: range.start, end: range.end, palette: LIGHT_PALETTE, redactedFrom: subject.redacted?.originalSha256 });
+  return renderHexSvg(subject.analysis, subject.bytes, {
+    name,
+    sha256: subject.sha256,
+    start: range.start,
+    end: range.end,
+    palette: LIGHT_PALETTE,
+    redactedFrom: subject.redacted?.originalSha256,
+  });
 }
 
 /** Draws an SVG document on a canvas at `scale` and returns it as PNG. */

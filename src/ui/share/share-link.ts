@@ -30,14 +30,19 @@ export const REDACT_ON_PAGE_LIMIT = 64 << 20;
 
 /** Words for what a redaction replaced. */
 export function redactedWhat(options: RedactOptions): string {
-  return ["payloads", ...(options.userHeaders ? ["user header values"] : []), ...(options.ids ? ["message ids"] : [])].join(", ").replace(/, ([^,]*)$/, " and $1");
+  return ["payloads", ...(options.userHeaders ? ["user header values"] : []), ...(options.ids ? ["message ids"] : [])]
+    .join(", ")
+    .replace(/, ([^,]*)$/, " and $1");
 }
 
 const shaCache = new WeakMap<Uint8Array, Promise<string>>();
 /** SHA-256 of bytes, computed once per byte array. */
 export function cachedSha256(bytes: Uint8Array): Promise<string> {
   let p = shaCache.get(bytes);
-  if (!p) { p = sha256Hex(bytes); shaCache.set(bytes, p); }
+  if (!p) {
+    p = sha256Hex(bytes);
+    shaCache.set(bytes, p);
+  }
   return p;
 }
 
@@ -53,10 +58,16 @@ export interface Subject {
 export async function subjectOf(source: ShareSource, redact: RedactChoice): Promise<Subject> {
   const originalSha256 = await cachedSha256(source.bytes);
   if (!redact) return { bytes: source.bytes, analysis: source.analysis, sha256: originalSha256 };
-  if (source.bytes.length > REDACT_ON_PAGE_LIMIT) throw new Error(`inputs over ${REDACT_ON_PAGE_LIMIT >> 20} MiB are redacted with the command line: iggy-batch redact FILE -o OUT`);
+  if (source.bytes.length > REDACT_ON_PAGE_LIMIT)
+    throw new Error(`inputs over ${REDACT_ON_PAGE_LIMIT >> 20} MiB are redacted with the command line: iggy-batch redact FILE -o OUT`);
   const xxh = await loadXxh3();
   const bytes = redactCopy(xxh, source.bytes, source.analysis, redact).bytes;
-  return { bytes, analysis: analyzeWith(xxh, bytes, { startOffset: source.startOffset }), sha256: await sha256Hex(bytes), redacted: { originalSha256, what: redactedWhat(redact) } };
+  return {
+    bytes,
+    analysis: analyzeWith(xxh, bytes, { startOffset: source.startOffset }),
+    sha256: await sha256Hex(bytes),
+    redacted: { originalSha256, what: redactedWhat(redact) },
+  };
 }
 
 /** The link's fragment state for a scope of the source, redacted when asked. */

@@ -40,20 +40,29 @@ describe("share scopes", () => {
   it("the first problem's batch, cut out and carried by a link, opens with the problem selected and the same finding", () => {
     const scope = shareScopes(analysis, null).find((s) => s.id === "first-problem")!;
     const cut = cutScope(bytes, scope);
-    const link = encodeShareFragment({ name: "19.bin (batch 1)", bytes: cut.bytes.slice(), selection: cut.selection, part: { start: scope.start, end: scope.end, size: bytes.length, sha256: "ab".repeat(32) } });
+    const link = encodeShareFragment({
+      name: "19.bin (batch 1)",
+      bytes: cut.bytes.slice(),
+      selection: cut.selection,
+      part: { start: scope.start, end: scope.end, size: bytes.length, sha256: "ab".repeat(32) },
+    });
     const opened = decodeShareFragment(link)!;
     expect(opened.selection).toEqual({ start: 0x3b5 - scope.start, end: 0x3bd - scope.start });
     expect(opened.part).toEqual({ start: scope.start, end: scope.end, size: bytes.length, sha256: "ab".repeat(32) });
     const again = analyzeWith(xxh, opened.bytes);
     expect(findings(again).map((d) => [d.code, d.start + scope.start, d.end + scope.start])).toEqual([["frame-checksum-mismatch", 0x3b5, 0x3bd]]);
-    expect(provenanceNote(opened)).toBe(`Part of SHA-256 ${"ab".repeat(32)}: bytes 0x${scope.start.toString(16)}..0x${scope.end.toString(16)} of a 2,493-byte input.`);
+    expect(provenanceNote(opened)).toBe(
+      `Part of SHA-256 ${"ab".repeat(32)}: bytes 0x${scope.start.toString(16)}..0x${scope.end.toString(16)} of a 2,493-byte input.`,
+    );
   });
 
   it("a link carries the original's SHA-256 when redacted, and drops a malformed one", () => {
     const sha = "cd".repeat(32);
     const opened = decodeShareFragment(encodeShareFragment({ name: "x", bytes, selection: null, redacted: { originalSha256: sha, what: "payloads" } }))!;
     expect(opened.redacted).toEqual({ originalSha256: sha, what: "payloads" });
-    expect(provenanceNote(opened)).toBe(`Redacted copy of SHA-256 ${sha}: payloads were replaced and the checksums re-made, so the findings are the original's.`);
+    expect(provenanceNote(opened)).toBe(
+      `Redacted copy of SHA-256 ${sha}: payloads were replaced and the checksums re-made, so the findings are the original's.`,
+    );
     const bad = decodeShareFragment(encodeShareFragment({ name: "x", bytes, selection: null, redacted: { originalSha256: "<script>", what: "payloads" } }))!;
     expect(bad.redacted).toBeUndefined();
     expect(provenanceNote(bad)).toBeNull();

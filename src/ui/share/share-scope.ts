@@ -60,7 +60,15 @@ function selectionLabel(analysis: Analysis, sel: ScopeSelection, first: number, 
 export function shareScopes(analysis: Analysis, selection: ScopeSelection | null): ShareScope[] {
   const scopes: ShareScope[] = [];
   const selected = selection ? { start: selection.start, end: Math.max(selection.end, selection.start + 1) } : null;
-  if (analysis.size <= WHOLE_INPUT_SHARE_LIMIT) scopes.push({ id: "whole", label: `Whole input (${analysis.size.toLocaleString("en-US")} bytes)`, start: 0, end: analysis.size, partName: "", select: selected });
+  if (analysis.size <= WHOLE_INPUT_SHARE_LIMIT)
+    scopes.push({
+      id: "whole",
+      label: `Whole input (${analysis.size.toLocaleString("en-US")} bytes)`,
+      start: 0,
+      end: analysis.size,
+      partName: "",
+      select: selected,
+    });
   if (selection && selected) {
     const over = batchesOver(analysis, selected.start, selected.end);
     if (over) {
@@ -73,8 +81,14 @@ export function shareScopes(analysis: Analysis, selection: ScopeSelection | null
   const problem = analysis.diagnostics.find((d) => d.batch !== null && analysis.batches[d.batch]);
   if (problem) {
     const b = analysis.batches[problem.batch as number]!;
-    scopes.push({ id: "first-problem", label: `Batch ${b.index}, around the first problem (${problem.code} at ${hex(problem.start)})`, start: b.start, end: b.end, partName: `batch ${b.index}`,
-      select: { start: problem.start, end: Math.max(problem.end, problem.start + 1) } });
+    scopes.push({
+      id: "first-problem",
+      label: `Batch ${b.index}, around the first problem (${problem.code} at ${hex(problem.start)})`,
+      start: b.start,
+      end: b.end,
+      partName: `batch ${b.index}`,
+      select: { start: problem.start, end: Math.max(problem.end, problem.start + 1) },
+    });
   } else if (analysis.batches[0]) {
     const b = analysis.batches[0];
     scopes.push({ id: "first-batch", label: "Batch 0", start: b.start, end: b.end, partName: "batch 0", select: null });
@@ -93,8 +107,7 @@ export function defaultScope(scopes: readonly ShareScope[], wholeLinkLength: num
 export function cutScope(bytes: Uint8Array, scope: ShareScope): { bytes: Uint8Array; selection: { start: number; end: number } | null } {
   const cut = scope.id === "whole" ? bytes : bytes.subarray(scope.start, scope.end);
   const sel = scope.select;
-  const selection = sel && sel.start >= scope.start && sel.start < scope.end
-    ? { start: sel.start - scope.start, end: Math.min(scope.end, sel.end) - scope.start }
-    : null;
+  const selection =
+    sel && sel.start >= scope.start && sel.start < scope.end ? { start: sel.start - scope.start, end: Math.min(scope.end, sel.end) - scope.start } : null;
   return { bytes: cut, selection };
 }
