@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Download, Page } from "@playwright/test";
-import { CORPUS_DIR, diagnosticsList, expect, openCorpus, openFile, openPage, readDiagnostics, statusLine, test, waitForInput } from "./fixtures.ts";
+import { CORPUS_DIR, diagnosticsList, expect, openCorpus, openFile, openPage, readDiagnostics, runCli, statusLine, test, waitForInput } from "./fixtures.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { encodeBatch } from "../src/core/encode.ts";
 
@@ -88,6 +88,14 @@ test("a corpus file with an error: the redacted link keeps every finding at its 
   } finally {
     await context.close();
   }
+  // The redacted .bin, judged by the command line: the original's diagnostics, none of its payload bytes.
+  const d = await download(page, "Download redacted .bin");
+  expect(d.suggestedFilename()).toBe("19-segment-4-batch2-bad-frame-redacted.bin");
+  const strip = (r: ReturnType<typeof runCli>) => r.report.diagnostics.map(({ code, severity, start, end }) => ({ code, severity, start, end }));
+  expect(strip(runCli(await d.path()))).toEqual(strip(runCli(path.join(CORPUS_DIR, FILE))));
+  const copy = await readDownload(d);
+  expect(copy.length).toBe(corpusBytes(FILE).length);
+  expect(copy.includes(Buffer.from("REDACTEDREDACTED"))).toBe(true);
 });
 
 test("a large input shares the batch around the first problem by default, its size shown before copying", async ({ page, browser, guard }) => {
