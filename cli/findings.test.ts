@@ -4,13 +4,15 @@
  * and `report` adds --redact, --text and --svg.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { allElements, parseXml } from "../test/xml-wellformed.ts";
+import { CONTAINER_SAMPLES } from "../src/core/containers/samples.ts";
+import { loadXxh3 } from "../src/checksum/xxh3.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin/iggy-batch.mjs");
@@ -56,6 +58,29 @@ describe("iggy-batch redact", () => {
     expect(diagnosticsOf(after.stdout)).toEqual(diagnosticsOf(before.stdout));
     expect(readFileSync(out).includes(Buffer.from("REDACTED"))).toBe(true);
     expect(sha(out)).not.toBe(sha(file));
+  });
+
+  it("refuses a legacy dump, whose payloads sit outside batch frames", async () => {
+    const legacy = CONTAINER_SAMPLES.find((c) => c.id === "legacy-messages")!.build(await loadXxh3())[0]!;
+    const file = join(tmp, legacy.name);
+    writeFileSync(file, legacy.bytes);
+    const run = await cli(["redact", file, "-o", join(tmp, "legacy-redacted.bin")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("holds legacy messages; convert it first");
+    expect(existsSync(join(tmp, "legacy-redacted.bin"))).toBe(false);
+  });
+
+  it("redacts a container (a prepare with its consensus header) keeping every finding", async () => {
+    const prepare = CONTAINER_SAMPLES.find((c) => c.id === "prepare")!.build(await loadXxh3())[0]!;
+    const file = join(tmp, prepare.name);
+    writeFileSync(file, prepare.bytes);
+    const out = join(tmp, "prepare-redacted.bin");
+    const run = await cli(["redact", file, "-o", out, "--ids"]);
+    expect(run.code, run.stderr).toBe(0);
+    const [before, after] = await Promise.all([cli(["inspect", file, "--json"]), cli(["inspect", out, "--json"])]);
+    expect(JSON.parse(after.stdout).format).toBe("prepare");
+    expect(diagnosticsOf(after.stdout)).toEqual(diagnosticsOf(before.stdout));
+    expect(readFileSync(out).includes(Buffer.from("REDACTED"))).toBe(true);
   });
 
   it("needs -o", async () => {

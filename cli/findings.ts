@@ -28,7 +28,9 @@ const sha256Of = (bytes: Uint8Array) => createHash("sha256").update(bytes).diges
 
 /** Words for what a redaction replaced, for reports and captions. */
 export function redactedWhat(options: RedactOptions): string {
-  return ["payloads", ...(options.userHeaders ? ["user header values"] : []), ...(options.ids ? ["message ids"] : [])].join(", ").replace(/, ([^,]*)$/, " and $1");
+  return ["payloads", ...(options.userHeaders ? ["user header values"] : []), ...(options.ids ? ["message ids"] : [])]
+    .join(", ")
+    .replace(/, ([^,]*)$/, " and $1");
 }
 
 /**
@@ -38,10 +40,18 @@ export function redactedWhat(options: RedactOptions): string {
 export async function subjectOf(bytes: Uint8Array, path: string, format: FormatChoice, redact: RedactOptions | null): Promise<Subject> {
   const { opened, name } = await openFile(bytes, path, format);
   if (!redact) return { name, bytes, opened, analysis: opened.analysis, sha256: sha256Of(bytes) };
+  // Legacy messages carry their payloads outside any batch frame: a copy would keep them.
+  if (opened.legacy && opened.legacy.messages.length > 0) {
+    throw new CliProblem(
+      `iggy-batch: redaction reads batch frames, and ${path} holds legacy messages; convert it first (iggy-batch convert ${path} -o OUT.log), then redact OUT.log`,
+    );
+  }
   const r = redactCopy(await loadXxh3(), bytes, opened.analysis, redact);
-  const again = (await openFile(r.bytes, path, opened.format)).opened;
+  // Opened again as the user asked (auto-detect included): a copy that detects or decodes differently is refused below.
+  const again = (await openFile(r.bytes, path, format)).opened;
   const differences = diagnosticDifferences(opened.analysis, again.analysis);
-  if (differences.length > 0) throw new CliProblem(`iggy-batch: redacting this ${opened.format} input would change its findings (${differences.join("; ")}); nothing written`);
+  if (differences.length > 0)
+    throw new CliProblem(`iggy-batch: redacting this ${opened.format} input would change its findings (${differences.join("; ")}); nothing written`);
   const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
   const replaced =
     [
@@ -50,7 +60,15 @@ export async function subjectOf(bytes: Uint8Array, path: string, format: FormatC
       ...(redact.ids ? [n(r.ids, "id", "ids")] : []),
       ...(r.trailingBytes ? [n(r.trailingBytes, "byte past the last batch", "bytes past the last batch")] : []),
     ].join(", ") + " replaced";
-  return { name, bytes: r.bytes, opened: again, analysis: again.analysis, sha256: sha256Of(r.bytes), redacted: { originalSha256: sha256Of(bytes), what: redactedWhat(redact) }, replaced };
+  return {
+    name,
+    bytes: r.bytes,
+    opened: again,
+    analysis: again.analysis,
+    sha256: sha256Of(r.bytes),
+    redacted: { originalSha256: sha256Of(bytes), what: redactedWhat(redact) },
+    replaced,
+  };
 }
 
 /** Parses `A..B` (decimal or 0x hex, half-open); null when malformed. */
@@ -72,8 +90,12 @@ export function pictureOf(subject: Subject, range: { start: number; end: number 
     end: r.end,
     palette: LIGHT_PALETTE,
     redactedFrom: subject.redacted?.originalSha256,
+    opened: subject.opened,
   });
-  return { svg, caption: `Hex map of ${subject.name}, bytes 0x${r.start.toString(16)}..0x${Math.min(r.end, subject.bytes.length).toString(16)}, findings marked` };
+  return {
+    svg,
+    caption: `Hex map of ${subject.name}, bytes 0x${r.start.toString(16)}..0x${Math.min(r.end, subject.bytes.length).toString(16)}, findings marked`,
+  };
 }
 
 /** How `report` was asked to write. */

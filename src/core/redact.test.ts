@@ -13,6 +13,8 @@ import { encodeBatch } from "./encode.ts";
 import { decodeUserHeaders } from "../format/user-headers.ts";
 import type { Analysis } from "./model.ts";
 import { FILLER, redactCopy } from "./redact.ts";
+import { openInputWith, type FormatChoice } from "./containers/index.ts";
+import { CONTAINER_SAMPLES } from "./containers/samples.ts";
 import { concat, findings, getU32, producerBatch, stampedBatch, xxh } from "../../test/helpers.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -209,5 +211,25 @@ describe("redaction of user headers keeps each block as decodable as it was", ()
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+// Every container sample and every public container vector and partition file, opened by the container decoder
+// (auto-detect, the vector's `args` format when it names one): redaction keeps every finding, container ones included.
+describe("redaction through the container decoder", () => {
+  const inputs: Array<{ label: string; bytes: Uint8Array; name: string; format: FormatChoice }> = [
+    ...CONTAINER_SAMPLES.flatMap((s) =>
+      s.build(xxh).map((f) => ({ label: `sample ${s.id}: ${f.name}`, bytes: f.bytes, name: f.name, format: "auto" as FormatChoice })),
+    ),
+    ...vectors.map((v) => ({ label: v.label, bytes: v.bytes, name: v.label.split("/").pop()!, format: "auto" as FormatChoice })),
+  ];
+  it.each(inputs.map((i) => [i.label, i] as const))("%s", (_, input) => {
+    const opened = openInputWith(xxh, input.bytes, { name: input.name, format: input.format });
+    for (const options of [{}, { userHeaders: true, ids: true }]) {
+      const { bytes } = redactCopy(xxh, input.bytes, opened.analysis, options);
+      const again = openInputWith(xxh, bytes, { name: input.name, format: input.format });
+      expect(findings(again.analysis), `${input.label} ${JSON.stringify(options)}`).toEqual(findings(opened.analysis));
+      for (const [s, e] of payloadRanges(input.bytes, opened.analysis)) expect(changed(input.bytes, bytes, s, e)).toBe(true);
+    }
   });
 });

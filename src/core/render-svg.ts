@@ -6,6 +6,8 @@
 import { ALL_BYTE_KINDS, describeKind, type ByteKind } from "../format/fields.ts";
 import type { Diagnostic, Severity } from "../format/diagnostics.ts";
 import { fillKinds } from "./byte-map.ts";
+import { overlayContainerKinds } from "./containers/byte-kinds.ts";
+import type { OpenedInput } from "./containers/types.ts";
 import type { Analysis } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
 
@@ -26,6 +28,8 @@ export interface SvgRequest {
   readonly palette: SvgPalette;
   /** The SHA-256 of the original, when the input drawn is a redacted copy of it. */
   readonly redactedFrom?: string;
+  /** The container the input was opened as, so its header fields get their colours too. */
+  readonly opened?: Pick<OpenedInput, "container" | "entries" | "legacy">;
 }
 
 /** Most bytes one picture shows (1,024 rows); a longer range is cut and the caption says so. */
@@ -111,6 +115,7 @@ export function renderHexSvg(analysis: Analysis, bytes: Uint8Array, req: SvgRequ
   const kinds = new Uint8Array(end - start);
   const edges = new Uint8Array(end - start);
   fillKinds(analysis, bytes, start, end, kinds, edges);
+  if (req.opened) overlayContainerKinds(req.opened, bytes, start, end, kinds);
   const problems = problemBytes(analysis.diagnostics, start, end);
   const inRange = analysis.diagnostics.filter((d) => d.start < end && Math.max(d.end, d.start + 1) > start);
 

@@ -47,7 +47,13 @@ export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info
   for (const [label, value, fromInput] of data.facts) {
     // A SHA-256 in code; "redacted copy of" may come from a share link, so its words are escaped too.
     const sha = label === "SHA-256" || label === "redacted copy of" ? /^([0-9a-f]{64})(.*)$/.exec(value) : null;
-    const shown = sha ? `\`${sha[1]}\`${mdText(sha[2] ?? "")}` : fromInput ? mdText(value) : cell(value);
+    const shown = sha
+      ? `\`${sha[1]}\`${mdText(sha[2] ?? "")}`
+      : fromInput
+        ? mdText(value)
+        : label === "format"
+          ? cell(value).replace(/\((\S+)\)$/, "(`$1`)")
+          : cell(value);
     out.push(`| ${label} | ${shown} |`);
   }
   out.push(`| verdict | ${data.failed ? "**FAIL**" : "ok"} |`);
