@@ -5,7 +5,8 @@ import { TOOL_VERSION } from "../src/version.ts";
 import type { FormatChoice } from "../src/core/containers/index.ts";
 import { FORMAT_NAMES } from "../src/core/containers/index.ts";
 import { terminalLines, terminalText } from "../src/lib/text-escape.ts";
-import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat, reportOne } from "./containers.ts";
+import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat } from "./containers.ts";
+import { parseRange, pictureOf, reportOf, subjectOf } from "./findings.ts";
 import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
 import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
 import { inspectStreamed } from "./inspect-input.ts";
@@ -15,6 +16,8 @@ const ENVELOPE_OPTION = {
   name: "--envelope", value: "NAME", conflicts: "--format",
   help: "alias: poll-reply = --format poll-reply, replicated-record = --format prepare, none = --format batches",
 };
+const REDACT_HEADERS_OPTION = { name: "--user-headers", requires: "--redact", help: "with --redact: also replace user header values" };
+const REDACT_IDS_OPTION = { name: "--ids", requires: "--redact", help: "with --redact: also replace message ids" };
 const OUT_HELP = "write to OUT instead of standard output (- is standard output)";
 const BINARY_OUT_HELP = "where the bytes go, required (- is standard output, never a terminal)";
 
@@ -32,7 +35,29 @@ const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "report", operand: "FILE|-", summary: "print a Markdown report for a bug tracker (exit status as inspect)",
-    options: [FORMAT_OPTION, ENVELOPE_OPTION, { name: "--out", alias: "-o", value: "REPORT.md", help: OUT_HELP }],
+    options: [
+      FORMAT_OPTION, ENVELOPE_OPTION, { name: "--out", alias: "-o", value: "REPORT.md", help: OUT_HELP },
+      { name: "--text", help: "plain text instead of Markdown" },
+      { name: "--redact", help: "report on a redacted copy (payloads replaced, the same findings)" },
+      REDACT_HEADERS_OPTION, REDACT_IDS_OPTION,
+      { name: "--svg", value: "FILE.svg", conflicts: "--embed-svg", help: "write a picture of the bytes around the first finding to FILE and link it" },
+      { name: "--embed-svg", help: "embed that picture in the report as a data: URL" },
+    ],
+  },
+  {
+    name: "redact", operand: "FILE|-",
+    summary: "write a copy with payloads (and with --user-headers header values, with --ids message ids) replaced and checksums re-made: exactly the original's diagnostics",
+    options: [{ name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP }, FORMAT_OPTION, ENVELOPE_OPTION,
+      { name: "--user-headers", help: "also replace user header values (keys, kinds and lengths kept)" },
+      { name: "--ids", help: "also replace message ids" }],
+  },
+  {
+    name: "render", operand: "FILE|-", summary: "write the hex map of bytes A..B as SVG with field colours, marked problem bytes and a caption (exit status as inspect)",
+    options: [
+      { name: "--range", value: "A..B", help: "half-open, decimal or 0x (default: around the first finding)" },
+      { name: "--out", alias: "-o", value: "OUT.svg", help: OUT_HELP }, FORMAT_OPTION, ENVELOPE_OPTION,
+      { name: "--redact", help: "draw a redacted copy" }, REDACT_HEADERS_OPTION, REDACT_IDS_OPTION,
+    ],
   },
   {
     name: "convert", operand: "LEGACY.bin|-", summary: "rewrite legacy messages (iggy message poll --output-file) as a valid stamped segment",
@@ -100,13 +125,52 @@ async function inspect(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   return status;
 }
 
+const has = (parsed: ParsedArgs, flag: string): boolean => parsed.options.has(flag);
+const redactChoice = (parsed: ParsedArgs, always = false) =>
+  always || has(parsed, "--redact") ? { userHeaders: has(parsed, "--user-headers"), ids: has(parsed, "--ids") } : null;
+
 async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const path = operandOf(spec, parsed);
-  const { text, status } = await reportOne(await readInputBytes(path), path, formatOf(parsed));
-  const writer = writerTo(outOf(parsed));
-  await writer.write(slices(text));
+  const out = outOf(parsed);
+  const subject = await subjectOf(await readInputBytes(path), path, formatOf(parsed), redactChoice(parsed));
+  const svgPath = parsed.options.get("--svg");
+  const { report: text, svgFile } = reportOf(subject, { text: has(parsed, "--text"), svgFile: typeof svgPath === "string" ? svgPath : null, embedSvg: has(parsed, "--embed-svg"), out });
+  if (svgFile) {
+    const sink = await openSink(svgFile.path);
+    await writeText(sink, slices(svgFile.svg));
+    await sink.end();
+  }
+  const writer = writerTo(out);
+  await writer.write(slices(text + "\n"));
   await writer.end();
-  return status;
+  return subject.analysis.summary.errors > 0 ? 1 : 0;
+}
+
+async function redact(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const out = parsed.options.get("--out") as string;
+  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
+  const subject = await subjectOf(await readInputBytes(path), path, formatOf(parsed), { userHeaders: has(parsed, "--user-headers"), ids: has(parsed, "--ids") });
+  const sink = await openSink(out);
+  await sink.write(subject.bytes);
+  await sink.end();
+  const n = subject.analysis.diagnostics.length;
+  process.stderr.write(`iggy-batch: wrote ${subject.bytes.length} bytes to ${terminalText(out)}: ${subject.replaced}; the same ${n} diagnostic${n === 1 ? "" : "s"} as the original (SHA-256 ${subject.redacted?.originalSha256})\n`);
+  return 0;
+}
+
+async function render(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const rangeText = parsed.options.get("--range");
+  const range = typeof rangeText === "string" ? parseRange(rangeText) : null;
+  if (typeof rangeText === "string" && !range) throw new UsageError(`iggy-batch: --range takes A..B (decimal or 0x hex, A ≤ B), not ${JSON.stringify(terminalText(rangeText))}`);
+  const bytes = await readInputBytes(path);
+  if (range && range.start >= bytes.length && bytes.length > 0) throw new UsageError(`iggy-batch: --range starts at ${range.start}, past the end of the input (${bytes.length} bytes)`);
+  const subject = await subjectOf(bytes, path, formatOf(parsed), redactChoice(parsed));
+  const writer = writerTo(outOf(parsed));
+  await writer.write(slices(pictureOf(subject, range).svg + "\n"));
+  await writer.end();
+  return subject.analysis.summary.errors > 0 ? 1 : 0;
 }
 
 async function convert(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
@@ -146,7 +210,7 @@ async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   return 0;
 }
 
-const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, convert, build };
+const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build };
 
 /** --help and --version count anywhere before a "--". */
 const hasFlag = (args: readonly string[], flags: readonly string[]): boolean => {

@@ -11,6 +11,31 @@ export interface SharedState {
    * issue 8 carried an envelope id instead (`e`): "poll-reply" reads as poll-reply, "replicated-record" as prepare.
    */
   readonly format?: string;
+  /** Set when the bytes are a redacted copy: the original's SHA-256 and what was replaced. */
+  readonly redacted?: { readonly originalSha256: string; readonly what: string };
+  /** Set when the bytes are part of a larger input: where they sat in it, its size and SHA-256. */
+  readonly part?: { readonly start: number; readonly end: number; readonly size: number; readonly sha256: string };
+}
+
+const SHA256_RE = /^[0-9a-f]{64}$/;
+
+// Meta keys r (redacted: [sha, what]) and p (part: [start, end, size, sha]), read back only when well-formed.
+function provenanceMeta(state: SharedState): Record<string, unknown> {
+  return {
+    ...(state.redacted ? { r: [state.redacted.originalSha256, state.redacted.what] } : {}),
+    ...(state.part ? { p: [state.part.start, state.part.end, state.part.size, state.part.sha256] } : {}),
+  };
+}
+
+function readProvenance(meta: { r?: unknown; p?: unknown }): Pick<SharedState, "redacted" | "part"> {
+  const out: { redacted?: SharedState["redacted"]; part?: SharedState["part"] } = {};
+  const r = meta.r;
+  if (Array.isArray(r) && typeof r[0] === "string" && SHA256_RE.test(r[0]) && typeof r[1] === "string") out.redacted = { originalSha256: r[0], what: r[1].slice(0, 200) };
+  const p = meta.p;
+  if (Array.isArray(p) && p.length === 4 && p.slice(0, 3).every((v) => Number.isSafeInteger(v) && (v as number) >= 0) && typeof p[3] === "string" && SHA256_RE.test(p[3])) {
+    out.part = { start: p[0] as number, end: p[1] as number, size: p[2] as number, sha256: p[3] };
+  }
+  return out;
 }
 
 /** Most bytes a link may inflate to: a crafted link must not be able to exhaust the tab's memory. */
@@ -32,7 +57,7 @@ const fromBase64Url = (text: string): Uint8Array => {
 
 /** Encodes state as a URL fragment: [u32 meta length][meta JSON][input bytes], deflated. */
 export function encodeShareFragment(state: SharedState): string {
-  const meta = new TextEncoder().encode(JSON.stringify({ n: state.name, s: state.selection ? [state.selection.start, state.selection.end] : null, ...(state.format && state.format !== "auto" ? { f: state.format } : {}) }));
+  const meta = new TextEncoder().encode(JSON.stringify({ n: state.name, s: state.selection ? [state.selection.start, state.selection.end] : null, ...(state.format && state.format !== "auto" ? { f: state.format } : {}), ...provenanceMeta(state) }));
   const raw = new Uint8Array(4 + meta.length + state.bytes.length);
   new DataView(raw.buffer).setUint32(0, meta.length, true);
   raw.set(meta, 4);
@@ -89,10 +114,10 @@ export function decodeShareResult(fragment: string, maxBytes = MAX_SHARED_BYTES)
     const metaLength = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
     if (4 + metaLength > raw.length) return { ok: false, reason: "damaged" };
     if (raw.length - 4 - metaLength > maxBytes) return { ok: false, reason: "too-large" };
-    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown; f?: unknown } | null;
+    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown; f?: unknown; r?: unknown; p?: unknown } | null;
     if (meta === null || typeof meta !== "object") return { ok: false, reason: "damaged" };
     const sel = Array.isArray(meta.s) && meta.s.length === 2 && meta.s.every((v) => Number.isSafeInteger(v)) ? { start: meta.s[0] as number, end: meta.s[1] as number } : null;
-    const shared = { name: typeof meta.n === "string" ? meta.n : "shared input", bytes: raw.slice(4 + metaLength), selection: sel };
+    const shared = { name: typeof meta.n === "string" ? meta.n : "shared input", bytes: raw.slice(4 + metaLength), selection: sel, ...readProvenance(meta) };
     const format = typeof meta.f === "string" ? meta.f : typeof meta.e === "string" ? OLD_ENVELOPES[meta.e] : undefined;
     return { ok: true, state: format ? { ...shared, format } : shared };
   } catch (err) {

@@ -1,7 +1,7 @@
-/** Input-derived text cannot reach a terminal as control characters, nor a Markdown report as markup. */
+/** Input-derived text cannot reach a terminal as control characters (core/markdown.test.ts: nor a report as markup). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { markdownFence, markdownText, terminalLines, terminalText } from "./text-escape.ts";
+import { terminalLines, terminalText } from "./text-escape.ts";
 
 // eslint-disable-next-line no-control-regex -- the control characters are what the test looks for
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -20,24 +20,5 @@ describe("terminal escapes", () => {
 
   it("leave no control character in any string", () => {
     fc.assert(fc.property(anyText, (s) => !UNSAFE.test(terminalText(s)) && !UNSAFE.test(terminalLines(s).replace(/\n/g, ""))));
-  });
-});
-
-describe("Markdown escapes", () => {
-  it("leave no HTML tag, no code span and no unescaped table pipe", () => {
-    fc.assert(
-      fc.property(anyText, (s) => {
-        const md = markdownText(s);
-        // Every special character is preceded by a backslash that is itself not escaped.
-        const bare = md.replace(/\\\\/g, "").replace(/\\[`|*_[\]{}~!#]/g, "");
-        return !/[<>`|*_[\]{}~]/.test(bare) && !UNSAFE.test(md);
-      }),
-    );
-    expect(markdownText("<img src=x onerror=alert(1)>")).toBe("&lt;img src=x onerror=alert(1)&gt;");
-  });
-
-  it("a fence is longer than any backtick run in the text", () => {
-    expect(markdownFence("no ticks")).toBe("```");
-    expect(markdownFence("a ```` b")).toBe("`````");
   });
 });

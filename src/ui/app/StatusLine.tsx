@@ -4,6 +4,7 @@ import { formatLine } from "../common/format-choice.ts";
 import { useStore } from "../state/store.ts";
 import type { Summary } from "../../core/model.ts";
 import { summarySentence } from "../../core/summary-text.ts";
+import { provenanceOf } from "../share/provenance.ts";
 
 const selectDoc = (s: DocumentState) => s;
 const selectPartition = (p: OpenPartition | null) => p;
@@ -44,7 +45,9 @@ export function StatusLine() {
         </span>
       )}
       {input?.meta && !partition && <span className="format-facts" data-format={input.meta.format} title={formatLine(input.meta)}>{formatLine(input.meta)}</span>}
-      {input?.note && <span className="sample-note">{input.note}</span>}
+      {input?.note && (provenanceOf(input)
+        ? <span className="provenance-note" role="note" data-testid="provenance-note">{input.note}</span>
+        : <span className="sample-note">{input.note}</span>)}
       {loading && (
         <span className="loading">
           Decoding {loading.name}…{" "}

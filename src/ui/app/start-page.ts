@@ -5,6 +5,7 @@ import { confirmDiscardEdits, editsAtStake } from "../session/discard-guard.ts";
 import { formatOfAlias } from "../common/format-choice.ts";
 import { loadInput, loadSample, reportInputProblem } from "../session/loading.ts";
 import { selectRange } from "../state/actions.ts";
+import { provenanceNote, provenanceStore } from "../share/provenance.ts";
 
 let started = false;
 // Links are inflated in a worker of their own: a hostile one costs that worker a fraction of a second, never the page.
@@ -34,7 +35,10 @@ export async function openShareFragment(fragment: string): Promise<ShareOpen> {
   const { bytes } = shared;
   // Asked before anything changes, so staying keeps the shown input exactly as it was.
   if (editsAtStake() && !(await confirmDiscardEdits(`the share link's ${shared.name}`))) return "opened";
-  const shown = await loadInput(shared.name, bytes, null, undefined, { format: formatOfAlias(shared.format) ?? "auto" });
+  // A redacted copy or a part says so on the page, and the share panel's report repeats it.
+  const note = provenanceNote(shared);
+  provenanceStore.set(note ? { name: shared.name, size: bytes.length, redacted: shared.redacted, part: shared.part } : null);
+  const shown = await loadInput(shared.name, bytes, note, undefined, { format: formatOfAlias(shared.format) ?? "auto" });
   if (shown && shared.selection) selectRange(shared.selection.start, shared.selection.end, "link");
   return "opened";
 }

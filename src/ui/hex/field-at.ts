@@ -78,7 +78,7 @@ function unattributedRun(analysis: Analysis, offset: number, batch: number): [nu
  * Container fields (sorted by start, as openInput gives them) come first: they lie outside the batches.
  */
 export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number, container: readonly ContainerField[] = NO_FIELDS): FieldHit {
-  const c = container.length > 0 ? containerFieldAt({ container: { format: "batches", start: 0, end: 0, fields: container } }, offset) : null;
+  const c = container.length > 0 ? containerFieldAt({ container: { format: "batches", start: 0, end: 0, fields: container }, entries: null, legacy: null }, bytes, offset) : null;
   if (c) {
     const spec = containerSpec(c.kind);
     return {
