@@ -86,7 +86,7 @@ describe("iggy-batch redact", () => {
   it("needs -o", async () => {
     const run = await cli(["redact", BROKEN]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("redact needs -o");
+    expect(run.stderr).toContain("-o OUT.bin is required");
   });
 });
 
