@@ -21,6 +21,25 @@ import { fileSource } from "./file-source.ts";
 /** Plain batch files from this size on stream under auto-detect; smaller ones are read whole so every container is considered. */
 const STREAM_MIN_BYTES = 64 << 20;
 
+const BATCH_LENGTH_OFFSET = fieldByName(BATCH_HEADER_FIELDS, "batch_length").offset;
+
+/**
+ * Files from this size on are split over worker threads. Under tsx a worker takes 0.3-1 s to start
+ * while one thread walks a GiB in about 0.5 s, so smaller files and machines with fewer than
+ * MIN_CORES cores stay on one thread (bench: `npm run bench`, the IGGY_BATCH_THREADS=2 row).
+ */
+const POOL_MIN_BYTES = 512 << 20;
+const MIN_CORES = 3;
+const MAX_THREADS = 4;
+
+/** Worker threads for a file of `size` bytes: IGGY_BATCH_THREADS when set, else by size and cores. */
+export function threadsFor(size: number): number {
+  const forced = Number(process.env.IGGY_BATCH_THREADS);
+  if (Number.isInteger(forced) && forced >= 1) return forced;
+  const cores = availableParallelism();
+  return size >= POOL_MIN_BYTES && cores >= MIN_CORES ? Math.min(MAX_THREADS, cores) : 1;
+}
+
 type Write = (chunks: Iterable<string>) => Promise<void>;
 
 /**
