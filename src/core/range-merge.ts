@@ -5,11 +5,12 @@
  */
 import type { Diagnostic, DiagnosticCode } from "../format/diagnostics.ts";
 import { diagnostic } from "../format/diagnostics.ts";
+import type { AnalyzeOptions } from "./analyze.ts";
 import type { Analysis, BatchModel, FrameColumns } from "./model.ts";
 import { checkContinuity, type PartitionTail, type RangeResult } from "./range-walk.ts";
 
 /** The Analysis of an input of `size` bytes from its ranges, given in input order. */
-export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiagnostics: number): Analysis {
+export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiagnostics: number, dropFinding?: AnalyzeOptions["dropFinding"]): Analysis {
   const tails = new Map<bigint, PartitionTail>();
   const batches: BatchModel[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -29,6 +30,8 @@ export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiag
       const prev = p && tails.get(p.header.partitionId);
       if (p && prev) {
         checkContinuity(prev, p.header, p.firstOffset, b.start, b.index, (code: DiagnosticCode, start, end, batch, frame, message) => {
+          // Continuity is checked between stamped batches only.
+          if (dropFinding?.(code, true)) return;
           const d = diagnostic(code, start, end, batch, frame, message);
           const key = d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos";
           extra[key]++;

@@ -12,6 +12,7 @@ import { hex64 } from "../format/values.ts";
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { KernelColumns, KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
 import { FrameColumnsBuilder } from "./frame-columns.ts";
+import type { AnalyzeOptions } from "./analyze.ts";
 import { type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 
 /** Random-access bytes of an input: memory, a file, a Blob read ahead. */
@@ -47,6 +48,13 @@ export interface RangeTask {
   /** Bytes read per window (2-4 MiB suits a file); a window grows to hold a larger batch. */
   readonly windowBytes?: number;
   readonly onProgress?: (bytesDone: number) => void;
+  /** A container's rule (AnalyzeOptions.dropFinding): true drops a finding before it is counted or kept. */
+  readonly dropFinding?: AnalyzeOptions["dropFinding"];
+}
+
+/** A dropFinding from a list of codes dropped whatever the batch: what can cross to a worker thread, where a function cannot. */
+export function dropCodesFinding(codes: readonly DiagnosticCode[] | undefined): ((code: DiagnosticCode) => boolean) | undefined {
+  return codes && codes.length > 0 ? (code) => codes.includes(code) : undefined;
 }
 
 /** The per-partition state continuity checks carry from one stamped batch to the next. */
@@ -94,8 +102,11 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   const pending: PendingContinuity[] = [];
   let counts: Counts = { errors: 0, warnings: 0, infos: 0 };
   let frameCount = 0;
+  // As analyze(): a finding before a batch's header is read counts as unstamped.
+  let stampedNow = false;
 
   const emit = (code: DiagnosticCode, start: number, stop: number, batch: number | null, frame: number | null, message: string): void => {
+    if (task.dropFinding?.(code, stampedNow)) return;
     const d = diagnostic(code, start, stop, batch, frame, message);
     const key = d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos";
     totals[key]++;
@@ -133,6 +144,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       counts = { errors: 0, warnings: 0, infos: 0 };
       const rec = result.records.subarray(b * BATCH_RECORD_WORDS, (b + 1) * BATCH_RECORD_WORDS);
       const firstFrame = frameCount;
+      stampedNow = view.getBigUint64((rec[BATCH_RECORD.start] as number) + 16, true) !== 0n;
       const model = batchFromRecord(rec, result.flaggedRecords, winStart, size, task.firstBatch + batches.length, firstFrame, view, r, emit, tails, pending, batches.length);
       frameCount += model.frameCount;
       closeBatch({ ...model, ...counts });
@@ -149,6 +161,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
 
     // Nothing walked: the batch at pos ends the input, or does not fit the window yet.
     counts = { errors: 0, warnings: 0, infos: 0 };
+    stampedNow = false;
     const index = task.firstBatch + batches.length;
     if (size - pos < BATCH_HEADER_SIZE) {
       emit("header-truncated", pos, size, index, null, `batch ${index}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs 256`);
@@ -156,6 +169,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       break;
     }
     const header = readBatchHeader(view, 0);
+    stampedNow = header.baseTimestamp !== 0n;
     if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
       emitReservedRuns(r, 0, pos, index, emit);
       emit("batch-length-too-small", pos + 32, pos + 40, index, null, `batch ${index}: batch_length ${header.batchLength} < 256, the walk cannot step past it`);
