@@ -86,7 +86,7 @@ describe("all cores", () => {
   it("inspect prints the same text and JSON streamed (1 or 2 threads) as from stdin", () => {
     const run = (args: string[], threads: string, input?: Uint8Array) => {
       const r = spawnSync(process.execPath, [join(ROOT, "bin/iggy-batch.mjs"), "inspect", ...args], { input, encoding: "utf8", env: { ...process.env, IGGY_BATCH_THREADS: threads } });
-      return { status: r.status, stdout: r.stdout.replaceAll(`"name":"-"`, `"name":"segment.bin"`).replace(/^-: /, "segment.bin: ") };
+      return { status: r.status, stdout: r.stdout.replaceAll(`"name":"-"`, `"name":"segment.bin"`).replace(/^-: /m, "segment.bin: ") };
     };
     for (const args of [[], ["--json", "--no-frames"]]) {
       const piped = run(["-", ...args], "1", bytes);
