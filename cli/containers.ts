@@ -1,6 +1,6 @@
 /** inspect / report / convert over containers: a file, `-` or a partition directory (contracts.md §1.1). */
 import { open, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { createHash } from "node:crypto";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import {

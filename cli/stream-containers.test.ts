@@ -18,7 +18,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Output and status of one inspect run. */
 async function run(go: (write: (chunks: Iterable<string>) => Promise<void>) => Promise<number | null>): Promise<{ out: string; status: number | null }> {
   let out = "";
-  const status = await go(async (chunks) => { for (const c of chunks) out += c; });
+  const status = await go((chunks) => {
+    for (const c of chunks) out += c;
+    return Promise.resolve();
+  });
   return { out, status };
 }
 
