@@ -3,7 +3,7 @@
  * the file), over worker threads when large; the file stays open while the caller reads the few
  * headers it needs besides (a segment's recovery), so nothing is read whole.
  */
-import { closeSync, fstatSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/analyze.ts";
 import { analyzeSource, type ByteSource } from "../src/core/stream-analyze.ts";
@@ -53,6 +53,8 @@ export async function analyzeOpenFile<T>(file: string, options: FileStreamOption
   if (!(await loadXxh3()).walker) return null;
   let fd: number;
   try {
+    // Opening a FIFO would block for a writer and lose what it sends: only regular files stream.
+    if (!statSync(file).isFile()) return null;
     fd = openSync(file, "r");
   } catch (err) {
     return { unreadable: err instanceof Error ? err.message : String(err) };
