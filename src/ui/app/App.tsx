@@ -18,6 +18,8 @@ import { SharePanel } from "../share/SharePanel.tsx";
 import { EditPanel } from "../edit/EditPanel.tsx";
 import { BuilderDialog } from "../builder/BuilderDialog.tsx";
 import { DiffDialog } from "../diff/DiffDialog.tsx";
+import { SearchBox } from "../search/SearchBox.tsx";
+import { Overview } from "../overview/Overview.tsx";
 
 const selectInput = (s: DocumentState) => s.input;
 
@@ -53,7 +55,13 @@ export function App() {
       <main className="workspace">
         <section className="panel hex-panel" aria-labelledby="hex-heading">
           <h2 id="hex-heading">Bytes</h2>
-          {input ? <HexView input={input} /> : <p className="empty">Drop a batch file, paste bytes, or pick a sample.</p>}
+          <SearchBox />
+          {input ? (
+            <div className="hex-body">
+              <HexView input={input} />
+              <Overview input={input} />
+            </div>
+          ) : <p className="empty">Drop a batch file, paste bytes, or pick a sample.</p>}
           <details className="legend-box">
             <summary>Legend</summary>
             <Legend />

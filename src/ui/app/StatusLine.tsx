@@ -4,6 +4,7 @@ import { ENVELOPES, decodePollPrefix } from "../../core/envelopes.ts";
 import { useStore } from "../state/store.ts";
 import type { Summary } from "../../core/model.ts";
 import { summarySentence } from "../../core/summary-text.ts";
+import { CancelDecode } from "./LongWork.tsx";
 
 const selectDoc = (s: DocumentState) => s;
 
@@ -25,6 +26,14 @@ function EnvelopeFacts({ input }: { input: LoadedInput }) {
   );
 }
 
+const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+
+/** What the status line says while decoding: the new input's name and how far, never the shown input's counts. */
+function decodingText(loading: NonNullable<DocumentState["loading"]>): string {
+  const percent = loading.total > 0 ? Math.floor((100 * loading.done) / loading.total) : 0;
+  return `Decoding ${loading.name}: ${mib(loading.done)} of ${mib(loading.total)} (${percent} %)`;
+}
+
 /** The status line and the decoding progress bar. */
 export function StatusLine() {
   const doc = useStore(documentStore, selectDoc);
@@ -33,11 +42,11 @@ export function StatusLine() {
   return (
     <div className="status-area">
       <div role="status" aria-busy={loading ? "true" : "false"} aria-live="polite" className="status-line" data-testid="status-line">
-        {input ? summaryText(input.analysis.summary) : "No input"}
+        {loading ? decodingText(loading) : input ? summaryText(input.analysis.summary) : "No input"}
       </div>
       {input && (
         <span className="input-name" title={input.name}>
-          {input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
+          {loading ? "still showing " : ""}{input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
           {input.analysis.diagnosticsOmitted > 0 ? ` · ${input.analysis.diagnosticsOmitted} diagnostics not listed` : ""}
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
         </span>
@@ -46,8 +55,8 @@ export function StatusLine() {
       {input?.note && <span className="sample-note">{input.note}</span>}
       {loading && (
         <span className="loading">
-          Decoding {loading.name}…{" "}
-          <progress max={100} value={percent} aria-label={`Decoding ${loading.name}`}>{percent}%</progress>
+          <progress max={100} value={percent} aria-label={`Decoding ${loading.name}`}>{percent}%</progress>{" "}
+          <CancelDecode />
         </span>
       )}
       {error && <span className="input-error" role="alert">{error}</span>}

@@ -5,6 +5,7 @@ import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "../samples/samples.ts";
 import { envelopeById } from "../../core/envelopes.ts";
 import type { Analysis } from "../../core/model.ts";
+import { createStore } from "../state/store.ts";
 
 // Loads and re-checks have a worker each: cancelling one (which terminates its worker) never kills the other.
 const loadClient = new AnalysisClient();
@@ -14,13 +15,19 @@ let rechecking: AbortController | null = null;
 // Bumped by every request to show something new, so an older request that resolves late shows nothing.
 let generation = 0;
 
+/** True while a new input is being decoded (not while an edit is re-checked): what Cancel can stop. */
+export const cancellableStore = createStore<boolean>(false);
+
 /** Analyses an input off the main thread and shows it; resolves true when shown, false when cancelled or failed. */
 export async function loadInput(name: string, input: AnalysisInput, note: string | null = null, ticket = ++generation): Promise<boolean> {
   if (ticket !== generation) return false;
   loading?.abort();
   rechecking?.abort();
+  // Forgotten at once, so the aborted re-check's clean-up does not clear this load's progress.
+  rechecking = null;
   const controller = new AbortController();
   loading = controller;
+  cancellableStore.set(true);
   const total = input instanceof Blob ? input.size : input.byteLength;
   const startOffset = envelopeById(envelopeStore.get())?.skip ?? 0;
   documentStore.set((s) => ({ ...s, loading: { name, done: 0, total }, error: null }));
@@ -38,6 +45,7 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
     return false;
   } finally {
     if (loading === controller) loading = null;
+    if (!loading) cancellableStore.set(false);
   }
 }
 
@@ -87,4 +95,15 @@ export async function setEnvelope(id: string): Promise<void> {
   if (!analysis || now?.bytes !== input.bytes) return;
   resetInteraction();
   documentStore.set((s) => ({ ...s, input: { ...now, analysis, startOffset } }));
+}
+
+/** Stops the decode of a new input (Cancel, Esc); the input shown before stays. Returns false when none runs. */
+export function cancelLoading(): boolean {
+  if (!loading) return false;
+  loading.abort();
+  loading = null;
+  generation++;
+  cancellableStore.set(false);
+  documentStore.set((s) => ({ ...s, loading: null, error: null }));
+  return true;
 }
