@@ -110,7 +110,7 @@ test("Ctrl+G and Ctrl+F focus the box from the hex map", async ({ page }) => {
   await expect(box(page)).toBeFocused();
 });
 
-test("the Overview marks every problem in its severity colour and a click jumps to that fraction", async ({ page }) => {
+test("the Overview marks every problem in its severity colour", async ({ page }) => {
   await openPage(page, "/?sample=frame-checksum-mismatch");
   await waitForInput(page, "sample: Flipped payload byte");
   const overview = page.getByRole("slider", { name: "Overview" });

@@ -1,5 +1,5 @@
 /** The composition root: toolbar, status, hex map with legend, and the decoded panels. */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { documentStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { InputBar } from "../input/InputBar.tsx";
@@ -20,6 +20,7 @@ import { BuilderDialog } from "../builder/BuilderDialog.tsx";
 import { DiffDialog } from "../diff/DiffDialog.tsx";
 import { SearchBox } from "../search/SearchBox.tsx";
 import { Overview } from "../overview/Overview.tsx";
+import { useTopHeight } from "./use-top-height.ts";
 
 const selectInput = (s: DocumentState) => s.input;
 
@@ -29,6 +30,8 @@ export function App() {
   const dragging = useDropAndPaste();
   const [help, setHelp] = useState(false);
   const [dialog, setDialog] = useState<"build" | "diff" | null>(null);
+  const topRef = useRef<HTMLElement>(null);
+  useTopHeight(topRef);
 
   useEffect(() => { void startPage(); }, []);
   useEffect(() => {
@@ -42,7 +45,7 @@ export function App() {
 
   return (
     <div className="app">
-      <header className="top">
+      <header className="top" ref={topRef}>
         <div className="toolbar">
           <h1>Iggy Batch Explorer</h1>
           <InputBar />

@@ -255,7 +255,7 @@ function TableBody(props: TableBodyProps) {
             }}
           >
             {visible.map((c) => (
-              <td role="gridcell" key={c.id} className={c.numeric ? "tbl-cell tbl-cell--num" : "tbl-cell"} title={c.title?.(id)}>
+              <td role="gridcell" key={c.id} className={c.numeric ? "tbl-cell tbl-cell--num" : "tbl-cell"} data-col={c.id} title={c.title?.(id)}>
                 {c.cell(id)}
               </td>
             ))}
