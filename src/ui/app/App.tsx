@@ -21,6 +21,7 @@ import { DiffDialog } from "../diff/DiffDialog.tsx";
 import { SearchBox } from "../search/SearchBox.tsx";
 import { Overview } from "../overview/Overview.tsx";
 import { useTopHeight } from "./use-top-height.ts";
+import { LayoutDiagram } from "../diagram/LayoutDiagram.tsx";
 
 const selectInput = (s: DocumentState) => s.input;
 
@@ -65,13 +66,15 @@ export function App() {
               <Overview input={input} />
             </div>
           ) : <p className="empty">Drop a batch file, paste bytes, or pick a sample.</p>}
-          <details className="legend-box">
-            <summary>Legend</summary>
-            <Legend />
-          </details>
         </section>
         <div className="side">
           <DiagnosticsList input={input} />
+          {input && <LayoutDiagram input={input} />}
+          {/* Beside the hex map, not under it: opening the legend never takes rows away from the map. */}
+          <details className="legend-box panel">
+            <summary>Legend</summary>
+            <Legend />
+          </details>
           {input && <BatchesTable input={input} />}
           {input && <HeaderFieldsTable input={input} />}
           {input && <FramesTable input={input} />}
