@@ -188,3 +188,31 @@ test("Cancel stops a 256 MiB decode; the status says what is decoding, and the p
   await expect(statusLine(page)).toHaveAttribute("aria-busy", "false");
   await expect(statusLine(page)).toHaveText(before);
 });
+
+test("the Batches table follows the hex map: the batch under the view is marked and kept in view", async ({ page }) => {
+  const { file, plan } = await bigSegment(32);
+  await openPage(page);
+  await openFile(page, file);
+  const overview = page.getByRole("slider", { name: "Overview" });
+  const ob = (await overview.boundingBox())!;
+  const grid = page.getByRole("grid", { name: "Batches", exact: true });
+  for (const f of [0.6, 0.25]) {
+    await page.mouse.click(ob.x + ob.width / 2, ob.y + f * ob.height);
+    const shown = await (async () => {
+      await expect.poll(async () => (await visibleOffsets(page)).length).toBeGreaterThan(0);
+      const offsets = await visibleOffsets(page);
+      return Math.floor((offsets[0]! + offsets.at(-1)! + 1) / 2);
+    })();
+    const batch = Math.floor(shown / plan.batchBytes);
+    const row = grid.locator("[data-in-view]");
+    await expect(row).toHaveCount(1);
+    await expect(row.getByRole("gridcell").first()).toHaveText(String(batch));
+    // Inside the table's scroll box.
+    const inside = await row.evaluate((el) => {
+      const box = el.closest(".tbl-scroll")!.getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      return r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+    });
+    expect(inside).toBe(true);
+  }
+});
