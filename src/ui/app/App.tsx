@@ -14,6 +14,7 @@ import { HeaderFieldsTable } from "../tables/HeaderFieldsTable.tsx";
 import { FramesTable } from "../tables/FramesTable.tsx";
 import { FrameInspector } from "../inspector/FrameInspector.tsx";
 import { startPage } from "./start-page.ts";
+import { loadSample } from "./load.ts";
 import { SharePanel } from "../share/SharePanel.tsx";
 import { EditPanel } from "../edit/EditPanel.tsx";
 import { BuilderDialog } from "../builder/BuilderDialog.tsx";
@@ -22,6 +23,7 @@ import { SearchBox } from "../search/SearchBox.tsx";
 import { Overview } from "../overview/Overview.tsx";
 import { useTopHeight } from "./use-top-height.ts";
 import { LayoutDiagram } from "../diagram/LayoutDiagram.tsx";
+import { Tour, startTour } from "../tour/Tour.tsx";
 
 const selectInput = (s: DocumentState) => s.input;
 
@@ -55,6 +57,7 @@ export function App() {
           <button type="button" className="help-button" onClick={() => setHelp(true)} aria-keyshortcuts="?">Keyboard help</button>
         </div>
         <StatusLine />
+        <Tour openSample={(id) => void loadSample(id)} />
       </header>
       <main className="workspace">
         <section className="panel hex-panel" aria-labelledby="hex-heading">
@@ -85,7 +88,7 @@ export function App() {
       </main>
       <footer className="privacy">Everything runs in this tab: your bytes never leave your machine.</footer>
       {dragging && <div className="drop-overlay" aria-hidden="true">Drop to open</div>}
-      {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {help && <HelpOverlay onClose={() => setHelp(false)} onTour={() => { setHelp(false); startTour(); }} />}
       {dialog === "build" && <BuilderDialog onClose={() => setDialog(null)} />}
       {dialog === "diff" && <DiffDialog onClose={() => setDialog(null)} />}
     </div>
