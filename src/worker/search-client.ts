@@ -76,6 +76,15 @@ export class SearchClient {
     });
   }
 
+  /** Lets the worker drop its copy of the bytes (another input is shown). */
+  forget(): void {
+    if (!this.worker || this.sent === null) return;
+    this.sent = null;
+    this.token++;
+    const message: ToSearchWorker = { type: "search-data", token: this.token, buffer: new ArrayBuffer(0) };
+    this.worker.postMessage(message);
+  }
+
   private ensureWorker(): Worker | null {
     if (this.worker) return this.worker;
     try {

@@ -80,6 +80,7 @@ export function isSearching(): boolean {
 export function clearSearch(): void {
   running?.abort();
   running = null;
+  client.forget();
   searchStore.set((s) => ({ ...IDLE, text: s.text }));
 }
 
