@@ -225,6 +225,7 @@ async function main() {
     // A byte search over the whole input (16 bytes found nowhere, so every byte is read), twice: the
     // first also hands the bytes to the search worker. Then one overview jump to the middle.
     const searchTimes = [];
+    const searchTasks = [];
     for (let i = 0; i < 2; i++) {
       const box = page.getByLabel("Go to or search");
       await box.fill(`hex:dead beef 0f1e 2d3c 4b5a 6978 8796 a5b${i}`);
@@ -234,7 +235,10 @@ async function main() {
         const says = document.querySelector('[data-testid="search-says"]')?.textContent ?? "";
         return /hits|No hits/.test(says) && !/Searching/.test(says) ? performance.now() : false;
       }, null, { timeout: 120_000, polling: "raf" });
-      searchTimes.push((await end.jsonValue()) - t);
+      const doneAt = await end.jsonValue();
+      searchTimes.push(doneAt - t);
+      await page.waitForTimeout(200);
+      searchTasks.push(await longTasksBetween(page, t, doneAt + 200));
     }
     const overview = page.getByRole("slider", { name: "Overview" });
     const ob = await overview.boundingBox();
@@ -265,7 +269,8 @@ async function main() {
     }
     console.log(`scroll      hex map to the end (byte ${last.toLocaleString("en-US")} shown) in ${fmtMs(scrollEnd - scrollStart)}` +
       (scrolling ? `; longest task ${fmtMs(scrolling.longest)}, ${scrolling.count} task(s) > 50 ms` : ""));
-    console.log(`search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (bytes handed to the search worker first), ${fmtMs(searchTimes[1])} again`);
+    console.log(`search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (bytes handed to the search worker first), ${fmtMs(searchTimes[1])} again` +
+      (searchTasks[0] ? `; longest main-thread task ${fmtMs(searchTasks[0].longest)} then ${fmtMs(searchTasks[1].longest)}` : ""));
     console.log(`overview    one jump to the middle in ${fmtMs(jumpMs)} (click to the rows shown)`);
     if (memory) console.log(`JS heap     ${fmtMiB(memory.used)} used of ${fmtMiB(memory.total)} (performance.memory, array buffers included; limit ${fmtMiB(memory.limit)})`);
     else console.log("JS heap     performance.memory not available");

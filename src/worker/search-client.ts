@@ -10,6 +10,8 @@ import type { FromSearchWorker, ToSearchWorker } from "./search-protocol.ts";
 
 /** Inputs up to this size are searched on the main thread: a worker round trip would cost more. */
 export const MAIN_THREAD_SEARCH_BYTES = 1 << 20;
+/** Bytes copied to the worker at a time. */
+const HANDOVER_PIECE = 8 << 20;
 
 /** The starts of every hit of one search, and where it ran. */
 export interface SearchOutcome {
@@ -31,14 +33,27 @@ export class SearchClient {
     if (signal.aborted) return Promise.reject(new AbortedError());
     const worker = bytes.length > MAIN_THREAD_SEARCH_BYTES && !this.broken ? this.ensureWorker() : null;
     if (!worker) return this.onMainThread(bytes, pattern, limit, signal, onProgress);
-    if (this.sent !== bytes) {
-      // The one copy: the worker owns it, the page keeps its own bytes.
-      const copy = bytes.slice();
-      this.sent = bytes;
-      this.token++;
-      const message: ToSearchWorker = { type: "search-data", token: this.token, buffer: copy.buffer };
-      worker.postMessage(message, [copy.buffer]);
+    return this.handOver(worker, bytes, signal).then(() => this.ask(worker, bytes, pattern, limit, signal, onProgress));
+  }
+
+  // The one copy: the worker owns it, the page keeps its own bytes. Copied in pieces with a break
+  // between them, so a 256 MiB input does not block the page for one long copy.
+  private async handOver(worker: Worker, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+    if (this.sent === bytes) return;
+    this.sent = null;
+    const token = ++this.token;
+    for (let offset = 0; offset < bytes.length; offset += HANDOVER_PIECE) {
+      if (signal.aborted || token !== this.token) throw new AbortedError();
+      const piece = bytes.slice(offset, offset + HANDOVER_PIECE);
+      const message: ToSearchWorker = { type: "search-data", token, buffer: piece.buffer, offset, total: bytes.length };
+      worker.postMessage(message, [piece.buffer]);
+      if (offset + HANDOVER_PIECE < bytes.length) await new Promise((r) => setTimeout(r, 0));
     }
+    this.sent = bytes;
+  }
+
+  private ask(worker: Worker, bytes: Uint8Array, pattern: Uint8Array, limit: number, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<SearchOutcome> {
+    if (signal.aborted) return Promise.reject(new AbortedError());
     const id = this.nextId++;
     return new Promise<SearchOutcome>((resolve, reject) => {
       const cleanup = () => {

@@ -40,6 +40,19 @@ describe("search host", () => {
     expect(messages.find((m) => m.type === "search-result" && m.id === 2)).toMatchObject({ capped: true });
   });
 
+  it("assembles bytes sent in pieces, and refuses to search them before the last piece", async () => {
+    const { messages, handle, until } = host();
+    const whole = Uint8Array.from({ length: 30 }, (_, i) => i);
+    handle({ type: "search-data", token: 4, buffer: whole.slice(0, 12).buffer, offset: 0, total: 30 });
+    handle({ type: "search", id: 7, token: 4, pattern: Uint8Array.of(11, 12, 13), limit: 5 });
+    expect(messages.at(-1)).toMatchObject({ type: "search-error", id: 7 });
+    handle({ type: "search-data", token: 4, buffer: whole.slice(12, 24).buffer, offset: 12, total: 30 });
+    handle({ type: "search-data", token: 4, buffer: whole.slice(24).buffer, offset: 24, total: 30 });
+    handle({ type: "search", id: 8, token: 4, pattern: Uint8Array.of(11, 12, 13), limit: 5 });
+    await until(() => messages.some((m) => m.type === "search-result" && m.id === 8));
+    expect([...(messages.find((m) => m.type === "search-result" && m.id === 8) as { starts: Float64Array }).starts]).toEqual([11]);
+  });
+
   it("says so when asked to search bytes it does not hold", () => {
     const { messages, handle } = host();
     handle({ type: "search", id: 3, token: 9, pattern: Uint8Array.of(1), limit: 1 });

@@ -4,7 +4,7 @@ import type { FromSearchWorker, ToSearchWorker } from "./search-protocol.ts";
 
 /** A message handler bound to a poster; the worker entry and tests wire it to their own channel. */
 export function createSearchHost(post: (message: FromSearchWorker, transfer: Transferable[]) => void): (message: ToSearchWorker) => void {
-  let data: { token: number; bytes: Uint8Array } | null = null;
+  let data: { token: number; bytes: Uint8Array; received: number } | null = null;
   const cancelled = new Set<number>();
   // A macrotask break: a cancel posted meanwhile is handled before the next chunk (setTimeout would clamp to 4 ms).
   const channel = new MessageChannel();
@@ -14,7 +14,14 @@ export function createSearchHost(post: (message: FromSearchWorker, transfer: Tra
 
   return (message) => {
     if (message.type === "search-data") {
-      data = { token: message.token, bytes: new Uint8Array(message.buffer) };
+      const piece = new Uint8Array(message.buffer);
+      const offset = message.offset ?? 0;
+      if (offset === 0 || !data || data.token !== message.token) {
+        const total = message.total ?? piece.length;
+        data = { token: message.token, bytes: total === piece.length ? piece : new Uint8Array(total), received: 0 };
+      }
+      if (data.bytes !== piece) data.bytes.set(piece, offset);
+      data.received += piece.length;
       return;
     }
     if (message.type === "search-cancel") {
@@ -22,7 +29,7 @@ export function createSearchHost(post: (message: FromSearchWorker, transfer: Tra
       return;
     }
     const { id } = message;
-    if (!data || data.token !== message.token) {
+    if (!data || data.token !== message.token || data.received < data.bytes.length) {
       post({ type: "search-error", id, message: "the bytes to search were not sent" }, []);
       return;
     }

@@ -1,10 +1,16 @@
 /** The typed messages between the page and the search worker, which keeps one input's bytes between searches. */
 
-/** Page → worker: the bytes later searches run over (transferred; `token` names them). */
+/**
+ * Page → worker: the bytes later searches run over, or a piece of them (transferred; `token` names
+ * them). Large inputs come in pieces, so no one copy blocks the page for long.
+ */
 export interface SearchDataRequest {
   readonly type: "search-data";
   readonly token: number;
   readonly buffer: ArrayBuffer;
+  /** Where this piece goes, and the size of the whole; a piece at 0 starts new bytes. Default: the buffer is the whole. */
+  readonly offset?: number;
+  readonly total?: number;
 }
 
 /** Page → worker: find every match of pattern in the bytes named by token, keeping at most limit. */
