@@ -39,6 +39,10 @@ test("a second file is compared with the shown input; a changed payload byte and
   ]);
   const headers = rows.filter({ has: page.getByRole("cell", { name: /^user headers/ }) }).first();
   await expect(headers).toContainText("differ from byte 2: 1 byte in 1 run");
-  // The frame checksum differs too (the bytes changed, the stored checksums did not in the original).
   await expect(dialog.getByTestId("diff-summary")).toContainText(/\d+ of \d+ compared fields differ/);
+
+  // "Show in hex map" selects the differing byte in the shown input and closes the dialog.
+  await payload.getByRole("button", { name: "Show in hex map" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect.poll(() => page.locator('[data-offset][aria-selected="true"]').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.offset)))).toEqual([frame.start + 53]);
 });

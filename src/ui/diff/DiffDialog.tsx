@@ -16,6 +16,7 @@ import { clampSide, defaultSides, displayValue, originalVsCurrent, sideLabel, vi
 import "../builder/builder.css";
 import "./diff.css";
 import { ByteDiffCell } from "./ByteDiffCell.tsx";
+import { selectRange } from "../state/actions.ts";
 
 /** Rows rendered at most; past this the table says how many were left out. */
 export const MAX_DIFF_ROWS = 3000;
@@ -68,6 +69,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     : null;
 
   const l = sides?.left, r = sides?.right;
+  const rightSide = r;
   const rows = useMemo(() => {
     const refOf = (source: SourceId | undefined, batch: number | undefined): BatchRef | null => {
       if (!input || source === undefined || batch === undefined) return null;
@@ -84,6 +86,15 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const sameSide = sides !== null && sides.left.source === sides.right.source && sides.left.batch === sides.right.batch;
 
   const set = (which: "left" | "right", side: Side) => { if (sides) setChosen({ ...sides, [which]: side }); };
+  // Where a side's bytes sit in the shown input (a view into its bytes), so a difference can be selected there; -1 for another source.
+  const shownAt = (part: Uint8Array, source: SourceId | undefined): number =>
+    input && source === "current" && part.buffer === input.bytes.buffer ? part.byteOffset - input.bytes.byteOffset : -1;
+  const showDifference = (part: Uint8Array, source: SourceId | undefined, start: number, end: number) => {
+    const at = shownAt(part, source);
+    if (at < 0) return;
+    selectRange(at + start, at + end, "diagnostic");
+    onClose();
+  };
 
   return (
     <dialog {...modal} className="builder-dialog diff-dialog" aria-labelledby={`${ids}-title`}>
@@ -135,7 +146,15 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
                     <tr key={`${r.scope}.${r.field}.${i}`} className={r.same ? undefined : "changed"}>
                       <td className="diff-mark">{r.same ? "" : <><span aria-hidden="true">≠</span><span className="visually-hidden">changed</span></>}</td>
                       <td>{r.scope}</td>
-                      <td>{r.field}{r.bytes && !r.same ? <span className="diff-note" data-testid="byte-diff-note">{r.bytes.note}</span> : null}</td>
+                      <td>{r.field}{r.bytes && !r.same ? <span className="diff-note" data-testid="byte-diff-note">{r.bytes.note}</span> : null}
+                        {r.bytes && !r.same && r.bytes.diff.runs[0] && (shownAt(r.bytes.left, l?.source) >= 0 || shownAt(r.bytes.right, rightSide?.source) >= 0) ? (
+                          <button type="button" className="diff-show" onClick={() => {
+                            const run = r.bytes!.diff.runs[0]!;
+                            if (shownAt(r.bytes!.left, l?.source) >= 0) showDifference(r.bytes!.left, l?.source, run.start, run.end);
+                            else showDifference(r.bytes!.right, rightSide?.source, run.start, run.end);
+                          }}>Show in hex map</button>
+                        ) : null}
+                      </td>
                       <td className="diff-value">{displayValue(r.field, r.left)}{r.bytes && !r.same ? <ByteDiffCell bytes={r.bytes.left} diff={r.bytes.diff} /> : null}</td>
                       <td className="diff-value">{displayValue(r.field, r.right)}{r.bytes && !r.same ? <ByteDiffCell bytes={r.bytes.right} diff={r.bytes.diff} /> : null}</td>
                     </tr>
