@@ -9,9 +9,10 @@
 //   3. launches the Chromium the e2e tests use (scripts/find-browser.mjs, the same hermetic args
 //      as playwright.config.ts), registers a PerformanceObserver for 'longtask' before the page
 //      loads, opens the file through the "Open batch file" input and waits for the status line;
-//   4. scrolls the hex map to the end, and prints: time from setInputFiles to the summary, the
+//   4. scrolls the hex map to the end, searches the whole input for 16 bytes (twice) and jumps to
+//      the middle with the Overview, and prints: time from setInputFiles to the summary, the
 //      longest main-thread task and the number of tasks over 50 ms during analysis and during the
-//      scroll, and the JS heap in use.
+//      scroll, the search and jump times, and the JS heap in use.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -221,6 +222,35 @@ async function main() {
     await page.waitForTimeout(300);
     const scrolling = await longTasksBetween(page, scrollStart, scrollEnd + 300);
 
+    // A byte search over the whole input (16 bytes found nowhere, so every byte is read), twice: the
+    // first also hands the bytes to the search worker. Then one overview jump to the middle.
+    const searchTimes = [];
+    const searchTasks = [];
+    for (let i = 0; i < 2; i++) {
+      const box = page.getByLabel("Go to or search");
+      await box.fill(`hex:dead beef 0f1e 2d3c 4b5a 6978 8796 a5b${i}`);
+      const t = await page.evaluate(() => performance.now());
+      await box.press("Enter");
+      const end = await page.waitForFunction(() => {
+        const says = document.querySelector('[data-testid="search-says"]')?.textContent ?? "";
+        return /hits|No hits/.test(says) && !/Searching/.test(says) ? performance.now() : false;
+      }, null, { timeout: 120_000, polling: "raf" });
+      const doneAt = await end.jsonValue();
+      searchTimes.push(doneAt - t);
+      await page.waitForTimeout(200);
+      searchTasks.push(await longTasksBetween(page, t, doneAt + 200));
+    }
+    const overview = page.getByRole("slider", { name: "Overview" });
+    const ob = await overview.boundingBox();
+    const middle = Math.floor(plan.totalBytes / 2 / 16) * 16;
+    const jumpStart = await page.evaluate(() => performance.now());
+    await page.mouse.click(ob.x + ob.width / 2, ob.y + ob.height / 2);
+    const jumpEnd = await page.waitForFunction((m) => {
+      const cells = [...document.querySelectorAll("[data-offset]")].map((c) => Number(c.dataset.offset));
+      return cells.some((o) => Math.abs(o - m) < 4096) ? performance.now() : false;
+    }, middle, { timeout: 60_000, polling: "raf" });
+    const jumpMs = (await jumpEnd.jsonValue()) - jumpStart;
+
     const memory = await page.evaluate(() => {
       const m = performance.memory;
       return m ? { used: m.usedJSHeapSize, total: m.totalJSHeapSize, limit: m.jsHeapSizeLimit } : null;
@@ -239,6 +269,9 @@ async function main() {
     }
     console.log(`scroll      hex map to the end (byte ${last.toLocaleString("en-US")} shown) in ${fmtMs(scrollEnd - scrollStart)}` +
       (scrolling ? `; longest task ${fmtMs(scrolling.longest)}, ${scrolling.count} task(s) > 50 ms` : ""));
+    console.log(`search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (bytes handed to the search worker first), ${fmtMs(searchTimes[1])} again` +
+      (searchTasks[0] ? `; longest main-thread task ${fmtMs(searchTasks[0].longest)} then ${fmtMs(searchTasks[1].longest)}` : ""));
+    console.log(`overview    one jump to the middle in ${fmtMs(jumpMs)} (click to the rows shown)`);
     if (memory) console.log(`JS heap     ${fmtMiB(memory.used)} used of ${fmtMiB(memory.total)} (performance.memory, array buffers included; limit ${fmtMiB(memory.limit)})`);
     else console.log("JS heap     performance.memory not available");
     if (heap) console.log(`            ${fmtMiB(heap.usedSize)} used of ${fmtMiB(heap.totalSize)} (CDP Runtime.getHeapUsage${heap.embedderHeapUsedSize !== undefined ? `; embedder ${fmtMiB(heap.embedderHeapUsedSize)}` : ""}${heap.backingStorageSize !== undefined ? `; array buffers ${fmtMiB(heap.backingStorageSize)}` : ""})`);

@@ -2,6 +2,7 @@
 import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS } from "../format/fields.ts";
 import { bytesToHex } from "../format/values.ts";
 import type { Analysis } from "./model.ts";
+import { byteDiff, byteDiffText, type ByteDiff } from "./byte-diff.ts";
 
 /** One compared field: where it is, both renderings, and whether they are equal. */
 export interface DiffRow {
@@ -10,6 +11,8 @@ export interface DiffRow {
   readonly left: string;
   readonly right: string;
   readonly same: boolean;
+  /** For payloads and user headers: both sides' bytes and where they differ. */
+  readonly bytes?: { readonly left: Uint8Array; readonly right: Uint8Array; readonly diff: ByteDiff; readonly note: string };
 }
 
 /** A batch in an analysed input. */
@@ -49,11 +52,22 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
     for (const f of FRAME_HEADER_FIELDS) {
       push(`frame ${k}`, f.name, ls < 0 ? "—" : fieldText(left.bytes, ls + f.offset, f.size, f.type), rs < 0 ? "—" : fieldText(right.bytes, rs + f.offset, f.size, f.type));
     }
-    const body = (ref: BatchRef, i: number, s: number) => (i < 0 ? null : ref.bytes.subarray(s + 48, ref.analysis.frames.end[i] as number));
-    const lbody = body(left, li, ls);
-    const rbody = body(right, ri, rs);
-    const same = lbody !== null && rbody !== null && sameBytes(lbody, rbody);
-    rows.push({ scope: `frame ${k}`, field: "payload + user headers", left: lbody ? `${lbody.length} bytes` : "—", right: rbody ? `${rbody.length} bytes` : "—", same });
+    // Payload and user headers apart, each with a byte diff: "100 bytes vs 100 bytes" says nothing.
+    const part = (ref: BatchRef, i: number, s: number, which: "payload" | "user headers") => {
+      if (i < 0) return null;
+      const payloadEnd = s + 48 + (ref.analysis.frames.payloadLength[i] as number);
+      return which === "payload" ? ref.bytes.subarray(s + 48, payloadEnd) : ref.bytes.subarray(payloadEnd, ref.analysis.frames.end[i] as number);
+    };
+    for (const which of ["payload", "user headers"] as const) {
+      const lpart = part(left, li, ls, which);
+      const rpart = part(right, ri, rs, which);
+      const same = lpart !== null && rpart !== null && sameBytes(lpart, rpart);
+      const diff = lpart && rpart ? byteDiff(lpart, rpart) : null;
+      rows.push({
+        scope: `frame ${k}`, field: which, left: lpart ? `${lpart.length} bytes` : "—", right: rpart ? `${rpart.length} bytes` : "—", same,
+        ...(diff && lpart && rpart ? { bytes: { left: lpart, right: rpart, diff, note: byteDiffText(diff) } } : {}),
+      });
+    }
   }
   return rows;
 }

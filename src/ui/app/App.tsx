@@ -1,5 +1,5 @@
 /** The composition root: toolbar, status, hex map with legend, and the decoded panels. */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { documentStore, partitionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { InputBar } from "../input/InputBar.tsx";
@@ -14,6 +14,7 @@ import { HeaderFieldsTable } from "../tables/HeaderFieldsTable.tsx";
 import { FramesTable } from "../tables/FramesTable.tsx";
 import { FrameInspector } from "../inspector/FrameInspector.tsx";
 import { startPage } from "./start-page.ts";
+import { loadSample } from "../session/loading.ts";
 import { SharePanel } from "../share/SharePanel.tsx";
 import { EditPanel } from "../edit/EditPanel.tsx";
 import { BuilderDialog } from "../builder/BuilderDialog.tsx";
@@ -23,6 +24,11 @@ import { PartitionView } from "../containers/PartitionView.tsx";
 import { ContainerPanel } from "../containers/ContainerPanel.tsx";
 import { IndexEntriesTable } from "../containers/IndexEntriesTable.tsx";
 import "../containers/containers.css";
+import { SearchBox } from "../search/SearchBox.tsx";
+import { Overview } from "../overview/Overview.tsx";
+import { useTopHeight } from "./use-top-height.ts";
+import { LayoutDiagram } from "../diagram/LayoutDiagram.tsx";
+import { Tour, startTour } from "../tour/Tour.tsx";
 
 const selectInput = (s: DocumentState) => s.input;
 const selectPartition = (p: OpenPartition | null) => p;
@@ -34,6 +40,8 @@ export function App() {
   const dragging = useDropAndPaste();
   const [help, setHelp] = useState(false);
   const [dialog, setDialog] = useState<"build" | "diff" | null>(null);
+  const topRef = useRef<HTMLElement>(null);
+  useTopHeight(topRef);
 
   useEffect(() => { void startPage(); }, []);
   useEffect(() => {
@@ -47,7 +55,7 @@ export function App() {
 
   return (
     <div className="app">
-      <header className="top">
+      <header className="top" ref={topRef}>
         <div className="toolbar">
           <h1>Iggy Batch Explorer</h1>
           <InputBar />
@@ -56,21 +64,30 @@ export function App() {
           <button type="button" className="help-button" onClick={() => setHelp(true)} aria-keyshortcuts="?">Keyboard help</button>
         </div>
         <StatusLine />
+        <Tour openSample={(id) => void loadSample(id)} />
       </header>
       <main className="workspace">
         <section className="panel hex-panel" aria-labelledby="hex-heading">
           <h2 id="hex-heading">Bytes{partition && input ? <span className="shown-file"> · {input.name}</span> : null}</h2>
-          {input ? <HexView input={input} /> : <p className="empty">Drop a batch file, paste bytes, or pick a sample.</p>}
-          <details className="legend-box">
-            <summary>Legend</summary>
-            <Legend />
-          </details>
+          <SearchBox />
+          {input ? (
+            <div className="hex-body">
+              <HexView input={input} />
+              <Overview input={input} />
+            </div>
+          ) : <p className="empty">Drop a batch file, paste bytes, or pick a sample.</p>}
         </section>
         <div className="side">
           {partition && <PartitionView partition={partition} />}
           <DiagnosticsList input={input} />
           {input && <ContainerPanel input={input} />}
           {input && <IndexEntriesTable input={input} partition={partition} />}
+          {input && <LayoutDiagram input={input} />}
+          {/* Beside the hex map, not under it: opening the legend never takes rows away from the map. */}
+          <details className="legend-box panel">
+            <summary>Legend</summary>
+            <Legend />
+          </details>
           {input && <BatchesTable input={input} />}
           {input && <HeaderFieldsTable input={input} />}
           {input && <FramesTable input={input} />}
@@ -81,7 +98,7 @@ export function App() {
       </main>
       <footer className="privacy">Everything runs in this tab: your bytes never leave your machine.</footer>
       {dragging && <div className="drop-overlay" aria-hidden="true">Drop to open</div>}
-      {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {help && <HelpOverlay onClose={() => setHelp(false)} onTour={() => { setHelp(false); startTour(); }} />}
       {dialog === "build" && <BuilderDialog onClose={() => setDialog(null)} />}
       {dialog === "diff" && <DiffDialog onClose={() => setDialog(null)} />}
       <DiscardEditsDialog />

@@ -10,7 +10,7 @@ const PAGE_KEYS: readonly { keys: string; action: string }[] = [
 ];
 
 /** A modal dialog listing the keys; closes on Escape or its button. */
-export function HelpOverlay({ onClose }: { onClose: () => void }) {
+export function HelpOverlay({ onClose, onTour }: { onClose: () => void; onTour?: () => void }) {
   const modal = useModal(onClose);
   return (
     <dialog {...modal} className="help" aria-labelledby="help-title"
@@ -25,6 +25,7 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
         </tbody>
       </table>
       <button type="button" onClick={onClose} autoFocus>Close</button>
+      {onTour && <button type="button" onClick={onTour} className="help-tour">Take the tour</button>}
     </dialog>
   );
 }

@@ -5,6 +5,7 @@ import { useStore } from "../state/store.ts";
 import type { Summary } from "../../core/model.ts";
 import { summarySentence } from "../../core/summary-text.ts";
 import { provenanceOf } from "../share/provenance.ts";
+import { CancelDecode } from "./LongWork.tsx";
 
 const selectDoc = (s: DocumentState) => s;
 const selectPartition = (p: OpenPartition | null) => p;
@@ -12,6 +13,14 @@ const selectPartition = (p: OpenPartition | null) => p;
 /** The contract's summary text, e.g. "2 batches · 17 frames · 1 error · 0 warnings · 0 infos". */
 export function summaryText(s: Summary): string {
   return summarySentence(s, true);
+}
+
+const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+
+/** What the status line says while decoding: the new input's name and how far, never the shown input's counts. */
+function decodingText(loading: NonNullable<DocumentState["loading"]>): string {
+  const percent = loading.total > 0 ? Math.floor((100 * loading.done) / loading.total) : 0;
+  return `Decoding ${loading.name}: ${mib(loading.done)} of ${mib(loading.total)} (${percent} %)`;
 }
 
 /** The status line and the decoding progress bar. */
@@ -25,7 +34,7 @@ export function StatusLine() {
   return (
     <div className="status-area">
       <div role="status" aria-busy={loading ? "true" : "false"} aria-live="polite" className="status-line" data-testid="status-line">
-        {summary ? summaryText(summary) : "No input"}
+        {loading ? decodingText(loading) : summary ? summaryText(summary) : "No input"}
       </div>
       {partition && (
         <span className="input-name" title={partition.name}>
@@ -39,7 +48,7 @@ export function StatusLine() {
       )}
       {input && !partition && (
         <span className="input-name" title={input.name}>
-          {input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
+          {loading ? "still showing " : ""}{input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
           {input.analysis.diagnosticsOmitted > 0 ? ` · ${input.analysis.diagnosticsOmitted} diagnostics not listed` : ""}
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
         </span>
@@ -50,8 +59,8 @@ export function StatusLine() {
         : <span className="sample-note">{input.note}</span>)}
       {loading && (
         <span className="loading">
-          Decoding {loading.name}…{" "}
-          <progress max={100} value={percent} aria-label={`Decoding ${loading.name}`}>{percent}%</progress>
+          <progress max={100} value={percent} aria-label={`Decoding ${loading.name}`}>{percent}%</progress>{" "}
+          <CancelDecode />
         </span>
       )}
       {error && <span className="input-error" role="alert">{error}</span>}

@@ -16,6 +16,8 @@ import { useModal } from "../common/use-modal.ts";
 import { clampSide, defaultSides, displayValue, originalVsCurrent, sideLabel, visibleRows, type Side, type Sides, type SourceCounts, type SourceId } from "./diff-sources.ts";
 import "../common/dialog.css";
 import "./diff.css";
+import { ByteDiffCell } from "./ByteDiffCell.tsx";
+import { selectRange } from "../state/actions.ts";
 
 /** Rows rendered at most; past this the table says how many were left out. */
 export const MAX_DIFF_ROWS = 3000;
@@ -46,12 +48,27 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     },
     [edited, xxh, original, startOffset, originalTooLarge, format, fileName],
   );
-  const counts: SourceCounts = {
+  // A second file to compare with, analysed here (so only up to the inline re-check size).
+  const [other, setOther] = useState<{ name: string; bytes: Uint8Array; analysis: Analysis } | null>(null);
+  const [otherNote, setOtherNote] = useState<string | null>(null);
+  const openOther = async (file: File | undefined) => {
+    if (!file || !xxh) return;
+    if (file.size > INLINE_RECHECK_LIMIT) {
+      setOtherNote(`${file.name} is too large to compare on this page (over ${INLINE_RECHECK_LIMIT.toLocaleString("en-US")} bytes).`);
+      return;
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    setOther({ name: file.name, bytes, analysis: analyzeWith(xxh, bytes, { startOffset }) });
+    setOtherNote(null);
+    setChosen({ left: { source: "current", batch: 0 }, right: { source: "other", batch: 0 } });
+  };  const counts: SourceCounts = {
     current: input?.analysis.batches.length ?? 0,
     original: originalAnalysis ? originalAnalysis.batches.length : null,
+    other: other ? other.analysis.batches.length : null,
   };
   // The default needs the original's analysis when the input is edited; until the kernel is loaded it stays unset.
   const [chosen, setChosen] = useState<Sides | null>(null);
+
   const [changedOnly, setChangedOnly] = useState(false);
   const ready = input !== null && (!edited || originalAnalysis !== null || originalTooLarge);
   const sides: Sides | null = ready
@@ -59,21 +76,32 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     : null;
 
   const l = sides?.left, r = sides?.right;
+  const rightSide = r;
   const rows = useMemo(() => {
     const refOf = (source: SourceId | undefined, batch: number | undefined): BatchRef | null => {
       if (!input || source === undefined || batch === undefined) return null;
       if (source === "original") return original && originalAnalysis ? { bytes: original, analysis: originalAnalysis, batch } : null;
+      if (source === "other") return other ? { bytes: other.bytes, analysis: other.analysis, batch } : null;
       return { bytes: input.bytes, analysis: input.analysis, batch };
     };
     const left = refOf(l?.source, l?.batch);
     const right = refOf(r?.source, r?.batch);
     return left && right ? diffBatches(left, right) : [];
-  }, [input, original, originalAnalysis, l?.source, l?.batch, r?.source, r?.batch]);
+  }, [input, original, originalAnalysis, other, l?.source, l?.batch, r?.source, r?.batch]);
   const shown = visibleRows(rows, changedOnly);
   const truncated = shown.rows.length > MAX_DIFF_ROWS;
   const sameSide = sides !== null && sides.left.source === sides.right.source && sides.left.batch === sides.right.batch;
 
   const set = (which: "left" | "right", side: Side) => { if (sides) setChosen({ ...sides, [which]: side }); };
+  // Where a side's bytes sit in the shown input (a view into its bytes), so a difference can be selected there; -1 for another source.
+  const shownAt = (part: Uint8Array, source: SourceId | undefined): number =>
+    input && source === "current" && part.buffer === input.bytes.buffer ? part.byteOffset - input.bytes.byteOffset : -1;
+  const showDifference = (part: Uint8Array, source: SourceId | undefined, start: number, end: number) => {
+    const at = shownAt(part, source);
+    if (at < 0) return;
+    selectRange(at + start, at + end, "diagnostic");
+    onClose();
+  };
 
   return (
     <dialog {...modal} className="builder-dialog diff-dialog" aria-labelledby={`${ids}-title`}>
@@ -93,8 +121,10 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
                 <button type="button" disabled={counts.original === null} onClick={() => setChosen(originalVsCurrent(sides, counts))}
                   title={counts.original === null ? "The input has not been edited" : undefined}>Original vs current</button>
                 <label className="changed-only"><input type="checkbox" checked={changedOnly} onChange={(e) => setChangedOnly(e.target.checked)} /> Changed only</label>
+                <label className="diff-other">Compare with a file <input type="file" onChange={(e) => void openOther(e.target.files?.[0])} /></label>
               </div>
             </div>
+            {(other || otherNote) && <p className="note" data-testid="diff-other">{otherNote ?? `Other file: ${other!.name}, ${other!.bytes.length.toLocaleString("en-US")} bytes, ${other!.analysis.batches.length} batches.`}</p>}
             <p className="note">
               {originalTooLarge && edited
                 ? "The original input is too large to analyse again on this page; compare batches of the current input."
@@ -123,9 +153,17 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
                     <tr key={`${r.scope}.${r.field}.${i}`} className={r.same ? undefined : "changed"}>
                       <td className="diff-mark">{r.same ? "" : <><span aria-hidden="true">≠</span><span className="visually-hidden">changed</span></>}</td>
                       <td>{r.scope}</td>
-                      <td>{r.field}</td>
-                      <td className="diff-value">{displayValue(r.field, r.left)}</td>
-                      <td className="diff-value">{displayValue(r.field, r.right)}</td>
+                      <td>{r.field}{r.bytes && !r.same ? <span className="diff-note" data-testid="byte-diff-note">{r.bytes.note}</span> : null}
+                        {r.bytes && !r.same && r.bytes.diff.runs[0] && (shownAt(r.bytes.left, l?.source) >= 0 || shownAt(r.bytes.right, rightSide?.source) >= 0) ? (
+                          <button type="button" className="diff-show" onClick={() => {
+                            const run = r.bytes!.diff.runs[0]!;
+                            if (shownAt(r.bytes!.left, l?.source) >= 0) showDifference(r.bytes!.left, l?.source, run.start, run.end);
+                            else showDifference(r.bytes!.right, rightSide?.source, run.start, run.end);
+                          }}>Show in hex map</button>
+                        ) : null}
+                      </td>
+                      <td className="diff-value">{displayValue(r.field, r.left)}{r.bytes && !r.same ? <ByteDiffCell bytes={r.bytes.left} diff={r.bytes.diff} /> : null}</td>
+                      <td className="diff-value">{displayValue(r.field, r.right)}{r.bytes && !r.same ? <ByteDiffCell bytes={r.bytes.right} diff={r.bytes.diff} /> : null}</td>
                     </tr>
                   ))}
                   {shown.rows.length === 0 && (
@@ -147,18 +185,19 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
 /** One side's pickers: the source (only once the input is edited) and the batch. */
 function SidePicker({ name, side, counts, onChange, ids }: { name: "Left" | "Right"; side: Side; counts: SourceCounts; onChange: (s: Side) => void; ids: string }) {
   const id = `${ids}-${name.toLowerCase()}`;
-  const n = side.source === "original" ? (counts.original ?? 0) : counts.current;
-  const prefix = side.source === "original" ? "Original batch" : "Batch";
+  const n = side.source === "original" ? (counts.original ?? 0) : side.source === "other" ? (counts.other ?? 0) : counts.current;
+  const prefix = side.source === "original" ? "Original batch" : side.source === "other" ? "Other file batch" : "Batch";
   return (
     <fieldset className="diff-side">
       <legend>{name}</legend>
-      {counts.original !== null && (
+      {(counts.original !== null || counts.other != null) && (
         <div className="batch-field">
           <label htmlFor={`${id}-source`}>{name} input</label>
           <select id={`${id}-source`} value={side.source}
             onChange={(e) => onChange(clampSide({ source: e.target.value as SourceId, batch: side.batch }, counts))}>
             <option value="current">Current (as shown)</option>
-            <option value="original">Original (before edits)</option>
+            {counts.original !== null && <option value="original">Original (before edits)</option>}
+            {counts.other != null && <option value="other">Other file</option>}
           </select>
         </div>
       )}

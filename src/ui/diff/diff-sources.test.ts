@@ -59,3 +59,12 @@ describe("visibleRows on a real diff: stamping a producer batch", () => {
     expect(changed.rows[0]).toMatchObject({ left: "0", right: "3" });
   });
 });
+
+describe("another file as a side", () => {
+  it("opens as current batch 0 against the other file's batch 0, and falls back when it is gone", () => {
+    expect(defaultSides({ current: 3, original: null, other: 2 })).toEqual({ left: { source: "current", batch: 0 }, right: { source: "other", batch: 0 } });
+    expect(clampSide({ source: "other", batch: 5 }, { current: 3, original: null, other: 2 })).toEqual({ source: "other", batch: 1 });
+    expect(clampSide({ source: "other", batch: 1 }, { current: 3, original: null, other: null })).toEqual({ source: "current", batch: 1 });
+    expect(sideLabel({ source: "other", batch: 4 })).toBe("Other file batch 4");
+  });
+});

@@ -1,8 +1,8 @@
 /** Which batches the diff compares: a source (the input as shown, or as loaded before edits) and a batch index per side. */
 import type { DiffRow } from "../../core/diff.ts";
 
-/** The input as shown now, or the input as loaded before any edit. */
-export type SourceId = "current" | "original";
+/** The input as shown now, the input as loaded before any edit, or another file chosen in the dialog. */
+export type SourceId = "current" | "original" | "other";
 
 /** One side of the comparison. */
 export interface Side {
@@ -20,6 +20,8 @@ export interface Sides {
 export interface SourceCounts {
   readonly current: number;
   readonly original: number | null;
+  /** Batches of the other file, or null (none chosen). */
+  readonly other?: number | null;
 }
 
 /**
@@ -28,6 +30,7 @@ export interface SourceCounts {
  * there are two; otherwise batch 0 with itself.
  */
 export function defaultSides(counts: SourceCounts): Sides {
+  if (counts.other != null) return { left: { source: "current", batch: 0 }, right: { source: "other", batch: 0 } };
   if (counts.original !== null) return { left: { source: "original", batch: 0 }, right: { source: "current", batch: 0 } };
   if (counts.current >= 2) return { left: { source: "current", batch: 0 }, right: { source: "current", batch: 1 } };
   return { left: { source: "current", batch: 0 }, right: { source: "current", batch: 0 } };
@@ -35,8 +38,9 @@ export function defaultSides(counts: SourceCounts): Sides {
 
 /** A side that exists: an unavailable original falls back to current, and the batch index is clamped. */
 export function clampSide(side: Side, counts: SourceCounts): Side {
-  const source = side.source === "original" && counts.original === null ? "current" : side.source;
-  const n = source === "original" ? (counts.original as number) : counts.current;
+  const missing = (side.source === "original" && counts.original === null) || (side.source === "other" && counts.other == null);
+  const source = missing ? "current" : side.source;
+  const n = source === "original" ? (counts.original as number) : source === "other" ? (counts.other as number) : counts.current;
   const batch = Math.max(0, Math.min(side.batch, n - 1));
   return source === side.source && batch === side.batch ? side : { source, batch };
 }
@@ -49,7 +53,7 @@ export function originalVsCurrent(sides: Sides, counts: SourceCounts): Sides {
 
 /** How a side is named in options and column headers: "Batch 2" or "Original batch 2". */
 export function sideLabel(side: Side): string {
-  return side.source === "original" ? `Original batch ${side.batch}` : `Batch ${side.batch}`;
+  return side.source === "original" ? `Original batch ${side.batch}` : side.source === "other" ? `Other file batch ${side.batch}` : `Batch ${side.batch}`;
 }
 
 /** The rows to show, and how many fields differ. */

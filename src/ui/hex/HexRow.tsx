@@ -71,6 +71,7 @@ export const HexRow = memo(function HexRow({ data, bytes, offsetDigits, idPrefix
         data-kind={kind}
         data-edge={edge === Edge.none ? undefined : EDGE_NAME[edge]}
         data-problem={problem}
+        aria-invalid={problem === "error" || problem === "warning" ? true : undefined}
         data-hover={isHover ? "" : undefined}
         data-selected={isSelected ? "" : undefined}
         data-covered={isCovered ? "" : undefined}

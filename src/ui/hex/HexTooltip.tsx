@@ -13,6 +13,9 @@ const selectInspected = (i: Inspected | null) => i;
 
 /** Gap between the cell and the tooltip, px. */
 const GAP = 6;
+/** Narrowest and widest a tooltip beside the rows gets, px. */
+const MIN_SIDE_WIDTH = 240;
+const MAX_SIDE_WIDTH = 544;
 
 interface TooltipProps {
   readonly id: string;
@@ -53,12 +56,29 @@ export function HexTooltip({ id, analysis, bytes, container, diagnostics, gridRe
       setPos(null);
       return;
     }
-    const t = tip.getBoundingClientRect();
     const vw = document.documentElement.clientWidth;
     const vh = document.documentElement.clientHeight;
-    let top = c.bottom + GAP;
-    if (top + t.height > vh && c.top - GAP - t.height >= 0) top = c.top - GAP - t.height;
-    const left = Math.max(4, Math.min(c.left, vw - t.width - 4));
+    // Beside the rows, never over them: right of the ASCII column when there is room, else left of the grid.
+    const rowsRight = Math.min(g.right, cell.closest(".hx-row")?.querySelector(".hx-ascii")?.getBoundingClientRect().right ?? g.right);
+    const roomRight = vw - rowsRight - GAP - 4;
+    const roomLeft = g.left - GAP - 4;
+    const side = roomRight >= MIN_SIDE_WIDTH ? "right" : roomLeft >= MIN_SIDE_WIDTH ? "left" : null;
+    const maxWidth = side === "right" ? roomRight : side === "left" ? roomLeft : null;
+    if (maxWidth !== null) tip.style.maxInlineSize = `${Math.min(maxWidth, MAX_SIDE_WIDTH)}px`;
+    else tip.style.removeProperty("max-inline-size");
+    const t = tip.getBoundingClientRect();
+    let left: number;
+    let top: number;
+    if (side === "right") left = rowsRight + GAP;
+    else if (side === "left") left = g.left - GAP - t.width;
+    else left = Math.max(4, Math.min(c.left, vw - t.width - 4));
+    if (side) {
+      top = Math.max(4, Math.min(c.top, vh - t.height - 4));
+    } else {
+      // No room beside: below the cell's row, or above it.
+      top = c.bottom + GAP;
+      if (top + t.height > vh && c.top - GAP - t.height >= 0) top = c.top - GAP - t.height;
+    }
     setPos((p) => (p && p.left === left && p.top === top ? p : { left, top }));
   }, [info, offset, gridRef, layoutKey]);
 

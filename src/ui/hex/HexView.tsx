@@ -14,6 +14,7 @@ import { editByte, editModeStore, latestBytes } from "../session/editing.ts";
 import { selectRange, stepFrame, stepProblem } from "../state/actions.ts";
 import { cursorStore, documentStore, revealStore, selectionStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
+import { jumpStore, publishViewWindow } from "../state/view-window.ts";
 import { fieldAt } from "./field-at.ts";
 import { HexRow, cellId } from "./HexRow.tsx";
 import { HexTooltip } from "./HexTooltip.tsx";
@@ -196,6 +197,18 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     [],
   );
 
+  // The overview (and anything else) asks for a byte to be centred.
+  useEffect(
+    () =>
+      jumpStore.subscribe(() => {
+        const j = jumpStore.get();
+        const el = scrollRef.current;
+        if (!j || !el || size === 0) return;
+        setTopRow(Math.floor(Math.min(j.byte, size - 1) / BYTES_PER_ROW) + 0.5 - viewportOf(el) / ROW_HEIGHT / 2);
+      }),
+    [size, setTopRow],
+  );
+
   // The rows to render and how far to shift their block.
   let first = 0;
   let end = 0;
@@ -214,6 +227,13 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     shift = (first - scaledTop) * ROW_HEIGHT;
   }
   const visible = cache.window(first, end);
+
+  // The visible window, for the overview and the tables that follow the scroll.
+  const topRow = geometry.scaled ? scaledTop : (virtualizer.scrollOffset ?? 0) / ROW_HEIGHT;
+  const windowStart = Math.min(size, Math.floor(topRow) * BYTES_PER_ROW);
+  const windowEnd = Math.min(size, Math.ceil(topRow + viewportHeight / ROW_HEIGHT) * BYTES_PER_ROW);
+  useEffect(() => publishViewWindow({ start: windowStart, end: windowEnd, size }), [windowStart, windowEnd, size]);
+  useEffect(() => () => publishViewWindow(null), []);
 
   const cursor = useStore(cursorStore, selectCursor);
   const activeId = cursor >= first * BYTES_PER_ROW && cursor < Math.min(size, end * BYTES_PER_ROW) ? cellId(idPrefix, cursor) : undefined;

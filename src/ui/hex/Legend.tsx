@@ -9,8 +9,8 @@ import "./hex.css";
 const MARKS: readonly { sample: string; name: string; description: string }[] = [
   { sample: "edge-batch", name: "batch start", description: "A thick bar on the first byte of each batch." },
   { sample: "edge-frame", name: "frame start", description: "A thin bar on the first byte of each frame." },
-  { sample: "problem-error", name: "error", description: "Dense hatching and a dashed underline: bytes an error is about." },
-  { sample: "problem-warning", name: "warning", description: "Sparse hatching and a dotted underline: bytes a warning is about." },
+  { sample: "problem-error", name: "error", description: "A corner flag, a bar above, dense hatching and a dashed underline: bytes an error is about (also marked in the Overview)." },
+  { sample: "problem-warning", name: "warning", description: "A small corner flag, sparse hatching and a dotted underline: bytes a warning is about." },
   { sample: "problem-info", name: "info", description: "Dots and a double underline: bytes an info note is about." },
   { sample: "is-hover", name: "hover", description: "Thin lines above and below: the field under the pointer or cursor." },
   { sample: "is-selected", name: "selection", description: "Strong tint and thick lines: the selected field, frame or range." },

@@ -13,6 +13,10 @@ import { confirmDiscardEdits, editsAtStake } from "./discard-guard.ts";
 import { rememberSource } from "./input-source.ts";
 import { formatOfAlias } from "../common/format-choice.ts";
 import { companionName, partitionLabel } from "./partition-files.ts";
+import { createStore } from "../state/store.ts";
+
+/** True while a new input is being decoded (not while an edit is re-checked): what Cancel can stop. */
+export const cancellableStore = createStore<boolean>(false);
 
 // Loads and re-checks have a worker each: cancelling one (which terminates its worker) never kills the other.
 let loadClient: AnalysisClient | null = null;
@@ -64,8 +68,11 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
   if (editsAtStake() && (!(await confirmDiscardEdits(name)) || ticket !== generation)) return false;
   loading?.abort();
   rechecking?.abort();
+  // Forgotten at once, so the aborted re-check's clean-up does not clear this load's progress.
+  rechecking = null;
   const controller = new AbortController();
   loading = controller;
+  cancellableStore.set(true);
   const total = input instanceof Blob ? input.size : input.byteLength;
   const format = options.format ?? "auto";
   formatStore.set(format);
@@ -93,6 +100,7 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
     return false;
   } finally {
     if (loading === controller) loading = null;
+    if (!loading) cancellableStore.set(false);
   }
 }
 
@@ -169,8 +177,11 @@ export async function loadPartition(name: string, files: readonly { name: string
   if (editsAtStake() && (!(await confirmDiscardEdits(name)) || ticket !== generation)) return false;
   loading?.abort();
   rechecking?.abort();
+  // Forgotten at once, so the aborted re-check's clean-up does not clear this load's progress.
+  rechecking = null;
   const controller = new AbortController();
   loading = controller;
+  cancellableStore.set(true);
   partitionStore.set(null);
   formatStore.set("auto");
   documentStore.set((s) => ({ ...s, loading: { name, done: 0, total: files.length }, error: null }));
@@ -195,6 +206,7 @@ export async function loadPartition(name: string, files: readonly { name: string
     return false;
   } finally {
     if (loading === controller) loading = null;
+    if (!loading) cancellableStore.set(false);
   }
 }
 
@@ -236,4 +248,15 @@ export async function setFormat(choice: FormatChoice): Promise<void> {
   if (!reopened || now?.bytes !== input.bytes) return;
   resetInteraction();
   documentStore.set((s) => ({ ...s, input: { ...now, analysis: reopened.analysis, meta: reopened.meta, startOffset: 0 } }));
+}
+
+/** Stops the decode of a new input (Cancel, Esc); the input shown before stays. Returns false when none runs. */
+export function cancelLoading(): boolean {
+  if (!loading) return false;
+  loading.abort();
+  loading = null;
+  generation++;
+  cancellableStore.set(false);
+  documentStore.set((s) => ({ ...s, loading: null, error: null }));
+  return true;
 }

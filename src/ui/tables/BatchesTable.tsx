@@ -10,6 +10,8 @@ import { HEAVY_ORDER_ROWS, useIndexTable, useRowOrder, type IndexColumn } from "
 import { buildOrder } from "./row-order.ts";
 import { batchOfSelection } from "../common/selection-hooks.ts";
 import { VirtualTable } from "./VirtualTable.tsx";
+import { batchAt } from "../../core/frame-view.ts";
+import type { ViewWindow } from "../state/view-window.ts";
 import "./tables.css";
 
 const DASH = "—";
@@ -65,6 +67,7 @@ export function BatchesTable({ input }: { input: LoadedInput }) {
   }, [analysis]);
   const onActivate = useCallback((i: number) => selectBatch(i, "table"), []);
   const rowTone = useCallback((i: number) => batchVerdict(analysis.batches[i] as BatchModel).tone, [analysis]);
+  const inView = useCallback((w: ViewWindow | null) => (w && w.size === analysis.size ? batchAt(analysis, Math.floor((w.start + w.end) / 2)) : -1), [analysis]);
 
   return (
     <section className="panel tbl-panel" aria-labelledby={headingId}>
@@ -85,6 +88,7 @@ export function BatchesTable({ input }: { input: LoadedInput }) {
         rangeOf={rangeOf}
         onActivate={onActivate}
         rowTone={rowTone}
+        followedOf={inView}
         emptyText={problemsOnly ? "No batch has an error or a warning." : "The input holds no batch."}
       />
     </section>

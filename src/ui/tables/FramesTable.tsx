@@ -14,6 +14,8 @@ import { HEAVY_ORDER_ROWS, useIndexTable, useRowOrder, type IndexColumn } from "
 import { buildOrder } from "./row-order.ts";
 import { frameOfSelection, useShownBatch } from "../common/selection-hooks.ts";
 import { VirtualTable } from "./VirtualTable.tsx";
+import { frameAt } from "../../core/frame-view.ts";
+import type { ViewWindow } from "../state/view-window.ts";
 import "./tables.css";
 
 const DASH = "—";
@@ -80,6 +82,7 @@ export function FramesTable({ input }: { input: LoadedInput }) {
   const rangeOf = useCallback((i: number) => ({ start: analysis.frames.start[i] as number, end: analysis.frames.end[i] as number }), [analysis]);
   const onActivate = useCallback((i: number) => selectFrame(i, "table"), []);
   const rowTone = useCallback((i: number) => frameTone(analysis.frames.flags[i] as number), [analysis]);
+  const inView = useCallback((w: ViewWindow | null) => (w && w.size === analysis.size ? frameAt(analysis, Math.floor((w.start + w.end) / 2)) : -1), [analysis]);
 
   const scope = allBatches ? `all ${formatCount(analysis.batches.length)} batches` : `batch ${shownBatch}`;
   const shown = order.length === count ? `${formatCount(count)} frame${count === 1 ? "" : "s"}` : `${formatCount(order.length)} of ${formatCount(count)} frames`;
@@ -105,6 +108,7 @@ export function FramesTable({ input }: { input: LoadedInput }) {
         rangeOf={rangeOf}
         onActivate={onActivate}
         rowTone={rowTone}
+        followedOf={inView}
         emptyText={empty}
       />
     </section>

@@ -29,6 +29,7 @@ export function TableHead<T>({ table, numeric }: { table: Table<T>; numeric: Rea
                 key={header.id}
                 aria-sort={canSort ? ariaSort(sorted) : undefined}
                 className={numeric.has(header.column.id) ? "tbl-cell tbl-cell--num" : "tbl-cell"}
+                data-col={header.column.id}
                 scope="col"
               >
                 {canSort ? (

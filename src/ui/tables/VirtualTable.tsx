@@ -14,9 +14,11 @@ import { nextActivePosition, type RowOrder } from "./row-order.ts";
 import { wholeSelection } from "../common/selection-hooks.ts";
 import { hoverRange } from "../state/actions.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
+import { viewWindowStore, type ViewWindow } from "../state/view-window.ts";
 
 // Only the first hovered byte matters to a row, so rows re-render when it moves to another field, not per pixel.
 const hoverStart = (h: ByteSpan | null): number => h?.start ?? -1;
+const followsNothing = (): number => -1;
 
 /** Height of a body row in px; the CSS reads it from --tbl-row-h. */
 export const ROW_HEIGHT = 24;
@@ -56,6 +58,8 @@ export interface VirtualTableProps {
   readonly rowTone?: (id: number) => string | undefined;
   /** Shown when the order is empty. */
   readonly emptyText: string;
+  /** The row id under the hex map's view (kept in view and marked), or -1; must be stable. */
+  readonly followedOf?: (w: ViewWindow | null) => number;
 }
 
 /** An id-row grid: sticky TanStack header, virtualized body, pager when needed. */
@@ -85,6 +89,7 @@ export function VirtualTable(props: VirtualTableProps) {
 
   const selection = useStore(selectionStore, wholeSelection);
   const selectedId = selectedOf(selection);
+  const followed = useStore(viewWindowStore, props.followedOf ?? followsNothing);
 
   /** Makes `pos` the active row, turning the page if needed, and scrolls it into view. */
   const moveTo = useCallback((pos: number, align: ScrollRequest["align"], focus: boolean) => {
@@ -107,6 +112,14 @@ export function VirtualTable(props: VirtualTableProps) {
     else if (orderChanged) moveTo(0, "start", false);
   }, [order, selection, selectedId, moveTo]);
 
+  // The row under the hex map's view follows its scroll, unless the user is working in this table.
+  useEffect(() => {
+    if (followed < 0 || !scrollEl || scrollEl.matches(":hover") || scrollEl.contains(document.activeElement)) return;
+    const pos = order.positionOf(followed);
+    if (pos >= 0) moveTo(pos, "auto", false);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- follows the hex map's position only, never the table's own re-sorts or scroll
+  }, [followed]);
+
   const turnPage = (next: number): void => moveTo(next * PAGE_ROWS, "start", false);
   const style = { "--tbl-cols": grid.template, "--tbl-row-h": `${ROW_HEIGHT}px`, "--tbl-head-h": `${HEAD_HEIGHT}px`, minWidth: `${grid.minWidth}rem` } as CSSProperties;
 
@@ -126,6 +139,7 @@ export function VirtualTable(props: VirtualTableProps) {
             request={request}
             moveTo={moveTo}
             selectedId={selectedId}
+            followed={followed}
           />
         </table>
         {order.length === 0 && !busy ? <p className="tbl-empty">{emptyText}</p> : null}
@@ -154,11 +168,12 @@ interface TableBodyProps extends VirtualTableProps {
   readonly request: ScrollRequest | null;
   readonly moveTo: (pos: number, align: ScrollRequest["align"], focus: boolean) => void;
   readonly selectedId: number;
+  readonly followed: number;
 }
 
 // Keep the row virtualizer in the lowest component, so a scroll re-renders only the body.
 function TableBody(props: TableBodyProps) {
-  const { scrollEl, order, visible, pageStart, pageCount, active, setActive, request, moveTo, selectedId, rangeOf, onActivate, rowTone } = props;
+  const { scrollEl, order, visible, pageStart, pageCount, active, setActive, request, moveTo, selectedId, followed, rangeOf, onActivate, rowTone } = props;
   const hovered = useStore(hoverStore, hoverStart);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const virtualizer = useVirtualizer({
@@ -239,6 +254,7 @@ function TableBody(props: TableBodyProps) {
             data-pos={pos}
             data-tone={rowTone?.(id)}
             data-hovered={isHovered || undefined}
+            data-in-view={id === followed || undefined}
             aria-rowindex={pos + 2}
             aria-selected={selected}
             tabIndex={pos === tabbable ? 0 : -1}
@@ -256,7 +272,7 @@ function TableBody(props: TableBodyProps) {
             }}
           >
             {visible.map((c) => (
-              <td role="gridcell" key={c.id} className={c.numeric ? "tbl-cell tbl-cell--num" : "tbl-cell"} title={c.title?.(id)}>
+              <td role="gridcell" key={c.id} className={c.numeric ? "tbl-cell tbl-cell--num" : "tbl-cell"} data-col={c.id} title={c.title?.(id)}>
                 {c.cell(id)}
               </td>
             ))}

@@ -1,0 +1,48 @@
+/**
+ * Compare two inputs: a second file chosen in Compare batches is diffed field by field against the
+ * shown input, and payloads and user headers get a byte diff (first differing byte, the differing
+ * bytes marked on both sides), not just their lengths.
+ */
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, openPage, test } from "./fixtures.ts";
+import { sampleBytes, walk } from "./layout.ts";
+
+test("a second file is compared with the shown input; a changed payload byte and user-header byte are pinpointed", async ({ page }) => {
+  const bytes = await sampleBytes("stamped-segment");
+  const frame = walk(bytes)[0]!.frames[0]!;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const payloadLength = view.getUint32(frame.start + 36, true);
+  const other = bytes.slice();
+  other[frame.start + 48 + 5] ^= 0xff; // payload byte 5
+  other[frame.start + 48 + payloadLength + 2] ^= 0x01; // user headers byte 2
+  const file = path.join(os.tmpdir(), "iggy-e2e-compare-other.bin");
+  writeFileSync(file, other);
+
+  await openPage(page);
+  await page.getByRole("button", { name: "Compare batches" }).click();
+  const dialog = page.getByRole("dialog", { name: "Compare batches" });
+  await dialog.getByLabel("Compare with a file").setInputFiles(file);
+  await expect(dialog.getByTestId("diff-other")).toContainText("iggy-e2e-compare-other.bin");
+  await expect(dialog.getByRole("columnheader", { name: /Right \(Other file batch 0\)/ })).toBeVisible();
+
+  const rows = dialog.getByRole("table", { name: "Batch diff" }).locator("tbody tr.changed");
+  const payload = rows.filter({ has: page.getByRole("cell", { name: /^payload/ }) }).first();
+  await expect(payload).toContainText("differ from byte 5: 1 byte in 1 run");
+  // The differing byte is marked on both sides, with each side's own value.
+  const marks = payload.locator("mark");
+  await expect(marks).toHaveCount(2);
+  expect(await marks.evaluateAll((els) => els.map((el) => [el.getAttribute("data-at"), el.textContent]))).toEqual([
+    ["5", bytes[frame.start + 53]!.toString(16).padStart(2, "0")],
+    ["5", other[frame.start + 53]!.toString(16).padStart(2, "0")],
+  ]);
+  const headers = rows.filter({ has: page.getByRole("cell", { name: /^user headers/ }) }).first();
+  await expect(headers).toContainText("differ from byte 2: 1 byte in 1 run");
+  await expect(dialog.getByTestId("diff-summary")).toContainText(/\d+ of \d+ compared fields differ/);
+
+  // "Show in hex map" selects the differing byte in the shown input and closes the dialog.
+  await payload.getByRole("button", { name: "Show in hex map" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect.poll(() => page.locator('[data-offset][aria-selected="true"]').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.offset)))).toEqual([frame.start + 53]);
+});

@@ -1,0 +1,74 @@
+/**
+ * The layout holds at 1024 px, 1366×768, 1920×1080 and 200 % zoom (a 683×384 CSS-pixel window):
+ * no sideways page scroll, no panel over another, the hex rows inside their panel, the Verdict and
+ * Checksum columns in sight, and an empty Diagnostics panel collapsed. Checked by element geometry.
+ */
+import type { Page } from "@playwright/test";
+import { expect, openPage, test } from "./fixtures.ts";
+
+const SIZES = [
+  { name: "1024 px", width: 1024, height: 768 },
+  { name: "1366×768", width: 1366, height: 768 },
+  { name: "1920×1080", width: 1920, height: 1080 },
+  { name: "200 % zoom of 1366×768", width: 683, height: 384 },
+];
+
+interface Box { name: string; left: number; top: number; right: number; bottom: number }
+
+/** The boxes of the header, the hex panel and every side panel, in page coordinates. */
+function panelBoxes(page: Page): Promise<Box[]> {
+  return page.evaluate(() => {
+    const els = [document.querySelector("header.top"), document.querySelector(".hex-panel"), ...document.querySelectorAll(".side > *")];
+    return els.filter((el): el is Element => el !== null && el.getBoundingClientRect().height > 0).map((el, i) => {
+      const r = el.getBoundingClientRect();
+      const name = el.querySelector("h2")?.textContent?.trim() || el.className || `#${i}`;
+      return { name, left: r.left + scrollX, top: r.top + scrollY, right: r.right + scrollX, bottom: r.bottom + scrollY };
+    });
+  });
+}
+
+const overlap = (a: Box, b: Box) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+
+/** How much of a column's header cell lies inside its table's scroll box, 0..1. */
+function columnShown(page: Page, grid: string, col: string): Promise<number> {
+  return page.evaluate(({ grid, col }) => {
+    const table = document.querySelector(`[role="grid"][aria-label="${grid}"]`);
+    const scroll = table?.closest(".tbl-scroll");
+    const cell = table?.querySelector(`[role="columnheader"][data-col="${col}"]`);
+    if (!scroll || !cell) return -1;
+    const s = scroll.getBoundingClientRect();
+    const c = cell.getBoundingClientRect();
+    return Math.max(0, Math.min(s.right, c.right) - Math.max(s.left, c.left)) / c.width;
+  }, { grid, col });
+}
+
+for (const size of SIZES) {
+  test(`the layout holds at ${size.name}`, async ({ page }) => {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await openPage(page);
+    // No sideways scroll of the page.
+    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    expect(widths.scroll, "page scroll width").toBeLessThanOrEqual(widths.client);
+    // No panel over another.
+    const boxes = await panelBoxes(page);
+    expect(boxes.length).toBeGreaterThan(4);
+    const clashes = boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => overlap(a, b)).map((b) => `${a.name} × ${b.name}`));
+    expect(clashes).toEqual([]);
+    for (const b of boxes) expect(b.right, `${b.name} inside the window`).toBeLessThanOrEqual(size.width + 0.5);
+    // The hex rows stay inside the hex panel.
+    const hex = await page.evaluate(() => {
+      const panel = document.querySelector(".hex-panel")!.getBoundingClientRect();
+      const grid = document.querySelector('[data-testid="hex-scroll"]')!.getBoundingClientRect();
+      return { panelBottom: panel.bottom, gridBottom: grid.bottom, gridHeight: grid.height };
+    });
+    expect(hex.gridBottom).toBeLessThanOrEqual(hex.panelBottom + 0.5);
+    expect(hex.gridHeight, "the hex map shows rows").toBeGreaterThan(150);
+    // The columns that matter are in sight.
+    expect(await columnShown(page, "Batches", "verdict")).toBeGreaterThan(0.99);
+    expect(await columnShown(page, "Frames", "checksum")).toBeGreaterThan(0.99);
+    // No findings: the Diagnostics panel collapses, its empty list still there.
+    await expect(page.getByRole("list", { name: "Diagnostics", exact: true })).toBeAttached();
+    const diag = await page.locator(".diagnostics-panel").boundingBox();
+    expect(diag!.height).toBeLessThan(110);
+  });
+}

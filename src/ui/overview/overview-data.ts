@@ -1,0 +1,54 @@
+/** What each pixel row of the overview stands for: its main byte kind, a batch start, the worst problem in it. */
+import { KIND_CODE, locateByte } from "../../core/byte-map.ts";
+import type { Analysis } from "../../core/model.ts";
+
+/** Per-row facts of an overview `rows` pixels tall. */
+export interface OverviewRows {
+  readonly rows: number;
+  /** Kind code (index in ALL_BYTE_KINDS) seen most among the row's samples. */
+  readonly kinds: Uint8Array;
+  /** 1 where a batch starts inside the row. */
+  readonly batchStarts: Uint8Array;
+  /** Worst severity whose bytes touch the row: 0 none, 1 info, 2 warning, 3 error. */
+  readonly problems: Uint8Array;
+}
+
+/** Samples read per row to pick its kind: enough to see headers where they are a large share. */
+const SAMPLES = 8;
+const SEVERITY = { info: 1, warning: 2, error: 3 } as const;
+
+/** The row (0..rows-1) holding byte `offset` of an input of `size` bytes. */
+export function rowOfByte(offset: number, size: number, rows: number): number {
+  if (size <= 0 || rows <= 0) return 0;
+  return Math.min(rows - 1, Math.max(0, Math.floor((offset / size) * rows)));
+}
+
+/** Builds the overview rows of an analysed input. */
+export function overviewRows(analysis: Analysis, bytes: Uint8Array, rows: number): OverviewRows {
+  const size = bytes.length;
+  const kinds = new Uint8Array(rows);
+  const batchStarts = new Uint8Array(rows);
+  const problems = new Uint8Array(rows);
+  if (size === 0 || rows === 0) return { rows, kinds, batchStarts, problems };
+  const votes = new Uint16Array(Object.keys(KIND_CODE).length);
+  for (let r = 0; r < rows; r++) {
+    const from = (r / rows) * size;
+    const span = size / rows;
+    votes.fill(0);
+    let best = 0;
+    for (let k = 0; k < SAMPLES; k++) {
+      const at = Math.min(size - 1, Math.floor(from + ((k + 0.5) * span) / SAMPLES));
+      const code = KIND_CODE[locateByte(analysis, bytes, at).kind];
+      votes[code] = (votes[code] as number) + 1;
+      if ((votes[code] as number) > (votes[best] as number)) best = code;
+    }
+    kinds[r] = best;
+  }
+  for (const b of analysis.batches) batchStarts[rowOfByte(b.start, size, rows)] = 1;
+  for (const d of analysis.diagnostics) {
+    const level = SEVERITY[d.severity];
+    const last = rowOfByte(Math.max(d.start, d.end - 1), size, rows);
+    for (let r = rowOfByte(d.start, size, rows); r <= last; r++) if ((problems[r] as number) < level) problems[r] = level;
+  }
+  return { rows, kinds, batchStarts, problems };
+}

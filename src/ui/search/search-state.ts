@@ -1,0 +1,159 @@
+/**
+ * Go to and search: one query runs at a time; a new one cancels the one in flight. Offsets and
+ * batches are gone to at once; message offsets and ids are looked up in the model; bytes and text
+ * are searched in the search worker on large inputs. The hits stay here, the selection goes to
+ * selectionStore, so the hex map and the tables follow as they do for any other selection.
+ */
+import { describeQuery, findIds, findMessageOffset, parseQuery } from "../../core/search.ts";
+import { AbortedError } from "../../worker/client.ts";
+import { SearchClient } from "../../worker/search-client.ts";
+import { selectRange } from "../state/actions.ts";
+import { documentStore, type LoadedInput } from "../state/app-state.ts";
+import { createStore } from "../state/store.ts";
+
+/** Most hits one search keeps (the count then reads "100,000+"). */
+export const MAX_HITS = 100_000;
+
+/** What the search box shows. */
+export interface SearchState {
+  /** The query last run, as typed. */
+  readonly text: string;
+  /** How it was read, e.g. `text "hello" (5 B as UTF-8)`. */
+  readonly reading: string;
+  readonly status: "idle" | "running" | "done" | "went" | "error";
+  /** Bytes searched so far while running. */
+  readonly progress: { readonly done: number; readonly total: number } | null;
+  /** Hit ranges, in input order (empty for a go-to). */
+  readonly starts: Float64Array;
+  readonly ends: Float64Array;
+  readonly capped: boolean;
+  /** The hit selected last, or -1. */
+  readonly current: number;
+  /** A sentence for the user: where a go-to went, or why it could not. */
+  readonly message: string;
+  /** The input the hits belong to; another input clears them. */
+  readonly input: LoadedInput | null;
+  readonly ranOn: "worker" | "main-thread" | null;
+}
+
+const EMPTY = new Float64Array(0);
+const IDLE: SearchState = { text: "", reading: "", status: "idle", progress: null, starts: EMPTY, ends: EMPTY, capped: false, current: -1, message: "", input: null, ranOn: null };
+
+/** The search box's state. */
+export const searchStore = createStore<SearchState>(IDLE);
+
+const client = new SearchClient();
+let running: AbortController | null = null;
+
+const hexOffset = (n: number) => `0x${n.toString(16)}`;
+
+/** Selects hit `index` of the current search (wrapping), scrolling the hex map and tables to it. */
+export function selectHit(index: number): void {
+  const s = searchStore.get();
+  const n = s.starts.length;
+  if (n === 0) return;
+  const i = ((index % n) + n) % n;
+  searchStore.set({ ...s, current: i });
+  selectRange(s.starts[i] as number, s.ends[i] as number, "keyboard");
+}
+
+/** Moves to the next (+1) or previous (−1) hit. */
+export function stepHit(direction: 1 | -1): void {
+  const s = searchStore.get();
+  selectHit(s.current < 0 ? (direction > 0 ? 0 : -1) : s.current + direction);
+}
+
+/** Stops a search in flight, keeping nothing of it. */
+export function cancelSearch(): void {
+  if (!running) return;
+  running.abort();
+  running = null;
+  searchStore.set((s) => ({ ...s, status: "idle", progress: null, message: "Search cancelled." }));
+}
+
+/** True while a byte search runs. */
+export function isSearching(): boolean {
+  return running !== null;
+}
+
+/** Forgets the hits, e.g. when another input arrives. */
+export function clearSearch(): void {
+  running?.abort();
+  running = null;
+  client.forget();
+  searchStore.set((s) => ({ ...IDLE, text: s.text }));
+}
+
+function finish(input: LoadedInput, text: string, reading: string, starts: Float64Array, ends: Float64Array, capped: boolean, ranOn: SearchState["ranOn"]): void {
+  searchStore.set({ text, reading, status: "done", progress: null, starts, ends, capped, current: -1, message: starts.length === 0 ? `No hits for ${reading}.` : "", input, ranOn });
+  if (starts.length > 0) selectHit(0);
+}
+
+/** Runs a query typed in the box against the shown input. */
+export async function runQuery(text: string): Promise<void> {
+  const input = documentStore.get().input;
+  running?.abort();
+  running = null;
+  const query = parseQuery(text);
+  const reading = describeQuery(query);
+  const base: SearchState = { ...IDLE, text, reading, input };
+  if (!input) {
+    searchStore.set({ ...base, status: "error", message: "Nothing loaded to search." });
+    return;
+  }
+  const { analysis, bytes } = input;
+  switch (query.kind) {
+    case "empty":
+      searchStore.set({ ...base, message: reading });
+      return;
+    case "offset": {
+      if (query.offset >= bytes.length) {
+        searchStore.set({ ...base, status: "error", message: `Byte ${query.offset} (${hexOffset(query.offset)}) is past the end: the input has ${bytes.length.toLocaleString("en-US")} bytes.` });
+        return;
+      }
+      selectRange(query.offset, query.offset + 1, "keyboard");
+      searchStore.set({ ...base, status: "went", message: `Went to byte ${query.offset} (${hexOffset(query.offset)}).` });
+      return;
+    }
+    case "batch": {
+      const b = analysis.batches[query.index];
+      if (!b) {
+        searchStore.set({ ...base, status: "error", message: `There is no batch ${query.index}: batches are numbered 0 to ${analysis.batches.length - 1}.` });
+        return;
+      }
+      selectRange(b.start, Math.min(b.end, b.start + 256), "keyboard");
+      searchStore.set({ ...base, status: "went", message: `Went to batch ${query.index}'s header at ${hexOffset(b.start)}.` });
+      return;
+    }
+    case "message-offset": {
+      const frames = findMessageOffset(analysis, query.value, MAX_HITS);
+      const starts = Float64Array.from(frames, (f) => analysis.frames.start[f] as number);
+      const ends = Float64Array.from(frames, (f) => analysis.frames.end[f] as number);
+      finish(input, text, reading, starts, ends, frames.length >= MAX_HITS, "main-thread");
+      return;
+    }
+    case "id": {
+      const hits = findIds(analysis, bytes, query.orders, MAX_HITS);
+      finish(input, text, reading, Float64Array.from(hits, (h) => h.start), Float64Array.from(hits, (h) => h.end), hits.length >= MAX_HITS, "main-thread");
+      return;
+    }
+    case "bytes": {
+      const controller = new AbortController();
+      running = controller;
+      searchStore.set({ ...base, status: "running", progress: { done: 0, total: bytes.length } });
+      try {
+        const outcome = await client.search(bytes, query.pattern, MAX_HITS, controller.signal, (done, total) => {
+          if (running === controller) searchStore.set((s) => ({ ...s, progress: { done, total } }));
+        });
+        if (running !== controller) return;
+        running = null;
+        const length = query.pattern.length;
+        finish(input, text, reading, outcome.starts, outcome.starts.map((s) => s + length), outcome.capped, outcome.ranOn);
+      } catch (err) {
+        if (err instanceof AbortedError || running !== controller) return;
+        running = null;
+        searchStore.set({ ...base, status: "error", message: `Search failed: ${(err as Error).message}` });
+      }
+    }
+  }
+}
