@@ -6,12 +6,16 @@ import { findUserHeadersFault } from "../format/user-headers.ts";
 import { hex64 } from "../format/values.ts";
 import { loadXxh3, type Xxh3 } from "../checksum/xxh3.ts";
 import { computeBatchChecksum, computeFrameChecksums } from "../checksum/verify.ts";
+import { DiagnosticKeeper } from "./diagnostic-cap.ts";
 import { FrameColumnsBuilder } from "./frame-columns.ts";
 import { FrameFlag, type Analysis, type BatchHeader, type BatchModel, type TruncatedFrame } from "./model.ts";
 
 /** Limits and hooks of one analysis; every limit has a default. */
 export interface AnalyzeOptions {
-  /** Diagnostics kept in the model; more are counted but dropped. Default 200,000. */
+  /**
+   * Diagnostics kept in the model: every batch-level finding, then frame-level ones first by
+   * position to fill the rest; more are counted but dropped. Default 200,000.
+   */
   readonly maxDiagnostics?: number;
   /** Called with bytes walked so far, about every progressEveryBytes. */
   readonly onProgress?: (bytesDone: number, bytesTotal: number) => void;
@@ -45,8 +49,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
   const r = new ByteReader(bytes);
   const frames = new FrameColumnsBuilder(Math.min(1 << 16, Math.ceil(size / FRAME_HEADER_SIZE) + 1));
   const batches: BatchModel[] = [];
-  const diagnostics: Diagnostic[] = [];
-  let omitted = 0;
+  const kept = new DiagnosticKeeper(maxDiagnostics);
   const totals = { errors: 0, warnings: 0, infos: 0 };
   let counts = { errors: 0, warnings: 0, infos: 0 };
   const tails = new Map<bigint, PartitionTail>();
@@ -57,8 +60,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     const key = d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos";
     totals[key]++;
     counts[key]++;
-    if (diagnostics.length < maxDiagnostics) diagnostics.push(d);
-    else omitted++;
+    kept.add(d);
   };
 
   let pos = Math.max(0, Math.min(size, Math.trunc(options.startOffset ?? 0)));
@@ -143,6 +145,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     if (stamped) checkContinuity(tails, header, frames, firstFrame, frameCount, pos, index, emit);
 
     batches.push({ index, start: pos, end: walkEnd, header, stamped, computedChecksum, firstFrame, frameCount, truncatedFrame, ...counts });
+    kept.endBatch();
     pos = walkEnd;
     // Size the columns from the frame density seen so far (frames found, never a length field).
     if (pos > 0 && frames.count > 0) frames.reserve(Math.min(size / FRAME_HEADER_SIZE, (frames.count / pos) * size * 1.02 + 16));
@@ -152,7 +155,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     }
   }
   options.onProgress?.(size, size);
-  diagnostics.sort((a, b) => a.start - b.start || a.end - b.end);
+  const { diagnostics, omitted } = kept.finish();
   const finished = frames.finish();
   return {
     size, batches, frames: finished, diagnostics, diagnosticsOmitted: omitted,

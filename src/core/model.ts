@@ -85,7 +85,7 @@ export interface Analysis {
   readonly size: number;
   readonly batches: BatchModel[];
   readonly frames: FrameColumns;
-  /** Sorted by start, then end; at most options.maxDiagnostics of them. */
+  /** Sorted by start, then end; at most options.maxDiagnostics of them unless batch-level findings alone are more (those are always kept). */
   readonly diagnostics: Diagnostic[];
   /** Diagnostics counted in the summary but not kept, past maxDiagnostics. */
   readonly diagnosticsOmitted: number;
