@@ -1,6 +1,6 @@
 /** Text of table cells: verdicts, offsets, times, ids and payload previews (pure, no DOM). */
 import type { BatchModel } from "../../core/model.ts";
-import { FrameFlag } from "../../core/model.ts";
+import { FRAME_FLAGS_OF_SEVERITY, frameFlagSeverity } from "../../format/diagnostics.ts";
 import { decodeMessageId, hex128, hex64, microsToIso, type MessageId } from "../../format/values.ts";
 
 /** How a verdict reads at a glance; the CSS colours rows and badges by it. */
@@ -38,15 +38,12 @@ export function isProblemBatch(batch: Pick<BatchModel, "header" | "errors" | "wa
   return !batch.header || batch.errors > 0 || batch.warnings > 0;
 }
 
-/** Frame flags that are errors or warnings; user-headers-malformed is info and is left out. */
-export const PROBLEM_FRAME_FLAGS = FrameFlag.checksumMismatch | FrameFlag.reservedNonzero | FrameFlag.offsetDeltaNotIndex;
+/** Frame flags of errors and warnings (info, e.g. user-headers-malformed, is context, not a problem). */
+export const PROBLEM_FRAME_FLAGS = FRAME_FLAGS_OF_SEVERITY.error | FRAME_FLAGS_OF_SEVERITY.warning;
 
-/** The tone of a frame row from its FrameFlag bits. */
+/** The tone of a frame row from its FrameFlag bits: the worst severity among its findings. */
 export function frameTone(flags: number): Tone {
-  if (flags & (FrameFlag.checksumMismatch | FrameFlag.reservedNonzero)) return "error";
-  if (flags & FrameFlag.offsetDeltaNotIndex) return "warning";
-  if (flags & FrameFlag.userHeadersMalformed) return "info";
-  return "ok";
+  return frameFlagSeverity(flags) ?? "ok";
 }
 
 /** The frame checksum verdict: "✓", or "✗ stored≠computed", with both values for a tooltip. */
