@@ -1,5 +1,5 @@
 /** A field-by-field diff of two batches: what the server changed when it stamped a batch, or what an edit did. */
-import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS, type FieldSpec } from "../format/fields.ts";
+import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type FieldSpec } from "../format/fields.ts";
 import { readField } from "../format/field-codec.ts";
 import { ByteReader } from "../format/reader.ts";
 import { bytesToHex } from "../format/values.ts";
@@ -51,7 +51,7 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
     for (const f of FRAME_HEADER_FIELDS) {
       push(`frame ${k}`, f.name, ls < 0 ? "—" : fieldText(left.bytes, ls, f), rs < 0 ? "—" : fieldText(right.bytes, rs, f));
     }
-    const body = (ref: BatchRef, i: number, s: number) => (i < 0 ? null : ref.bytes.subarray(s + 48, ref.analysis.frames.end[i] as number));
+    const body = (ref: BatchRef, i: number, s: number) => (i < 0 ? null : ref.bytes.subarray(s + FRAME_HEADER_SIZE, ref.analysis.frames.end[i] as number));
     const lbody = body(left, li, ls);
     const rbody = body(right, ri, rs);
     const same = lbody !== null && rbody !== null && sameBytes(lbody, rbody);
