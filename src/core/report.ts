@@ -1,6 +1,6 @@
 /** A Markdown report for a bug tracker: input facts, a diagnostics table, an annotated hex excerpt per finding, and the affected batches' headers. */
 import { BATCH_HEADER_FIELDS } from "../format/fields.ts";
-import { hex64, microsToIso } from "../format/values.ts";
+import { hex64, hexOffset, microsToIso, plural } from "../format/values.ts";
 import { toXxd } from "../lib/byte-formats.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
@@ -17,10 +17,9 @@ export interface ReportInput {
   readonly maxExcerpts?: number;
 }
 
-const hex = (n: number) => "0x" + n.toString(16);
+const hex = (n: number) => hexOffset(n, 0);
 // Markdown table cells must not break the table.
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The xxd excerpt around [start, end) with the offending bytes marked; long ranges show their first and last rows. */
 export function annotatedExcerpt(bytes: Uint8Array, start: number, end: number, context = 1): string {

@@ -8,7 +8,9 @@ import { BATCH_HEADER_SIZE, describeKind, showOf, type ValueShow } from "../../f
 import { readField, type AnyFieldValue } from "../../format/field-codec.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { decodeUserHeaders } from "../../format/user-headers.ts";
-import { asciiOf, bytesToHex, decodeMessageId, hex128, hex64, microsToIso } from "../../format/values.ts";
+import { asciiOf, bytesToHex, decodeMessageId, hex128, hex64, hexOffset, plural, timeText as timeOf } from "../../format/values.ts";
+
+export { plural };
 import type { RangeIndex } from "../../lib/range-index.ts";
 import { fieldAt, type FieldHit } from "./field-at.ts";
 
@@ -42,12 +44,7 @@ const MAX_HEADERS_SHOWN = 4;
 
 /** An offset as hex (8 digits at least) and decimal, e.g. "0x00000028 (40)". */
 export function formatOffset(offset: number): string {
-  return `0x${offset.toString(16).padStart(8, "0")} (${offset})`;
-}
-
-/** "1 byte" / "n bytes". */
-export function plural(n: number | bigint, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 || n === 1n ? one : many}`;
+  return `${hexOffset(offset)} (${offset})`;
 }
 
 /** The first bytes of a block as spaced hex, with an ellipsis when there is more. */
@@ -75,8 +72,7 @@ export function textPreview(bytes: Uint8Array, max = 48): string | null {
 
 /** A microsecond timestamp as an ISO date, or a note when it is zero or out of range. */
 export function timeText(micros: bigint): string {
-  if (micros === 0n) return "0 (not set)";
-  return microsToIso(micros) ?? "out of range for a date";
+  return timeOf(micros, { zero: "0 (not set)", outOfRange: () => "out of range for a date" });
 }
 
 /** A checksum verdict row: the computed value and ✓/✗ against the stored one. */
