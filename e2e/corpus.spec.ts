@@ -30,7 +30,7 @@ test.beforeAll(async () => {
         ({ stdout } = await run(process.execPath, [path.join(ROOT, "bin", "iggy-batch.mjs"), "inspect", file, "--json"], { cwd: ROOT, maxBuffer: 64 << 20 }));
       } catch (err) {
         const e = err as { code?: number; stdout?: string; stderr?: string };
-        if (e.code !== 1 || !e.stdout) throw new Error(`iggy-batch inspect ${c.file} failed (${e.code}): ${e.stderr}`);
+        if (e.code !== 1 || !e.stdout) throw new Error(`iggy-batch inspect ${c.file} failed (${e.code}): ${e.stderr}`, { cause: err });
         status = 1;
         stdout = e.stdout;
       }

@@ -1,22 +1,23 @@
-// `npm test`: install deps if needed, then typecheck, unit tests (Vitest) and
-// e2e tests (Playwright). Every selected stage runs even if an earlier one
+// `npm test`: install deps if needed, then typecheck, lint (ESLint), unit tests
+// (Vitest) and e2e tests (Playwright). Every selected stage runs even if an earlier one
 // failed. The last line printed is always `tests: N passed, M failed`.
 //
 //   npm test                 all stages
 //   npm test -- --unit       only Vitest
 //   npm test -- --e2e        only Playwright
 //   npm test -- --typecheck  only tsc
+//   npm test -- --lint       only ESLint
 //   (flags combine: `npm test -- --unit --e2e`)
 //
 // Exit code is non-zero if any stage failed or if no test ran at all.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDeps, npmCommand, ROOT } from './ensure-deps.mjs';
 import { findBrowser } from './find-browser.mjs';
 
-const STAGES = ['typecheck', 'unit', 'e2e'];
+const STAGES = ['typecheck', 'lint', 'unit', 'e2e'];
 const RESULTS_DIR = path.join(ROOT, 'test-results');
 const UNIT_JSON = path.join(RESULTS_DIR, 'unit.json');
 const E2E_JSON = path.join(RESULTS_DIR, 'e2e.json');
@@ -28,7 +29,7 @@ function parseArgs(argv) {
     if (arg.startsWith('--') && STAGES.includes(name)) {
       selected.add(name);
     } else {
-      console.error(`Unknown argument: ${arg}\nUsage: npm test [-- --typecheck] [--unit] [--e2e]`);
+      console.error(`Unknown argument: ${arg}\nUsage: npm test [-- --typecheck] [--lint] [--unit] [--e2e]`);
       process.exit(2);
     }
   }
@@ -138,8 +139,9 @@ function main() {
     if (!selected.has(stage)) continue;
     banner(stage);
     const t0 = Date.now();
-    if (stage === 'typecheck') {
-      const { cmd, args, shell } = npmCommand(['run', '--silent', 'typecheck']);
+    // Checks, not tests: they pass or fail as a whole and add nothing to the test counts.
+    if (stage === 'typecheck' || stage === 'lint') {
+      const { cmd, args, shell } = npmCommand(['run', '--silent', stage]);
       const code = run(cmd, args, { shell });
       results.push({ name: stage, ok: code === 0, note: code === 0 ? '' : `exit ${code}`, secs: (Date.now() - t0) / 1000 });
       continue;

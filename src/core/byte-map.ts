@@ -64,7 +64,7 @@ export function fillKinds(analysis: Analysis, bytes: Uint8Array, start: number, 
   while (i < end) {
     const loc = locateByte(analysis, bytes, i);
     // Extend the run to the end of the enclosing unit so each unit costs one lookup.
-    let unitEnd = end;
+    let unitEnd: number;
     if (loc.frame >= 0) {
       unitEnd = Math.min(end, analysis.frames.end[loc.frame] as number);
       const s = loc.frameStart;

@@ -14,7 +14,7 @@ type BuilderColumns = { -readonly [K in FrameColumnName]: ColumnArrays[(typeof F
 
 // The class gets one property per column (declared here, created in the constructor in FRAME_COLUMNS order),
 // so the decoder's hot loop writes `frames.offsetDelta[i]` with no indirection.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
 export interface FrameColumnsBuilder extends BuilderColumns {}
 
 /** Appends complete frames and hands out trimmed columns at the end. */

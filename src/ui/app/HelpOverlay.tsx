@@ -1,6 +1,6 @@
 /** The keyboard help overlay (opened with "?"): every key of the hex map and the page. */
 import { HEX_KEYS } from "../hex/keys.ts";
-import { useModal } from "../builder/use-modal.ts";
+import { useModal } from "../common/use-modal.ts";
 
 const PAGE_KEYS: readonly { keys: string; action: string }[] = [
   { keys: "?", action: "show or hide this help" },

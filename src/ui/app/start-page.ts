@@ -1,7 +1,7 @@
 /** What the page shows first: the input a share link carries, else the default sample. */
 import { decodeShareFragment, SHARE_PREFIX } from "../../lib/share-codec.ts";
 import { envelopeById } from "../../core/envelopes.ts";
-import { loadInput, loadSample, reportInputProblem } from "./load.ts";
+import { loadInput, loadSample, reportInputProblem } from "../session/loading.ts";
 import { selectRange } from "../state/actions.ts";
 import { envelopeStore } from "../state/app-state.ts";
 

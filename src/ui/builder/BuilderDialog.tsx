@@ -8,15 +8,16 @@ import { buildFromSpec } from "../../core/build-spec.ts";
 import { analyzeWith } from "../../core/analyze.ts";
 import type { Analysis } from "../../core/model.ts";
 import { microsToIso, plural } from "../../format/values.ts";
-import { loadInput } from "../app/load.ts";
-import { copyText, downloadFile } from "../share/download.ts";
-import { browserEnv, nowMicros, useXxh3 } from "./build-env.ts";
-import { useModal } from "./use-modal.ts";
+import { loadInput } from "../session/loading.ts";
+import { copyText, downloadFile } from "../common/download.ts";
+import { browserEnv, nowMicros, useXxh3 } from "../session/building.ts";
+import { useModal } from "../common/use-modal.ts";
 import {
   formReducer, initialForm, PAYLOAD_MODES, VALUE_KINDS,
   type BatchField, type BuilderForm, type FormAction, type HeaderKindName, type HeaderRow, type MessageForm, type PayloadMode,
 } from "./form-state.ts";
 import { fieldKey, formToSpec, payloadByteLength, specText, type FormIssue } from "./form-to-spec.ts";
+import "../common/dialog.css";
 import "./builder.css";
 
 type Built = { readonly bytes: Uint8Array; readonly analysis: Analysis } | { readonly error: string };

@@ -9,11 +9,11 @@ import { diffBatches, type BatchRef } from "../../core/diff.ts";
 import type { Analysis } from "../../core/model.ts";
 import { documentStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
-import { editStore, INLINE_RECHECK_LIMIT, type EditState } from "../edit/editing.ts";
-import { useXxh3 } from "../builder/build-env.ts";
-import { useModal } from "../builder/use-modal.ts";
+import { editStore, INLINE_RECHECK_LIMIT, type EditState } from "../session/editing.ts";
+import { useXxh3 } from "../session/building.ts";
+import { useModal } from "../common/use-modal.ts";
 import { clampSide, defaultSides, displayValue, originalVsCurrent, sideLabel, visibleRows, type Side, type Sides, type SourceCounts, type SourceId } from "./diff-sources.ts";
-import "../builder/builder.css";
+import "../common/dialog.css";
 import "./diff.css";
 
 /** Rows rendered at most; past this the table says how many were left out. */

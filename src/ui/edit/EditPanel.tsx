@@ -2,9 +2,9 @@
 import { useEffect, useState } from "react";
 import { documentStore, selectionStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
-import { commitEdit, editModeStore, editStore, kernel, originalBytes, redo, undo, type EditState } from "./editing.ts";
+import { commitEdit, editModeStore, editStore, kernel, originalBytes, redo, undo, type EditState } from "../session/editing.ts";
 import { makeProducerBatch, recomputeChecksums, stampAsServer } from "../../core/edit.ts";
-import { baseName, downloadFile } from "../share/download.ts";
+import { baseName, downloadFile } from "../common/download.ts";
 
 const selectInput = (s: DocumentState) => s.input;
 // The actions below read the shown analysis, so they wait while a re-check is running.

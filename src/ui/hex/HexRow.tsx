@@ -2,7 +2,7 @@
 import { memo, useCallback, type JSX } from "react";
 import { ALL_BYTE_KINDS, type ByteKind } from "../../format/fields.ts";
 import { asciiOf } from "../../format/values.ts";
-import { KIND_STYLE } from "../theme/kind-style.ts";
+import { KIND_STYLE } from "../common/kind-style.ts";
 import { cursorStore, hoverStore, selectionStore, type ByteSpan, type Selection } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { coverageStore, type Coverage } from "./coverage.ts";

@@ -4,7 +4,7 @@ import type { Analysis } from "../../core/model.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import type { RangeIndex } from "../../lib/range-index.ts";
 import { useStore } from "../state/store.ts";
-import { KIND_STYLE, SWATCH_CLASS } from "../theme/kind-style.ts";
+import { KIND_STYLE, SWATCH_CLASS } from "../common/kind-style.ts";
 import { describeByte } from "./byte-info.ts";
 import { inspectStore, type Inspected } from "./inspect.ts";
 

@@ -10,7 +10,7 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent, type MouseEvent, type PointerEvent, type RefObject } from "react";
-import { editByte, editModeStore, latestBytes } from "../edit/editing.ts";
+import { editByte, editModeStore, latestBytes } from "../session/editing.ts";
 import { selectRange, stepFrame, stepProblem } from "../state/actions.ts";
 import { cursorStore, documentStore, revealStore, selectionStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
@@ -22,7 +22,7 @@ import { hexCommand, hexDigit, typeNibble } from "./keys.ts";
 import { BYTES_PER_ROW, OVERSCAN_ROWS, ROW_HEIGHT, offsetDigits } from "./layout.ts";
 import { RowCache } from "./row-data.ts";
 import { maxTopRow, revealTopRow, rowWindow, scrollGeometry, scrollTopFor, topRowAt, wheelRows } from "./scroll-math.ts";
-import "../theme/kinds.css";
+import "../common/kinds.css";
 import "./hex.css";
 
 const estimateRowSize = (): number => ROW_HEIGHT;

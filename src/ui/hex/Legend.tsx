@@ -1,7 +1,7 @@
 /** The legend of the hex map: every byte kind with its colour and the spec's description, then the marks. */
 import type { JSX } from "react";
 import { ALL_BYTE_KINDS, describeKind } from "../../format/fields.ts";
-import { KIND_STYLE, SWATCH_CLASS } from "../theme/kind-style.ts";
+import { KIND_STYLE, SWATCH_CLASS } from "../common/kind-style.ts";
 import "./hex.css";
 
 // Samples use the ASCII cells' classes (not data-*) so page-wide test selectors only match hex cells.

@@ -106,7 +106,7 @@ interface ShownField {
 /** The value rows of a fixed field, one renderer per way a layout table shows a value (fields.ts ValueShow). */
 const SHOW_ROWS: { readonly [S in ValueShow]: (f: ShownField) => InfoRow[] } = {
   integer: ({ value }) => [{ label: "Value", value: String(value) }],
-  micros: ({ value }) => [{ label: "Value", value: `${value} µs` }, { label: "Time", value: timeText(value as bigint) }],
+  micros: ({ value }) => [{ label: "Value", value: `${String(value)} µs` }, { label: "Time", value: timeText(value as bigint) }],
   "byte-length": ({ value }) => [{ label: "Value", value: plural(value as number | bigint, "byte") }],
   "total-length": ({ value }) => [{ label: "Value", value: plural(value as number | bigint, "byte") }],
   "frame-count": ({ value, batch }) => {
@@ -142,7 +142,7 @@ const SHOW_ROWS: { readonly [S in ValueShow]: (f: ShownField) => InfoRow[] } = {
     return rows;
   },
   "time-delta": ({ value, batch }) => {
-    const rows: InfoRow[] = [{ label: "Value", value: `${value} µs` }];
+    const rows: InfoRow[] = [{ label: "Value", value: `${String(value)} µs` }];
     if (batch?.header) {
       const t = batch.header.originTimestamp + BigInt(value as number);
       rows.push({ label: "Producer time", value: `${t} µs · ${timeText(t)}` });

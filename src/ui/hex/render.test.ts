@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, describe, expect, test } from "vitest";
 import { ALL_BYTE_KINDS } from "../../format/fields.ts";
 import { cursorStore, hoverStore, selectionStore } from "../state/app-state.ts";
-import { KIND_STYLE } from "../theme/kind-style.ts";
+import { KIND_STYLE } from "../common/kind-style.ts";
 import { checksumCoverage, coverageStore } from "./coverage.ts";
 import { fieldAt } from "./field-at.ts";
 import { analysed, goldenBatch } from "./fixtures.test-util.ts";

@@ -1,7 +1,7 @@
 /** The ways in: "Open batch file", the samples menu, and a hint for paste and drop. */
 import { useId, type ChangeEvent } from "react";
-import { SAMPLES } from "../samples/samples.ts";
-import { loadInput, loadSample, setEnvelope } from "../app/load.ts";
+import { SAMPLES } from "../../core/samples.ts";
+import { loadInput, loadSample, setEnvelope } from "../session/loading.ts";
 import { ENVELOPES } from "../../core/envelopes.ts";
 import { envelopeStore } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";

@@ -1,7 +1,7 @@
 /** Window-level drop and paste: a file dropped anywhere or a paste of binary, hex, xxd or base64 becomes the input. */
 import { useEffect, useState } from "react";
 import { decodePastedText } from "../../lib/paste-decode.ts";
-import { loadInput, reportInputProblem } from "../app/load.ts";
+import { loadInput, reportInputProblem } from "../session/loading.ts";
 
 function isEditable(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || target.tagName === "INPUT" || target.tagName === "TEXTAREA");

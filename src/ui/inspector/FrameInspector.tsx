@@ -8,11 +8,12 @@ import { frameDetail, type FrameDetail } from "../../core/frame-view.ts";
 import { hex64 } from "../../format/values.ts";
 import { selectFrame } from "../state/actions.ts";
 import { hoverStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
-import { checksumVerdict, formatCount, hexOffset, timeWithRaw } from "../tables/cell-text.ts";
-import { useShownBatch, useShownFrame } from "../tables/selection-hooks.ts";
+import { checksumVerdict, formatCount, hexOffset, timeWithRaw } from "../common/cell-text.ts";
+import { useShownBatch, useShownFrame } from "../common/selection-hooks.ts";
 import { capNote, idFacts, prettyJson, utf8Text, xxdLines } from "./payload-view.ts";
-import { EditFieldButton, FieldEditForm } from "../edit/FieldEditForm.tsx";
-import { fieldText } from "../edit/field-value.ts";
+import { EditFieldButton, FieldEditForm } from "../common/FieldEditForm.tsx";
+import { applyFieldEdit } from "../session/editing.ts";
+import { fieldText } from "../common/field-value.ts";
 import "./inspector.css";
 
 type PayloadTab = "text" | "json" | "hex";
@@ -118,7 +119,7 @@ function FrameBody({ detail, bytes, tab, setTab }: { detail: FrameDetail; bytes:
             </Fact>
           ))}
         </dl>
-        <FieldEditForm where="frame" />
+        <FieldEditForm where="frame" onApply={applyFieldEdit} />
       </section>
 
       <section className="insp-section" aria-label="Message id" {...hoverProps({ start: d.start + 8, end: d.start + 24 })}>
@@ -148,6 +149,7 @@ function PayloadTabs({ payload, tab, setTab }: { payload: Uint8Array; tab: Paylo
   // The payload is a fresh subarray every render: keyed by the bytes it views instead.
   const { buffer, byteOffset, length } = payload;
   // JSON is parsed to pick the default tab; text and hex are built only for the tab on show.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the viewed bytes, see above
   const json = useMemo(() => prettyJson(payload), [buffer, byteOffset, length]);
   const current: PayloadTab = tab ?? (json.ok ? "json" : "text");
   const views = {

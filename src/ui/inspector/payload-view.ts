@@ -1,7 +1,7 @@
 /** Payload and id renderings for the frame inspector: text, pretty JSON, xxd hex, id facts (pure, no DOM). */
 import { toXxd } from "../../lib/byte-formats.ts";
 import { hex128, type MessageId } from "../../format/values.ts";
-import { formatCount, valueOrderId } from "../tables/cell-text.ts";
+import { formatCount, valueOrderId } from "../common/cell-text.ts";
 
 /** Bytes shown in a hex dump at most. */
 export const HEX_CAP = 64 * 1024;

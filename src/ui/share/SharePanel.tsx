@@ -9,7 +9,7 @@ import { contractJsonChunks } from "../../core/contract-json.ts";
 import { COPY_FORMATS, formatBytes, type CopyFormat } from "../../lib/byte-formats.ts";
 import { TOOL_VERSION } from "../../version.ts";
 import { ENVELOPES } from "../../core/envelopes.ts";
-import { baseName, copyText, downloadFile, sha256Hex } from "./download.ts";
+import { baseName, copyText, downloadFile, sha256Hex } from "../common/download.ts";
 
 /** Links above this size offer sharing only the selected batch. */
 export const LARGE_LINK_BYTES = 64 * 1024;

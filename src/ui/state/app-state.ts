@@ -1,4 +1,19 @@
-/** The explorer's state: the loaded input and its analysis, loading progress, hover, selection and cursor. */
+/**
+ * The explorer's state: the loaded input and its analysis, loading progress, hover, selection and cursor.
+ *
+ * Who writes and who reads each store (a writer outside this list is a bug):
+ * - documentStore: written by session/loading (a new input, progress, errors) and session/editing (edited bytes);
+ *   read by the app shell, every feature panel and state/actions.
+ * - envelopeStore: written by session/loading and app/start-page (a share link's envelope); read by input, share, session/loading.
+ * - selectionStore: written only through state/actions (select*, step*) and resetInteraction; read by hex, tables,
+ *   inspector (common/selection-hooks), share and edit.
+ * - hoverStore: written by state/actions.hoverRange, hex/inspect and the tables' and inspector's row hovers; read by hex and tables.
+ * - cursorStore: written by state/actions and hex/HexView (arrow keys); read by hex and state/actions.
+ * - revealStore: written by state/actions.hoverRange; read by hex/HexView.
+ * Stores kept next to their only owner: editStore (written by session/editing; read by edit, diff) and editModeStore
+ * (written by edit/EditPanel; read by hex) in session/editing; fieldEditStore in common/FieldEditForm (its button and form);
+ * inspectStore and coverageStore in hex/ (the hex map and its tooltip).
+ */
 import type { Analysis } from "../../core/model.ts";
 import { createStore } from "./store.ts";
 

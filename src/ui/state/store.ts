@@ -5,10 +5,11 @@
 import { useCallback, useSyncExternalStore } from "react";
 
 /** A value with subscribers. */
+// Function-typed members, not methods: they are handed around unbound (useSyncExternalStore(store.subscribe)).
 export interface Store<T> {
-  get(): T;
-  set(next: T | ((prev: T) => T)): void;
-  subscribe(listener: () => void): () => void;
+  readonly get: () => T;
+  readonly set: (next: T | ((prev: T) => T)) => void;
+  readonly subscribe: (listener: () => void) => () => void;
 }
 
 /** Creates a store holding initial. */

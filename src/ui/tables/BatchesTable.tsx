@@ -1,14 +1,14 @@
 /** The Batches panel: one row per batch, sortable, with a "Problems only" filter. */
-import { TableToggle } from "./TableToggle.tsx";
+import { TableToggle } from "../common/TableToggle.tsx";
 import { useCallback, useId, useMemo, useState } from "react";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { selectBatch } from "../state/actions.ts";
 import type { LoadedInput } from "../state/app-state.ts";
 import { batchSortKey, type BatchColumnId } from "./batch-rows.ts";
-import { batchVerdict, formatCount, hexOffset, isProblemBatch } from "./cell-text.ts";
+import { batchVerdict, formatCount, hexOffset, isProblemBatch } from "../common/cell-text.ts";
 import { HEAVY_ORDER_ROWS, useIndexTable, useRowOrder, type IndexColumn } from "./index-table.ts";
 import { buildOrder } from "./row-order.ts";
-import { batchOfSelection } from "./selection-hooks.ts";
+import { batchOfSelection } from "../common/selection-hooks.ts";
 import { VirtualTable } from "./VirtualTable.tsx";
 import "./tables.css";
 

@@ -3,16 +3,16 @@
  * "All batches". Cells read the typed-array columns (and the bytes, for ids and previews)
  * of visible rows only; sorting sorts frame indexes (see index-table.ts).
  */
-import { TableToggle } from "./TableToggle.tsx";
+import { TableToggle } from "../common/TableToggle.tsx";
 import { useCallback, useId, useMemo, useState } from "react";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { selectFrame } from "../state/actions.ts";
 import type { LoadedInput } from "../state/app-state.ts";
-import { checksumVerdict, formatCount, frameTone, idCell, previewText, timeText, timeWithRaw } from "./cell-text.ts";
+import { checksumVerdict, formatCount, frameTone, idCell, previewText, timeText, timeWithRaw } from "../common/cell-text.ts";
 import { frameSortKey, isProblemFrame, messageIdOf, messageOffsetOf, payloadOf, producerTimeOf, type FrameColumnId } from "./frame-rows.ts";
 import { HEAVY_ORDER_ROWS, useIndexTable, useRowOrder, type IndexColumn } from "./index-table.ts";
 import { buildOrder } from "./row-order.ts";
-import { frameOfSelection, useShownBatch } from "./selection-hooks.ts";
+import { frameOfSelection, useShownBatch } from "../common/selection-hooks.ts";
 import { VirtualTable } from "./VirtualTable.tsx";
 import "./tables.css";
 

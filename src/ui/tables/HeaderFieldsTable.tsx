@@ -14,14 +14,15 @@ import {
 import { useStore } from "../state/store.ts";
 import { hoverRange, selectRange } from "../state/actions.ts";
 import { hoverStore, selectionStore, type LoadedInput } from "../state/app-state.ts";
-import { KIND_STYLE, SWATCH_CLASS } from "../theme/kind-style.ts";
-import { hexOffset } from "./cell-text.ts";
+import { KIND_STYLE, SWATCH_CLASS } from "../common/kind-style.ts";
+import { hexOffset } from "../common/cell-text.ts";
 import { batchHeaderRows, type HeaderFieldRow } from "./header-rows.ts";
 import { gridTemplate } from "./index-table.ts";
 import { nextActivePosition } from "./row-order.ts";
-import { useShownBatch, wholeSelection } from "./selection-hooks.ts";
+import { useShownBatch, wholeSelection } from "../common/selection-hooks.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
-import { EditFieldButton, FieldEditForm } from "../edit/FieldEditForm.tsx";
+import { EditFieldButton, FieldEditForm } from "../common/FieldEditForm.tsx";
+import { applyFieldEdit } from "../session/editing.ts";
 import { BATCH_HEADER_FIELDS } from "../../format/fields.ts";
 import "./tables.css";
 
@@ -195,7 +196,7 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
         </table>
         {shownRows.length === 0 ? <p className="tbl-empty">No batch to show.</p> : null}
       </div>
-      <FieldEditForm where="batch" />
+      <FieldEditForm where="batch" onApply={applyFieldEdit} />
     </section>
   );
 }

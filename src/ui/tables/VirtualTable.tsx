@@ -8,10 +8,10 @@ import type { Table } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useStore } from "../state/store.ts";
 import { hoverStore, selectionStore, type ByteSpan, type Selection } from "../state/app-state.ts";
-import { formatCount } from "./cell-text.ts";
+import { formatCount } from "../common/cell-text.ts";
 import { gridTemplate, type IndexColumn } from "./index-table.ts";
 import { nextActivePosition, type RowOrder } from "./row-order.ts";
-import { wholeSelection } from "./selection-hooks.ts";
+import { wholeSelection } from "../common/selection-hooks.ts";
 import { hoverRange } from "../state/actions.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
 
@@ -189,6 +189,7 @@ function TableBody(props: TableBodyProps) {
     virtualizer.scrollToIndex(local, { align: request.align });
     focusPending.current = request.focus && !focusRow(request.pos) ? request.pos : null;
     // Only a new request scrolls; the page and count it needs arrive in the same render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see the line above
   }, [request]);
   useLayoutEffect(() => {
     if (focusPending.current !== null && focusRow(focusPending.current)) focusPending.current = null;

@@ -5,7 +5,7 @@
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import { decodeMessageId, type MessageId } from "../../format/values.ts";
 import { FrameFlag, type Analysis } from "../../core/model.ts";
-import { PROBLEM_FRAME_FLAGS } from "./cell-text.ts";
+import { PROBLEM_FRAME_FLAGS } from "../common/cell-text.ts";
 import { compareBigints, type SortKey } from "./row-order.ts";
 
 /** Column ids of the frames table. */

@@ -7,7 +7,7 @@ import { readField, type AnyFieldValue } from "../../format/field-codec.ts";
 import { ByteReader, nonzeroRuns } from "../../format/reader.ts";
 import { bytesToHex, hex128, hex64 } from "../../format/values.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
-import { formatCount, plural, timeWithRaw } from "./cell-text.ts";
+import { formatCount, plural, timeWithRaw } from "../common/cell-text.ts";
 
 /** One row of the batch header table. */
 export interface HeaderFieldRow {
@@ -56,7 +56,7 @@ const SHOW_VALUE: { readonly [S in ValueShow]: (v: AnyFieldValue, spec: FieldSpe
   integer: (v) => ({ value: typeof v === "number" ? formatCount(v) : String(v), status: null }),
   // A server-stamped time of 0 means the server has not stamped the batch yet.
   micros: (v, spec) => ({ value: v === 0n ? (spec.role === "server-stamped" ? "0 (not stamped)" : "0") : timeWithRaw(v as bigint), status: null }),
-  "byte-length": (v) => ({ value: `${v} bytes`, status: null }),
+  "byte-length": (v) => ({ value: `${String(v)} bytes`, status: null }),
   "total-length": (v, _spec, batch) => {
     const n = BigInt(v as number | bigint);
     if (n < BigInt(BATCH_HEADER_SIZE)) return { value: `${n} bytes: less than ${BATCH_HEADER_SIZE} ✗`, status: "bad" };
@@ -80,7 +80,7 @@ const SHOW_VALUE: { readonly [S in ValueShow]: (v: AnyFieldValue, spec: FieldSpe
   },
   "message-id": (v) => ({ value: hex128(v as bigint), status: null }),
   "offset-delta": (v) => ({ value: String(v), status: null }),
-  "time-delta": (v) => ({ value: `${v} µs`, status: null }),
+  "time-delta": (v) => ({ value: `${String(v)} µs`, status: null }),
   reserved: (_v, _spec, _batch, field) => nonzeroRuns(field, 0, field.length).length === 0
     ? { value: "all zero ✓", status: "ok" }
     : { value: "nonzero ✗: the server rejects this batch", status: "bad" },

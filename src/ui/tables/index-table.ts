@@ -85,12 +85,14 @@ export const HEAVY_ORDER_ROWS = 100_000;
  */
 export function useRowOrder(build: () => RowOrder, heavy: boolean, owner: unknown, deps: readonly unknown[]): { order: RowOrder; busy: boolean } {
   // `deps` lists what `build` reads; `build` itself is a fresh closure each render.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps stand for build
   const sync = useMemo(() => (heavy ? null : build()), [heavy, ...deps]);
   const [late, setLate] = useState<{ owner: unknown; deps: readonly unknown[]; order: RowOrder } | null>(null);
   useEffect(() => {
     if (!heavy) return;
     const timer = setTimeout(() => setLate({ owner, deps, order: build() }), 0);
     return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps stand for build; owner changes only with them
   }, [heavy, ...deps]);
   if (sync) return { order: sync, busy: false };
   if (late && late.owner === owner) {

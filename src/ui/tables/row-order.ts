@@ -39,8 +39,9 @@ export const EMPTY_ORDER: RowOrder = rangeOrder(0, 0);
  * tell apart (u64 and u128 values past 2^53, byte strings), an exact tie-break.
  */
 export interface SortKey {
-  primary(id: number): number;
-  tie?(a: number, b: number): number;
+  // Function-typed members, not methods: sortIds reads them unbound.
+  readonly primary: (id: number) => number;
+  readonly tie?: (a: number, b: number) => number;
 }
 
 /** The ids in first .. first+count−1 that `keep` accepts, ascending. */

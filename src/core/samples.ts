@@ -1,13 +1,13 @@
 /** The samples menu: batches built with the project's encoder, one good producer batch, a stamped segment, and one per violation. */
-import type { Xxh3 } from "../../checksum/xxh3.ts";
-import { batchChecksumOf, concat, encodeBatch, stampBatch, type MessageSpec } from "../../core/encode.ts";
-import { writeField } from "../../core/edit.ts";
-import type { DiagnosticCode } from "../../format/diagnostics.ts";
-import { BATCH_FIELD, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_SIZE } from "../../format/fields.ts";
-import { readField, writeField as writeFieldValue } from "../../format/field-codec.ts";
-import { frameChecksum } from "../../checksum/verify.ts";
-import { ByteReader } from "../../format/reader.ts";
-import { ByteWriter } from "../../format/writer.ts";
+import type { Xxh3 } from "../checksum/xxh3.ts";
+import { frameChecksum } from "../checksum/verify.ts";
+import { batchChecksumOf, concat, encodeBatch, stampBatch, type MessageSpec } from "./encode.ts";
+import { writeField } from "./edit.ts";
+import type { DiagnosticCode } from "../format/diagnostics.ts";
+import { BATCH_FIELD, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_SIZE } from "../format/fields.ts";
+import { readField, writeField as writeFieldValue } from "../format/field-codec.ts";
+import { ByteReader } from "../format/reader.ts";
+import { ByteWriter } from "../format/writer.ts";
 
 /** One sample: an id for the URL and tests, a title, the one-line note on what it shows, and its builder. */
 export interface Sample {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import { DIAGNOSTIC_CODES } from "../../format/diagnostics.ts";
+import { loadXxh3 } from "../checksum/xxh3.ts";
+import { analyzeWith } from "./analyze.ts";
+import { DIAGNOSTIC_CODES } from "../format/diagnostics.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "./samples.ts";
-import { TOOL_VERSION } from "../../version.ts";
-import { envelopeById } from "../../core/envelopes.ts";
+import { TOOL_VERSION } from "../version.ts";
+import { envelopeById } from "./envelopes.ts";
 
 const xxh = await loadXxh3();
 
@@ -47,7 +47,7 @@ describe("envelope samples", () => {
 
 describe("version", () => {
   it("matches package.json", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"));
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
     expect(TOOL_VERSION).toBe(pkg.version);
   });
 });

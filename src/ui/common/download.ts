@@ -2,7 +2,7 @@
 
 /** Offers bytes, text, or text in pieces (large JSON) as a file download. */
 export function downloadFile(name: string, data: Uint8Array | string | readonly string[], type = "application/octet-stream"): void {
-  const parts: BlobPart[] = typeof data === "string" ? [data] : Array.isArray(data) ? [...data] : [data as Uint8Array<ArrayBuffer>];
+  const parts: BlobPart[] = typeof data === "string" ? [data] : data instanceof Uint8Array ? [data as Uint8Array<ArrayBuffer>] : [...data];
   const blob = new Blob(parts, { type });
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");

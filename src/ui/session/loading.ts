@@ -2,20 +2,32 @@
 import { AnalysisClient, AbortedError, type AnalysisInput } from "../../worker/client.ts";
 import { documentStore, envelopeStore, resetInteraction } from "../state/app-state.ts";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { SAMPLES, DEFAULT_SAMPLE_ID } from "../samples/samples.ts";
+import { SAMPLES, DEFAULT_SAMPLE_ID } from "../../core/samples.ts";
 import { envelopeById } from "../../core/envelopes.ts";
 import type { Analysis } from "../../core/model.ts";
 
 // Loads and re-checks have a worker each: cancelling one (which terminates its worker) never kills the other.
-const loadClient = new AnalysisClient();
-const recheckClient = new AnalysisClient();
+let loadClient: AnalysisClient | null = null;
+let recheckClient: AnalysisClient | null = null;
 let loading: AbortController | null = null;
 let rechecking: AbortController | null = null;
 // Bumped by every request to show something new, so an older request that resolves late shows nothing.
 let generation = 0;
 
+/** Starts loading once: makes the two worker clients (each starts its worker on first use). */
+export function startLoading(): void {
+  loadClient ??= new AnalysisClient();
+  recheckClient ??= new AnalysisClient();
+}
+
+function started(client: AnalysisClient | null): AnalysisClient {
+  if (!client) throw new Error("the loading session is not started (call startSession first)");
+  return client;
+}
+
 /** Analyses an input off the main thread and shows it; resolves true when shown, false when cancelled or failed. */
 export async function loadInput(name: string, input: AnalysisInput, note: string | null = null, ticket = ++generation): Promise<boolean> {
+  const client = started(loadClient);
   if (ticket !== generation) return false;
   loading?.abort();
   rechecking?.abort();
@@ -25,7 +37,7 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
   const startOffset = envelopeById(envelopeStore.get())?.skip ?? 0;
   documentStore.set((s) => ({ ...s, loading: { name, done: 0, total }, error: null }));
   try {
-    const result = await loadClient.analyze(input, controller.signal, (done, all) => {
+    const result = await client.analyze(input, controller.signal, (done, all) => {
       if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
     }, startOffset);
     if (loading !== controller) return false;
@@ -43,13 +55,14 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
 
 /** Re-analyses the shown input's bytes (edited, or read with another envelope) off the main thread; the caller keeps its bytes. */
 export async function reanalyzeInWorker(bytes: Uint8Array, startOffset = documentStore.get().input?.startOffset ?? 0, label = "edited bytes"): Promise<Analysis | null> {
+  const client = started(recheckClient);
   if (loading) return null;
   rechecking?.abort();
   const controller = new AbortController();
   rechecking = controller;
   documentStore.set((s) => ({ ...s, loading: { name: label, done: 0, total: bytes.length } }));
   try {
-    const result = await recheckClient.analyze(bytes, controller.signal, undefined, startOffset);
+    const result = await client.analyze(bytes, controller.signal, undefined, startOffset);
     return rechecking === controller ? result.analysis : null;
   } catch {
     return null;

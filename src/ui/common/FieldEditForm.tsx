@@ -1,10 +1,8 @@
 /** The inline form that edits one header field's value from the Batch header table or the frame inspector. */
 import { useEffect, useId, useRef, useState } from "react";
 import type { FieldSpec } from "../../format/fields.ts";
-import { writeField } from "../../core/edit.ts";
 import { createStore, useStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
-import { commitEdit, editStore } from "./editing.ts";
 import { fieldText, parseFieldText } from "./field-value.ts";
 
 /** Which field is being edited: its spec, where its header starts, and which panel shows the form. */
@@ -32,8 +30,11 @@ export function EditFieldButton({ target }: { target: FieldEditTarget }) {
   );
 }
 
-/** The form for the field being edited, shown when its target belongs to `where`. */
-export function FieldEditForm({ where }: { where: FieldEditTarget["where"] }) {
+/** Writes a parsed value into the field at base and records the edit under label (the editing session's applyFieldEdit). */
+export type ApplyFieldEdit = (base: number, spec: FieldSpec, value: bigint | Uint8Array, label: string) => void;
+
+/** The form for the field being edited, shown when its target belongs to `where`; onApply makes the edit. */
+export function FieldEditForm({ where, onApply }: { where: FieldEditTarget["where"]; onApply: ApplyFieldEdit }) {
   const target = useStore(fieldEditStore, same);
   const inputId = useId();
   const errorId = useId();
@@ -55,10 +56,7 @@ export function FieldEditForm({ where }: { where: FieldEditTarget["where"] }) {
   const apply = () => {
     const parsed = parseFieldText(text, target.spec);
     if (!parsed.ok) { setError(parsed.error); return; }
-    const e = editStore.get();
-    const current = e.history[e.index] ?? documentStore.get().input?.bytes;
-    if (!current) return;
-    commitEdit(writeField(current, target.base, target.spec, parsed.value), `${target.label} = ${text.trim()}`);
+    onApply(target.base, target.spec, parsed.value, `${target.label} = ${text.trim()}`);
     fieldEditStore.set(null);
   };
   return (

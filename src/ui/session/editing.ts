@@ -4,10 +4,11 @@
  */
 import { analyzeWith } from "../../core/analyze.ts";
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
-import type { ChecksumChange } from "../../core/edit.ts";
+import { writeField, type ChecksumChange } from "../../core/edit.ts";
+import type { FieldSpec } from "../../format/fields.ts";
 import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
-import { reanalyzeInWorker } from "../app/load.ts";
+import { reanalyzeInWorker } from "./loading.ts";
 
 /** Undo history of the loaded input and what the last edit did. */
 export interface EditState {
@@ -28,21 +29,26 @@ export const editStore = createStore<EditState>({ history: [], labels: [], index
 export const editModeStore = createStore<boolean>(false);
 
 let xxh: Xxh3 | null = null;
-void loadXxh3().then((k) => { xxh = k; });
+let started = false;
 
 /** The XXH3 kernel once loaded (edits need it synchronously). */
 export function kernel(): Xxh3 | null {
   return xxh;
 }
 
-// Keep the history in step with the document: a newly loaded input starts a new history.
-documentStore.subscribe(() => {
-  const input = documentStore.get().input;
-  const e = editStore.get();
-  if (input && !e.history.includes(input.bytes)) {
-    editStore.set({ history: [input.bytes], labels: ["as loaded"], index: 0, lastChanges: null, lastRecheckMs: null });
-  }
-});
+/** Starts editing once: loads the XXH3 kernel and keeps the history in step with the document (a newly loaded input starts a new history). */
+export function startEditing(): void {
+  if (started) return;
+  started = true;
+  void loadXxh3().then((k) => { xxh = k; });
+  documentStore.subscribe(() => {
+    const input = documentStore.get().input;
+    const e = editStore.get();
+    if (input && !e.history.includes(input.bytes)) {
+      editStore.set({ history: [input.bytes], labels: ["as loaded"], index: 0, lastChanges: null, lastRecheckMs: null });
+    }
+  });
+}
 
 /** Undo history kept at most, in bytes of copies (the original always stays). */
 export const HISTORY_BYTES = 1 << 30;
@@ -88,6 +94,13 @@ export function commitEdit(bytes: Uint8Array, label: string, changes: readonly C
 export function latestBytes(): Uint8Array | null {
   const e = editStore.get();
   return e.history[e.index] ?? documentStore.get().input?.bytes ?? null;
+}
+
+/** Writes a new value into one header field of the latest bytes and records it for undo. */
+export function applyFieldEdit(base: number, spec: FieldSpec, value: bigint | Uint8Array, label: string): void {
+  const current = latestBytes();
+  if (!current) return;
+  commitEdit(writeField(current, base, spec, value), label);
 }
 
 /** Overwrites one byte. */

@@ -1,8 +1,8 @@
-/** The builder's time and randomness (the page's clock and Web Crypto), and a hook for the XXH3 kernel. */
+/** The builder's time and randomness (the page's clock and Web Crypto), and a hook for the XXH3 kernel; it keeps no state, so it has nothing to start. */
 import { useEffect, useState } from "react";
 import type { BuildEnvironment } from "../../core/build-spec.ts";
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
-import { kernel } from "../edit/editing.ts";
+import { kernel } from "./editing.ts";
 
 /** Date.now and crypto.getRandomValues, as BuildEnvironment wants them. */
 export const browserEnv: BuildEnvironment = {

@@ -1,0 +1,12 @@
+/**
+ * Starts the page's services. Nothing in the session layer does work when imported: the entry
+ * calls startSession() once before the first render, so tests and tools can import any module freely.
+ */
+import { startEditing } from "./editing.ts";
+import { startLoading } from "./loading.ts";
+
+/** Starts loading (its worker clients) and editing (the XXH3 kernel and the undo history); building keeps no state. Safe to call twice. */
+export function startSession(): void {
+  startLoading();
+  startEditing();
+}
