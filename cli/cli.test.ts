@@ -87,16 +87,25 @@ describe("exit status", () => {
     for (const r of [runs.valid, runs.warn, runs.broken, runs.validText, runs.brokenText]) expect(r.stderr).toBe("");
   });
 
+  it("reads a directory as a partition (contracts.md §1.1): one JSON document with files[], exit 0 with no segments", () => {
+    expect(runs.directory.code).toBe(0);
+    const doc = JSON.parse(runs.directory.stdout);
+    expect(doc.format).toBe("partition");
+    // The temporary directory holds only empty.bin: listed and skipped as foreign.
+    expect(doc.files).toEqual([{ name: "empty.bin", size: 0, skipped: "not a {start:020}.log or .index file" }]);
+    expect(doc.partition.verdict).toBe("ok");
+  });
+
   it("is 0 for an empty file: no batches, no diagnostics", () => {
     expect(runs.empty.code).toBe(0);
     const doc = JSON.parse(runs.empty.stdout);
-    expect(doc).toEqual({ input: { name: "empty.bin", size: 0 }, summary: { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 }, batches: [], diagnostics: [] });
+    expect(doc).toEqual({ format: "batches", detectedBy: expect.stringContaining("shorter than a batch header"), input: { name: "empty.bin", size: 0 },
+      summary: { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 }, batches: [], diagnostics: [], container: null, recovery: null });
   });
 
   it.each([
     ["a missing file", "missing", /cannot read .*no-such-file\.bin/],
     ["a missing file (human output)", "missingText", /cannot read .*no-such-file\.bin/],
-    ["a directory", "directory", /cannot read/],
     ["an unknown option", "unknownOption", /unknown option --bogus/],
     ["two files", "twoFiles", /exactly one/],
     ["no file", "noFile", /exactly one/],
@@ -113,7 +122,9 @@ describe("exit status", () => {
 describe("--json", () => {
   it("prints exactly one JSON document with the contract's shape", () => {
     const doc = JSON.parse(runs.broken.stdout);
-    expect(Object.keys(doc).sort()).toEqual(["batches", "diagnostics", "input", "summary"]);
+    // contracts.md §1 keys, plus §1.1's format, detectedBy, container and recovery.
+    expect(Object.keys(doc).sort()).toEqual(["batches", "container", "detectedBy", "diagnostics", "format", "input", "recovery", "summary"]);
+    expect(doc.format).toBe("batches");
     expect(doc.input).toEqual({ name: "19-segment-4-batch2-bad-frame.bin", size: readFileSync(BROKEN).length });
     const b = doc.batches[1];
     expect(Object.keys(b).sort()).toEqual(["computedChecksum", "end", "frames", "header", "index", "stamped", "start"]);
@@ -166,7 +177,8 @@ describe("human output", () => {
       expect(cells).toContain(b.header.batchChecksum);
       expect(row).toMatch(i === 1 ? /FAIL/ : /ok$/);
     });
-    expect(lines[0]).toMatch(/^19-segment-4-batch2-bad-frame\.bin: 2493 bytes · 4 batches · 12 frames · 1 error · 0 warnings/);
+    expect(lines[0]).toMatch(/^format: Batches \[batches\] \(auto: 4 batch headers step by batch_length/);
+    expect(lines[1]).toMatch(/^19-segment-4-batch2-bad-frame\.bin: 2493 bytes · 4 batches · 12 frames · 1 error · 0 warnings/);
     expect(runs.brokenText.stdout).toMatch(/verdict: FAIL/);
   });
 
@@ -185,6 +197,6 @@ describe("human output", () => {
     expect(runs.validText.stdout).not.toMatch(/diagnostics:/);
     expect(runs.validText.stdout).toMatch(/verdict: ok/);
     expect(runs.stdinText.code).toBe(0);
-    expect(runs.stdinText.stdout.replace(/^-:/, "04-segment-5-stamped.bin:")).toBe(runs.validText.stdout);
+    expect(runs.stdinText.stdout.replace("\n-: ", "\n04-segment-5-stamped.bin: ")).toBe(runs.validText.stdout);
   });
 });

@@ -1,26 +1,26 @@
 /** The iggy-batch command line: parses arguments, reads input, prints and returns an exit status. */
 import { readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { createHash } from "node:crypto";
-import { analyze } from "../src/core/analyze.ts";
-import { contractJsonChunks } from "../src/core/contract-json.ts";
-import { renderMarkdownReport } from "../src/core/report.ts";
 import { buildFromSpec, BuildSpecError } from "../src/core/build-spec.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
-import { TOOL_VERSION } from "../src/version.ts";
-import { ENVELOPES, envelopeById } from "../src/core/envelopes.ts";
-import { renderText } from "./text-output.ts";
+import type { FormatChoice } from "../src/core/containers/index.ts";
+import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat, reportOne } from "./containers.ts";
+import { inspectStreamed } from "./inspect-input.ts";
 
 const USAGE = `usage:
-  iggy-batch inspect FILE|- [--json] [--no-frames] [--envelope NAME]
-  iggy-batch report FILE|- [-o REPORT.md] [--envelope NAME]
+  iggy-batch inspect PATH|- [--format NAME] [--json] [--no-frames]
+  iggy-batch report FILE|- [--format NAME] [-o REPORT.md]
+  iggy-batch convert LEGACY.bin -o OUT.log [--partition-id N]
   iggy-batch build SPEC.json|- -o OUT.bin|-
 
-  inspect      decode a raw batch, a segment file of batches, or stdin (-)
+  inspect      decode a file, stdin (-), or a partition directory (every *.log and *.index in it)
+    --format     auto (default), batches, segment, index, partition, poll-reply, send-messages,
+                 request, reply, prepare, legacy-messages (see containers.md)
+    --envelope   alias: poll-reply = --format poll-reply, replicated-record = --format prepare, none = batches
     --json       print one JSON document (see contracts.md)
     --no-frames  leave frames out of the JSON
-    --envelope   what precedes the first batch: none (default), poll-reply (16 B), replicated-record (256 B)
   report       print a Markdown report for a bug tracker (exit status as inspect)
+  convert      rewrite legacy messages (iggy message poll --output-file) as a valid stamped segment
   build        encode the batches a JSON description gives (see README) into OUT
 
 exit status: 0 no errors, 1 at least one error diagnostic, 2 usage or I/O problem`;
@@ -63,47 +63,49 @@ async function writeChunks(chunks: Iterable<string>): Promise<void> {
 }
 
 async function inspect(args: string[]): Promise<number> {
-  const { files, flags, envelope } = parseCommon(args, ["--json", "--no-frames"]);
-  const { bytes, name } = await readInput(files[0] as string);
-  const analysis = await analyze(bytes, { startOffset: envelope });
-  if (flags.has("--json")) await writeChunks(contractJsonChunks(analysis, bytes, name, !flags.has("--no-frames")));
-  else process.stdout.write(renderText(analysis, name));
-  return analysis.summary.errors > 0 ? 1 : 0;
+  const { files, flags, format } = parseCommon(args, ["--json", "--no-frames"]);
+  const path = files[0] as string;
+  if ((format === "auto" || format === "partition") && (await isDirectory(path))) return inspectDirectory(writeChunks, path, flags.has("--json"), !flags.has("--no-frames"));
+  // Large plain batch files stream through the kernel (flat memory); everything else is read whole.
+  const streamed = await inspectStreamed(writeChunks, path, format, flags.has("--json"), !flags.has("--no-frames"));
+  if (streamed !== null) return streamed;
+  const { bytes } = await readInput(path);
+  return inspectOne(writeChunks, bytes, path, format, flags.has("--json"), !flags.has("--no-frames"));
 }
 
 interface CommonArgs {
   readonly files: string[];
   readonly flags: Set<string>;
   readonly out: string | null;
-  /** Bytes before the first batch, from --envelope. */
-  readonly envelope: number;
-  /** The envelope's label for reports, or undefined for plain batches. */
-  readonly envelopeLabel: string | undefined;
+  /** --format (or its --envelope alias); default auto. */
+  readonly format: FormatChoice;
+  /** --partition-id of convert. */
+  readonly partitionId: bigint;
 }
 
 function parseCommon(args: string[], flags: readonly string[]): CommonArgs {
   const files: string[] = [];
   const seen = new Set<string>();
   let out: string | null = null;
-  let envelope = 0;
-  let envelopeLabel: string | undefined;
+  let format: FormatChoice = "auto";
+  let partitionId = 0n;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === "-o" || arg === "--out") {
       out = args[++i] ?? null;
       if (out === null) throw new UsageError(`iggy-batch: ${arg} needs a file name\n${USAGE}`);
-    } else if (arg === "--envelope") {
-      const id = args[++i] ?? "";
-      const e = envelopeById(id);
-      if (!e) throw new UsageError(`iggy-batch: --envelope takes ${ENVELOPES.map((x) => x.id).join(", ")}, not ${JSON.stringify(id)}`);
-      envelope = e.skip;
-      envelopeLabel = e.skip > 0 ? `${e.label} (${e.skip} B)` : undefined;
+    } else if (arg === "--format" || arg === "--envelope") {
+      format = parseFormat(arg, args[++i]);
+    } else if (arg === "--partition-id") {
+      const v = args[++i] ?? "";
+      if (!/^\d{1,20}$/.test(v) || BigInt(v) > 0xffff_ffff_ffff_ffffn) throw new UsageError(`iggy-batch: --partition-id takes a u64, not ${JSON.stringify(v)}`);
+      partitionId = BigInt(v);
     } else if (flags.includes(arg)) seen.add(arg);
     else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`iggy-batch: unknown option ${arg}\n${USAGE}`);
     else files.push(arg);
   }
   if (files.length !== 1) throw new UsageError(`iggy-batch: expected exactly one FILE or -\n${USAGE}`);
-  return { files, flags: seen, out, envelope, envelopeLabel };
+  return { files, flags: seen, out, format, partitionId };
 }
 
 async function writeOutput(out: string, data: string | Uint8Array): Promise<void> {
@@ -116,12 +118,22 @@ async function writeOutput(out: string, data: string | Uint8Array): Promise<void
 }
 
 async function report(args: string[]): Promise<number> {
-  const { files, out, envelope, envelopeLabel } = parseCommon(args, []);
-  const { bytes, name } = await readInput(files[0] as string);
-  const analysis = await analyze(bytes, { startOffset: envelope });
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
-  await writeOutput(out ?? "-", renderMarkdownReport(analysis, bytes, { name, sha256, toolVersion: TOOL_VERSION, envelope: envelopeLabel }) + "\n");
-  return analysis.summary.errors > 0 ? 1 : 0;
+  const { files, out, format } = parseCommon(args, []);
+  const { bytes } = await readInput(files[0] as string);
+  const { text, status } = await reportOne(bytes, files[0] as string, format);
+  await writeOutput(out ?? "-", text);
+  return status;
+}
+
+async function convert(args: string[]): Promise<number> {
+  const { files, out, format, partitionId } = parseCommon(args, []);
+  if (out === null) throw new UsageError(`iggy-batch: convert needs -o OUT.log (or -o - for standard output)\n${USAGE}`);
+  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
+  const { bytes } = await readInput(files[0] as string);
+  const segment = await convertOne(bytes, files[0] as string, format, out, partitionId);
+  if (out === "-") process.stdout.write(segment);
+  else process.stderr.write(`iggy-batch: wrote a ${segment.length}-byte stamped segment to ${out}\n`);
+  return 0;
 }
 
 async function build(args: string[]): Promise<number> {
@@ -154,13 +166,14 @@ export async function main(argv: string[]): Promise<number> {
     if (command === "inspect") return await inspect(rest);
     if (command === "report") return await report(rest);
     if (command === "build") return await build(rest);
+    if (command === "convert") return await convert(rest);
     if (command === "--help" || command === "-h" || command === "help") {
       process.stdout.write(USAGE + "\n");
       return 0;
     }
     throw new UsageError(command ? `iggy-batch: unknown command ${command}\n${USAGE}` : USAGE);
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof CliProblem) {
       process.stderr.write(err.message + "\n");
       return 2;
     }

@@ -2,6 +2,7 @@
 import type { Analysis, BatchModel } from "../src/core/model.ts";
 import { hex64, hexOffset, plural } from "../src/format/values.ts";
 import { summarySentence } from "../src/core/summary-text.ts";
+import { FORMAT_TITLES, type OpenedInput } from "../src/core/containers/index.ts";
 
 
 /** One-line summary: numbers first, as the page's status line reads. */
@@ -49,4 +50,42 @@ export function renderText(a: Analysis, name: string): string {
   }
   lines.push("", a.summary.errors > 0 ? `verdict: FAIL (${plural(a.summary.errors, "error")})` : "verdict: ok");
   return lines.join("\n") + "\n";
+}
+
+/** The format line of contracts.md §1.1: which format and why. */
+export function formatLine(opened: OpenedInput): string {
+  return `format: ${FORMAT_TITLES[opened.format]} [${opened.format}] (${opened.detectedBy})`;
+}
+
+const MAX_LISTED = 50;
+
+/** The container sections of one file: its fields, index entries, legacy runs, recovery verdict. */
+export function renderContainerText(opened: OpenedInput): string {
+  const lines: string[] = [];
+  const c = opened.container;
+  if (c && opened.format !== "index" && opened.format !== "legacy-messages" && c.fields.length > 0) {
+    lines.push("", `container ${c.format} (${hexOffset(c.start)}..${hexOffset(c.end)}):`);
+    const width = Math.max(...c.fields.map((f) => f.name.length));
+    for (const f of c.fields) lines.push(`  ${hexOffset(f.start)}  ${f.name.padEnd(width)}  ${f.value}`);
+  }
+  if (opened.entries) {
+    lines.push("", `index entries: ${opened.entries.length}`);
+    if (opened.entries.length > 0) lines.push("  entry        offset         timestamp    position");
+    for (const e of opened.entries.slice(0, MAX_LISTED)) lines.push(`  ${String(e.index).padStart(5)}  ${e.offset.toString().padStart(12)}  ${e.timestamp.toString().padStart(16)}  ${e.position.toString().padStart(10)}`);
+    if (opened.entries.length > MAX_LISTED) lines.push(`  … and ${opened.entries.length - MAX_LISTED} more`);
+  }
+  if (opened.legacy) {
+    lines.push("", `legacy messages: ${plural(opened.legacy.messages.length, "message")} in ${plural(opened.legacy.runs.length, "run")} (one origin batch per timestamp)`);
+    for (const r of opened.legacy.runs.slice(0, MAX_LISTED)) lines.push(`  ${r.checkable ? "checked  " : "unchecked"} ${r.note}`);
+    if (opened.legacy.runs.length > MAX_LISTED) lines.push(`  … and ${opened.legacy.runs.length - MAX_LISTED} more runs`);
+  }
+  if (opened.recovery) lines.push("", opened.recovery.sentence);
+  return lines.length ? lines.join("\n") + "\n" : "";
+}
+
+/** One file's whole human report: the format line, the batch report, the container sections. */
+export function renderOpenedText(opened: OpenedInput, name: string): string {
+  const body = renderText(opened.analysis, name);
+  const cut = body.lastIndexOf("\nverdict: ");
+  return `${formatLine(opened)}\n${body.slice(0, cut)}${renderContainerText(opened)}${body.slice(cut)}`;
 }

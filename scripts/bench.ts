@@ -17,6 +17,11 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import type { Analysis } from "../src/core/model.ts";
 import { buildSegment, DEFAULT_MAX_BATCH_BYTES, DEFAULT_MESSAGES_PER_BATCH, frameWindows, planSegment } from "./bench/segment.ts";
 import { measureRecheck } from "./bench/recheck.ts";
+import { kernelWalkMs, noSimdModule } from "./bench/kernel-alone.ts";
+import { buildNativeVerifier, nativeInMemoryNs } from "./bench/native.ts";
+import { cliSection } from "./bench/cli-bench.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 const USAGE = `usage: npm run bench -- [--mib N] [--sizes LIST] [--runs N] [--hash-sizes LIST] [--per-batch N] [--in-process]
 
@@ -25,7 +30,10 @@ const USAGE = `usage: npm run bench -- [--mib N] [--sizes LIST] [--runs N] [--ha
   --runs N         timed runs after one warm-up; the median is reported (default 5)
   --hash-sizes L   sizes that also time hashing alone through hashWindows (default 16,100)
   --per-batch N    messages per batch, fewer when a batch would pass 1 MiB (default ${DEFAULT_MESSAGES_PER_BATCH})
-  --in-process     run every size in this process (maxRSS is then cumulative)`;
+  --in-process     run every size in this process (maxRSS is then cumulative)
+  --cli-mib N      whole-process CLI runs on a segment file of N MiB in /tmp, deleted after (default 1024; 0 skips)
+  --cli-sizes L    payload sizes of the CLI runs (default 100,1k)
+  --baseline-bin P another checkout's bin/iggy-batch.mjs timed on the same file (e.g. /work/main/bin/iggy-batch.mjs)`;
 
 const MiB = 1 << 20;
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -45,6 +53,9 @@ interface SizeResult {
   peakRssBytes: number;
   maxRssKiB: number;
   hashMs: number[] | null;
+  kernelMs: number[];
+  kernelNoSimdMs: number[];
+  nativeMs: number[] | null;
 }
 
 interface SizeConfig {
@@ -53,6 +64,8 @@ interface SizeConfig {
   messagesPerBatch: number;
   runs: number;
   hashOnly: boolean;
+  /** The compiled native verifier, when cc and libxxhash are present. */
+  native: string | null;
 }
 
 // ---------- measuring one size ----------
@@ -116,9 +129,33 @@ async function measureSize(cfg: SizeConfig): Promise<SizeResult> {
       if (view.getBigUint64((starts[i] as number) - 8, true) !== out[i]) throw new Error(`hash-only: frame ${i} checksum differs from the stored one`);
     }
   }
+  // The kernel walk alone, then the native verifier on the same bytes, interleaved run by run.
+  const kernelOnce = await kernelWalkMs(segment, plan.frames);
+  const noSimdOnce = await kernelWalkMs(segment, plan.frames, noSimdModule());
+  kernelOnce(); // warm-up
+  noSimdOnce();
+  const kernelMs: number[] = [];
+  const kernelNoSimdMs: number[] = [];
+  let nativeMs: number[] | null = null;
+  let file: string | null = null;
+  if (cfg.native) {
+    const dir = mkdtempSync(join(os.tmpdir(), "iggy-bench-"));
+    file = join(dir, "segment.bin");
+    writeFileSync(file, segment);
+    nativeMs = [];
+  }
+  try {
+    for (let i = 0; i < cfg.runs; i++) {
+      kernelMs.push(kernelOnce());
+      kernelNoSimdMs.push(noSimdOnce());
+      if (cfg.native && file && nativeMs) nativeMs.push((nativeInMemoryNs(cfg.native, file, 2)[1] as number) / 1e6);
+    }
+  } finally {
+    if (file) rmSync(dirname(file), { recursive: true, force: true });
+  }
   return {
     payloadSize: cfg.payloadSize, messagesPerBatch: plan.messagesPerBatch, batches: plan.batches, frames: plan.frames,
-    bytes: plan.totalBytes, buildMs, analyzeMs, diagnostics, rssBeforeBytes, peakRssBytes, maxRssKiB, hashMs,
+    bytes: plan.totalBytes, buildMs, analyzeMs, diagnostics, rssBeforeBytes, peakRssBytes, maxRssKiB, hashMs, kernelMs, kernelNoSimdMs, nativeMs,
   };
 }
 
@@ -191,6 +228,24 @@ function hashLine(r: SizeResult): string | null {
     `decoder overhead ${fixed(overhead, 1)} ns/frame (${fixed((100 * overhead) / analyzeNs, 0)}% of analyze())`;
 }
 
+function kernelLines(r: SizeResult): string[] {
+  const ns = (ms: number[]): number => (median(ms) * 1e6) / r.frames;
+  const mbs = (ms: number[]): string => fixed(r.bytes / 1e6 / (median(ms) / 1e3), 0);
+  const analyzeNs = ns(r.analyzeMs);
+  const kernelNs = ns(r.kernelMs);
+  const lines = [`${"".padStart(8)}  └ kernel walk alone (wasm SIMD, bytes already in its memory, no columns): ${fixed(kernelNs, 1)} ns/frame, ${mbs(r.kernelMs)} MB/s (without SIMD: ${fixed(ns(r.kernelNoSimdMs), 1)} ns/frame)`];
+  if (r.nativeMs) {
+    const cNs = ns(r.nativeMs);
+    lines.push(`${"".padStart(8)}  └ native C (verify.c, libxxhash, cc -O2): ${fixed(cNs, 1)} ns/frame, ${mbs(r.nativeMs)} MB/s → ` +
+      `analyze() at ${fixed((100 * cNs) / analyzeNs, 0)}% of C (${fixed(analyzeNs / cNs, 2)}x), kernel alone at ${fixed((100 * cNs) / kernelNs, 0)}% of C (target ≥ 50%)`);
+  }
+  return lines;
+}
+
+function xxhKind(): string {
+  return "src/checksum/kernel/kernel.wasm (xxhash.h 0.8.1, clang -O3 -msimd128), walking whole batches";
+}
+
 function hashWasmVersion(): string {
   try {
     return (JSON.parse(readFileSync(resolve(ROOT, "node_modules/hash-wasm/package.json"), "utf8")) as { version: string }).version;
@@ -204,7 +259,7 @@ function header(cfg: { targetBytes: number; messagesPerBatch: number; runs: numb
   return [
     "iggy batch explorer — analyze() benchmark (scripts/bench.ts)",
     `machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} logical CPUs, ${fixed(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.platform()} ${os.arch()} ${os.release()}`,
-    `runtime: node ${process.version} (V8 ${process.versions.v8}), hash-wasm ${hashWasmVersion()} (XXH3-64 via createXXHash3, one init/update/digest per frame)`,
+    `runtime: node ${process.version} (V8 ${process.versions.v8}), XXH3 from our wasm kernel where SIMD exists (hash-wasm ${hashWasmVersion()} is the fallback without it)`,
     `segment: ${mib(cfg.targetBytes)} per payload size (whole batches only), stamped batches back to back in one partition: ` +
       `${cfg.messagesPerBatch} messages per batch, fewer so a batch stays ≤ ${mib(DEFAULT_MAX_BATCH_BYTES)}; ` +
       "pseudo-random payloads, no user headers; valid frame and batch checksums, continuous offsets (0 diagnostics is asserted)",
@@ -212,7 +267,7 @@ function header(cfg: { targetBytes: number; messagesPerBatch: number; runs: numb
       (cfg.inProcess ? "all sizes in this process" : "each size in its own child process (node --expose-gc, gc() before every run)"),
     "columns: MB/s = 10^6 segment bytes per second; ns/frame = median ÷ frames; peak RSS = max of process.memoryUsage.rss() " +
       `sampled at every onProgress (8 MiB) and after each run; maxRSS = process.resourceUsage().maxRSS${cfg.inProcess ? " (cumulative over sizes)" : " of that child (includes building the segment)"}`,
-    "for scale: native C XXH3 ≈ 11/23/66 ns per frame at 16 B/100 B/1 KiB; hash-wasm per call ≈ 270–520 ns",
+    `kernel: ${xxhKind()}; native C reference: scripts/bench/verify.c compiled now (cc -O2 -lxxhash), timed in memory on the same bytes`,
     "",
     row(COLUMNS.map(([name]) => name)),
   ].join("\n");
@@ -229,6 +284,9 @@ async function main(): Promise<number> {
       "hash-sizes": { type: "string", default: "16,100" },
       "per-batch": { type: "string", default: String(DEFAULT_MESSAGES_PER_BATCH) },
       "in-process": { type: "boolean", default: false },
+      "cli-mib": { type: "string", default: "1024" },
+      "cli-sizes": { type: "string", default: "100,1k" },
+      "baseline-bin": { type: "string" },
       child: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -254,14 +312,21 @@ async function main(): Promise<number> {
   const hashSizes = new Set(values["hash-sizes"].split(",").filter(Boolean).map(parseSize));
   const targetBytes = Math.round(targetMiB * MiB);
   const inProcess = values["in-process"];
+  const native = buildNativeVerifier();
 
   console.log(header({ targetBytes, messagesPerBatch, runs, inProcess }));
+  if ("missing" in native) console.log(`native C reference: skipped, ${native.missing}`);
   for (const payloadSize of sizes) {
-    const cfg: SizeConfig = { payloadSize, targetBytes, messagesPerBatch, runs, hashOnly: hashSizes.has(payloadSize) };
+    const cfg: SizeConfig = { payloadSize, targetBytes, messagesPerBatch, runs, hashOnly: hashSizes.has(payloadSize), native: "path" in native ? native.path : null };
     const r = inProcess ? await measureSize(cfg) : await measureInChild(cfg);
     console.log(sizeLine(r));
     const h = hashLine(r);
     if (h) console.log(h);
+    for (const line of kernelLines(r)) console.log(line);
+  }
+  if (values["cli-mib"] !== "0") {
+    for (const line of await cliSection({ mib: Number(values["cli-mib"]), sizes: values["cli-sizes"].split(",").filter(Boolean).map(parseSize),
+      runs: Math.min(runs, 3), native: native && "path" in native ? native.path : null, baselineBin: values["baseline-bin"] ?? null })) console.log(line);
   }
   const xxh = await loadXxh3();
   for (const payloadSize of [16, 1024]) {

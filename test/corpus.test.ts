@@ -84,7 +84,8 @@ function matchExpect(expect: readonly Expect[], diags: readonly Json[]): { missi
 describe("corpus manifest", () => {
   it("is format 2 with the spec's severity table, and every case file is present", () => {
     expect(manifest.format).toBe("iggy-batch-corpus/2");
-    expect(manifest.severities).toEqual(SEVERITY_OF);
+    // The batch codes keep the spec's severities; container codes (containers.md) come on top.
+    for (const [code, severity] of Object.entries(manifest.severities)) expect(SEVERITY_OF[code as keyof typeof SEVERITY_OF]).toBe(severity);
     expect(manifest.cases).toHaveLength(26);
     for (const c of manifest.cases) expect(readFileSync(join(CORPUS, c.file)).length).toBe(c.size);
   });

@@ -9,3 +9,20 @@ declare class TextDecoder {
 }
 declare function atob(data: string): string;
 declare function btoa(data: string): string;
+// The part of WebAssembly the checksum kernel uses (src/checksum/kernel/wasm-kernel.ts).
+declare namespace WebAssembly {
+  class Module {
+    constructor(bytes: Uint8Array);
+  }
+  class Instance {
+    constructor(module: Module, imports?: Record<string, Record<string, unknown>>);
+    readonly exports: Record<string, unknown>;
+  }
+  class Memory {
+    constructor(descriptor: { initial: number; maximum?: number; shared?: boolean });
+    readonly buffer: ArrayBuffer;
+    grow(delta: number): number;
+  }
+  function validate(bytes: Uint8Array): boolean;
+  function compile(bytes: Uint8Array): Promise<Module>;
+}

@@ -7,6 +7,7 @@
 import { BATCH_HEADER_SIZE, FRAME_HEADER_SIZE } from "../../src/format/fields.ts";
 import { batchChecksumOf, encodeBatch, type MessageSpec } from "../../src/core/encode.ts";
 import type { Xxh3 } from "../../src/checksum/xxh3.ts";
+import { closeSync, openSync, writeSync } from "node:fs";
 
 /** Messages per batch when they fit: the batching default of Iggy's clients (1000 messages per send). */
 export const DEFAULT_MESSAGES_PER_BATCH = 1000;
@@ -108,4 +109,30 @@ export function frameWindows(plan: SegmentPlan): { starts: Float64Array; ends: F
     }
   }
   return { starts, ends };
+}
+
+/** Writes the segment of a plan to a file batch by batch (64 MiB at a time), so a 1 GiB segment never sits in memory. */
+export function writeSegmentFile(xxh: Xxh3, plan: SegmentPlan, path: string): void {
+  const one = buildSegment(xxh, { ...plan, batches: 1, frames: plan.messagesPerBatch, totalBytes: plan.batchBytes });
+  const perChunk = Math.max(1, Math.floor((64 << 20) / plan.batchBytes));
+  const chunk = new Uint8Array(perChunk * plan.batchBytes);
+  const view = new DataView(chunk.buffer);
+  const n = BigInt(plan.messagesPerBatch);
+  const fd = openSync(path, "w");
+  try {
+    for (let b0 = 0; b0 < plan.batches; b0 += perChunk) {
+      const count = Math.min(perChunk, plan.batches - b0);
+      for (let i = 0; i < count; i++) {
+        const b = b0 + i;
+        const pos = i * plan.batchBytes;
+        chunk.set(one, pos);
+        view.setBigUint64(pos + 8, BigInt(b) * n, true);
+        view.setBigUint64(pos + 16, T0 + BigInt(b) * BATCH_INTERVAL_US, true);
+        view.setBigUint64(pos + 40, batchChecksumOf(xxh, chunk.subarray(pos, pos + plan.batchBytes)), true);
+      }
+      writeSync(fd, chunk, 0, count * plan.batchBytes);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,9 +1,11 @@
 /**
- * XXH3-64 (seed 0) behind a small batched interface. The kernel is hash-wasm's
- * createXXHash3; callers hand over whole windows so a faster kernel can replace
- * the inside without touching them. Not xxhash-wasm: it has XXH32/XXH64 only.
+ * XXH3-64 (seed 0) behind a small batched interface. The kernel is our own wasm build of xxhash.h
+ * (src/checksum/kernel) where the engine has WebAssembly SIMD, else hash-wasm's createXXHash3;
+ * callers hand over whole windows, so neither costs a call per frame from their side.
+ * Not xxhash-wasm: it has XXH32/XXH64 only.
  */
 import { createXXHash3, type IHasher } from "hash-wasm";
+import { createWasmKernel, hasWasmSimd, type KernelWalker } from "./kernel/wasm-kernel.ts";
 
 /** Computes XXH3-64 values; all methods are synchronous once loaded. */
 export interface Xxh3 {
@@ -11,14 +13,21 @@ export interface Xxh3 {
   hash(data: Uint8Array): bigint;
   /** XXH3-64 of each window [starts[i], ends[i]) of input, for i in [from, to), written to out[i]. */
   hashWindows(input: Uint8Array, starts: ArrayLike<number>, ends: ArrayLike<number>, from: number, to: number, out: BigUint64Array): void;
+  /** The batched walk over whole batches (our wasm kernel only; absent on the hash-wasm fallback). */
+  readonly walker?: KernelWalker;
 }
 
 let loading: Promise<Xxh3> | null = null;
 
 /** Loads the WASM kernel once per realm (worker, page or Node) and returns the shared instance. */
 export function loadXxh3(): Promise<Xxh3> {
-  loading ??= createXXHash3(0, 0).then(wrapHasher);
+  loading ??= hasWasmSimd() ? createWasmKernel() : loadHashWasmXxh3();
   return loading;
+}
+
+/** hash-wasm's XXH3 behind the same interface: the fallback where WebAssembly SIMD is missing, and the reference in tests. */
+export function loadHashWasmXxh3(): Promise<Xxh3> {
+  return createXXHash3(0, 0).then(wrapHasher);
 }
 
 function wrapHasher(hasher: IHasher): Xxh3 {

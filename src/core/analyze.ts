@@ -10,6 +10,7 @@ import { computeBatchChecksum, computeFrameChecksums } from "../checksum/verify.
 import { DiagnosticKeeper } from "./diagnostic-cap.ts";
 import { FrameColumnsBuilder } from "./frame-columns.ts";
 import type { Analysis, BatchHeader, BatchModel, TruncatedFrame } from "./model.ts";
+import { analyzeInKernel } from "./stream-analyze.ts";
 
 /** Limits and hooks of one analysis; every limit has a default. */
 export interface AnalyzeOptions {
@@ -26,6 +27,8 @@ export interface AnalyzeOptions {
   readonly startOffset?: number;
   /** An XXH3 kernel to use instead of the shared hash-wasm one. */
   readonly xxh3?: Xxh3;
+  /** Container rules (containers.md; core/containers segment.ts, poll-reply.ts, send-messages.ts): true drops a batch finding the container replaces or exempts. Default: keep all. */
+  readonly dropFinding?: (code: DiagnosticCode, stamped: boolean) => boolean;
 }
 
 /** Default for AnalyzeOptions.maxDiagnostics. */
@@ -67,6 +70,9 @@ export async function analyze(bytes: Uint8Array, options: AnalyzeOptions = {}): 
 /** The synchronous body of analyze() for a loaded kernel. */
 export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOptions = {}): Analysis {
   const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
+  // Our wasm kernel walks whole batches itself (stream-analyze.ts, same result); hash-wasm goes frame by frame below.
+  const inKernel = xxh.walker ? analyzeInKernel(xxh.walker, bytes, { ...options, maxDiagnostics }) : null;
+  if (inKernel) return inKernel;
   const progressEvery = options.progressEveryBytes ?? 8 << 20;
   const size = bytes.length;
   const r = new ByteReader(bytes);
@@ -77,8 +83,10 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
   let counts = { errors: 0, warnings: 0, infos: 0 };
   const tails = new Map<bigint, PartitionTail>();
   let nextProgress = progressEvery;
+  let stampedNow = false;
 
   const emit = (code: DiagnosticCode, start: number, end: number, batch: number | null, frame: number | null, message: string): void => {
+    if (options.dropFinding?.(code, stampedNow)) return;
     const d = diagnostic(code, start, end, batch, frame, message);
     const key = d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos";
     totals[key]++;
@@ -90,6 +98,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
   while (pos < size) {
     const index = batches.length;
     counts = { errors: 0, warnings: 0, infos: 0 };
+    stampedNow = false;
     if (size - pos < BATCH_HEADER_SIZE) {
       emit("header-truncated", pos, size, index, null, `batch ${index}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs ${BATCH_HEADER_SIZE}`);
       batches.push({ index, start: pos, end: size, header: null, stamped: false, computedChecksum: null,
@@ -98,6 +107,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     }
     const header: BatchHeader = readHeader(r, pos, BATCH_HEADER_LAYOUT);
     const stamped = header.baseTimestamp !== 0n;
+    stampedNow = stamped;
     for (const [s, e] of r.nonzeroRuns(pos + BATCH_RESERVED_START, pos + BATCH_RESERVED_END)) {
       emit("batch-reserved-nonzero", s, e, index, null, `batch ${index}: reserved header bytes ${s - pos}..${e - pos} are nonzero`);
     }

@@ -4,6 +4,7 @@ import { hex64, hexOffset, microsToIso, plural } from "../format/values.ts";
 import { toXxd } from "../lib/byte-formats.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
+import { FORMAT_TITLES, type OpenedInput } from "./containers/types.ts";
 
 /** What the host knows about the input that the analysis does not. */
 export interface ReportInput {
@@ -13,6 +14,8 @@ export interface ReportInput {
   readonly toolVersion: string;
   /** The envelope the capture starts with, when it has one (e.g. "Poll reply (16 B)"). */
   readonly envelope?: string;
+  /** The container the input was opened as (core/containers): its format, why, fields and recovery verdict. */
+  readonly opened?: Pick<OpenedInput, "format" | "detectedBy" | "container" | "recovery" | "entries" | "legacy">;
   /** Excerpts written at most; the table lists every kept diagnostic. Default 50. */
   readonly maxExcerpts?: number;
 }
@@ -60,6 +63,21 @@ function headerTable(b: BatchModel): string[] {
   ];
 }
 
+function containerSection(o: NonNullable<ReportInput["opened"]>): string[] {
+  const out: string[] = [];
+  if (o.recovery) out.push("## Recovery", "", o.recovery.sentence, "");
+  const fields = o.container?.fields ?? [];
+  if (fields.length > 0) {
+    const shown = fields.slice(0, 64);
+    out.push(`## Container fields (${o.format})`, "", "| field | bytes | value |", "|---|---|---|",
+      ...shown.map((f) => `| ${cell(f.name)} | ${hex(f.start)}..${hex(f.end)} | ${cell(f.value.length > 80 ? f.value.slice(0, 77) + "…" : f.value)} |`));
+    if (fields.length > shown.length) out.push("", `${fields.length - shown.length} more fields are left out.`);
+    out.push("");
+  }
+  if (o.legacy) out.push("## Legacy runs", "", ...o.legacy.runs.slice(0, 50).map((r) => `- ${cell(r.note)}`), "");
+  return out;
+}
+
 /** Renders the Markdown report of one analysed input. */
 export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info: ReportInput): string {
   const maxExcerpts = info.maxExcerpts ?? 50;
@@ -70,10 +88,12 @@ export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info
   out.push(`| input | ${cell(info.name)} |`);
   out.push(`| size | ${analysis.size} bytes |`);
   if (info.envelope) out.push(`| starts with | ${cell(info.envelope)} |`);
+  if (info.opened) out.push(`| format | ${cell(FORMAT_TITLES[info.opened.format])} (\`${info.opened.format}\`) |`, `| detected by | ${cell(info.opened.detectedBy)} |`);
   out.push(`| SHA-256 | \`${info.sha256}\` |`);
   out.push(`| summary | ${summarySentence(analysis.summary)} |`);
   out.push(`| verdict | ${analysis.summary.errors > 0 ? "**FAIL**" : "ok"} |`, "");
 
+  if (info.opened) out.push(...containerSection(info.opened));
   const diags = analysis.diagnostics;
   out.push("## Diagnostics", "");
   if (diags.length === 0) out.push("None: every check passed.", "");

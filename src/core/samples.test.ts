@@ -4,15 +4,17 @@ import { loadXxh3 } from "../checksum/xxh3.ts";
 import { analyzeWith } from "./analyze.ts";
 import { DIAGNOSTIC_CODES } from "../format/diagnostics.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "./samples.ts";
+import { CONTAINER_SAMPLES } from "./containers/samples.ts";
 import { TOOL_VERSION } from "../version.ts";
 import { envelopeById } from "./envelopes.ts";
 
 const xxh = await loadXxh3();
 
 describe("samples menu", () => {
-  it("has one sample per diagnostic code plus good ones", () => {
+  it("has one sample per batch diagnostic code plus good ones (container codes: core/containers/samples.ts)", () => {
     const shown = SAMPLES.map((s) => s.shows).filter(Boolean).sort();
-    expect(shown).toEqual([...DIAGNOSTIC_CODES].sort());
+    const containerCodes = new Set(CONTAINER_SAMPLES.map((s) => s.shows));
+    expect(shown).toEqual(DIAGNOSTIC_CODES.filter((c) => !containerCodes.has(c)).sort());
     expect(SAMPLES[0]!.id).toBe(DEFAULT_SAMPLE_ID);
   });
 

@@ -15,25 +15,51 @@ export interface DiagnosticSpec {
   readonly summary: string;
   /** Name of the FrameFlag bit set on a complete frame with this finding. */
   readonly frameFlag?: string;
+  /** That bit's value; fixed, because the wasm kernel writes the same bits (src/checksum/kernel/abi.ts, checked by its test). */
+  readonly frameBit?: number;
 }
 
-/** Every stable code, in the spec's order (batch-format.md's table). */
+/** Every stable code, in the spec's order (batch-format.md's table, then containers.md's). */
 export const DIAGNOSTIC_TABLE = [
   { code: "header-truncated", severity: "error", summary: "fewer than 256 bytes remain where a batch header starts" },
   { code: "batch-length-too-small", severity: "error", summary: "batch_length < 256: the walk cannot step past this batch" },
   { code: "batch-truncated", severity: "error", summary: "batch_length runs past the end of the input" },
   { code: "batch-reserved-nonzero", severity: "error", summary: "a nonzero byte in header bytes 52..256" },
   { code: "frame-truncated", severity: "error", summary: "a frame header, payload or user headers run past the blob or the input" },
-  { code: "frame-reserved-nonzero", severity: "error", summary: "frame bytes 40..48 are not all zero", frameFlag: "reservedNonzero" },
-  { code: "frame-checksum-mismatch", severity: "error", summary: "stored frame checksum differs from the computed one", frameFlag: "checksumMismatch" },
+  { code: "frame-reserved-nonzero", severity: "error", summary: "frame bytes 40..48 are not all zero", frameFlag: "reservedNonzero", frameBit: 2 },
+  { code: "frame-checksum-mismatch", severity: "error", summary: "stored frame checksum differs from the computed one", frameFlag: "checksumMismatch", frameBit: 1 },
   { code: "message-count-mismatch", severity: "error", summary: "complete frames walked differ from message_count" },
   { code: "batch-checksum-mismatch", severity: "error", summary: "stored batch_checksum differs from the computed one" },
   { code: "empty-batch", severity: "warning", summary: "message_count is 0 and the blob is empty: the server refuses such a batch" },
-  { code: "offset-delta-not-index", severity: "warning", summary: "offset_delta does not step by one from the first frame's (producer: from 0)", frameFlag: "offsetDeltaNotIndex" },
+  { code: "offset-delta-not-index", severity: "warning", summary: "offset_delta does not step by one from the first frame's (producer: from 0)", frameFlag: "offsetDeltaNotIndex", frameBit: 8 },
   { code: "origin-not-earliest", severity: "warning", summary: "no frame has timestamp_delta 0, so origin_timestamp is not the earliest" },
   { code: "offset-discontinuity", severity: "warning", summary: "a stamped batch does not continue its partition's previous offsets" },
   { code: "timestamp-regression", severity: "warning", summary: "a stamped batch's base_timestamp is smaller than its partition's previous one" },
-  { code: "user-headers-malformed", severity: "info", summary: "the user headers block is not Iggy TLV; shown raw (the server treats it as opaque)", frameFlag: "userHeadersMalformed" },
+  { code: "user-headers-malformed", severity: "info", summary: "the user headers block is not Iggy TLV; shown raw (the server treats it as opaque)", frameFlag: "userHeadersMalformed", frameBit: 4 },
+  // Containers (containers.md "Container diagnostics"), then this project's two: garbage and legacy runs that cannot be checked.
+  { code: "segment-name-mismatch", severity: "error", summary: "a segment's first batch base_offset differs from the start offset in its file name" },
+  { code: "segment-offset-gap", severity: "error", summary: "in a segment, a batch's base_offset is not the previous base_offset + message_count" },
+  { code: "recovery-stops", severity: "info", summary: "boot recovery would stop before the end of the segment: what is kept, lost, and why" },
+  { code: "index-entry-misplaced", severity: "error", summary: "an index entry's position is past the .log or not at a batch start" },
+  { code: "index-entry-mismatch", severity: "error", summary: "the batch at an index entry's position has another base_offset or base_timestamp" },
+  { code: "index-not-ascending", severity: "error", summary: "an index entry's offset or timestamp is lower than the previous entry's" },
+  { code: "index-trailing-bytes", severity: "info", summary: "the .index ends in a partial entry (ignored by the server)" },
+  { code: "index-orphan", severity: "warning", summary: "an .index without its .log (deleted at boot)" },
+  { code: "partition-chain-gap", severity: "error", summary: "a segment's start offset is not the previous segment's last offset + 1" },
+  { code: "partition-empty-segment", severity: "error", summary: "an empty segment that is not the last (the server refuses the partition)" },
+  { code: "poll-count-mismatch", severity: "error", summary: "a poll reply's count differs from the sum of its records' message_count" },
+  { code: "poll-partition-mismatch", severity: "error", summary: "a poll record's partition_id differs from the prefix's" },
+  { code: "send-metadata-invalid", severity: "error", summary: "the SendMessages metadata does not parse or does not consume exactly metadata_length" },
+  { code: "send-count-mismatch", severity: "error", summary: "messages_count differs from the batch's message_count, or is 0" },
+  { code: "send-batch-not-at-end", severity: "error", summary: "the SendMessages batch does not end exactly at the body end" },
+  { code: "send-producer-fields-set", severity: "warning", summary: "partition_id, base_offset or base_timestamp nonzero in a SendMessages batch" },
+  { code: "consensus-size-mismatch", severity: "error", summary: "the consensus header's size is not 256 + body length (prepare: 256 + batch_length)" },
+  { code: "consensus-command-unexpected", severity: "error", summary: "the consensus command does not match the forced format or is unknown" },
+  { code: "prepare-timestamp-mismatch", severity: "error", summary: "the prepared batch's base_timestamp differs from the prepare header's timestamp" },
+  { code: "legacy-truncated", severity: "error", summary: "a legacy message header or body runs past the end" },
+  { code: "legacy-reserved-nonzero", severity: "error", summary: "a legacy message header's reserved u64 is nonzero" },
+  { code: "legacy-unverifiable", severity: "info", summary: "a run of legacy messages whose checksums cannot be checked (not the start of a batch)" },
+  { code: "format-unrecognized", severity: "error", summary: "auto-detect: the input does not look like any Iggy format" },
 ] as const satisfies readonly DiagnosticSpec[];
 
 type Entry = (typeof DIAGNOSTIC_TABLE)[number];
@@ -53,9 +79,9 @@ export const CODE_SUMMARY = Object.fromEntries(DIAGNOSTIC_TABLE.map((d) => [d.co
 /** Name of a frame flag. */
 export type FrameFlagName = Extract<Entry, { frameFlag: string }>["frameFlag"];
 
-/** Bit flags of a frame's findings, for filters and quick verdicts: one bit per code with a frameFlag, in table order. */
+/** Bit flags of a frame's findings, for filters and quick verdicts: one bit per code with a frameFlag. */
 export const FrameFlag = Object.fromEntries(
-  DIAGNOSTIC_TABLE.filter((d): d is Extract<Entry, { frameFlag: string }> => "frameFlag" in d).map((d, bit) => [d.frameFlag, 1 << bit]),
+  DIAGNOSTIC_TABLE.filter((d): d is Extract<Entry, { frameFlag: string }> => "frameFlag" in d).map((d) => [d.frameFlag, d.frameBit]),
 ) as { readonly [N in FrameFlagName]: number };
 
 /** The FrameFlag bit of each code, 0 for codes no frame column carries. */

@@ -1,12 +1,14 @@
 /** The layout reference as Markdown, generated from the field table so the docs cannot drift from the decoder. */
 import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, VARIABLE_PARTS, type FieldSpec } from "./fields.ts";
 import { CODE_SUMMARY, DIAGNOSTIC_CODES, SEVERITY_OF } from "./diagnostics.ts";
+import { CONTAINER_TABLES, CONTAINER_VARIABLE_PARTS } from "./containers/index.ts";
+import { SEGMENT_FACTS } from "./containers/segment.ts";
 
 function table(fields: readonly FieldSpec[]): string[] {
   return [
     "| offset | size | field | type | role | meaning |",
     "|---:|---:|---|---|---|---|",
-    ...fields.map((f) => `| ${f.offset} | ${f.size} | \`${f.name}\` | ${f.type} | ${f.role} | ${f.description} |`),
+    ...fields.map((f) => `| ${f.offset} | ${f.size === 0 ? "var." : f.size} | \`${f.name}\` | ${f.type} | ${f.role} | ${f.description} |`),
   ];
 }
 
@@ -29,6 +31,17 @@ export function renderFieldDocs(): string {
     "## Variable parts",
     "",
     ...Object.values(VARIABLE_PARTS).map((p) => `- \`${p.name}\`: ${p.description}`),
+    "",
+    "## Containers (containers.md)",
+    "",
+    "A segment (`.log`) is stamped batches back to back; what it adds are facts about the file:",
+    "",
+    ...SEGMENT_FACTS.map((f) => `- \`${f.name}\`: ${f.description}`),
+    "",
+    ...CONTAINER_TABLES.flatMap((t) => [`### ${t.title}`, "", `Offsets ${t.origin}.`, "", ...table(t.fields), ""]),
+    "### Container variable parts",
+    "",
+    ...Object.values(CONTAINER_VARIABLE_PARTS).map((p) => `- \`${p.name}\`: ${p.description}`),
     "",
     "## Diagnostic codes",
     "",

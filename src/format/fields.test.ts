@@ -1,5 +1,6 @@
 /** The field tables against batch-format.md's layout tables (offsets, sizes, types written out from the spec). */
 import { describe, expect, it } from "vitest";
+import { CONTAINER_KINDS } from "./containers/kinds.ts";
 import { ALL_BYTE_KINDS, BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, describeKind, fieldByName } from "./fields.ts";
 
 // | off | size | field | type | from the spec
@@ -33,7 +34,7 @@ describe("field tables", () => {
 
   it("describe every byte kind, each once", () => {
     expect(new Set(ALL_BYTE_KINDS).size).toBe(ALL_BYTE_KINDS.length);
-    expect(ALL_BYTE_KINDS).toHaveLength(8 + 7 + 3);
+    expect(ALL_BYTE_KINDS).toHaveLength(8 + 7 + 3 + CONTAINER_KINDS.length);
     for (const kind of ALL_BYTE_KINDS) expect(describeKind(kind).name.length).toBeGreaterThan(0);
     expect(describeKind("batch.base_offset")).toMatchObject({ name: "base_offset", scope: "batch" });
     expect(describeKind("frame.payload")).toMatchObject({ name: "payload", scope: "frame" });

@@ -4,6 +4,7 @@
  * the editor, the JSON contract, the hex colours, the tooltips, the header table and the docs.
  * Source of truth: shared/spec/batch-format.md (apache/iggy core/binary_protocol/src/batch.rs).
  */
+import { ALL_CONTAINER_KINDS, describeContainerKind, isContainerKind, type ContainerByteKind } from "./containers/index.ts";
 
 /** What a field means to the people who read a capture. */
 export type FieldRole = "server-stamped" | "producer-set" | "length" | "checksum" | "reserved";
@@ -42,7 +43,7 @@ export type ValueShow =
   /** Opaque bytes, shown as hex. */
   | "hex";
 
-/** Every kind of byte the explorer can name: header fields, variable frame parts, and bytes nothing describes. */
+/** Every kind of byte the explorer can name: header fields, variable frame parts, bytes nothing describes, and container fields (containers/). */
 export type ByteKind =
   | "batch.partition_id"
   | "batch.base_offset"
@@ -61,7 +62,8 @@ export type ByteKind =
   | "frame.reserved"
   | "frame.payload"
   | "frame.user_headers"
-  | "unattributed";
+  | "unattributed"
+  | ContainerByteKind;
 
 /** One fixed-size header field: where it is, how it is read, and what the spec says of it. */
 export interface FieldSpec {
@@ -185,10 +187,12 @@ export const ALL_BYTE_KINDS: readonly ByteKind[] = [
   "frame.payload",
   "frame.user_headers",
   "unattributed",
+  ...ALL_CONTAINER_KINDS,
 ];
 
 /** Human name and description of any byte kind, for tooltips and legends. */
-export function describeKind(kind: ByteKind): { name: string; description: string; scope: "batch" | "frame" | "none" } {
+export function describeKind(kind: ByteKind): { name: string; description: string; scope: "batch" | "frame" | "none" | "container" } {
+  if (isContainerKind(kind)) return { ...describeContainerKind(kind), scope: "container" };
   const fixed = BATCH_HEADER_FIELDS.find((f) => f.kind === kind) ?? FRAME_HEADER_FIELDS.find((f) => f.kind === kind);
   if (fixed) return { name: fixed.name, description: fixed.description, scope: kind.startsWith("batch.") ? "batch" : "frame" };
   const part = VARIABLE_PARTS[kind as keyof typeof VARIABLE_PARTS];

@@ -85,10 +85,18 @@ describe("decodeUserHeaders: what is not TLV", () => {
     expect(decodeUserHeaders(block(entry(2, str("k")), entry(kind, new Array(width).fill(0)))).ok).toBe(true);
   });
 
-  it("rejects kinds 0 and 16, as a key or a value", () => {
-    for (const kind of [0, 16, 255]) {
-      expect(decodeUserHeaders(block(entry(kind, [1]), entry(2, [0x61])))).toMatchObject({ ok: false, at: 0 });
-      expect(decodeUserHeaders(block(entry(2, [0x61]), entry(kind, [1])))).toMatchObject({ ok: false, at: 6 });
+  it("rejects kind 0, as a key or a value", () => {
+    expect(decodeUserHeaders(block(entry(0, [1]), entry(2, [0x61])))).toMatchObject({ ok: false, at: 0 });
+    expect(decodeUserHeaders(block(entry(2, [0x61]), entry(0, [1])))).toMatchObject({ ok: false, at: 6 });
+  });
+
+  it("decodes kinds 16..255 as unknown kinds with raw bytes, of any length 1..255 (batch-format.md)", () => {
+    for (const kind of [16, 200, 255]) {
+      const r = decodeUserHeaders(block(entry(2, str("k")), entry(kind, [0xde, 0xad, 0xbe])));
+      expect(r).toMatchObject({ ok: true, headers: [{ value: { kind, kindName: `unknown kind ${kind}`, length: 3, text: "de ad be" } }] });
+      expect(decodeUserHeaders(block(entry(kind, [1]), entry(2, [0x61]))).ok).toBe(true);
+      // The length rule still holds for unknown kinds.
+      expect(decodeUserHeaders(block(entry(2, str("k")), entry(kind, [], 0))).ok).toBe(false);
     }
   });
 

@@ -2,7 +2,7 @@
 import { ByteReader } from "./reader.ts";
 import { bytesToHex } from "./values.ts";
 
-/** A TLV kind: 1..15 as Iggy's SDKs define them. */
+/** A TLV kind: 1..15 as Iggy's SDKs define them (16..255 decode as unknown kinds, batch-format.md "User headers"). */
 export const HEADER_KINDS = [
   "", "raw", "string", "bool", "i8", "i16", "i32", "i64", "i128", "u8", "u16", "u32", "u64", "u128", "f32", "f64",
 ] as const;
@@ -65,6 +65,11 @@ export function renderTlvValue(kind: number, bytes: Uint8Array): string {
   }
 }
 
+/** The name of a TLV kind: Iggy's for 1..15, "unknown kind N" for the 16..255 newer SDKs may add. */
+export function kindName(kind: number): string {
+  return kind >= 1 && kind < HEADER_KINDS.length ? (HEADER_KINDS[kind] as string) : `unknown kind ${kind}`;
+}
+
 /** Decodes a nonempty block as alternating key/value TLV entries, or says where it is not TLV. */
 export function decodeUserHeaders(block: Uint8Array): UserHeadersResult {
   return scanUserHeaders(block, true);
@@ -84,15 +89,16 @@ function scanUserHeaders(block: Uint8Array, render: boolean): UserHeadersResult 
     if (block.length - pos < 5) return { ok: false, at: pos, reason: `entry at ${pos} has ${block.length - pos} bytes, a TLV head needs 5` };
     const kind = block[pos] as number;
     const length = (block[pos + 1]! | (block[pos + 2]! << 8) | (block[pos + 3]! << 16)) + block[pos + 4]! * 0x1000000;
-    if (kind < 1 || kind > 15) return { ok: false, at: pos, reason: `entry at ${pos} has kind ${kind}, TLV kinds are 1..15` };
+    // Kinds 16..255 pass Iggy's wire validation on purpose (newer SDKs may add kinds): an unknown kind, shown raw, not a fault.
+    if (kind === 0) return { ok: false, at: pos, reason: `entry at ${pos} has kind 0, which is reserved` };
     if (length < 1 || length > 255) return { ok: false, at: pos, reason: `entry at ${pos} has length ${length}, TLV lengths are 1..255` };
-    const width = WIDTH[kind];
+    const width = kind < WIDTH.length ? WIDTH[kind] : null;
     if (width != null && length !== width) return { ok: false, at: pos, reason: `entry at ${pos} is ${HEADER_KINDS[kind]} of length ${length}, which needs ${width}` };
     if (kind === 3 && block[pos + 5] !== undefined && block[pos + 5]! > 1) return { ok: false, at: pos, reason: `entry at ${pos} is a bool with value ${block[pos + 5]}` };
     const valueStart = pos + 5;
     if (valueStart + length > block.length) return { ok: false, at: pos, reason: `entry at ${pos} declares ${length} bytes, ${block.length - valueStart} remain` };
     count++;
-    if (render) entries.push({ kind, kindName: HEADER_KINDS[kind] ?? "?", offset: valueStart, length, text: renderTlvValue(kind, block.subarray(valueStart, valueStart + length)) });
+    if (render) entries.push({ kind, kindName: kindName(kind), offset: valueStart, length, text: renderTlvValue(kind, block.subarray(valueStart, valueStart + length)) });
     pos = valueStart + length;
   }
   if (count % 2 !== 0) return { ok: false, at: block.length, reason: `${count} entries, keys and values need an even count` };

@@ -3,6 +3,7 @@
  * properties with a light and a dark palette) and a short label for legends and swatches.
  */
 import type { ByteKind } from "../../format/fields.ts";
+import { CONTAINER_KIND_STYLE } from "./container-kind-style.ts";
 import "./kinds.css";
 
 /** Class and label of one byte kind. */
@@ -34,6 +35,7 @@ export const KIND_STYLE: { readonly [K in ByteKind]: KindStyle } = {
   "frame.payload": { className: "kind-frame-payload", label: "frame payload" },
   "frame.user_headers": { className: "kind-frame-user-headers", label: "frame user_headers" },
   unattributed: { className: "kind-unattributed", label: "unattributed" },
+  ...CONTAINER_KIND_STYLE,
 };
 
 /** Class of a small square colour swatch; combine with a kind's className. */

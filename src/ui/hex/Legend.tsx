@@ -1,6 +1,7 @@
 /** The legend of the hex map: every byte kind with its colour and the spec's description, then the marks. */
 import type { JSX } from "react";
-import { ALL_BYTE_KINDS, describeKind } from "../../format/fields.ts";
+import { ALL_BYTE_KINDS, describeKind, type ByteKind } from "../../format/fields.ts";
+import { isContainerKind } from "../../format/containers/index.ts";
 import { KIND_STYLE, SWATCH_CLASS } from "../common/kind-style.ts";
 import "./hex.css";
 
@@ -17,21 +18,25 @@ const MARKS: readonly { sample: string; name: string; description: string }[] = 
   { sample: "is-cursor", name: "cursor", description: "An outline: the keyboard cursor of the hex map." },
 ];
 
-/** Every kind's swatch, name and description, and what the overlaid marks mean. */
+function KindItem({ kind }: { kind: ByteKind }): JSX.Element {
+  return (
+    <li data-legend-kind={kind}>
+      <span className={`${SWATCH_CLASS} ${KIND_STYLE[kind].className}`} aria-hidden="true" />
+      <span className="hx-legend-name">{KIND_STYLE[kind].label}</span>
+      <span className="hx-legend-desc">{describeKind(kind).description}</span>
+    </li>
+  );
+}
+
+/** Every kind's swatch, name and description (batch kinds, then container kinds apart), and what the overlaid marks mean. */
 export function Legend(): JSX.Element {
   return (
     <div className="hx-legend">
       <ul className="hx-legend-kinds" aria-label="Byte kinds">
-        {ALL_BYTE_KINDS.map((kind) => {
-          const d = describeKind(kind);
-          return (
-            <li key={kind} data-legend-kind={kind}>
-              <span className={`${SWATCH_CLASS} ${KIND_STYLE[kind].className}`} aria-hidden="true" />
-              <span className="hx-legend-name">{KIND_STYLE[kind].label}</span>
-              <span className="hx-legend-desc">{d.description}</span>
-            </li>
-          );
-        })}
+        {ALL_BYTE_KINDS.filter((k) => !isContainerKind(k)).map((kind) => <KindItem key={kind} kind={kind} />)}
+      </ul>
+      <ul className="hx-legend-kinds" aria-label="Container field kinds">
+        {ALL_BYTE_KINDS.filter(isContainerKind).map((kind) => <KindItem key={kind} kind={kind} />)}
       </ul>
       <ul className="hx-legend-marks" aria-label="Marks">
         {MARKS.map((m) => (

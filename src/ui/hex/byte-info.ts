@@ -5,6 +5,7 @@
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { BATCH_HEADER_SIZE, describeKind, showOf, type ValueShow } from "../../format/fields.ts";
+import { fieldValueText } from "../../format/containers/value-text.ts";
 import { readField, type AnyFieldValue } from "../../format/field-codec.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { decodeUserHeaders } from "../../format/user-headers.ts";
@@ -165,6 +166,8 @@ function valueRows(analysis: Analysis, bytes: Uint8Array, hit: FieldHit): InfoRo
   const batch = hit.batch >= 0 ? (analysis.batches[hit.batch] as BatchModel) : null;
   if (spec) {
     if (field.length < spec.size) return [{ label: "Value", value: `incomplete: ${field.length} of ${plural(spec.size, "byte")} in the input` }];
+    // Container fields (src/format/containers) name no way of showing: the value their type gives.
+    if (!spec.show) return [{ label: "Value", value: spec.type !== "bytes" ? fieldValueText(spec.type, field) : hexPreview(field) }];
     const value = readField(new ByteReader(bytes), hit.start - spec.offset, spec);
     return SHOW_ROWS[showOf(spec)]({ analysis, hit, value, field, batch });
   }
@@ -177,7 +180,8 @@ function valueRows(analysis: Analysis, bytes: Uint8Array, hit: FieldHit): InfoRo
     rows.push({ label: "Hex", value: hexPreview(field) });
     return rows;
   }
-  return [{ label: "Run", value: plural(field.length, "byte") }, { label: "Hex", value: hexPreview(field) }];
+  if (hit.kind === "unattributed") return [{ label: "Run", value: plural(field.length, "byte") }, { label: "Hex", value: hexPreview(field) }];
+  return [{ label: "Value", value: hexPreview(field) }];
 }
 
 function userHeaderRows(block: Uint8Array): InfoRow[] {

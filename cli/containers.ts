@@ -1,0 +1,174 @@
+/** inspect / report / convert over containers: a file, `-` or a partition directory (contracts.md §1.1). */
+import { open, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { createHash } from "node:crypto";
+import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import {
+  FORMAT_NAMES, FORMAT_TITLES, legacyToSegment, openInputWith, openPartition, openedJsonChunks, partitionJson,
+  type FormatChoice, type OpenedInput, type PartitionSource,
+} from "../src/core/containers/index.ts";
+import { summarySentence } from "../src/core/summary-text.ts";
+import { renderMarkdownReport } from "../src/core/report.ts";
+import { TOOL_VERSION } from "../src/version.ts";
+import { formatLine, renderOpenedText } from "./text-output.ts";
+
+/** A usage or I/O problem: exit 2 with the message on stderr. */
+export class CliProblem extends Error {
+  override readonly name = "CliProblem";
+}
+
+/** Parses a --format value; --envelope's names are aliases (poll-reply, replicated-record → prepare, none → batches). */
+export function parseFormat(flag: string, value: string | undefined): FormatChoice {
+  const v = value ?? "";
+  if (flag === "--envelope") {
+    if (v === "poll-reply") return "poll-reply";
+    if (v === "replicated-record") return "prepare";
+    if (v === "none") return "batches";
+    throw new CliProblem(`iggy-batch: --envelope takes none, poll-reply, replicated-record, not ${JSON.stringify(v)}`);
+  }
+  if (v === "auto" || (FORMAT_NAMES as readonly string[]).includes(v)) return v as FormatChoice;
+  throw new CliProblem(`iggy-batch: --format takes auto, ${FORMAT_NAMES.join(", ")}, not ${JSON.stringify(v)}`);
+}
+
+/** Writes text pieces to stdout (main.ts's writer, which waits on a full pipe). */
+export type Write = (chunks: Iterable<string>) => Promise<void>;
+
+
+const why = (err: unknown): string => {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (err as Error).message;
+};
+
+async function readWhole(path: string): Promise<Uint8Array> {
+  const buf = await readFile(path);
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/** The sibling of a segment pair (`N.log` ↔ `N.index`), when it exists beside the file. */
+async function companionOf(path: string, format: string): Promise<{ name: string; bytes: Uint8Array } | undefined> {
+  const m = /^(\d{1,20})\.(log|index)$/.exec(basename(path));
+  if (!m || (format !== "segment" && format !== "index")) return undefined;
+  const other = `${m[1]}.${m[2] === "log" ? "index" : "log"}`;
+  if ((m[2] === "log") !== (format === "segment")) return undefined;
+  try {
+    return { name: other, bytes: await readWhole(join(dirname(path), other)) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Opens a file path (or stdin bytes) as its detected or forced format. */
+export async function openFile(bytes: Uint8Array, path: string, format: FormatChoice): Promise<{ opened: OpenedInput; name: string }> {
+  const xxh = await loadXxh3();
+  const name = path === "-" ? "-" : basename(path);
+  const first = openInputWith(xxh, bytes, { name, format });
+  const companion = path === "-" ? undefined : await companionOf(path, first.format);
+  return { opened: companion ? openInputWith(xxh, bytes, { name, format, companion }) : first, name };
+}
+
+/** True when the path is a directory. */
+export async function isDirectory(path: string): Promise<boolean> {
+  if (path === "-") return false;
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function sourcesOf(dir: string): Promise<PartitionSource[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    throw new CliProblem(`iggy-batch: cannot read directory ${dir}: ${why(err)}`);
+  }
+  const out: PartitionSource[] = [];
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    let size = 0;
+    try { size = (await stat(path)).size; } catch { /* listed; read() reports it */ }
+    const isFile = e.isFile() || (e.isSymbolicLink() && (await stat(path).then((s) => s.isFile(), () => false)));
+    out.push({
+      name: isFile ? e.name : `${e.name}/`,
+      size,
+      read: async () => {
+        // One open and one read of the size at hand: a file that grows meanwhile is read as it was listed.
+        const handle = await open(path, "r");
+        try {
+          const buf = new Uint8Array(size);
+          let at = 0;
+          while (at < size) {
+            const { bytesRead } = await handle.read(buf, at, size - at, at);
+            if (bytesRead === 0) break;
+            at += bytesRead;
+          }
+          return at === size ? buf : buf.subarray(0, at);
+        } finally {
+          await handle.close();
+        }
+      },
+    });
+  }
+  return out;
+}
+
+/** `inspect DIR`: every file of the partition, one at a time, then the partition's verdict. */
+export async function inspectDirectory(writeChunks: Write, dir: string, json: boolean, withFrames: boolean): Promise<number> {
+  const sources = await sourcesOf(dir);
+  const total = sources.reduce((n, s) => n + s.size, 0);
+  let k = 0;
+  if (json) await writeChunks([partitionJson.open(basename(dir) || dir, total)]);
+  else await writeChunks([`${dir}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`]);
+  const result = await openPartition(sources, {
+    onFile: async (name, opened, bytes) => {
+      if (json) await writeChunks([partitionJson.separator(k++), ...openedJsonChunks(opened, bytes, name, withFrames, { name })]);
+      else await writeChunks(["\n", renderOpenedText(opened, name)]);
+    },
+    onSkip: async (file) => {
+      if (json) await writeChunks([partitionJson.separator(k++), JSON.stringify({ name: file.name, size: file.size, skipped: file.skipped })]);
+      else await writeChunks([`\n${file.name}: skipped: ${file.skipped}\n`]);
+    },
+  });
+  if (json) await writeChunks(partitionJson.close(result, k));
+  else {
+    const lines = ["", `partition ${dir}: ${summarySentence(result.summary)}`];
+    for (const s of result.segments) {
+      const range = s.firstOffset === null ? "no batches" : `offsets ${s.firstOffset}..${s.lastOffset ?? "?"}`;
+      lines.push(`  ${s.name}  ${s.size} bytes  ${range}${s.indexName ? `  + ${s.indexName}` : ""}  ${s.errors ? `FAIL (${s.errors} error${s.errors === 1 ? "" : "s"})` : "ok"}`);
+    }
+    lines.push(`verdict: ${result.verdict === "refused" ? "REFUSED" : result.summary.errors > 0 ? "FAIL" : "ok"}: ${result.sentence}`);
+    await writeChunks([lines.join("\n") + "\n"]);
+  }
+  return result.summary.errors > 0 ? 1 : 0;
+}
+
+/** `inspect FILE|-` for one file. */
+export async function inspectOne(writeChunks: Write, bytes: Uint8Array, path: string, format: FormatChoice, json: boolean, withFrames: boolean): Promise<number> {
+  const { opened, name } = await openFile(bytes, path, format);
+  if (json) await writeChunks(openedJsonChunks(opened, bytes, name, withFrames));
+  else await writeChunks([renderOpenedText(opened, name)]);
+  return opened.analysis.summary.errors > 0 ? 1 : 0;
+}
+
+/** The Markdown report of one file, naming its format, container fields and recovery verdict. */
+export async function reportOne(bytes: Uint8Array, path: string, format: FormatChoice): Promise<{ text: string; status: number }> {
+  const { opened, name } = await openFile(bytes, path, format);
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const text = renderMarkdownReport(opened.analysis, bytes, { name, sha256, toolVersion: TOOL_VERSION, opened });
+  return { text: text + "\n", status: opened.analysis.summary.errors > 0 ? 1 : 0 };
+}
+
+/** `convert FILE -o OUT`: a legacy dump to a valid stamped segment through the encoder. */
+export async function convertOne(bytes: Uint8Array, path: string, format: FormatChoice, out: string, partitionId: bigint): Promise<Uint8Array> {
+  const { opened } = await openFile(bytes, path, format === "auto" ? "auto" : format);
+  if (opened.format !== "legacy-messages" || !opened.legacy) {
+    throw new CliProblem(`iggy-batch: convert reads legacy messages (iggy message poll --output-file); ${path} is ${formatLine(opened).slice(8)}. Force with --format legacy-messages`);
+  }
+  if (opened.legacy.messages.length === 0) throw new CliProblem(`iggy-batch: ${path} holds no whole legacy message to convert`);
+  const segment = legacyToSegment(await loadXxh3(), bytes, opened.legacy, partitionId);
+  if (out !== "-") {
+    try { await writeFile(out, segment); } catch (err) { throw new CliProblem(`iggy-batch: cannot write ${out}: ${why(err)}`); }
+  }
+  return segment;
+}

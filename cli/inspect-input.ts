@@ -1,0 +1,117 @@
+/**
+ * Reads and analyses the input of `iggy-batch inspect`. A regular file, when no frame list is
+ * wanted, is streamed in 4 MiB reads straight into the wasm kernel's memory (memory stays flat
+ * however large the file) and, when large, split over all cores; anything else is read whole.
+ */
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { basename } from "node:path";
+import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/analyze.ts";
+import type { FormatChoice, OpenedInput } from "../src/core/containers/index.ts";
+import { openedJsonChunks } from "../src/core/containers/json.ts";
+import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, fieldByName } from "../src/format/fields.ts";
+import { renderOpenedText } from "./text-output.ts";
+import { analyzeSource } from "../src/core/stream-analyze.ts";
+import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
+import type { Analysis } from "../src/core/model.ts";
+import { analyzeFileInPool } from "./range-pool.ts";
+import { fileSource } from "./file-source.ts";
+
+/**
+ * Files from this size on are split over worker threads. Under tsx a worker takes 0.3-1 s to start
+ * while one thread walks a GiB in about 0.5 s, so smaller files and machines with fewer than
+ * MIN_CORES cores stay on one thread (bench: `npm run bench`, the IGGY_BATCH_THREADS=2 row).
+ */
+const POOL_MIN_BYTES = 512 << 20;
+const MIN_CORES = 3;
+const MAX_THREADS = 4;
+const BATCH_LENGTH_OFFSET = fieldByName(BATCH_HEADER_FIELDS, "batch_length").offset;
+
+/** Worker threads for a file of `size` bytes: IGGY_BATCH_THREADS when set, else by size and cores. */
+export function threadsFor(size: number): number {
+  const forced = Number(process.env.IGGY_BATCH_THREADS);
+  if (Number.isInteger(forced) && forced >= 1) return forced;
+  const cores = availableParallelism();
+  return size >= POOL_MIN_BYTES && cores >= MIN_CORES ? Math.min(MAX_THREADS, cores) : 1;
+}
+
+/** Plain batch files from this size on stream under auto-detect; smaller ones are read whole so every container is considered. */
+const STREAM_MIN_BYTES = 64 << 20;
+
+type Write = (chunks: Iterable<string>) => Promise<void>;
+
+/**
+ * `inspect` of a large plain batch file (or any regular file forced to `--format batches`) without
+ * reading it whole: the header walk decides that it holds batches only, then the kernel streams it.
+ * Returns the exit status, or null when the input needs the whole-file path (stdin, a frame list,
+ * a `.log`/`.index` name, another format, or batches that do not tile the file).
+ */
+export async function inspectStreamed(write: Write, file: string, format: FormatChoice, json: boolean, withFrames: boolean): Promise<number | null> {
+  if (file === "-" || (json && withFrames) || (format !== "auto" && format !== "batches")) return null;
+  const name = basename(file);
+  const lower = name.toLowerCase();
+  if (format === "auto" && (lower.endsWith(".log") || lower.endsWith(".index"))) return null;
+  let detectedBy = `forced: ${format} was chosen, not detected`;
+  if (format === "auto") {
+    const walk = walkFileHeaders(file);
+    if (walk === null || walk.size < STREAM_MIN_BYTES || !walk.tiles) return null;
+    detectedBy = `auto: ${walk.batches} batch header${walk.batches === 1 ? " ends exactly at" : "s step by batch_length to exactly"} the end of the input`;
+  }
+  const analysis = await analyzeFileStreaming(file, 0);
+  if (analysis === null) return null;
+  const opened: OpenedInput = { format: "batches", detectedBy, analysis, container: null, recovery: null, entries: null, legacy: null };
+  if (json) await write(openedJsonChunks(opened, new Uint8Array(0), name, withFrames));
+  else await write([renderOpenedText(opened, name)]);
+  return analysis.summary.errors > 0 ? 1 : 0;
+}
+
+// Batch headers only (256 bytes per batch): whether they step by batch_length to exactly the file's end.
+function walkFileHeaders(file: string): { size: number; batches: number; tiles: boolean } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return null;
+    const source = fileSource(fd);
+    const header = new Uint8Array(BATCH_HEADER_SIZE);
+    const view = new DataView(header.buffer);
+    let pos = 0;
+    let batches = 0;
+    while (source.size - pos >= BATCH_HEADER_SIZE) {
+      if (source.read(header, pos) < BATCH_HEADER_SIZE) break;
+      const length = Number(view.getBigUint64(BATCH_LENGTH_OFFSET, true));
+      if (length < BATCH_HEADER_SIZE) break;
+      pos += length;
+      batches++;
+    }
+    return { size: source.size, batches, tiles: batches > 0 && pos === source.size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// Null when the input is not a readable regular file or the engine lacks the kernel: readInput then reads it (and words any error).
+async function analyzeFileStreaming(file: string, startOffset: number): Promise<Analysis | null> {
+  if (!(await loadXxh3()).walker) return null;
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const source = fileSource(fd);
+    if (!fstatSync(fd).isFile()) return null;
+    const threads = threadsFor(source.size);
+    const options = { startOffset, keepFrames: false, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS };
+    if (threads > 1) return await analyzeFileInPool(file, { ...options, threads });
+    return analyzeSource(await createWasmKernel(), source, options);
+  } finally {
+    closeSync(fd);
+  }
+}

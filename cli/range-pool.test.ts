@@ -1,0 +1,99 @@
+/**
+ * The CLI's streaming and all-cores paths on real files: a pool of 1, 2 and 3 worker threads and
+ * the single-thread file stream give analyze()'s Analysis (without frame columns) for a segment of
+ * many batches, two partitions and planted faults; and `inspect` prints the same text and JSON
+ * whether the file streams (1 or 2 threads) or arrives on stdin.
+ */
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { analyzeWith } from "../src/core/analyze.ts";
+import { analyzeSource } from "../src/core/stream-analyze.ts";
+import { encodeBatch, stampBatch, concat } from "../src/core/encode.ts";
+import { loadHashWasmXxh3 } from "../src/checksum/xxh3.ts";
+import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
+import type { Analysis } from "../src/core/model.ts";
+import { analyzeFileInPool, fileSource, RangePool } from "./range-pool.ts";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const reference = await loadHashWasmXxh3();
+const tmp = mkdtempSync(join(tmpdir(), "iggy-batch-pool-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** 60 stamped batches over two partitions, with a bad frame, a gap in offsets and a cut tail. */
+function segment(): Uint8Array {
+  const batches: Uint8Array[] = [];
+  const next = [0n, 0n];
+  for (let b = 0; b < 60; b++) {
+    const p = b % 2;
+    const messages = Array.from({ length: 1 + (b % 7) }, (_, k) => ({ payload: `p${p} b${b} m${k} `.repeat(1 + (b % 5)), timestampDelta: k }));
+    const batch = stampBatch(reference, encodeBatch(reference, { originTimestamp: 1n, messages }), {
+      partitionId: BigInt(p), baseOffset: next[p]! + (b === 41 ? 3n : 0n), baseTimestamp: 1_000_000n + BigInt(b),
+    });
+    next[p]! += BigInt(messages.length) + (b === 41 ? 3n : 0n);
+    if (b === 17) batch[256 + 60]! ^= 0xff; // a payload byte: frame checksum
+    batches.push(batch);
+  }
+  const all = concat(batches);
+  return all.subarray(0, all.length - 30);
+}
+
+const bytes = segment();
+const FILE = join(tmp, "segment.bin");
+writeFileSync(FILE, bytes);
+const withoutFrames = ({ frames: _f, ...rest }: Analysis): Omit<Analysis, "frames"> => rest;
+const want = withoutFrames(analyzeWith(reference, bytes));
+
+describe("all cores", () => {
+  it("the planted faults are there to be found", () => {
+    expect(new Set(want.diagnostics.map((d) => d.code))).toEqual(new Set(["frame-checksum-mismatch", "batch-checksum-mismatch", "offset-discontinuity", "batch-truncated", "frame-truncated", "message-count-mismatch"]));
+  });
+
+  for (const threads of [1, 2, 3]) {
+    it(`a pool of ${threads} worker thread${threads > 1 ? "s" : ""} gives analyze()'s result`, async () => {
+      const got = await analyzeFileInPool(FILE, { threads, startOffset: 0, keepFrames: false, maxDiagnostics: 200_000 });
+      expect(withoutFrames(got)).toEqual(want);
+    });
+  }
+
+  it("a pool that stays up answers job after job (what a page's Web Workers would do)", async () => {
+    const pool = new RangePool(2);
+    try {
+      await pool.ready();
+      for (let k = 0; k < 2; k++) expect(withoutFrames(await pool.analyzeFile(FILE, { startOffset: 0, keepFrames: false, maxDiagnostics: 200_000 }))).toEqual(want);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("keeps the first diagnostics analyze() keeps when capped, and merges frame columns", async () => {
+    const capped = analyzeWith(reference, bytes, { maxDiagnostics: 2 });
+    expect(await analyzeFileInPool(FILE, { threads: 2, startOffset: 0, keepFrames: true, maxDiagnostics: 2 })).toEqual(capped);
+  });
+
+  it("the single-thread file stream gives analyze()'s result", async () => {
+    const fd = openSync(FILE, "r");
+    try {
+      expect(withoutFrames(analyzeSource(await createWasmKernel(), fileSource(fd), { keepFrames: false, windowBytes: 4096 }))).toEqual(want);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it("inspect prints the same text and JSON streamed (1 or 2 threads) as from stdin", () => {
+    const run = (args: string[], threads: string, input?: Uint8Array) => {
+      const r = spawnSync(process.execPath, [join(ROOT, "bin/iggy-batch.mjs"), "inspect", ...args], { input, encoding: "utf8", env: { ...process.env, IGGY_BATCH_THREADS: threads } });
+      return { status: r.status, stdout: r.stdout.replaceAll(`"name":"-"`, `"name":"segment.bin"`).replace(/^-: /m, "segment.bin: ") };
+    };
+    // Forced to batches: a file this small streams only when forced (auto reads small files whole to try every container).
+    for (const args of [["--format", "batches"], ["--format", "batches", "--json", "--no-frames"]]) {
+      const piped = run(["-", ...args], "1", bytes);
+      expect(piped.status).toBe(1);
+      expect(run([FILE, ...args], "1")).toEqual(piped);
+      expect(run([FILE, ...args], "2")).toEqual(piped);
+    }
+  });
+});

@@ -1,0 +1,26 @@
+/** A worker_thread of range-pool.ts: streams batch-aligned ranges of files through its own wasm kernel, one job per message. */
+import { parentPort } from "node:worker_threads";
+import { closeSync, openSync } from "node:fs";
+import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
+import { walkRange } from "../src/core/range-walk.ts";
+import { frameColumnBuffers } from "../src/core/frame-columns.ts";
+import { fileSource } from "./file-source.ts";
+import type { RangeJob } from "./range-pool.ts";
+
+const port = parentPort!;
+const kernel = await createWasmKernel();
+port.on("message", (job: RangeJob) => {
+  try {
+    const fd = openSync(job.path, "r");
+    try {
+      const result = walkRange(kernel, fileSource(fd), job);
+      const transfer = result.frames ? [...new Set(frameColumnBuffers(result.frames))] : [];
+      port.postMessage({ ok: true, result }, transfer);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    port.postMessage({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  }
+});
+port.postMessage({ ready: true });

@@ -1,0 +1,108 @@
+/**
+ * Whole-process runs for `npm run bench`: a segment file in /tmp (deleted after), timed with GNU
+ * time for the native verifier and `iggy-batch inspect`, interleaved run by run so the ratio holds
+ * on a shared machine; optionally another checkout's CLI on the same file for a before/after.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadXxh3 } from "../../src/checksum/xxh3.ts";
+import { planSegment, writeSegmentFile } from "./segment.ts";
+import { hasGnuTime, timeProcess } from "./native.ts";
+import { RangePool } from "../../cli/range-pool.ts";
+
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../bin/iggy-batch.mjs");
+const MiB = 1 << 20;
+
+/** What cliSection runs. */
+export interface CliBenchConfig {
+  readonly mib: number;
+  readonly sizes: readonly number[];
+  readonly runs: number;
+  readonly native: string | null;
+  readonly baselineBin: string | null;
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+const label = (n: number): string => (n >= 1024 ? `${n / 1024} KiB` : `${n} B`);
+
+/** The file walked by pools of 1 and 2 workers that are already up (no start-up), interleaved: what all cores give. */
+async function warmPoolLines(file: string, frames: number, runs: number, cSeconds: number | null): Promise<string[]> {
+  const pools = [new RangePool(1), new RangePool(2)];
+  try {
+    await Promise.all(pools.map((p) => p.ready()));
+    const times = pools.map(() => [] as number[]);
+    const options = { startOffset: 0, keepFrames: false, maxDiagnostics: 200_000 };
+    for (let r = 0; r <= runs; r++) {
+      for (const [i, pool] of pools.entries()) {
+        const t0 = performance.now();
+        const a = await pool.analyzeFile(file, options);
+        if (a.summary.frames !== frames || a.summary.errors > 0) throw new Error(`pool of ${pool.threads}: ${a.summary.frames} frames, ${a.summary.errors} errors`);
+        if (r > 0) times[i]!.push((performance.now() - t0) / 1e3); // run 0 warms the kernels up
+      }
+    }
+    const [one, two] = times.map(median) as [number, number];
+    return pools.map((pool, i) => {
+      const t = i === 0 ? one : two;
+      const ratio = cSeconds ? `, ${(t / cSeconds).toFixed(2)}x C` : "";
+      const speedup = i === 1 ? `, ${(one / two).toFixed(2)}x one worker` : "";
+      return `    ${`pool of ${pool.threads} worker${i ? "s" : ""} already up (in the bench process)`.padEnd(56)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), ${((t * 1e9) / frames).toFixed(1)} ns/frame${ratio}${speedup}`;
+    });
+  } finally {
+    await Promise.all(pools.map((p) => p.close()));
+  }
+}
+
+/** The printed lines of the whole-process comparison. */
+export async function cliSection(cfg: CliBenchConfig): Promise<string[]> {
+  if (!hasGnuTime()) return ["CLI whole process: skipped, /usr/bin/time (GNU time) is missing"];
+  const xxh = await loadXxh3();
+  const lines = ["", `CLI whole process on a ${cfg.mib} MiB segment file in /tmp (GNU time: wall s, peak RSS), runs interleaved, median of ${cfg.runs}:`];
+  for (const payload of cfg.sizes) {
+    const plan = planSegment(payload, cfg.mib * MiB);
+    const dir = mkdtempSync(join(tmpdir(), "iggy-bench-cli-"));
+    const file = join(dir, "segment.bin");
+    try {
+      writeSegmentFile(xxh, plan, file);
+      const variants: Array<{ name: string; cmd: string; args: string[]; env?: NodeJS.ProcessEnv }> = [];
+      if (cfg.native) variants.push({ name: "C verifier (verify.c, 4 MiB reads)", cmd: cfg.native, args: [file] });
+      variants.push({ name: "iggy-batch --help (start-up alone, tsx)", cmd: process.execPath, args: [BIN, "--help"] });
+      variants.push({ name: "iggy-batch inspect FILE (default threads)", cmd: process.execPath, args: [BIN, "inspect", file] });
+      variants.push({ name: "iggy-batch inspect FILE, IGGY_BATCH_THREADS=2", cmd: process.execPath, args: [BIN, "inspect", file], env: { ...process.env, IGGY_BATCH_THREADS: "2" } });
+      variants.push({ name: "iggy-batch inspect FILE --json --no-frames, 1 thread", cmd: process.execPath, args: [BIN, "inspect", file, "--json", "--no-frames"], env: { ...process.env, IGGY_BATCH_THREADS: "1" } });
+      if (cfg.baselineBin) variants.push({ name: `baseline ${cfg.baselineBin} inspect FILE`, cmd: process.execPath, args: [cfg.baselineBin, "inspect", file] });
+      const times = variants.map(() => [] as number[]);
+      const rss = variants.map(() => [] as number[]);
+      for (let r = 0; r < cfg.runs; r++) {
+        for (const [i, v] of variants.entries()) {
+          // The baseline reads the whole file into memory and is slow: once is enough for its order of magnitude.
+          if (v.name.startsWith("baseline") && r > 0) continue;
+          const t = timeProcess(v.cmd, v.args, v.env);
+          if (t.status !== 0) throw new Error(`${v.name} exited ${t.status} on a valid segment`);
+          times[i]!.push(t.seconds);
+          rss[i]!.push(t.maxRssKiB);
+        }
+      }
+      const c = cfg.native ? median(times[0]!) : null;
+      lines.push(`  ${label(payload)} payloads: ${plan.batches.toLocaleString("en-US")} batches, ${plan.frames.toLocaleString("en-US")} frames, ${(plan.totalBytes / MiB).toFixed(0)} MiB`);
+      const startup = median(times[cfg.native ? 1 : 0]!);
+      for (const [i, v] of variants.entries()) {
+        const t = median(times[i]!);
+        const net = v.args.includes("inspect") && !v.name.startsWith("baseline") ? `, ${((t - startup) / (c ?? 1)).toFixed(2)}x net of start-up` : "";
+        const ratio = c && i > 0 ? ` = ${(t / c).toFixed(2)}x C${net}` : "";
+        lines.push(`    ${v.name.padEnd(56)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), peak RSS ${(median(rss[i]!) / 1024).toFixed(0)} MiB${ratio}`);
+      }
+      lines.push(...(await warmPoolLines(file, plan.frames, cfg.runs, c)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  lines.push("  targets: CLI ≤ 2.0x C at 1 KiB, ≤ 3.0x at 100 B; peak RSS ≤ 256 MiB with --no-frames",
+    "  (\"net of start-up\" subtracts the --help row: what a precompiled CLI, issue 9 item 5, would leave)");
+  return lines;
+}

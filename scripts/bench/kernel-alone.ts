@@ -1,0 +1,31 @@
+/** The kernel walk alone for `npm run bench`: bytes copied into wasm memory untimed, then only the walk calls timed. */
+import { readFileSync } from "node:fs";
+import { createWasmKernel } from "../../src/checksum/kernel/wasm-kernel.ts";
+
+/** The committed build without -msimd128, to show what SIMD buys. */
+export function noSimdModule(): WebAssembly.Module {
+  return new WebAssembly.Module(readFileSync(new URL("../../src/checksum/kernel/kernel-nosimd.wasm", import.meta.url)));
+}
+
+/** Milliseconds of the kernel walk (no frame columns) over the whole segment, in 4 MiB windows. */
+export async function kernelWalkMs(segment: Uint8Array, expectFrames: number, module?: WebAssembly.Module): Promise<() => number> {
+  const kernel = await createWasmKernel(module);
+  const windowBytes = 4 << 20;
+  const area = kernel.inputArea(windowBytes + (2 << 20));
+  return () => {
+    let ms = 0;
+    let frames = 0;
+    for (let pos = 0; pos < segment.length;) {
+      const have = Math.min(area.length, segment.length - pos);
+      area.set(segment.subarray(pos, pos + have));
+      const t0 = performance.now();
+      const r = kernel.walk(have, pos, 0, false, pos + have === segment.length);
+      ms += performance.now() - t0;
+      if (r.batches === 0) throw new Error(`kernel walked nothing at ${pos}`);
+      frames += r.frames;
+      pos += r.consumed;
+    }
+    if (frames !== expectFrames) throw new Error(`kernel walked ${frames} frames, planned ${expectFrames}`);
+    return ms;
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The native reference of `npm run bench`: scripts/bench/verify.c compiled at bench time with the
+ * system's cc and libxxhash (Debian: libxxhash-dev), run in memory or as a whole process.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SOURCE = join(dirname(fileURLToPath(import.meta.url)), "verify.c");
+
+/** Compiles verify.c into a temp dir; null (with the reason) when cc or libxxhash is missing. */
+export function buildNativeVerifier(): { path: string } | { missing: string } {
+  const out = join(mkdtempSync(join(tmpdir(), "iggy-bench-c-")), "verify");
+  try {
+    execFileSync(process.env.CC ?? "cc", ["-O2", "-o", out, SOURCE, "-lxxhash"], { stdio: ["ignore", "ignore", "pipe"] });
+    return existsSync(out) ? { path: out } : { missing: "cc wrote no binary" };
+  } catch (err) {
+    return { missing: `cc -O2 verify.c -lxxhash failed (${String((err as { stderr?: Buffer }).stderr ?? err).trim().split("\n")[0]})` };
+  }
+}
+
+/** Nanoseconds of each of `runs` in-memory walks of the file (read once, untimed). */
+export function nativeInMemoryNs(verifier: string, file: string, runs: number): number[] {
+  const r = spawnSync(verifier, [file, "--memory", String(runs)], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`native verifier failed on ${file}: ${r.stderr}`);
+  return r.stdout.trim().split("\n").map(Number);
+}
+
+/** Wall seconds and peak RSS (KiB) of one whole process, from GNU time. */
+export function timeProcess(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): { seconds: number; maxRssKiB: number; status: number | null } {
+  const r = spawnSync("/usr/bin/time", ["-f", "%e %M", cmd, ...args], { encoding: "utf8", env, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 26 });
+  const last = r.stderr.trim().split("\n").at(-1) ?? "";
+  const [seconds, rss] = last.split(" ").map(Number);
+  if (!(seconds! >= 0) || !(rss! > 0)) throw new Error(`could not time ${cmd} ${args.join(" ")}: ${r.stderr}`);
+  return { seconds: seconds!, maxRssKiB: rss!, status: r.status };
+}
+
+/** Whether GNU time is there to measure whole processes. */
+export const hasGnuTime = (): boolean => existsSync("/usr/bin/time");

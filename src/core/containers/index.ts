@@ -1,0 +1,134 @@
+/**
+ * Containers: the files batches live in (containers.md). The entry point of the layer, for the CLI and the page.
+ *
+ * API tour (all pure, no DOM, no Node; bytes in, models out; nothing throws on bad input):
+ *
+ * - `detectFormat(bytes, name?) → Detection` picks a FormatName and the one-sentence `detectedBy`
+ *   (`.log` → segment, `.index` → index by name; else content; batches that tile stay batches;
+ *   `recognized: false` for input that fits no Iggy format).
+ * - `openInput(bytes, { name?, format?: FormatChoice, companion?, xxh3? }) → Promise<OpenedInput>`
+ *   decodes one file as the detected or forced format: `analysis` (the batch model of core/model.ts
+ *   with the container's diagnostics merged into its list and summary), `container` (the header's
+ *   fields with absolute ranges, kinds from format/containers for colours and tooltips), `recovery`
+ *   (segments), `entries` (index files), `legacy` (legacy dumps). `openInputWith(xxh, …)` is the
+ *   synchronous body for a loaded kernel (the worker).
+ * - `openPartition(sources, { xxh3?, maxFileBytes?, onFile? }) → Promise<PartitionResult>` (partition.ts)
+ *   reads a partition directory's `*.log`/`*.index` one segment at a time (each PartitionSource has a
+ *   lazy `read()`), hands each decoded file to `onFile` and keeps only per-file summaries, the flat
+ *   diagnostics (each with `file`), the summed summary and the partition verdict.
+ * - `containerFieldAt(opened, bytes, offset)` finds the container field holding a byte (hex map colours,
+ *   tooltips): header fields from `container.fields`, index entries and legacy messages placed on demand.
+ *   Its `kind` is a ByteKind of format/fields.ts, so KIND_STYLE and describeKind() cover it.
+ * - `overlayContainerKinds(opened, bytes, start, end, out)` (byte-kinds.ts): after core/byte-map.ts's
+ *   fillKinds(), gives the bytes no batch claims their container field's kind code (the hex map's colours).
+ * - `legacyToSegment(xxh, bytes, opened.legacy)` converts a legacy dump to a valid stamped segment.
+ * - `openedJsonChunks` / `partitionJsonChunks` (json.ts) write the CLI's JSON (contracts.md §1.1).
+ * - `CONTAINER_SAMPLES` (samples.ts) builds a sample per container, good and broken, for the samples menu.
+ */
+import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
+import { analyzeWith } from "../analyze.ts";
+import { decodeConsensus } from "./consensus.ts";
+import { detectFormat } from "./detect.ts";
+import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
+import { decodeLegacy } from "./legacy.ts";
+import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
+import { decodePollReply } from "./poll-reply.ts";
+import { openSegment } from "./segment.ts";
+import { decodeSendMessages } from "./send-messages.ts";
+import type { ContainerField, FormatChoice, FormatName, OpenedInput } from "./types.ts";
+
+export * from "./types.ts";
+export { detectFormat, type Detection } from "./detect.ts";
+export { legacyToSegment } from "./legacy.ts";
+export { openPartition, type PartitionSource, type PartitionResult, type PartitionFileSummary, type PartitionSegment, type PartitionOptions } from "./partition.ts";
+
+/** How to open one input. */
+export interface OpenOptions {
+  /** The file name (decides `.log` / `.index`, and a segment's start offset). */
+  readonly name?: string;
+  /** A format to force; default "auto". */
+  readonly format?: FormatChoice;
+  /**
+   * The other file of a segment pair, when both are at hand: for a segment its `.index` (recovery then
+   * takes the index path), for an index its `.log` (the entries are cross-checked against it).
+   */
+  readonly companion?: { readonly name: string; readonly bytes: Uint8Array };
+  readonly xxh3?: Xxh3;
+}
+
+/** Decodes one input as its detected or forced format. */
+export async function openInput(bytes: Uint8Array, options: OpenOptions = {}): Promise<OpenedInput> {
+  return openInputWith(options.xxh3 ?? (await loadXxh3()), bytes, options);
+}
+
+/** The synchronous body of openInput() for a loaded kernel. */
+export function openInputWith(xxh: Xxh3, bytes: Uint8Array, options: OpenOptions = {}): OpenedInput {
+  const choice = options.format ?? "auto";
+  const name = options.name ?? "";
+  let format: FormatName;
+  let detectedBy: string;
+  if (choice === "auto") {
+    const d = detectFormat(bytes, name);
+    if (!d.recognized) {
+      const f = new Findings();
+      f.add("format-unrecognized", 0, bytes.length, d.detectedBy.replace(/^auto: /, ""));
+      return { format: d.format, detectedBy: d.detectedBy, analysis: mergeFindings(emptyAnalysis(bytes.length), f.list), container: null, recovery: null, entries: null, legacy: null };
+    }
+    format = d.format;
+    detectedBy = d.detectedBy;
+  } else {
+    format = choice;
+    detectedBy = `forced: ${choice} was chosen, not detected`;
+  }
+  return decodeAs(xxh, bytes, format, detectedBy, name, options.companion);
+}
+
+function decodeAs(xxh: Xxh3, bytes: Uint8Array, format: FormatName, detectedBy: string, name: string, companion?: OpenOptions["companion"]): OpenedInput {
+  const base = { format, detectedBy, container: null, recovery: null, entries: null, legacy: null };
+  const container = (fields: ContainerField[], start: number, end: number) => ({ format, start, end, fields });
+  switch (format) {
+    case "batches":
+    case "partition":
+      // A partition is a directory (openPartition); one file forced as one is read as its batches.
+      return { ...base, analysis: analyzeWith(xxh, bytes) };
+    case "segment": {
+      const entries = companion ? decodeIndexEntries(companion.bytes) : [];
+      const s = openSegment(xxh, bytes, name, entries);
+      const why = companion ? `${detectedBy}; recovery reads ${companion.name}` : detectedBy;
+      return { ...base, detectedBy: why, analysis: s.analysis, recovery: s.recovery };
+    }
+    case "index": {
+      const entries = decodeIndexEntries(bytes);
+      const findings = checkIndexAlone(bytes, entries);
+      if (companion) {
+        const log = openSegment(xxh, companion.bytes, companion.name, entries);
+        findings.push(...crossCheckIndex(entries, companion.bytes.length, batchStartsOf(log.analysis), companion.name));
+      }
+      const why = companion ? `${detectedBy}; cross-checked against ${companion.name}` : detectedBy;
+      return { ...base, detectedBy: why, analysis: mergeFindings(emptyAnalysis(bytes.length), findings), entries, container: container([], 0, bytes.length) };
+    }
+    case "poll-reply": {
+      const p = decodePollReply(xxh, bytes, 0);
+      return { ...base, analysis: mergeFindings(p.analysis, p.findings, bytes.length), container: container(p.fields, 0, Math.min(16, bytes.length)) };
+    }
+    case "send-messages": {
+      const s = decodeSendMessages(xxh, bytes, 0);
+      return { ...base, analysis: mergeFindings(s.analysis, s.findings, bytes.length), container: container(s.fields, 0, s.batchStart ?? bytes.length) };
+    }
+    case "request":
+    case "reply":
+    case "prepare": {
+      const c = decodeConsensus(xxh, bytes, format);
+      const end = c.fields.reduce((m, f) => Math.max(m, f.end), 0);
+      return { ...base, detectedBy: `${detectedBy}; the body is ${c.body}`, analysis: mergeFindings(c.analysis, c.findings, bytes.length), container: container(c.fields, 0, end) };
+    }
+    case "legacy-messages": {
+      const l = decodeLegacy(xxh, bytes);
+      return { ...base, analysis: mergeFindings(emptyAnalysis(bytes.length), l.findings), container: container([], 0, bytes.length), legacy: { messages: l.messages, runs: l.runs } };
+    }
+  }
+}
+
+export { openedJsonChunks, partitionJson, recoveryJson, containerJson } from "./json.ts";
+export { overlayContainerKinds } from "./byte-kinds.ts";
+export { containerFieldAt } from "./field-at.ts";

@@ -1,0 +1,64 @@
+/** Folding container findings into a batch Analysis, and the empty Analysis of inputs that hold no batches. */
+import { diagnostic, type Diagnostic, type DiagnosticCode } from "../../format/diagnostics.ts";
+import type { FieldSpec } from "../../format/fields.ts";
+import { fieldValueText } from "../../format/containers/value-text.ts";
+import type { ContainerByteKind } from "../../format/containers/kinds.ts";
+import { FrameColumnsBuilder } from "../frame-columns.ts";
+import type { Analysis, BatchModel } from "../model.ts";
+import type { ContainerField } from "./types.ts";
+
+/** A list of container findings being collected. */
+export class Findings {
+  readonly list: Diagnostic[] = [];
+
+  /** Adds one finding with its code's severity. */
+  add(code: DiagnosticCode, start: number, end: number, message: string, batch: number | null = null, frame: number | null = null): void {
+    this.list.push(diagnostic(code, start, end, batch, frame, message));
+  }
+}
+
+/** An Analysis of an input with no batches (an index file, a legacy dump, garbage). */
+export function emptyAnalysis(size: number): Analysis {
+  return { size, batches: [], frames: new FrameColumnsBuilder(0).finish(), diagnostics: [], diagnosticsOmitted: 0,
+    summary: { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 } };
+}
+
+const key = (d: Diagnostic): "errors" | "warnings" | "infos" => (d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos");
+
+/** The analysis with extra findings merged in (summary and per-batch counts too) and its size set to the whole input's. */
+export function mergeFindings(a: Analysis, extra: readonly Diagnostic[], size: number = a.size): Analysis {
+  if (extra.length === 0 && size === a.size) return a;
+  const summary = { ...a.summary };
+  const perBatch = new Map<number, { errors: number; warnings: number; infos: number }>();
+  for (const d of extra) {
+    summary[key(d)]++;
+    if (d.batch === null) continue;
+    const c = perBatch.get(d.batch) ?? { errors: 0, warnings: 0, infos: 0 };
+    c[key(d)]++;
+    perBatch.set(d.batch, c);
+  }
+  const batches: BatchModel[] = a.batches.map((b) => {
+    const c = perBatch.get(b.index);
+    return c ? { ...b, errors: b.errors + c.errors, warnings: b.warnings + c.warnings, infos: b.infos + c.infos } : b;
+  });
+  const diagnostics = [...a.diagnostics, ...extra].sort((x, y) => x.start - y.start || x.end - y.end);
+  return { ...a, size, batches, diagnostics, summary };
+}
+
+/** Places a field table at `base` in the input: one ContainerField per row that starts inside it (a cut row keeps the bytes there are). */
+export function placeFields(bytes: Uint8Array, table: readonly FieldSpec[], base: number, prefix = ""): ContainerField[] {
+  const out: ContainerField[] = [];
+  for (const f of table) {
+    const start = base + f.offset;
+    if (start >= bytes.length) break;
+    const end = Math.min(bytes.length, start + f.size);
+    out.push({ kind: f.kind as ContainerByteKind, name: prefix + f.name, start, end, value: fieldValueText(f.type, bytes.subarray(start, end)) });
+  }
+  return out;
+}
+
+/** One field at an explicit range (a variable part). */
+export function fieldAt(bytes: Uint8Array, kind: ContainerByteKind, name: string, start: number, end: number, value?: string): ContainerField {
+  const e = Math.min(bytes.length, end);
+  return { kind, name, start, end: e, value: value ?? fieldValueText("bytes", bytes.subarray(start, e)) };
+}

@@ -1,0 +1,214 @@
+/**
+ * A partition directory (containers.md "Partition directory"): every `{start:020}.log` with its
+ * `.index`, in start-offset order, one segment in memory at a time; the chain across segments,
+ * index cross-checks, orphan indexes, empty middle segments; foreign, scratch, huge or unreadable
+ * files are listed and skipped. Upstream: core/server/src/segment_recovery.rs (ensure_contiguous_chain).
+ */
+import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
+import { startOffsetOfName } from "../../format/containers/segment.ts";
+import type { Diagnostic } from "../../format/diagnostics.ts";
+import type { Summary } from "../model.ts";
+import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
+import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
+import { openSegment } from "./segment.ts";
+import type { OpenedInput, RecoveryVerdict } from "./types.ts";
+
+/** One file of the directory: its name (relative), size, and a lazy read (called at most once). */
+export interface PartitionSource {
+  readonly name: string;
+  readonly size: number;
+  read(): Promise<Uint8Array>;
+}
+
+/** Limits and the per-file hook of openPartition. */
+export interface PartitionOptions {
+  readonly xxh3?: Xxh3;
+  /** Files larger than this are listed and skipped. Default 2 GiB − 1 (what one read can hold). */
+  readonly maxFileBytes?: number;
+  /** Receives each decoded file while its bytes are still held; keep what you need, the rest is dropped. */
+  readonly onFile?: (name: string, opened: OpenedInput, bytes: Uint8Array) => void | Promise<void>;
+  /** Receives each skipped file (foreign, scratch, huge, unreadable) in its place in the order. */
+  readonly onSkip?: (file: PartitionFileSummary) => void | Promise<void>;
+}
+
+/** What the partition keeps of one file after its bytes are gone. */
+export interface PartitionFileSummary {
+  readonly name: string;
+  readonly size: number;
+  /** "segment" or "index", or null for a skipped file. */
+  readonly format: "segment" | "index" | null;
+  /** Why the file was not decoded, or null. */
+  readonly skipped: string | null;
+  readonly summary: Summary;
+}
+
+/** One segment in the chain, for the partition view. */
+export interface PartitionSegment {
+  readonly name: string;
+  readonly indexName: string | null;
+  readonly startOffset: bigint;
+  readonly size: number;
+  readonly batches: number;
+  readonly firstOffset: bigint | null;
+  readonly lastOffset: bigint | null;
+  readonly firstTimestamp: bigint | null;
+  readonly lastTimestamp: bigint | null;
+  readonly recovery: RecoveryVerdict;
+  readonly errors: number;
+}
+
+/** Everything openPartition keeps: per-file summaries, segments, flat diagnostics with `file`, the sum and the verdict. */
+export interface PartitionResult {
+  readonly files: PartitionFileSummary[];
+  readonly segments: PartitionSegment[];
+  readonly diagnostics: (Diagnostic & { readonly file: string })[];
+  readonly summary: Summary;
+  /** "refused" when the server would refuse the partition at boot (a gap, an overlap, an empty non-last segment). */
+  readonly verdict: "ok" | "refused";
+  readonly sentence: string;
+}
+
+const ZERO: Summary = { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 };
+const DEFAULT_MAX = 2 ** 31 - 1;
+
+interface Plan { readonly source: PartitionSource; readonly start: bigint | null; readonly kind: "log" | "index" | "skip"; readonly why: string }
+
+function planOf(sources: readonly PartitionSource[], max: number): { plans: Plan[]; logs: Set<string> } {
+  const logs = new Set<string>();
+  for (const s of sources) if (/^\d{1,20}\.log$/.test(s.name)) logs.add(s.name.slice(0, -4));
+  const plans = sources.map((source): Plan => {
+    const n = source.name;
+    const start = startOffsetOfName(n);
+    if (n.endsWith(".staging")) return { source, start, kind: "skip", why: "a .staging scratch file (deleted at boot)" };
+    if (start === null || n.includes("/")) return { source, start, kind: "skip", why: "not a {start:020}.log or .index file" };
+    if (source.size > max) return { source, start, kind: "skip", why: `${source.size} bytes, over the ${max}-byte limit of one read` };
+    return { source, start, kind: n.endsWith(".log") ? "log" : "index", why: "" };
+  });
+  // Start-offset order, a .log before its .index, skipped files last by name.
+  plans.sort((a, b) => (a.kind === "skip" ? 1 : 0) - (b.kind === "skip" ? 1 : 0) || (a.start !== null && b.start !== null && a.start !== b.start ? (a.start < b.start ? -1 : 1) : 0)
+    || (a.kind === b.kind ? 0 : a.kind === "log" ? -1 : 1) || a.source.name.localeCompare(b.source.name));
+  return { plans, logs };
+}
+
+/** Decodes a partition directory one segment at a time. */
+export async function openPartition(sources: readonly PartitionSource[], options: PartitionOptions = {}): Promise<PartitionResult> {
+  const xxh = options.xxh3 ?? (await loadXxh3());
+  const { plans, logs } = planOf(sources, options.maxFileBytes ?? DEFAULT_MAX);
+  const files: PartitionFileSummary[] = [];
+  const segments: PartitionSegment[] = [];
+  const diagnostics: (Diagnostic & { file: string })[] = [];
+  const summary = { ...ZERO };
+  const refusals: string[] = [];
+  const lastLog = [...plans].reverse().find((p) => p.kind === "log")?.source.name;
+  const indexByStem = new Map(plans.filter((p) => p.kind === "index").map((p) => [p.source.name.slice(0, -6), p]));
+  const done = new Set<string>();
+  let prev: PartitionSegment | null = null;
+
+  const record = async (name: string, size: number, format: "segment" | "index", opened: OpenedInput, bytes: Uint8Array) => {
+    await options.onFile?.(name, opened, bytes);
+    const s = opened.analysis.summary;
+    for (const k of Object.keys(summary) as (keyof Summary)[]) summary[k] += s[k];
+    for (const d of opened.analysis.diagnostics) diagnostics.push({ ...d, file: name });
+    files.push({ name, size, format, skipped: null, summary: s });
+  };
+  const skip = async (p: Plan, why: string) => {
+    const file: PartitionFileSummary = { name: p.source.name, size: p.source.size, format: null, skipped: why, summary: ZERO };
+    files.push(file);
+    await options.onSkip?.(file);
+  };
+  const read = async (p: Plan): Promise<Uint8Array | string> => {
+    try { return await p.source.read(); } catch (err) { return `unreadable: ${err instanceof Error ? err.message : String(err)}`; }
+  };
+
+  for (const p of plans) {
+    const name = p.source.name;
+    if (done.has(name)) continue;
+    if (p.kind === "skip") { await skip(p, p.why); continue; }
+    if (p.kind === "index") {
+      // Reached only for an index whose .log is absent or skipped: an orphan, deleted at boot.
+      const bytes = await read(p);
+      if (typeof bytes === "string") { await skip(p, bytes); continue; }
+      const entries = decodeIndexEntries(bytes);
+      const f = new Findings();
+      const orphan = !logs.has(name.slice(0, -6));
+      if (orphan) f.add("index-orphan", 0, bytes.length, `${name} has no ${name.slice(0, -6)}.log beside it; the server deletes it at boot`);
+      const why = orphan ? "auto: an .index without its .log in a partition directory" : "auto: the file name ends in .index (its .log was skipped)";
+      await record(name, bytes.length, "index", indexOpened(bytes, entries, [...checkIndexAlone(bytes, entries), ...f.list], why), bytes);
+      continue;
+    }
+    const stem = name.slice(0, -4);
+    const indexPlan = indexByStem.get(stem);
+    let indexBytes: Uint8Array | null = null;
+    if (indexPlan) {
+      done.add(indexPlan.source.name);
+      const got = await read(indexPlan);
+      if (typeof got === "string") await skip(indexPlan, got);
+      else indexBytes = got;
+    }
+    const bytes = await read(p);
+    if (typeof bytes === "string") {
+      await skip(p, bytes);
+      if (indexBytes && indexPlan) {
+        const entries = decodeIndexEntries(indexBytes);
+        await record(indexPlan.source.name, indexBytes.length, "index", indexOpened(indexBytes, entries, checkIndexAlone(indexBytes, entries), "auto: the file name ends in .index (its .log could not be read)"), indexBytes);
+      }
+      continue;
+    }
+    const entries = indexBytes ? decodeIndexEntries(indexBytes) : [];
+    const seg = openSegment(xxh, bytes, name, entries);
+    const start = p.start as bigint;
+    const f = new Findings();
+    const first = seg.analysis.batches[0];
+    const firstField: [number, number] = first?.header ? [first.start + 8, first.start + 16] : [0, bytes.length];
+    // An index pointing past its log refuses the boot outright (upstream RecoveredSegmentSizeDivergence): not an empty segment.
+    const divergent = seg.recovery.keptBytes === 0 && seg.recovery.reason === "index-entry-misplaced";
+    const empty = seg.recovery.keptBytes === 0 && !divergent;
+    if (divergent) refusals.push(`${name}: ${seg.recovery.sentence.replace(/^Recovery \([^)]*\): /, "").replace(/\.$/, "")}`);
+    if (prev && prev.recovery.keptBytes > 0) {
+      const expected = (prev.recovery.lastOffset ?? prev.startOffset - 1n) + 1n;
+      if (start !== expected) {
+        const what = start > expected ? `a gap of ${start - expected}` : `an overlap of ${expected - start}`;
+        f.add("partition-chain-gap", firstField[0], firstField[1], `${name} starts at ${start}, ${prev.name} ends at ${expected - 1n}: ${what}; the server refuses the partition`, first?.header ? 0 : null);
+        refusals.push(`${name} starts at ${start} after ${prev.name} ends at ${expected - 1n} (${what})`);
+      }
+    }
+    if (empty && name !== lastLog) {
+      f.add("partition-empty-segment", 0, bytes.length, `${name} recovers as empty but is not the last segment; the server refuses the partition`);
+      refusals.push(`${name} is empty but not the last segment`);
+    }
+    const opened: OpenedInput = {
+      format: "segment", detectedBy: "auto: the file name ends in .log", analysis: mergeFindings(seg.analysis, f.list),
+      container: null, recovery: seg.recovery, entries: null, legacy: null,
+    };
+    await record(name, bytes.length, "segment", opened, bytes);
+    const headers = seg.analysis.batches.filter((b) => b.header);
+    const segment: PartitionSegment = {
+      name, indexName: indexBytes ? `${stem}.index` : null, startOffset: start, size: bytes.length, batches: seg.analysis.batches.length,
+      firstOffset: headers[0]?.header?.baseOffset ?? null, lastOffset: seg.recovery.lastOffset,
+      firstTimestamp: headers[0]?.header?.baseTimestamp ?? null, lastTimestamp: headers[headers.length - 1]?.header?.baseTimestamp ?? null,
+      recovery: seg.recovery, errors: opened.analysis.summary.errors,
+    };
+    segments.push(segment);
+    // Pair by pair as upstream's ensure_contiguous_chain: after an empty segment the refusal is that segment's, not a gap.
+    prev = segment;
+    if (indexBytes && indexPlan) {
+      const starts = batchStartsOf(seg.analysis);
+      await record(indexPlan.source.name, indexBytes.length, "index",
+        indexOpened(indexBytes, entries, [...checkIndexAlone(indexBytes, entries), ...crossCheckIndex(entries, bytes.length, starts, name)], `auto: the file name ends in .index; cross-checked against ${name}`), indexBytes);
+    }
+  }
+  const verdict = refusals.length > 0 ? "refused" : "ok";
+  const kept = segments.reduce((n, s) => n + s.recovery.keptMessages, 0);
+  const range = segments.length > 0 && segments[0] ? ` from offset ${segments[0].startOffset}` : "";
+  const sentence = verdict === "refused"
+    ? `The server would refuse this partition at boot: ${refusals.join("; ")}.`
+    : `The server would load this partition: ${segments.length} segment${segments.length === 1 ? "" : "s"}${range}, ${kept} message${kept === 1 ? "" : "s"} kept${summary.errors > 0 ? `, with ${summary.errors} error${summary.errors === 1 ? "" : "s"} in the files` : ""}.`;
+  return { files, segments, diagnostics, summary, verdict, sentence };
+}
+
+function indexOpened(bytes: Uint8Array, entries: ReturnType<typeof decodeIndexEntries>, findings: Diagnostic[], detectedBy: string): OpenedInput {
+  return {
+    format: "index", detectedBy, analysis: mergeFindings(emptyAnalysis(bytes.length), findings),
+    container: { format: "index", start: 0, end: bytes.length, fields: [] }, recovery: null, entries, legacy: null,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Merges the results of batch-aligned ranges (range-walk.ts), walked in order or in parallel, into
+ * the Analysis analyze() gives for the whole input: the same diagnostics kept past maxDiagnostics
+ * (diagnostic-cap.ts), continuity across range borders, frame indices shifted.
+ */
+import type { Diagnostic, DiagnosticCode } from "../format/diagnostics.ts";
+import { diagnostic } from "../format/diagnostics.ts";
+import { DiagnosticKeeper } from "./diagnostic-cap.ts";
+import type { Analysis, BatchModel, FrameColumns } from "./model.ts";
+import { checkContinuity, type PartitionTail, type RangeResult } from "./range-walk.ts";
+
+/** The Analysis of an input of `size` bytes from its ranges, given in input order. */
+export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiagnostics: number, dropFinding?: (code: DiagnosticCode, stamped: boolean) => boolean): Analysis {
+  const tails = new Map<bigint, PartitionTail>();
+  const batches: BatchModel[] = [];
+  const keeper = new DiagnosticKeeper(maxDiagnostics);
+  const totals = { errors: 0, warnings: 0, infos: 0 };
+  let frameBase = 0;
+  for (const part of parts) {
+    totals.errors += part.totals.errors;
+    totals.warnings += part.totals.warnings;
+    totals.infos += part.totals.infos;
+    const pending = new Map(part.pending.map((p) => [p.localBatch, p]));
+    let g = 0;
+    for (const [local, b] of part.batches.entries()) {
+      const groupEnd = part.diagnosticGroupEnds[local] as number;
+      for (; g < groupEnd; g++) keeper.add(part.diagnostics[g] as Diagnostic);
+      const extra = { errors: 0, warnings: 0, infos: 0 };
+      const p = pending.get(local);
+      const prev = p && tails.get(p.header.partitionId);
+      if (p && prev) {
+        checkContinuity(prev, p.header, p.firstOffset, b.start, b.index, (code: DiagnosticCode, start, end, batch, frame, message) => {
+          // Continuity is checked between stamped batches only.
+          if (dropFinding?.(code, true)) return;
+          const d = diagnostic(code, start, end, batch, frame, message);
+          const key = d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos";
+          extra[key]++;
+          totals[key]++;
+          keeper.add(d);
+        });
+      }
+      keeper.endBatch();
+      batches.push({
+        ...b, firstFrame: b.firstFrame + frameBase,
+        errors: b.errors + extra.errors, warnings: b.warnings + extra.warnings, infos: b.infos + extra.infos,
+      });
+    }
+    for (const [partition, tail] of part.tails) tails.set(partition, tail);
+    frameBase += part.frameCount;
+  }
+  const { diagnostics } = keeper.finish();
+  return {
+    size, batches, frames: concatFrames(parts), diagnostics, diagnosticsOmitted: totals.errors + totals.warnings + totals.infos - diagnostics.length,
+    summary: { batches: batches.length, frames: frameBase, ...totals },
+  };
+}
+
+const COLUMN_NAMES = ["start", "end", "batch", "indexInBatch", "offsetDelta", "timestampDelta", "payloadLength",
+  "userHeadersLength", "storedChecksum", "computedChecksum", "flags"] as const;
+
+/** No frame columns: what an analysis without keepFrames carries (its summary still counts the frames). */
+export function emptyFrames(): FrameColumns {
+  return {
+    count: 0, start: new Float64Array(0), end: new Float64Array(0), batch: new Uint32Array(0), indexInBatch: new Uint32Array(0),
+    offsetDelta: new Uint32Array(0), timestampDelta: new Uint32Array(0), payloadLength: new Uint32Array(0),
+    userHeadersLength: new Uint32Array(0), storedChecksum: new BigUint64Array(0), computedChecksum: new BigUint64Array(0), flags: new Uint8Array(0),
+  };
+}
+
+function concatFrames(parts: readonly RangeResult[]): FrameColumns {
+  const withFrames = parts.map((p) => p.frames);
+  if (withFrames.some((f) => f === null)) return emptyFrames();
+  const all = withFrames as FrameColumns[];
+  if (all.length === 1) return all[0] as FrameColumns;
+  const count = all.reduce((n, f) => n + f.count, 0);
+  const out = emptyFrames() as unknown as Record<string, unknown> & { count: number };
+  out.count = count;
+  for (const name of COLUMN_NAMES) {
+    const first = (all[0] as FrameColumns)[name];
+    const joined = new (first.constructor as new (n: number) => typeof first)(count);
+    let at = 0;
+    for (const f of all) {
+      (joined as Float64Array).set(f[name] as Float64Array, at);
+      at += f.count;
+    }
+    out[name] = joined;
+  }
+  return out as unknown as FrameColumns;
+}
