@@ -6,7 +6,8 @@
 import type { Diagnostic, DiagnosticCode } from "../format/diagnostics.ts";
 import { diagnostic } from "../format/diagnostics.ts";
 import { DiagnosticKeeper } from "./diagnostic-cap.ts";
-import type { Analysis, BatchModel, FrameColumns } from "./model.ts";
+import { FrameColumnsBuilder } from "./frame-columns.ts";
+import { FRAME_COLUMNS, type Analysis, type BatchModel, type FrameColumnName, type FrameColumns } from "./model.ts";
 import { checkContinuity, type PartitionTail, type RangeResult } from "./range-walk.ts";
 
 /** The Analysis of an input of `size` bytes from its ranges, given in input order. */
@@ -55,16 +56,11 @@ export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiag
   };
 }
 
-const COLUMN_NAMES = ["start", "end", "batch", "indexInBatch", "offsetDelta", "timestampDelta", "payloadLength",
-  "userHeadersLength", "storedChecksum", "computedChecksum", "flags"] as const;
+const COLUMN_NAMES = Object.keys(FRAME_COLUMNS) as FrameColumnName[];
 
 /** No frame columns: what an analysis without keepFrames carries (its summary still counts the frames). */
 export function emptyFrames(): FrameColumns {
-  return {
-    count: 0, start: new Float64Array(0), end: new Float64Array(0), batch: new Uint32Array(0), indexInBatch: new Uint32Array(0),
-    offsetDelta: new Uint32Array(0), timestampDelta: new Uint32Array(0), payloadLength: new Uint32Array(0),
-    userHeadersLength: new Uint32Array(0), storedChecksum: new BigUint64Array(0), computedChecksum: new BigUint64Array(0), flags: new Uint8Array(0),
-  };
+  return new FrameColumnsBuilder(0).finish();
 }
 
 function concatFrames(parts: readonly RangeResult[]): FrameColumns {
