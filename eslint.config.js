@@ -26,7 +26,7 @@ const HOST_GLOBALS = [
 ];
 
 export default defineConfig(
-  { ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "test/fixtures/", "public/", "types/"] },
+  { ignores: ["dist/", "dist-cli/", "node_modules/", "test-results/", "playwright-report/", "test/fixtures/", "public/", "types/"] },
   js.configs.recommended,
   {
     files: ["**/*.ts", "**/*.tsx"],

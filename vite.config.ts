@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { CSP_META_RE, devSecurityHeaders, headersFile, metaPolicy, securityHeaders } from './scripts/security-headers.mjs';
 
 // ---------------------------------------------------------------------------
 // Content-Security-Policy
 //
 // The policy lives in index.html as a <meta http-equiv> tag, so the production
 // build ships exactly what is written there (and e2e tests, which run against
-// `vite preview` of that build, exercise it).
+// `vite preview` of that build, exercise it). The servers also send it as a
+// header, with frame-ancestors 'none' (which a meta cannot carry) and the other
+// security headers, and the build writes them to dist/_headers
+// (scripts/security-headers.mjs derives all of them from the meta).
 //
 // The dev server injects inline <script type="module"> blocks (the React
 // Fast Refresh preamble), which `script-src 'self'` would block. Instead of
@@ -20,8 +25,9 @@ import { defineConfig } from 'vitest/config';
 // slipped into the output (it would be blocked in production).
 // ---------------------------------------------------------------------------
 
-// The policy contains single quotes ('self'), so the attribute is double-quoted.
-const CSP_META_RE = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i;
+// The headers the servers send and dist/_headers holds come from the same meta policy
+// (scripts/security-headers.mjs), adding frame-ancestors, which a meta cannot carry.
+const SECURITY_HEADERS = securityHeaders(metaPolicy(readFileSync(new URL('./index.html', import.meta.url), 'utf8')));
 const INLINE_SCRIPT_RE = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi;
 
 function inlineScripts(html: string): string[] {
@@ -61,6 +67,9 @@ function cspPlugin(): Plugin {
     name: 'iggy:csp',
     configResolved(config) {
       command = config.command;
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(SECURITY_HEADERS) });
     },
     transformIndexHtml: {
       order: 'post',
@@ -107,11 +116,13 @@ export default defineConfig({
     port: 5173,
     strictPort: false,
     open: false,
+    headers: devSecurityHeaders(),
   },
   preview: {
     host: '127.0.0.1',
     port: 4173,
     open: false,
+    headers: SECURITY_HEADERS,
   },
   test: {
     include: ['src/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts'],

@@ -1,6 +1,6 @@
 /** inspect / report / convert over containers: a file, `-` or a partition directory (contracts.md §1.1). */
 import { open, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { createHash } from "node:crypto";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import {
@@ -11,6 +11,8 @@ import { summarySentence } from "../src/core/summary-text.ts";
 import { renderMarkdownReport } from "../src/core/report.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { formatLine, renderOpenedText } from "./text-output.ts";
+import { terminalText } from "../src/lib/text-escape.ts";
+import { companionPath, streamSegment } from "./stream-containers.ts";
 
 /** A usage or I/O problem: exit 2 with the message on stderr. */
 export class CliProblem extends Error {
@@ -44,14 +46,12 @@ async function readWhole(path: string): Promise<Uint8Array> {
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
-/** The sibling of a segment pair (`N.log` ↔ `N.index`), when it exists beside the file. */
+/** The sibling of a segment pair, when it exists beside the file. */
 async function companionOf(path: string, format: string): Promise<{ name: string; bytes: Uint8Array } | undefined> {
-  const m = /^(\d{1,20})\.(log|index)$/.exec(basename(path));
-  if (!m || (format !== "segment" && format !== "index")) return undefined;
-  const other = `${m[1]}.${m[2] === "log" ? "index" : "log"}`;
-  if ((m[2] === "log") !== (format === "segment")) return undefined;
+  const at = companionPath(path, format);
+  if (!at) return undefined;
   try {
-    return { name: other, bytes: await readWhole(join(dirname(path), other)) };
+    return { name: at.name, bytes: await readWhole(at.path) };
   } catch {
     return undefined;
   }
@@ -76,20 +76,21 @@ export async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function sourcesOf(dir: string): Promise<PartitionSource[]> {
+async function sourcesOf(dir: string): Promise<(PartitionSource & { readonly path: string })[]> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
     throw new CliProblem(`iggy-batch: cannot read directory ${dir}: ${why(err)}`);
   }
-  const out: PartitionSource[] = [];
+  const out: (PartitionSource & { readonly path: string })[] = [];
   for (const e of entries) {
     const path = join(dir, e.name);
     let size = 0;
     try { size = (await stat(path)).size; } catch { /* listed; read() reports it */ }
     const isFile = e.isFile() || (e.isSymbolicLink() && (await stat(path).then((s) => s.isFile(), () => false)));
     out.push({
+      path,
       name: isFile ? e.name : `${e.name}/`,
       size,
       read: async () => {
@@ -113,31 +114,37 @@ async function sourcesOf(dir: string): Promise<PartitionSource[]> {
   return out;
 }
 
-/** `inspect DIR`: every file of the partition, one at a time, then the partition's verdict. */
-export async function inspectDirectory(writeChunks: Write, dir: string, json: boolean, withFrames: boolean): Promise<number> {
+/**
+ * `inspect DIR`: every file of the partition, one at a time, then the partition's verdict. Without
+ * a frame list each `.log` streams (stream-containers.ts), so one segment's working set is all it holds;
+ * `stream` false reads every file whole (the reference the streamed output is tested against).
+ */
+export async function inspectDirectory(writeChunks: Write, dir: string, json: boolean, withFrames: boolean, stream = true): Promise<number> {
   const sources = await sourcesOf(dir);
   const total = sources.reduce((n, s) => n + s.size, 0);
   let k = 0;
   if (json) await writeChunks([partitionJson.open(basename(dir) || dir, total)]);
-  else await writeChunks([`${dir}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`]);
+  else await writeChunks([`${terminalText(dir)}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`]);
+  const paths = new Map(sources.map((s) => [s.name, s.path]));
   const result = await openPartition(sources, {
+    streamSegment: !stream || (json && withFrames) ? undefined : (source, entries) => streamSegment(paths.get(source.name) ?? join(dir, source.name), source.name, entries),
     onFile: async (name, opened, bytes) => {
       if (json) await writeChunks([partitionJson.separator(k++), ...openedJsonChunks(opened, bytes, name, withFrames, { name })]);
       else await writeChunks(["\n", renderOpenedText(opened, name)]);
     },
     onSkip: async (file) => {
       if (json) await writeChunks([partitionJson.separator(k++), JSON.stringify({ name: file.name, size: file.size, skipped: file.skipped })]);
-      else await writeChunks([`\n${file.name}: skipped: ${file.skipped}\n`]);
+      else await writeChunks([`\n${terminalText(file.name)}: skipped: ${file.skipped}\n`]);
     },
   });
   if (json) await writeChunks(partitionJson.close(result, k));
   else {
-    const lines = ["", `partition ${dir}: ${summarySentence(result.summary)}`];
+    const lines = ["", `partition ${terminalText(dir)}: ${summarySentence(result.summary)}`];
     for (const s of result.segments) {
       const range = s.firstOffset === null ? "no batches" : `offsets ${s.firstOffset}..${s.lastOffset ?? "?"}`;
-      lines.push(`  ${s.name}  ${s.size} bytes  ${range}${s.indexName ? `  + ${s.indexName}` : ""}  ${s.errors ? `FAIL (${s.errors} error${s.errors === 1 ? "" : "s"})` : "ok"}`);
+      lines.push(`  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}  ${s.errors ? `FAIL (${s.errors} error${s.errors === 1 ? "" : "s"})` : "ok"}`);
     }
-    lines.push(`verdict: ${result.verdict === "refused" ? "REFUSED" : result.summary.errors > 0 ? "FAIL" : "ok"}: ${result.sentence}`);
+    lines.push(`verdict: ${result.verdict === "refused" ? "REFUSED" : result.summary.errors > 0 ? "FAIL" : "ok"}: ${terminalText(result.sentence)}`);
     await writeChunks([lines.join("\n") + "\n"]);
   }
   return result.summary.errors > 0 ? 1 : 0;

@@ -3,53 +3,53 @@
  * wanted, is streamed in 4 MiB reads straight into the wasm kernel's memory (memory stays flat
  * however large the file) and, when large, split over all cores; anything else is read whole.
  */
-import { closeSync, fstatSync, openSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/analyze.ts";
 import type { FormatChoice, OpenedInput } from "../src/core/containers/index.ts";
 import { openedJsonChunks } from "../src/core/containers/json.ts";
 import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, fieldByName } from "../src/format/fields.ts";
 import { renderOpenedText } from "./text-output.ts";
-import { analyzeSource } from "../src/core/stream-analyze.ts";
-import { loadXxh3 } from "../src/checksum/xxh3.ts";
-import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import type { Analysis } from "../src/core/model.ts";
-import { analyzeFileInPool } from "./range-pool.ts";
 import { fileSource } from "./file-source.ts";
+import { analyzeOpenFile, isUnreadable } from "./stream-file.ts";
+import { openContainerStreamed } from "./stream-containers.ts";
 
-/**
- * Files from this size on are split over worker threads. Under tsx a worker takes 0.3-1 s to start
- * while one thread walks a GiB in about 0.5 s, so smaller files and machines with fewer than
- * MIN_CORES cores stay on one thread (bench: `npm run bench`, the IGGY_BATCH_THREADS=2 row).
- */
-const POOL_MIN_BYTES = 512 << 20;
-const MIN_CORES = 3;
-const MAX_THREADS = 4;
-const BATCH_LENGTH_OFFSET = fieldByName(BATCH_HEADER_FIELDS, "batch_length").offset;
-
-/** Worker threads for a file of `size` bytes: IGGY_BATCH_THREADS when set, else by size and cores. */
-export function threadsFor(size: number): number {
-  const forced = Number(process.env.IGGY_BATCH_THREADS);
-  if (Number.isInteger(forced) && forced >= 1) return forced;
-  const cores = availableParallelism();
-  return size >= POOL_MIN_BYTES && cores >= MIN_CORES ? Math.min(MAX_THREADS, cores) : 1;
-}
+export { threadsFor } from "./stream-file.ts";
 
 /** Plain batch files from this size on stream under auto-detect; smaller ones are read whole so every container is considered. */
 const STREAM_MIN_BYTES = 64 << 20;
 
+const BATCH_LENGTH_OFFSET = fieldByName(BATCH_HEADER_FIELDS, "batch_length").offset;
+
 type Write = (chunks: Iterable<string>) => Promise<void>;
 
+const isRegularFile = (file: string): boolean => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false; // the whole-file path words the error
+  }
+};
+
 /**
- * `inspect` of a large plain batch file (or any regular file forced to `--format batches`) without
- * reading it whole: the header walk decides that it holds batches only, then the kernel streams it.
- * Returns the exit status, or null when the input needs the whole-file path (stdin, a frame list,
- * a `.log`/`.index` name, another format, or batches that do not tile the file).
+ * `inspect` without reading a large file whole: a segment or an index file (its `.log` streamed,
+ * stream-containers.ts), a large plain batch file or any regular file forced to `--format batches`
+ * (the header walk decides that it holds batches only, then the kernel streams it). Returns the exit
+ * status, or null when the input needs the whole-file path (stdin, a frame list of batches, another
+ * format, or batches that do not tile the file).
  */
 export async function inspectStreamed(write: Write, file: string, format: FormatChoice, json: boolean, withFrames: boolean): Promise<number | null> {
-  if (file === "-" || (json && withFrames) || (format !== "auto" && format !== "batches")) return null;
+  if (file === "-") return null;
+  // Opening a FIFO or a device to peek would block or eat its bytes: only regular files stream.
+  if (!isRegularFile(file)) return null;
   const name = basename(file);
+  const container = await openContainerStreamed(file, format, json && withFrames);
+  if (container) {
+    if (json) await write(openedJsonChunks(container.opened, container.bytes, name, withFrames));
+    else await write([renderOpenedText(container.opened, name)]);
+    return container.opened.analysis.summary.errors > 0 ? 1 : 0;
+  }
+  if ((json && withFrames) || (format !== "auto" && format !== "batches")) return null;
   const lower = name.toLowerCase();
   if (format === "auto" && (lower.endsWith(".log") || lower.endsWith(".index"))) return null;
   let detectedBy = `forced: ${format} was chosen, not detected`;
@@ -97,21 +97,6 @@ function walkFileHeaders(file: string): { size: number; batches: number; tiles: 
 
 // Null when the input is not a readable regular file or the engine lacks the kernel: readInput then reads it (and words any error).
 async function analyzeFileStreaming(file: string, startOffset: number): Promise<Analysis | null> {
-  if (!(await loadXxh3()).walker) return null;
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const source = fileSource(fd);
-    if (!fstatSync(fd).isFile()) return null;
-    const threads = threadsFor(source.size);
-    const options = { startOffset, keepFrames: false, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS };
-    if (threads > 1) return await analyzeFileInPool(file, { ...options, threads });
-    return analyzeSource(await createWasmKernel(), source, options);
-  } finally {
-    closeSync(fd);
-  }
+  const got = await analyzeOpenFile(file, { startOffset }, (analysis) => analysis);
+  return got === null || isUnreadable(got) ? null : got;
 }

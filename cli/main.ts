@@ -1,184 +1,258 @@
 /** The iggy-batch command line: parses arguments, reads input, prints and returns an exit status. */
-import { readFile, writeFile } from "node:fs/promises";
-import { basename } from "node:path";
 import { buildFromSpec, BuildSpecError } from "../src/core/build-spec.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import { TOOL_VERSION } from "../src/version.ts";
 import type { FormatChoice } from "../src/core/containers/index.ts";
-import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat, reportOne } from "./containers.ts";
+import { FORMAT_NAMES } from "../src/core/containers/index.ts";
+import { terminalLines, terminalText } from "../src/lib/text-escape.ts";
+import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat } from "./containers.ts";
+import { parseRange, pictureOf, reportOf, subjectOf } from "./findings.ts";
+import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
+import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
 import { inspectStreamed } from "./inspect-input.ts";
 
-const USAGE = `usage:
-  iggy-batch inspect PATH|- [--format NAME] [--json] [--no-frames]
-  iggy-batch report FILE|- [--format NAME] [-o REPORT.md]
-  iggy-batch convert LEGACY.bin -o OUT.log [--partition-id N]
-  iggy-batch build SPEC.json|- -o OUT.bin|-
+const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see containers.md)` };
+const ENVELOPE_OPTION = {
+  name: "--envelope", value: "NAME", conflicts: "--format",
+  help: "alias: poll-reply = --format poll-reply, replicated-record = --format prepare, none = --format batches",
+};
+const REDACT_HEADERS_OPTION = { name: "--user-headers", requires: "--redact", help: "with --redact: also replace user header values" };
+const REDACT_IDS_OPTION = { name: "--ids", requires: "--redact", help: "with --redact: also replace message ids" };
+const OUT_HELP = "write to OUT instead of standard output (- is standard output)";
+const BINARY_OUT_HELP = "where the bytes go, required (- is standard output, never a terminal)";
 
-  inspect      decode a file, stdin (-), or a partition directory (every *.log and *.index in it)
-    --format     auto (default), batches, segment, index, partition, poll-reply, send-messages,
-                 request, reply, prepare, legacy-messages (see containers.md)
-    --envelope   alias: poll-reply = --format poll-reply, replicated-record = --format prepare, none = batches
-    --json       print one JSON document (see contracts.md)
-    --no-frames  leave frames out of the JSON
-  report       print a Markdown report for a bug tracker (exit status as inspect)
-  convert      rewrite legacy messages (iggy message poll --output-file) as a valid stamped segment
-  build        encode the batches a JSON description gives (see README) into OUT
+/** Every command and its options: parsing, help and the usage text all read this table. */
+const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: "inspect", operand: "PATH|-", summary: "decode a file, standard input (-), or a partition directory (every *.log and *.index in it)",
+    options: [
+      FORMAT_OPTION,
+      ENVELOPE_OPTION,
+      { name: "--json", help: "print one JSON document (see contracts.md)" },
+      { name: "--no-frames", requires: "--json", help: "leave frames out of the JSON" },
+      { name: "--out", alias: "-o", value: "OUT", help: OUT_HELP },
+    ],
+  },
+  {
+    name: "report", operand: "FILE|-", summary: "print a Markdown report for a bug tracker (exit status as inspect)",
+    options: [
+      FORMAT_OPTION, ENVELOPE_OPTION, { name: "--out", alias: "-o", value: "REPORT.md", help: OUT_HELP },
+      { name: "--text", help: "plain text instead of Markdown" },
+      { name: "--redact", help: "report on a redacted copy (payloads replaced, the same findings)" },
+      REDACT_HEADERS_OPTION, REDACT_IDS_OPTION,
+      { name: "--svg", value: "FILE.svg", conflicts: "--embed-svg", help: "write a picture of the bytes around the first finding to FILE and link it" },
+      { name: "--embed-svg", help: "embed that picture in the report as a data: URL" },
+    ],
+  },
+  {
+    name: "redact", operand: "FILE|-",
+    summary: "write a copy with payloads (and with --user-headers header values, with --ids message ids) replaced and checksums re-made: exactly the original's diagnostics",
+    options: [{ name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP }, FORMAT_OPTION, ENVELOPE_OPTION,
+      { name: "--user-headers", help: "also replace user header values (keys, kinds and lengths kept)" },
+      { name: "--ids", help: "also replace message ids" }],
+  },
+  {
+    name: "render", operand: "FILE|-", summary: "write the hex map of bytes A..B as SVG with field colours, marked problem bytes and a caption (exit status as inspect)",
+    options: [
+      { name: "--range", value: "A..B", help: "half-open, decimal or 0x (default: around the first finding)" },
+      { name: "--out", alias: "-o", value: "OUT.svg", help: OUT_HELP }, FORMAT_OPTION, ENVELOPE_OPTION,
+      { name: "--redact", help: "draw a redacted copy" }, REDACT_HEADERS_OPTION, REDACT_IDS_OPTION,
+    ],
+  },
+  {
+    name: "convert", operand: "LEGACY.bin|-", summary: "rewrite legacy messages (iggy message poll --output-file) as a valid stamped segment",
+    options: [
+      { name: "--out", alias: "-o", value: "OUT.log", required: true, help: BINARY_OUT_HELP },
+      { name: "--partition-id", value: "N", help: "the segment's partition_id (a u64; default 0)" },
+      FORMAT_OPTION,
+    ],
+  },
+  {
+    name: "build", operand: "SPEC.json|-", summary: "encode the batches a JSON description gives (see README) into OUT",
+    options: [{ name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP }],
+  },
+];
 
-exit status: 0 no errors, 1 at least one error diagnostic, 2 usage or I/O problem`;
+const USAGE = [
+  "usage:",
+  ...COMMANDS.map((c) => "  " + usageLine(c)),
+  "  iggy-batch COMMAND --help | iggy-batch --version",
+  "",
+  ...COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`),
+  "",
+  "exit status: 0 no errors, 1 at least one error diagnostic, 2 usage or I/O problem",
+].join("\n");
 
-/** An exit status with a message for stderr: usage and I/O problems. */
-class UsageError extends Error {
-  override readonly name = "UsageError";
+/** The one operand. */
+function operandOf(spec: CommandSpec, parsed: ParsedArgs): string {
+  if (parsed.operands.length !== 1) throw new ArgError(`expected exactly one ${spec.operand}`);
+  return parsed.operands[0] as string;
 }
 
-async function readStdin(): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return new Uint8Array(Buffer.concat(chunks));
-}
-
-async function readInput(file: string): Promise<{ bytes: Uint8Array; name: string }> {
-  if (file === "-") return { bytes: await readStdin(), name: "-" };
-  try {
-    const buf = await readFile(file);
-    return { bytes: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), name: basename(file) };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (err as Error).message;
-    throw new UsageError(`iggy-batch: cannot read ${file}: ${why}`);
+/** --format, or its --envelope alias; default auto. */
+function formatOf(parsed: ParsedArgs): FormatChoice {
+  for (const flag of ["--format", "--envelope"]) {
+    const value = parsed.options.get(flag);
+    if (typeof value === "string") return parseFormat(flag, terminalText(value));
   }
+  return "auto";
 }
 
-/** Writes text pieces to stdout in blocks of about 1 MiB, waiting when the pipe is full. */
-async function writeChunks(chunks: Iterable<string>): Promise<void> {
-  let block = "";
-  const flush = async () => {
-    if (!process.stdout.write(block)) await new Promise<void>((done) => process.stdout.once("drain", () => done()));
-    block = "";
+const outOf = (parsed: ParsedArgs): string => (parsed.options.get("--out") as string | undefined) ?? "-";
+
+/** Standard output or -o's file as the containers' writer; the file is opened at the first write, so a failed read leaves it as it was. */
+function writerTo(out: string): { write: (chunks: Iterable<string>) => Promise<void>; end: () => Promise<void> } {
+  let sink: Sink | null = null;
+  return {
+    write: async (chunks) => writeText((sink ??= await openSink(out)), chunks),
+    end: async () => (sink ?? (await openSink(out))).end(),
   };
-  for (const chunk of chunks) {
-    block += chunk;
-    if (block.length >= 1 << 20) await flush();
-  }
-  await flush();
 }
 
-async function inspect(args: string[]): Promise<number> {
-  const { files, flags, format } = parseCommon(args, ["--json", "--no-frames"]);
-  const path = files[0] as string;
-  if ((format === "auto" || format === "partition") && (await isDirectory(path))) return inspectDirectory(writeChunks, path, flags.has("--json"), !flags.has("--no-frames"));
-  // Large plain batch files stream through the kernel (flat memory); everything else is read whole.
-  const streamed = await inspectStreamed(writeChunks, path, format, flags.has("--json"), !flags.has("--no-frames"));
-  if (streamed !== null) return streamed;
-  const { bytes } = await readInput(path);
-  return inspectOne(writeChunks, bytes, path, format, flags.has("--json"), !flags.has("--no-frames"));
-}
-
-interface CommonArgs {
-  readonly files: string[];
-  readonly flags: Set<string>;
-  readonly out: string | null;
-  /** --format (or its --envelope alias); default auto. */
-  readonly format: FormatChoice;
-  /** --partition-id of convert. */
-  readonly partitionId: bigint;
-}
-
-function parseCommon(args: string[], flags: readonly string[]): CommonArgs {
-  const files: string[] = [];
-  const seen = new Set<string>();
-  let out: string | null = null;
-  let format: FormatChoice = "auto";
-  let partitionId = 0n;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === "-o" || arg === "--out") {
-      out = args[++i] ?? null;
-      if (out === null) throw new UsageError(`iggy-batch: ${arg} needs a file name\n${USAGE}`);
-    } else if (arg === "--format" || arg === "--envelope") {
-      format = parseFormat(arg, args[++i]);
-    } else if (arg === "--partition-id") {
-      const v = args[++i] ?? "";
-      if (!/^\d{1,20}$/.test(v) || BigInt(v) > 0xffff_ffff_ffff_ffffn) throw new UsageError(`iggy-batch: --partition-id takes a u64, not ${JSON.stringify(v)}`);
-      partitionId = BigInt(v);
-    } else if (flags.includes(arg)) seen.add(arg);
-    else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`iggy-batch: unknown option ${arg}\n${USAGE}`);
-    else files.push(arg);
-  }
-  if (files.length !== 1) throw new UsageError(`iggy-batch: expected exactly one FILE or -\n${USAGE}`);
-  return { files, flags: seen, out, format, partitionId };
-}
-
-async function writeOutput(out: string, data: string | Uint8Array): Promise<void> {
-  if (out === "-") { process.stdout.write(data); return; }
-  try {
-    await writeFile(out, data);
-  } catch (err) {
-    throw new UsageError(`iggy-batch: cannot write ${out}: ${(err as Error).message}`);
-  }
-}
-
-async function report(args: string[]): Promise<number> {
-  const { files, out, format } = parseCommon(args, []);
-  const { bytes } = await readInput(files[0] as string);
-  const { text, status } = await reportOne(bytes, files[0] as string, format);
-  await writeOutput(out ?? "-", text);
+async function inspect(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const format = formatOf(parsed);
+  const json = parsed.options.has("--json");
+  const withFrames = !parsed.options.has("--no-frames");
+  const writer = writerTo(outOf(parsed));
+  const status =
+    (format === "auto" || format === "partition") && (await isDirectory(path))
+      ? await inspectDirectory(writer.write, path, json, withFrames)
+      : // Large plain batch files stream through the kernel (flat memory); everything else is read whole.
+        ((await inspectStreamed(writer.write, path, format, json, withFrames)) ??
+        (await inspectOne(writer.write, await readInputBytes(path), path, format, json, withFrames)));
+  await writer.end();
   return status;
 }
 
-async function convert(args: string[]): Promise<number> {
-  const { files, out, format, partitionId } = parseCommon(args, []);
-  if (out === null) throw new UsageError(`iggy-batch: convert needs -o OUT.log (or -o - for standard output)\n${USAGE}`);
+const has = (parsed: ParsedArgs, flag: string): boolean => parsed.options.has(flag);
+const redactChoice = (parsed: ParsedArgs, always = false) =>
+  always || has(parsed, "--redact") ? { userHeaders: has(parsed, "--user-headers"), ids: has(parsed, "--ids") } : null;
+
+async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const out = outOf(parsed);
+  const subject = await subjectOf(await readInputBytes(path), path, formatOf(parsed), redactChoice(parsed));
+  const svgPath = parsed.options.get("--svg");
+  const { report: text, svgFile } = reportOf(subject, { text: has(parsed, "--text"), svgFile: typeof svgPath === "string" ? svgPath : null, embedSvg: has(parsed, "--embed-svg"), out });
+  if (svgFile) {
+    const sink = await openSink(svgFile.path);
+    await writeText(sink, slices(svgFile.svg));
+    await sink.end();
+  }
+  const writer = writerTo(out);
+  await writer.write(slices(text + "\n"));
+  await writer.end();
+  return subject.analysis.summary.errors > 0 ? 1 : 0;
+}
+
+async function redact(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const out = parsed.options.get("--out") as string;
   if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
-  const { bytes } = await readInput(files[0] as string);
-  const segment = await convertOne(bytes, files[0] as string, format, out, partitionId);
-  if (out === "-") process.stdout.write(segment);
-  else process.stderr.write(`iggy-batch: wrote a ${segment.length}-byte stamped segment to ${out}\n`);
+  const subject = await subjectOf(await readInputBytes(path), path, formatOf(parsed), { userHeaders: has(parsed, "--user-headers"), ids: has(parsed, "--ids") });
+  const sink = await openSink(out);
+  await sink.write(subject.bytes);
+  await sink.end();
+  const n = subject.analysis.diagnostics.length;
+  process.stderr.write(`iggy-batch: wrote ${subject.bytes.length} bytes to ${terminalText(out)}: ${subject.replaced}; the same ${n} diagnostic${n === 1 ? "" : "s"} as the original (SHA-256 ${subject.redacted?.originalSha256})\n`);
   return 0;
 }
 
-async function build(args: string[]): Promise<number> {
-  const { files, out } = parseCommon(args, []);
-  if (out === null) throw new UsageError(`iggy-batch: build needs -o OUT.bin (or -o - for standard output)\n${USAGE}`);
+async function render(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const rangeText = parsed.options.get("--range");
+  const range = typeof rangeText === "string" ? parseRange(rangeText) : null;
+  if (typeof rangeText === "string" && !range) throw new UsageError(`iggy-batch: --range takes A..B (decimal or 0x hex, A ≤ B), not ${JSON.stringify(terminalText(rangeText))}`);
+  const bytes = await readInputBytes(path);
+  if (range && range.start >= bytes.length && bytes.length > 0) throw new UsageError(`iggy-batch: --range starts at ${range.start}, past the end of the input (${bytes.length} bytes)`);
+  const subject = await subjectOf(bytes, path, formatOf(parsed), redactChoice(parsed));
+  const writer = writerTo(outOf(parsed));
+  await writer.write(slices(pictureOf(subject, range).svg + "\n"));
+  await writer.end();
+  return subject.analysis.summary.errors > 0 ? 1 : 0;
+}
+
+async function convert(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const out = parsed.options.get("--out") as string;
+  const id = (parsed.options.get("--partition-id") as string | undefined) ?? "0";
+  if (!/^\d{1,20}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn) throw new UsageError(`iggy-batch: --partition-id takes a u64, not ${JSON.stringify(terminalText(id))}`);
   if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
-  const { bytes } = await readInput(files[0] as string);
-  let spec: unknown;
+  const segment = await convertOne(await readInputBytes(path), path, formatOf(parsed), out, BigInt(id));
+  if (out === "-") await (await openSink("-")).write(segment);
+  else process.stderr.write(`iggy-batch: wrote a ${segment.length}-byte stamped segment to ${terminalText(out)}\n`);
+  return 0;
+}
+
+async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const file = operandOf(spec, parsed);
+  const out = parsed.options.get("--out") as string;
+  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
+  const bytes = await readInputBytes(file);
+  let json: unknown;
   try {
-    spec = JSON.parse(new TextDecoder().decode(bytes));
+    json = JSON.parse(new TextDecoder().decode(bytes));
   } catch (err) {
-    throw new UsageError(`iggy-batch: ${files[0]} is not JSON: ${(err as Error).message}`);
+    throw new UsageError(`iggy-batch: ${terminalText(file)} is not JSON: ${terminalText((err as Error).message)}`);
   }
   let batch: Uint8Array;
   try {
-    batch = buildFromSpec(await loadXxh3(), spec, { nowMillis: () => Date.now(), randomBytes: (n) => new Uint8Array(globalThis.crypto.getRandomValues(new Uint8Array(n))) });
+    batch = buildFromSpec(await loadXxh3(), json, { nowMillis: () => Date.now(), randomBytes: (n) => new Uint8Array(globalThis.crypto.getRandomValues(new Uint8Array(n))) });
   } catch (err) {
-    if (err instanceof BuildSpecError || err instanceof RangeError) throw new UsageError(`iggy-batch: ${err.message}`);
+    if (err instanceof BuildSpecError || err instanceof RangeError) throw new UsageError(`iggy-batch: ${terminalText(err.message)}`);
     throw err;
   }
-  await writeOutput(out, batch);
-  if (out !== "-") process.stderr.write(`iggy-batch: wrote ${batch.length} bytes to ${out}\n`);
+  const sink = await openSink(out);
+  await sink.write(batch);
+  await sink.end();
+  if (out !== "-") process.stderr.write(`iggy-batch: wrote ${batch.length} bytes to ${terminalText(out)}\n`);
   return 0;
+}
+
+const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build };
+
+/** --help and --version count anywhere before a "--". */
+const hasFlag = (args: readonly string[], flags: readonly string[]): boolean => {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).some((a) => flags.includes(a));
+};
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const print = (text: string) => { process.stdout.write(text + "\n"); return 0; };
+  if (command === undefined) throw new UsageError(USAGE);
+  if (HELP_FLAGS.includes(command)) return print(USAGE);
+  if (command === VERSION_FLAG) return print(`iggy-batch ${TOOL_VERSION}`);
+  if (command === "help") {
+    const topic = COMMANDS.find((c) => c.name === rest[0]);
+    if (rest.length > 0 && !topic) throw new UsageError(`iggy-batch: no help for ${terminalText(rest[0] as string)}\n${USAGE}`);
+    return print(topic ? commandHelp(topic) : USAGE);
+  }
+  const spec = COMMANDS.find((c) => c.name === command);
+  if (!spec) throw new UsageError(`iggy-batch: unknown command ${terminalText(command)}\n${USAGE}`);
+  if (hasFlag(rest, HELP_FLAGS)) return print(commandHelp(spec));
+  if (hasFlag(rest, [VERSION_FLAG])) return print(`iggy-batch ${TOOL_VERSION}`);
+  try {
+    return await (RUN[spec.name] as (s: CommandSpec, p: ParsedArgs) => Promise<number>)(spec, parseArgs(spec, rest));
+  } catch (err) {
+    if (err instanceof ArgError) throw new UsageError(`iggy-batch ${spec.name}: ${err.message}\nusage: ${usageLine(spec)}\n(iggy-batch ${spec.name} --help for more)`);
+    throw err;
+  }
 }
 
 /** Runs the command with argv (without node and script); resolves to the exit status. */
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  watchStdio();
   try {
-    if (command === "inspect") return await inspect(rest);
-    if (command === "report") return await report(rest);
-    if (command === "build") return await build(rest);
-    if (command === "convert") return await convert(rest);
-    if (command === "--help" || command === "-h" || command === "help") {
-      process.stdout.write(USAGE + "\n");
-      return 0;
-    }
-    throw new UsageError(command ? `iggy-batch: unknown command ${command}\n${USAGE}` : USAGE);
+    return await run(argv);
   } catch (err) {
     if (err instanceof UsageError || err instanceof CliProblem) {
-      process.stderr.write(err.message + "\n");
+      process.stderr.write(terminalLines(err.message) + "\n");
       return 2;
     }
     // Never exit 1 for a crash: 1 means "the input has errors" to scripts.
-    process.stderr.write(`iggy-batch: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(terminalLines(`iggy-batch: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`) + "\n");
     return 2;
   }
 }

@@ -59,6 +59,15 @@ describe("all cores", () => {
     });
   }
 
+  it("workers apply a container's dropped codes (a segment's offset-discontinuity), inside ranges and at their borders", async () => {
+    const dropped = withoutFrames(analyzeWith(reference, bytes, { dropFinding: (code) => code === "offset-discontinuity" }));
+    expect(dropped.diagnostics.length).toBe(want.diagnostics.length - 1);
+    for (const threads of [2, 3]) {
+      const got = await analyzeFileInPool(FILE, { threads, startOffset: 0, keepFrames: false, maxDiagnostics: 200_000, dropCodes: ["offset-discontinuity"] });
+      expect(withoutFrames(got), `${threads} threads`).toEqual(dropped);
+    }
+  });
+
   it("a pool that stays up answers job after job (what a page's Web Workers would do)", async () => {
     const pool = new RangePool(2);
     try {

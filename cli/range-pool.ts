@@ -8,17 +8,20 @@ import { Worker } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import { planRanges, type RangePlan } from "../src/core/stream-analyze.ts";
 import { mergeRanges } from "../src/core/range-merge.ts";
-import type { RangeResult } from "../src/core/range-walk.ts";
+import { dropCodesFinding, type RangeResult } from "../src/core/range-walk.ts";
 import { fileSource } from "./file-source.ts";
 
 export { fileSource } from "./file-source.ts";
 import type { Analysis } from "../src/core/model.ts";
+import type { DiagnosticCode } from "../src/format/diagnostics.ts";
 
 /** What a range worker is asked to do (workerData). */
 export interface RangeJob extends RangePlan {
   readonly path: string;
   readonly keepFrames: boolean;
   readonly maxDiagnostics: number;
+  /** Codes a container drops whatever the batch (a function cannot cross to a worker; segments drop offset-discontinuity). */
+  readonly dropCodes?: readonly DiagnosticCode[];
 }
 
 /** Options of one pooled analysis. */
@@ -27,6 +30,7 @@ export interface PoolOptions {
   readonly startOffset: number;
   readonly keepFrames: boolean;
   readonly maxDiagnostics: number;
+  readonly dropCodes?: readonly DiagnosticCode[];
 }
 
 const WORKER_URL = new URL("./range-worker-boot.mjs", import.meta.url);
@@ -84,8 +88,8 @@ export class RangePool {
       closeSync(fd);
     }
     const results = await Promise.all(plans.map((p, i) =>
-      this.run(this.workers[i] as Worker, { ...p, path, keepFrames: options.keepFrames, maxDiagnostics: options.maxDiagnostics })));
-    return mergeRanges(size, results, options.maxDiagnostics);
+      this.run(this.workers[i] as Worker, { ...p, path, keepFrames: options.keepFrames, maxDiagnostics: options.maxDiagnostics, dropCodes: options.dropCodes })));
+    return mergeRanges(size, results, options.maxDiagnostics, dropCodesFinding(options.dropCodes));
   }
 
   /** Stops every worker. */

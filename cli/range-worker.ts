@@ -2,7 +2,7 @@
 import { parentPort } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
-import { walkRange } from "../src/core/range-walk.ts";
+import { dropCodesFinding, walkRange } from "../src/core/range-walk.ts";
 import { frameColumnBuffers } from "../src/core/frame-columns.ts";
 import { fileSource } from "./file-source.ts";
 import type { RangeJob } from "./range-pool.ts";
@@ -13,7 +13,7 @@ port.on("message", (job: RangeJob) => {
   try {
     const fd = openSync(job.path, "r");
     try {
-      const result = walkRange(kernel, fileSource(fd), job);
+      const result = walkRange(kernel, fileSource(fd), { ...job, dropFinding: dropCodesFinding(job.dropCodes) });
       const transfer = result.frames ? [...new Set(frameColumnBuffers(result.frames))] : [];
       port.postMessage({ ok: true, result }, transfer);
     } finally {

@@ -2,6 +2,7 @@
 import type { Analysis, BatchModel } from "../src/core/model.ts";
 import { hex64, hexOffset, plural } from "../src/format/values.ts";
 import { summarySentence } from "../src/core/summary-text.ts";
+import { terminalText } from "../src/lib/text-escape.ts";
 import { FORMAT_TITLES, type OpenedInput } from "../src/core/containers/index.ts";
 
 
@@ -27,10 +28,10 @@ function batchRow(b: BatchModel): string[] {
   ];
 }
 
-/** Renders the whole human report of one input. */
+/** Renders the whole human report of one input; the name and messages are escaped for the terminal. */
 export function renderText(a: Analysis, name: string): string {
   const lines: string[] = [];
-  lines.push(`${name}: ${a.size} bytes · ${summaryLine(a)}`);
+  lines.push(`${terminalText(name)}: ${a.size} bytes · ${summaryLine(a)}`);
   if (a.batches.length > 0) {
     const head = ["batch", "offset", "bytes", "partition", "base_offset", "count", "frames", "kind", "batch_checksum", "verdict"];
     const rows = [head, ...a.batches.map(batchRow)];
@@ -44,7 +45,7 @@ export function renderText(a: Analysis, name: string): string {
   if (a.diagnostics.length > 0) {
     lines.push("", "diagnostics:");
     for (const d of a.diagnostics) {
-      lines.push(`  ${d.severity.padEnd(7)} ${hexOffset(d.start)}..${hexOffset(d.end)}  ${d.code}: ${d.message}`);
+      lines.push(`  ${d.severity.padEnd(7)} ${hexOffset(d.start)}..${hexOffset(d.end)}  ${d.code}: ${terminalText(d.message)}`);
     }
     if (a.diagnosticsOmitted > 0) lines.push(`  … and ${a.diagnosticsOmitted} more not listed`);
   }
@@ -54,7 +55,7 @@ export function renderText(a: Analysis, name: string): string {
 
 /** The format line of contracts.md §1.1: which format and why. */
 export function formatLine(opened: OpenedInput): string {
-  return `format: ${FORMAT_TITLES[opened.format]} [${opened.format}] (${opened.detectedBy})`;
+  return `format: ${FORMAT_TITLES[opened.format]} [${opened.format}] (${terminalText(opened.detectedBy)})`;
 }
 
 const MAX_LISTED = 50;
@@ -66,7 +67,7 @@ export function renderContainerText(opened: OpenedInput): string {
   if (c && opened.format !== "index" && opened.format !== "legacy-messages" && c.fields.length > 0) {
     lines.push("", `container ${c.format} (${hexOffset(c.start)}..${hexOffset(c.end)}):`);
     const width = Math.max(...c.fields.map((f) => f.name.length));
-    for (const f of c.fields) lines.push(`  ${hexOffset(f.start)}  ${f.name.padEnd(width)}  ${f.value}`);
+    for (const f of c.fields) lines.push(`  ${hexOffset(f.start)}  ${f.name.padEnd(width)}  ${terminalText(f.value)}`);
   }
   if (opened.entries) {
     lines.push("", `index entries: ${opened.entries.length}`);
@@ -76,10 +77,10 @@ export function renderContainerText(opened: OpenedInput): string {
   }
   if (opened.legacy) {
     lines.push("", `legacy messages: ${plural(opened.legacy.messages.length, "message")} in ${plural(opened.legacy.runs.length, "run")} (one origin batch per timestamp)`);
-    for (const r of opened.legacy.runs.slice(0, MAX_LISTED)) lines.push(`  ${r.checkable ? "checked  " : "unchecked"} ${r.note}`);
+    for (const r of opened.legacy.runs.slice(0, MAX_LISTED)) lines.push(`  ${r.checkable ? "checked  " : "unchecked"} ${terminalText(r.note)}`);
     if (opened.legacy.runs.length > MAX_LISTED) lines.push(`  … and ${opened.legacy.runs.length - MAX_LISTED} more runs`);
   }
-  if (opened.recovery) lines.push("", opened.recovery.sentence);
+  if (opened.recovery) lines.push("", terminalText(opened.recovery.sentence));
   return lines.length ? lines.join("\n") + "\n" : "";
 }
 

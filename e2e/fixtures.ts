@@ -10,7 +10,7 @@
  * other origins across the whole suite.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
@@ -344,4 +344,93 @@ export async function pasteText(page: Page, text: string): Promise<void> {
     data.setData("text/plain", t);
     document.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
   }, text);
+}
+
+// ---------------------------------------------------------------------------
+// Containers and partitions (containers.md; contracts.md §1.1 and §2)
+// ---------------------------------------------------------------------------
+
+/** The public container corpus: vectors/ and partitions/. */
+export const CONTAINERS_DIR = path.join(ROOT, "test", "fixtures", "corpus-containers");
+
+/** One Diagnostics item with the file it belongs to (a partition's items carry data-file). */
+export interface FileDiagnostic extends ListedDiagnostic {
+  file: string | null;
+  /** The item's byte range as listed, e.g. "0x000008..0x000010". */
+  range: string;
+}
+
+/** Every Diagnostics item with its data-file and listed range, in list order. */
+export async function readFileDiagnostics(page: Page): Promise<FileDiagnostic[]> {
+  const items = await diagnosticsList(page).getByRole("listitem").evaluateAll((els) =>
+    els.map((el) => ({
+      pos: Number(el.getAttribute("aria-posinset") ?? "0"),
+      code: el.getAttribute("data-code") ?? "",
+      severity: el.getAttribute("data-severity") ?? "",
+      file: el.getAttribute("data-file"),
+      range: el.querySelector(".diag-range")?.textContent ?? "",
+    })),
+  );
+  items.sort((a, b) => a.pos - b.pos);
+  return items.map(({ code, severity, file, range }) => ({ code, severity, file, range }));
+}
+
+/** The Diagnostics list's range text of a half-open byte range, e.g. "0x000008..0x000010". */
+export function listedRange(start: number, end: number): string {
+  const hex = (n: number) => "0x" + n.toString(16).padStart(6, "0");
+  return `${hex(start)}..${hex(end)}`;
+}
+
+/** Picks several files at once in "Open batch file" (they open as one partition) and waits until it is shown. */
+export async function openFiles(page: Page, files: readonly string[]): Promise<string> {
+  await waitForIdle(page);
+  await page.getByLabel("Open batch file").setInputFiles([...files]);
+  return waitForInput(page, `partition (${files.length} files)`);
+}
+
+/**
+ * Drops a folder on the page as a person would: a drop event whose one item is a directory entry
+ * (webkitGetAsEntry) holding the folder's files. Waits until the partition is shown.
+ */
+export async function dropFolder(page: Page, dir: string): Promise<string> {
+  await waitForIdle(page);
+  const folder = path.basename(dir);
+  const files = readdirSync(dir).filter((n) => statSync(path.join(dir, n)).isFile())
+    .map((name) => ({ name, base64: readFileSync(path.join(dir, name)).toString("base64") }));
+  await page.evaluate(({ folder, files }) => {
+    const fileEntry = (f: File) => ({ isFile: true, isDirectory: false, name: f.name, file: (ok: (f: File) => void) => ok(f) });
+    const made = files.map((f) => new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name));
+    let handed = false;
+    const dirEntry = {
+      isFile: false, isDirectory: true, name: folder,
+      // Like the browser's: entries in one call, then an empty call.
+      createReader: () => ({ readEntries: (ok: (e: unknown[]) => void) => { ok(handed ? [] : made.map(fileEntry)); handed = true; } }),
+    };
+    const item = { kind: "file", type: "", webkitGetAsEntry: () => dirEntry, getAsFile: () => null };
+    const data = { items: [item], files: [] as File[], types: ["Files"] };
+    const drop = new Event("drop", { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, "dataTransfer", { value: data });
+    window.dispatchEvent(drop);
+  }, { folder, files });
+  return waitForInput(page, `${folder} (${files.length} file${files.length === 1 ? "" : "s"})`);
+}
+
+/** Runs `iggy-batch inspect PATH --json` on a file or a directory; returns the parsed document. */
+export function runCliJson<T = Record<string, unknown>>(target: string, extra: readonly string[] = []): T {
+  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "iggy-batch.mjs"), "inspect", target, "--json", ...extra], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20 });
+  if (res.error) throw res.error;
+  if (res.status !== 0 && res.status !== 1) throw new Error(`iggy-batch inspect ${target} exited ${res.status}: ${res.stderr}`);
+  return JSON.parse(res.stdout) as T;
+}
+
+/** Picks an entry of the samples menu by its value and waits until the input called `name` is shown. */
+export async function openSample(page: Page, value: string, name: string): Promise<string> {
+  await waitForIdle(page);
+  await page.getByLabel("Load a sample").selectOption(value);
+  return waitForInput(page, name);
+}
+
+/** The text beside the status line naming the format, e.g. "format: SendMessages body (auto: …)". */
+export function formatFacts(page: Page): Locator {
+  return page.locator(".status-area .format-facts");
 }

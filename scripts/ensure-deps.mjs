@@ -10,7 +10,7 @@
 // CLI: `node scripts/ensure-deps.mjs` (exit code 1 if installation failed).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -96,6 +96,12 @@ export function ensureDeps({ root = ROOT, quiet = false } = {}) {
   const problem = depsProblem(root);
   if (!problem) {
     if (!quiet) console.log('deps: node_modules is up to date');
+    return true;
+  }
+  // A symlinked node_modules is shared with another checkout: npm ci here would empty the shared
+  // directory and install this checkout's lock into it. Say so and go on with what is there.
+  if (lstatSync(path.join(root, 'node_modules'), { throwIfNoEntry: false })?.isSymbolicLink()) {
+    console.warn(`deps: ${problem}; node_modules is a symlink to a shared install, so it is left as it is (reinstall where it points)`);
     return true;
   }
   const hasLock = existsSync(path.join(root, 'package-lock.json'));

@@ -1,5 +1,6 @@
-// `npm start`: install deps if needed, then run the Vite dev server in the
-// foreground (127.0.0.1, port 5173 or the next free one; no browser is opened).
+// `npm start`: install deps if needed, build the page (dist/) and the CLI (dist-cli/), then serve the
+// production build with `vite preview` in the foreground (127.0.0.1, port 5173 or the next free one;
+// no browser is opened). The page opens on a sample. The dev server is `npm run dev`.
 
 import { ensureDeps, ROOT } from './ensure-deps.mjs';
 
@@ -8,18 +9,22 @@ if (!ensureDeps({ quiet: true })) {
 }
 
 // Imported only after ensureDeps(): vite may not have been installed before.
-const { createServer } = await import('vite');
+const { build, preview } = await import('vite');
+const { buildCli } = await import('./build-cli.mjs');
 
-const server = await createServer({
+const configFile = `${ROOT}/vite.config.ts`;
+await build({ root: ROOT, configFile, logLevel: 'warn' });
+await buildCli();
+
+const server = await preview({
   root: ROOT,
-  configFile: `${ROOT}/vite.config.ts`,
-  server: { open: false },
+  configFile,
+  preview: { host: '127.0.0.1', port: 5173, strictPort: false, open: false },
 });
-await server.listen();
 server.printUrls();
 
 const url = server.resolvedUrls?.local[0];
-if (url) console.log(`\nIggy Batch Explorer is running at ${url}  (Ctrl+C to stop)\n`);
+if (url) console.log(`\nIggy Batch Explorer (production build) is running at ${url}  (Ctrl+C to stop)\n`);
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -137,6 +137,12 @@ function main() {
 
   for (const stage of STAGES) {
     if (!selected.has(stage)) continue;
+    if (stage === 'unit') {
+      // The CLI tests run bin/iggy-batch.mjs: rebuild dist-cli/ so they test the build that ships, from today's sources.
+      banner('cli build');
+      const code = run(process.execPath, [path.join(ROOT, 'scripts', 'build-cli.mjs')]);
+      if (code !== 0) results.push({ name: 'cli build', ok: false, note: `exit ${code}; the CLI tests ran from the sources` });
+    }
     banner(stage);
     const t0 = Date.now();
     // Checks, not tests: they pass or fail as a whole and add nothing to the test counts.

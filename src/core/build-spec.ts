@@ -46,6 +46,21 @@ export class BuildSpecError extends Error {
   override readonly name = "BuildSpecError";
 }
 
+const BATCH_KEYS = ["partitionId", "baseOffset", "baseTimestamp", "originTimestamp", "messages"] as const;
+const MESSAGE_KEYS = ["payload", "id", "offsetDelta", "timestampDelta", "userHeaders"] as const;
+const PAYLOAD_KEYS = ["json", "hex", "base64"] as const;
+const HEADER_KEYS = ["key", "kind", "value"] as const;
+
+/** A misspelled key would otherwise be ignored silently (partitionID makes a producer batch): refuse it by name. */
+function onlyKeys(value: unknown, allowed: readonly string[], path: string): void {
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new BuildSpecError(`${path}: expected a JSON object`);
+  for (const key of Object.keys(value)) {
+    if (allowed.includes(key)) continue;
+    const near = allowed.find((a) => a.toLowerCase() === key.toLowerCase());
+    throw new BuildSpecError(`${path}: unknown key ${JSON.stringify(key)}${near ? ` (did you mean "${near}"?)` : `; expected ${allowed.join(", ")}`}`);
+  }
+}
+
 const hexBytes = (hex: string, path: string): Uint8Array => {
   const digits = hex.replace(/^0x/i, "").replace(/[\s:]/g, "");
   if (digits.length % 2 !== 0 || /[^0-9a-f]/i.test(digits)) throw new BuildSpecError(`${path}: not an even number of hex digits`);
@@ -95,6 +110,8 @@ function parseId(id: string | undefined, env: BuildEnvironment, path: string): b
 function parsePayload(p: PayloadJson, path: string): Uint8Array | string {
   if (typeof p === "string") return p;
   if (p && typeof p === "object") {
+    onlyKeys(p, PAYLOAD_KEYS, path);
+    if (Object.keys(p).length !== 1) throw new BuildSpecError(`${path}: a payload object has exactly one of json, hex, base64`);
     if ("json" in p) return JSON.stringify(p.json);
     if ("hex" in p) return hexBytes(p.hex, path + ".hex");
     if ("base64" in p) return Uint8Array.from(atob(p.base64), (c) => c.charCodeAt(0));
@@ -133,33 +150,46 @@ function parseEntry(kind: string, value: string | number | boolean, path: string
 
 function parseHeaders(h: MessageJson["userHeaders"], path: string): MessageSpec["userHeaders"] {
   if (h === undefined) return undefined;
-  if (!Array.isArray(h)) return hexBytes(h.hex, path + ".hex");
-  return h.map((entry, i): HeaderSpec => ({
-    key: typeof entry.key === "string" ? { kind: "string", value: entry.key } : parseEntry(entry.key.kind, entry.key.value, `${path}[${i}].key`),
-    value: parseEntry(entry.kind, entry.value, `${path}[${i}]`),
-  }));
+  if (!Array.isArray(h)) {
+    onlyKeys(h, ["hex"], path);
+    return hexBytes(h.hex, path + ".hex");
+  }
+  return h.map((entry, i): HeaderSpec => {
+    onlyKeys(entry, HEADER_KEYS, `${path}[${i}]`);
+    if (typeof entry.key !== "string") onlyKeys(entry.key, ["kind", "value"], `${path}[${i}].key`);
+    return {
+      key: typeof entry.key === "string" ? { kind: "string", value: entry.key } : parseEntry(entry.key.kind, entry.key.value, `${path}[${i}].key`),
+      value: parseEntry(entry.kind, entry.value, `${path}[${i}]`),
+    };
+  });
 }
 
 /** Turns a build description into BatchSpecs; throws BuildSpecError with a path on a bad value. */
 export function parseBuildSpec(json: unknown, env: BuildEnvironment): BatchSpec[] {
   if (!json || typeof json !== "object") throw new BuildSpecError("spec: expected a JSON object");
+  if ("batches" in json) onlyKeys(json, ["batches"], "spec");
   const batches = "batches" in json ? (json as { batches: BatchJsonSpec[] }).batches : [json as BatchJsonSpec];
   if (!Array.isArray(batches)) throw new BuildSpecError("spec.batches: expected an array");
   return batches.map((b, bi) => {
     const path = `batches[${bi}]`;
+    onlyKeys(b, BATCH_KEYS, path);
     if (!Array.isArray(b.messages)) throw new BuildSpecError(`${path}.messages: expected an array`);
     return {
       partitionId: u64(b.partitionId, `${path}.partitionId`),
       baseOffset: u64(b.baseOffset, `${path}.baseOffset`),
       baseTimestamp: u64(b.baseTimestamp, `${path}.baseTimestamp`),
       originTimestamp: u64(b.originTimestamp, `${path}.originTimestamp`) ?? BigInt(env.nowMillis()) * 1000n,
-      messages: b.messages.map((m, mi): MessageSpec => ({
-        payload: parsePayload(m.payload, `${path}.messages[${mi}].payload`),
-        id: parseId(m.id, env, `${path}.messages[${mi}].id`),
-        offsetDelta: m.offsetDelta,
-        timestampDelta: m.timestampDelta,
-        userHeaders: parseHeaders(m.userHeaders, `${path}.messages[${mi}].userHeaders`),
-      })),
+      messages: b.messages.map((m, mi): MessageSpec => {
+        const at = `${path}.messages[${mi}]`;
+        onlyKeys(m, MESSAGE_KEYS, at);
+        return {
+          payload: parsePayload(m.payload, `${at}.payload`),
+          id: parseId(m.id, env, `${at}.id`),
+          offsetDelta: m.offsetDelta,
+          timestampDelta: m.timestampDelta,
+          userHeaders: parseHeaders(m.userHeaders, `${at}.userHeaders`),
+        };
+      }),
     };
   });
 }

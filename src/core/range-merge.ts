@@ -7,11 +7,12 @@ import type { Diagnostic, DiagnosticCode } from "../format/diagnostics.ts";
 import { diagnostic } from "../format/diagnostics.ts";
 import { DiagnosticKeeper } from "./diagnostic-cap.ts";
 import { FrameColumnsBuilder } from "./frame-columns.ts";
+import type { AnalyzeOptions } from "./analyze.ts";
 import { FRAME_COLUMNS, type Analysis, type BatchModel, type FrameColumnName, type FrameColumns } from "./model.ts";
 import { checkContinuity, type PartitionTail, type RangeResult } from "./range-walk.ts";
 
 /** The Analysis of an input of `size` bytes from its ranges, given in input order. */
-export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiagnostics: number, dropFinding?: (code: DiagnosticCode, stamped: boolean) => boolean): Analysis {
+export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiagnostics: number, dropFinding?: AnalyzeOptions["dropFinding"]): Analysis {
   const tails = new Map<bigint, PartitionTail>();
   const batches: BatchModel[] = [];
   const keeper = new DiagnosticKeeper(maxDiagnostics);

@@ -12,6 +12,7 @@ import { hex64 } from "../format/values.ts";
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { KernelColumns, KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
 import { FrameColumnsBuilder } from "./frame-columns.ts";
+import type { AnalyzeOptions } from "./analyze.ts";
 import { type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 
 /** Random-access bytes of an input: memory, a file, a Blob read ahead. */
@@ -47,8 +48,13 @@ export interface RangeTask {
   /** Bytes read per window (2-4 MiB suits a file); a window grows to hold a larger batch. */
   readonly windowBytes?: number;
   readonly onProgress?: (bytesDone: number) => void;
-  /** A container's rule change (analyze()'s dropFinding): findings it drops are neither kept nor counted. */
-  readonly dropFinding?: (code: DiagnosticCode, stamped: boolean) => boolean;
+  /** A container's rule (AnalyzeOptions.dropFinding): true drops a finding before it is counted or kept. */
+  readonly dropFinding?: AnalyzeOptions["dropFinding"];
+}
+
+/** A dropFinding from a list of codes dropped whatever the batch: what can cross to a worker thread, where a function cannot. */
+export function dropCodesFinding(codes: readonly DiagnosticCode[] | undefined): ((code: DiagnosticCode) => boolean) | undefined {
+  return codes && codes.length > 0 ? (code) => codes.includes(code) : undefined;
 }
 
 /** The per-partition state continuity checks carry from one stamped batch to the next. */
@@ -101,6 +107,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   const pending: PendingContinuity[] = [];
   let counts: Counts = { errors: 0, warnings: 0, infos: 0 };
   let frameCount = 0;
+  // As analyze(): a finding before a batch's header is read counts as unstamped.
   let stampedNow = false;
 
   const emit = (code: DiagnosticCode, start: number, stop: number, batch: number | null, frame: number | null, message: string): void => {

@@ -56,3 +56,22 @@ describe("markdown report", () => {
     expect(md).not.toContain("## Findings");
   });
 });
+
+describe("markdown report of hostile input", () => {
+  it("an excerpt whose bytes hold backticks and HTML stays inside a longer fence", async () => {
+    const { encodeBatch } = await import("./encode.ts");
+    // Malformed user headers give a finding whose excerpt shows the payload's last bytes beside them.
+    const bytes = encodeBatch(xxh, { messages: [{ payload: "<img src=x onerror=alert(1)>``````", userHeaders: new Uint8Array([0xff]) }] });
+    const analysis = analyzeWith(xxh, bytes);
+    expect(analysis.diagnostics.map((d) => d.code)).toContain("user-headers-malformed");
+    const md = renderMarkdownReport(analysis, bytes, { name: "a.bin", sha256: "0".repeat(64), toolVersion: "0" });
+    const fenced = /^(`{3,})text\n([\s\S]*?)\n\1$/m.exec(md);
+    expect(fenced).not.toBeNull();
+    const [, fence, body] = fenced!;
+    const longestRun = Math.max(...(body!.match(/`+/g) ?? [""]).map((r) => r.length));
+    expect(longestRun).toBeGreaterThanOrEqual(4);
+    expect(fence!.length).toBeGreaterThan(longestRun);
+    // Outside the fences, no raw HTML from the input.
+    expect(md.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, "")).not.toContain("<img");
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { deflateSync } from "fflate";
 import { decodePastedText } from "./paste-decode.ts";
 import { formatBytes, toBase64, toCArray, toRustByteString, toXxd } from "./byte-formats.ts";
 import { decodeShareFragment, encodeShareFragment, SHARE_PREFIX } from "./share-codec.ts";
@@ -56,11 +57,20 @@ describe("share link codec", () => {
       expect(decodeShareFragment(fragment)).toEqual({ name, bytes, selection });
     }), { numRuns: 100 });
   });
-  it("carries the envelope only when there is one", () => {
+  it("carries the format only when one is forced, and reads the envelope of older links as a format", () => {
     const bytes = Uint8Array.of(1, 2, 3);
-    expect(decodeShareFragment(encodeShareFragment({ name: "p", bytes, selection: null, envelope: "poll-reply" }))).toEqual({ name: "p", bytes, selection: null, envelope: "poll-reply" });
-    expect(decodeShareFragment(encodeShareFragment({ name: "p", bytes, selection: null, envelope: "none" }))).toEqual({ name: "p", bytes, selection: null });
+    expect(decodeShareFragment(encodeShareFragment({ name: "p", bytes, selection: null, format: "poll-reply" }))).toEqual({ name: "p", bytes, selection: null, format: "poll-reply" });
+    expect(decodeShareFragment(encodeShareFragment({ name: "p", bytes, selection: null, format: "auto" }))).toEqual({ name: "p", bytes, selection: null });
+    // A link made before formats: meta {"n","s","e"} deflated the same way.
+    const meta = new TextEncoder().encode(JSON.stringify({ n: "old", s: null, e: "replicated-record" }));
+    const raw = new Uint8Array(4 + meta.length + bytes.length);
+    new DataView(raw.buffer).setUint32(0, meta.length, true);
+    raw.set(meta, 4);
+    raw.set(bytes, 4 + meta.length);
+    const old = SHARE_PREFIX + btoa(String.fromCharCode(...deflateSync(raw))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    expect(decodeShareFragment(old)).toEqual({ name: "old", bytes, selection: null, format: "prepare" });
   });
+
   it("returns null for damaged or foreign fragments instead of throwing", () => {
     expect(decodeShareFragment("#other")).toBeNull();
     expect(decodeShareFragment(SHARE_PREFIX + "!!!")).toBeNull();

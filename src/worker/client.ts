@@ -3,9 +3,14 @@
  * Aborting terminates the worker (WASM cannot be interrupted) and the next call starts a fresh one;
  * where no worker can start, the same core runs on the main thread.
  */
+import type { FormatChoice, PartitionResult } from "../core/containers/index.ts";
 import type { Analysis } from "../core/model.ts";
-import type { FromWorker, ToWorker } from "./protocol.ts";
+import type { FromWorker, InputMeta, ToWorker } from "./protocol.ts";
 import { runRequest } from "./run-request.ts";
+import { decodeShareResult, type ShareDecode } from "../lib/share-codec.ts";
+import type { Patch } from "../core/edit-overlay.ts";
+import { analyzeWith } from "../core/analyze.ts";
+import { loadXxh3 } from "../checksum/xxh3.ts";
 
 /** What an analysis hands back: the bytes (owned by the page now) and the model. */
 export interface AnalyzedInput {
@@ -13,6 +18,19 @@ export interface AnalyzedInput {
   readonly analysis: Analysis;
   /** Where it ran: "worker", or "main-thread" as a fallback. */
   readonly ranOn: "worker" | "main-thread";
+}
+
+/** An input opened as a container format: the analysis plus the format and the container's parts. */
+export interface OpenedAnalysis extends AnalyzedInput {
+  readonly meta: InputMeta;
+}
+
+/** How to open one input: the format (default auto), its name, its segment-pair companion. */
+export interface OpenRequestOptions {
+  readonly name?: string;
+  readonly format?: FormatChoice;
+  readonly companion?: { readonly name: string; readonly input: AnalysisInput } | null;
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** Rejection reason when a call was aborted. */
@@ -31,19 +49,55 @@ function ownedInput(input: AnalysisInput): Blob | ArrayBuffer {
   return input.slice(0);
 }
 
+// The main-thread fallback of analyzePatched: one full copy with the patches written over it.
+function patchedCopy(original: Uint8Array, patches: readonly Patch[]): Uint8Array {
+  const out = original.slice();
+  for (const p of patches) out.set(p.bytes.subarray(0, Math.max(0, out.length - p.start)), p.start);
+  return out;
+}
+type Reply = Exclude<FromWorker, { type: "progress" } | { type: "error" }>;
+type Ran = { reply: Reply; ranOn: AnalyzedInput["ranOn"] };
+
 /** Runs analyses in a Web Worker, one at a time. */
 export class AnalysisClient {
   private worker: Worker | null = null;
   private nextId = 1;
   private workerBroken = false;
+  // The key of the original the worker holds for analyzePatched, if any.
+  private baseKey: number | null = null;
 
-  /** Analyses input; onProgress gets bytes walked; the signal cancels it. */
-  analyze(input: AnalysisInput, signal: AbortSignal, onProgress?: (done: number, total: number) => void, startOffset = 0): Promise<AnalyzedInput> {
+  /** Analyses input as plain batches from startOffset; onProgress gets bytes walked; the signal cancels it. */
+  async analyze(input: AnalysisInput, signal: AbortSignal, onProgress?: (done: number, total: number) => void, startOffset = 0): Promise<AnalyzedInput> {
+    const { reply, ranOn } = await this.run((id) => ({ type: "analyze", id, input: ownedInput(input), startOffset }), signal, onProgress);
+    if (reply.type !== "result") throw new Error("unexpected worker reply");
+    return { bytes: new Uint8Array(reply.buffer), analysis: reply.analysis, ranOn };
+  }
+
+  /** Opens input as its detected (or forced) format: the worker runs openInput. */
+  async open(input: AnalysisInput, signal: AbortSignal, options: OpenRequestOptions = {}): Promise<OpenedAnalysis> {
+    const c = options.companion;
+    const { reply, ranOn } = await this.run((id) => ({
+      type: "analyze", id, input: ownedInput(input), format: options.format ?? "auto", name: options.name,
+      companion: c ? { name: c.name, input: ownedInput(c.input) } : undefined,
+    }), signal, options.onProgress);
+    if (reply.type !== "result" || !reply.meta) throw new Error("unexpected worker reply");
+    return { bytes: new Uint8Array(reply.buffer), analysis: reply.analysis, meta: reply.meta, ranOn };
+  }
+
+  /** Decodes files as one partition in the worker, one segment at a time; onProgress gets files done. */
+  async openPartition(files: readonly { name: string; input: Blob }[], signal: AbortSignal, onProgress?: (done: number, total: number) => void, maxFileBytes?: number): Promise<PartitionResult> {
+    const { reply } = await this.run((id) => ({ type: "partition", id, files, maxFileBytes }), signal, onProgress);
+    if (reply.type !== "partition-result") throw new Error("unexpected worker reply");
+    return reply.result;
+  }
+
+  private run(make: (id: number) => ToWorker, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<Ran> {
     if (signal.aborted) return Promise.reject(new AbortedError());
     const worker = this.workerBroken ? null : this.ensureWorker();
-    if (!worker) return this.onMainThread(input, signal, onProgress, startOffset);
+    if (!worker) return this.onMainThread(make(0), signal, onProgress);
     const id = this.nextId++;
-    return new Promise<AnalyzedInput>((resolve, reject) => {
+    const message = make(id);
+    return new Promise<Ran>((resolve, reject) => {
       const cleanup = () => {
         worker.removeEventListener("message", onMessage);
         worker.removeEventListener("error", onError);
@@ -53,8 +107,8 @@ export class AnalysisClient {
         const m = event.data;
         if (m.id !== id) return;
         if (m.type === "progress") onProgress?.(m.done, m.total);
-        else if (m.type === "result") { cleanup(); resolve({ bytes: new Uint8Array(m.buffer), analysis: m.analysis, ranOn: "worker" }); }
-        else { cleanup(); reject(new Error(m.message)); }
+        else if (m.type === "error") { cleanup(); reject(new Error(m.message)); }
+        else { cleanup(); resolve({ reply: m, ranOn: "worker" }); }
       };
       const onError = (event: ErrorEvent) => {
         // The worker itself failed (e.g. could not load): fall back to the main thread for good.
@@ -62,22 +116,97 @@ export class AnalysisClient {
         event.preventDefault();
         this.terminate();
         this.workerBroken = true;
-        this.onMainThread(input, signal, onProgress, startOffset).then(resolve, reject);
+        this.onMainThread(message, signal, onProgress).then(resolve, reject);
       };
       const onAbort = () => { cleanup(); this.terminate(); reject(new AbortedError()); };
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
       signal.addEventListener("abort", onAbort);
       // A Blob crosses without copying its bytes; an ArrayBuffer is copied first so the caller keeps its own.
-      const message: ToWorker = { type: "analyze", id, input: ownedInput(input), startOffset };
-      worker.postMessage(message, message.input instanceof ArrayBuffer ? [message.input] : []);
+      const transfer: Transferable[] = [];
+      if (message.type === "analyze") {
+        if (message.input instanceof ArrayBuffer) transfer.push(message.input);
+        if (message.companion?.input instanceof ArrayBuffer) transfer.push(message.companion.input);
+      }
+      worker.postMessage(message, transfer);
     });
+  }
+
+  /** Inflates a share-link fragment in the worker (capped as it inflates); the main thread does it where no worker starts. */
+  decodeShare(fragment: string, signal: AbortSignal): Promise<ShareDecode> {
+    return this.exchange({ type: "decode-share", id: this.nextId++, fragment }, signal, (m) => (m.type === "shared" ? m.result : undefined),
+      () => Promise.resolve(decodeShareResult(fragment)));
+  }
+
+  /**
+   * Re-checks an edited input as original + patches. The original (or the File it came from) goes to the worker
+   * once per key and is kept there, so later re-checks send only the patches; terminate() lets it go.
+   */
+  async analyzePatched(key: number, original: Uint8Array, patches: readonly Patch[], startOffset: number, signal: AbortSignal, source?: Blob): Promise<Analysis> {
+    const viaMain = async () => analyzeWith(await loadXxh3(), patchedCopy(original, patches), { startOffset });
+    const ask = (withBase: boolean) => {
+      // The File the original was read from crosses without a copy; else the bytes are copied once and transferred.
+      const base = withBase ? (source ?? ownedInput(original)) : undefined;
+      const message: ToWorker = { type: "analyze-patched", id: this.nextId++, key, patches, startOffset, ...(base ? { base } : {}) };
+      return this.exchange(message, signal, (m) => (m.type === "patched-result" ? m.analysis : m.type === "need-base" ? null : undefined), viaMain,
+        base instanceof ArrayBuffer ? [base] : []);
+    };
+    // A File changed on disk since it was loaded can no longer be read: then the page's bytes are sent instead.
+    const first = await ask(this.baseKey !== key).catch((err: unknown) => {
+      if (err instanceof AbortedError || !source) throw err;
+      source = undefined;
+      return null;
+    });
+    this.baseKey = key;
+    return first ?? (await ask(true)) ?? viaMain();
+  }
+
+  // One request and its one reply: pick() maps a reply of this id to the answer (undefined: not the reply);
+  // an error reply rejects, a worker that fails to run falls back to the main thread for good.
+  private exchange<T>(message: ToWorker, signal: AbortSignal, pick: (m: FromWorker) => T | undefined, onMain: () => Promise<T>, transfer: Transferable[] = []): Promise<T> {
+    if (signal.aborted) return Promise.reject(new AbortedError());
+    const worker = this.workerBroken ? null : this.ensureWorker();
+    if (!worker) return onMain();
+    return new Promise<T>((resolve, reject) => {
+      const cleanup = () => {
+        worker.removeEventListener("message", onMessage);
+        worker.removeEventListener("error", onError);
+        signal.removeEventListener("abort", onAbort);
+      };
+      const onMessage = (event: MessageEvent<FromWorker>) => {
+        const m = event.data;
+        if (m.id !== message.id) return;
+        if (m.type === "error") { cleanup(); reject(new Error(m.message)); return; }
+        const answer = pick(m);
+        if (answer === undefined) return;
+        cleanup();
+        resolve(answer);
+      };
+      const onError = (event: ErrorEvent) => {
+        cleanup();
+        event.preventDefault();
+        this.terminate();
+        this.workerBroken = true;
+        onMain().then(resolve, reject);
+      };
+      const onAbort = () => { cleanup(); this.terminate(); reject(new AbortedError()); };
+      worker.addEventListener("message", onMessage);
+      worker.addEventListener("error", onError);
+      signal.addEventListener("abort", onAbort);
+      worker.postMessage(message, transfer);
+    });
+  }
+
+  /** Starts the worker now, so the first request does not wait for it to load. */
+  prepare(): void {
+    if (!this.workerBroken) this.ensureWorker();
   }
 
   /** Stops the worker; the next call starts a new one. */
   terminate(): void {
     this.worker?.terminate();
     this.worker = null;
+    this.baseKey = null;
   }
 
   private ensureWorker(): Worker | null {
@@ -91,13 +220,13 @@ export class AnalysisClient {
     return this.worker;
   }
 
-  private onMainThread(input: AnalysisInput, signal: AbortSignal, onProgress: ((done: number, total: number) => void) | undefined, startOffset: number): Promise<AnalyzedInput> {
+  private onMainThread(message: ToWorker, signal: AbortSignal, onProgress: ((done: number, total: number) => void) | undefined): Promise<Ran> {
     return new Promise((resolve, reject) => {
-      void runRequest({ type: "analyze", id: 0, input: ownedInput(input), startOffset }, (m) => {
+      void runRequest({ ...message, id: 0 }, (m) => {
         if (signal.aborted) return reject(new AbortedError());
         if (m.type === "progress") onProgress?.(m.done, m.total);
-        else if (m.type === "result") resolve({ bytes: new Uint8Array(m.buffer), analysis: m.analysis, ranOn: "main-thread" });
-        else reject(new Error(m.message));
+        else if (m.type === "error") reject(new Error(m.message));
+        else resolve({ reply: m, ranOn: "main-thread" });
       });
     });
   }

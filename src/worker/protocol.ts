@@ -1,16 +1,79 @@
 /** The typed messages between the page and the analysis worker. */
+import type { FormatChoice, OpenedInput, PartitionResult } from "../core/containers/index.ts";
 import type { Analysis } from "../core/model.ts";
+import type { ShareDecode } from "../lib/share-codec.ts";
+import type { Patch } from "../core/edit-overlay.ts";
+
+/** What openInput found besides the batch model: the format, why, and the container's own parts. */
+export type InputMeta = Omit<OpenedInput, "analysis">;
 
 /** Page → worker: analyse this input. A Blob is read inside the worker, so the page never copies the bytes. */
 export interface AnalyzeRequest {
   readonly type: "analyze";
   readonly id: number;
   readonly input: Blob | ArrayBuffer;
-  /** Where the first batch starts; bytes before it are an envelope. */
+  /** Where the first batch starts; bytes before it are an envelope. Only read when `format` is absent. */
+  readonly startOffset?: number;
+  /** Open as a container format (auto-detects with "auto"); absent: plain batches from startOffset. */
+  readonly format?: FormatChoice;
+  /** The file name (decides .log / .index and a segment's start offset). */
+  readonly name?: string;
+  /** The other file of a segment pair (.log ↔ .index), read in the worker too. */
+  readonly companion?: { readonly name: string; readonly input: Blob | ArrayBuffer };
+}
+
+/** Page → worker: inflate a share-link fragment (a hostile link must not freeze the page or exhaust its memory). */
+export interface DecodeShareRequest {
+  readonly type: "decode-share";
+  readonly id: number;
+  readonly fragment: string;
+}
+
+/** Worker → page: what the fragment carried (its bytes transferred), or why it was refused. */
+export interface SharedMessage {
+  readonly type: "shared";
+  readonly id: number;
+  readonly result: ShareDecode;
+}
+
+/**
+ * Page → worker: re-check an edited input as its original plus patches. The original crosses once
+ * (base, keyed) and stays in the worker; later re-checks of the same key send only the patches.
+ */
+export interface AnalyzePatchedRequest {
+  readonly type: "analyze-patched";
+  readonly id: number;
+  readonly key: number;
+  /** The original: bytes, or the File it was read from (read in the worker, no copy on the page). */
+  readonly base?: ArrayBuffer | Blob;
+  /** Every overwritten run, relative to the original (EditOverlay.runs()). */
+  readonly patches: readonly Patch[];
   readonly startOffset?: number;
 }
 
-/** Worker → page: bytes walked so far. */
+/** Worker → page: the analysis of the patched input (its bytes stay in the worker). */
+export interface PatchedResultMessage {
+  readonly type: "patched-result";
+  readonly id: number;
+  readonly analysis: Analysis;
+}
+
+/** Worker → page: this worker does not hold the original of that key; send it with the patches. */
+export interface NeedBaseMessage {
+  readonly type: "need-base";
+  readonly id: number;
+}
+
+/** Page → worker: decode these files as one partition directory, one segment at a time. */
+export interface PartitionRequest {
+  readonly type: "partition";
+  readonly id: number;
+  readonly files: readonly { readonly name: string; readonly input: Blob }[];
+  /** Files larger than this are listed and skipped (tests use a small limit). */
+  readonly maxFileBytes?: number;
+}
+
+/** Worker → page: bytes walked so far (for a partition: files done). */
 export interface ProgressMessage {
   readonly type: "progress";
   readonly id: number;
@@ -24,6 +87,15 @@ export interface ResultMessage {
   readonly id: number;
   readonly buffer: ArrayBuffer;
   readonly analysis: Analysis;
+  /** The format and container parts, or null for a plain analyse (no `format` asked). */
+  readonly meta: InputMeta | null;
+}
+
+/** Worker → page: what a partition keeps after its files are read (no bytes). */
+export interface PartitionResultMessage {
+  readonly type: "partition-result";
+  readonly id: number;
+  readonly result: PartitionResult;
 }
 
 /** Worker → page: the request failed; the message says why. */
@@ -34,6 +106,6 @@ export interface ErrorMessage {
 }
 
 /** Anything the page sends. */
-export type ToWorker = AnalyzeRequest;
+export type ToWorker = AnalyzeRequest | PartitionRequest | DecodeShareRequest | AnalyzePatchedRequest;
 /** Anything the worker sends. */
-export type FromWorker = ProgressMessage | ResultMessage | ErrorMessage;
+export type FromWorker = ProgressMessage | ResultMessage | PartitionResultMessage | ErrorMessage | SharedMessage | PatchedResultMessage | NeedBaseMessage;

@@ -1,16 +1,70 @@
 /** The host-independent body of the worker: one request in, progress and one reply out. */
 import { analyze } from "../core/analyze.ts";
+import { loadXxh3 } from "../checksum/xxh3.ts";
+import { detectFormat, openInputWith, openPartition } from "../core/containers/index.ts";
 import { frameColumnBuffers } from "../core/frame-columns.ts";
-import type { FromWorker, ToWorker } from "./protocol.ts";
+import type { Analysis } from "../core/model.ts";
+import { decodeShareResult } from "../lib/share-codec.ts";
+import { patchedInput } from "./patched-input.ts";
+import type { AnalyzeRequest, FromWorker, InputMeta, PartitionRequest, ToWorker } from "./protocol.ts";
+
+const bytesOf = async (input: Blob | ArrayBuffer): Promise<ArrayBuffer> => (input instanceof ArrayBuffer ? input : await input.arrayBuffer());
+
+/** Splits an opened input into the model and the rest (the rest crosses the bridge as `meta`). */
+function split(opened: { analysis: Analysis } & InputMeta): { analysis: Analysis; meta: InputMeta } {
+  const { analysis, ...meta } = opened;
+  return { analysis, meta };
+}
+
+async function open(request: AnalyzeRequest, bytes: Uint8Array, onProgress: (done: number, total: number) => void): Promise<{ analysis: Analysis; meta: InputMeta | null }> {
+  if (request.format === undefined) return { analysis: await analyze(bytes, { startOffset: request.startOffset, onProgress }), meta: null };
+  const name = request.name ?? "";
+  if (request.format === "auto" && !request.companion) {
+    // Plain batches are most inputs and the biggest: walk them with progress, as openInput would without it.
+    const d = detectFormat(bytes, name);
+    if (d.recognized && d.format === "batches") {
+      return { analysis: await analyze(bytes, { onProgress }), meta: { format: "batches", detectedBy: d.detectedBy, container: null, recovery: null, entries: null, legacy: null } };
+    }
+  }
+  const companion = request.companion ? { name: request.companion.name, bytes: new Uint8Array(await bytesOf(request.companion.input)) } : undefined;
+  return split(openInputWith(await loadXxh3(), bytes, { name, format: request.format, companion }));
+}
+
+async function runPartition(request: PartitionRequest, post: (message: FromWorker, transfer: Transferable[]) => void): Promise<void> {
+  const { id, files } = request;
+  let done = 0;
+  const sources = files.map((f) => ({ name: f.name, size: f.input.size, read: async () => new Uint8Array(await f.input.arrayBuffer()) }));
+  const tick = () => post({ type: "progress", id, done: ++done, total: files.length }, []);
+  const result = await openPartition(sources, { xxh3: await loadXxh3(), maxFileBytes: request.maxFileBytes, onFile: tick, onSkip: tick });
+  post({ type: "partition-result", id, result }, []);
+}
 
 /** Runs a request, posting progress and a result or an error reply; transferables go with the result. */
 export async function runRequest(request: ToWorker, post: (message: FromWorker, transfer: Transferable[]) => void): Promise<void> {
   const { id } = request;
+  if (request.type === "decode-share") {
+    const result = decodeShareResult(request.fragment);
+    post({ type: "shared", id, result }, result.ok ? [result.state.bytes.buffer as ArrayBuffer] : []);
+    return;
+  }
+  if (request.type === "analyze-patched") {
+    try {
+      const base = request.base instanceof Blob ? await request.base.arrayBuffer() : request.base;
+      const bytes = patchedInput(request.key, request.patches, base);
+      if (!bytes) { post({ type: "need-base", id }, []); return; }
+      const analysis = await analyze(bytes, { startOffset: request.startOffset });
+      post({ type: "patched-result", id, analysis }, frameColumnBuffers(analysis.frames));
+    } catch (err) {
+      post({ type: "error", id, message: err instanceof Error ? err.message : String(err) }, []);
+    }
+    return;
+  }
   try {
-    const buffer = request.input instanceof ArrayBuffer ? request.input : await request.input.arrayBuffer();
+    if (request.type === "partition") return await runPartition(request, post);
+    const buffer = await bytesOf(request.input);
     const bytes = new Uint8Array(buffer);
-    const analysis = await analyze(bytes, { startOffset: request.startOffset, onProgress: (done, total) => post({ type: "progress", id, done, total }, []) });
-    post({ type: "result", id, buffer, analysis }, [buffer, ...frameColumnBuffers(analysis.frames)]);
+    const { analysis, meta } = await open(request, bytes, (done, total) => post({ type: "progress", id, done, total }, []));
+    post({ type: "result", id, buffer, analysis, meta }, [buffer, ...frameColumnBuffers(analysis.frames)]);
   } catch (err) {
     // Every request gets a reply, so the page never waits on a request that failed.
     post({ type: "error", id, message: err instanceof Error ? err.message : String(err) }, []);

@@ -29,7 +29,8 @@ import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../analyze.ts";
 import { decodeConsensus } from "./consensus.ts";
 import { detectFormat } from "./detect.ts";
-import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
+import { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
+import { indexOpened, segmentOpened } from "./opened.ts";
 import { decodeLegacy } from "./legacy.ts";
 import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
 import { decodePollReply } from "./poll-reply.ts";
@@ -39,6 +40,10 @@ import type { ContainerField, FormatChoice, FormatName, OpenedInput } from "./ty
 
 export * from "./types.ts";
 export { detectFormat, type Detection } from "./detect.ts";
+export { segmentOf, segmentDropFinding, SEGMENT_DROPPED_CODES, type SegmentResult } from "./segment.ts";
+export { indexOpened, segmentOpened, type IndexLog } from "./opened.ts";
+export { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
+export { sourceHeaderAt, memoryHeaderAt, type HeaderAt } from "./walk.ts";
 export { legacyToSegment } from "./legacy.ts";
 export { openPartition, type PartitionSource, type PartitionResult, type PartitionFileSummary, type PartitionSegment, type PartitionOptions } from "./partition.ts";
 
@@ -93,19 +98,12 @@ function decodeAs(xxh: Xxh3, bytes: Uint8Array, format: FormatName, detectedBy: 
       return { ...base, analysis: analyzeWith(xxh, bytes) };
     case "segment": {
       const entries = companion ? decodeIndexEntries(companion.bytes) : [];
-      const s = openSegment(xxh, bytes, name, entries);
-      const why = companion ? `${detectedBy}; recovery reads ${companion.name}` : detectedBy;
-      return { ...base, detectedBy: why, analysis: s.analysis, recovery: s.recovery };
+      return segmentOpened(openSegment(xxh, bytes, name, entries), detectedBy, companion?.name);
     }
     case "index": {
-      const entries = decodeIndexEntries(bytes);
-      const findings = checkIndexAlone(bytes, entries);
-      if (companion) {
-        const log = openSegment(xxh, companion.bytes, companion.name, entries);
-        findings.push(...crossCheckIndex(entries, companion.bytes.length, batchStartsOf(log.analysis), companion.name));
-      }
-      const why = companion ? `${detectedBy}; cross-checked against ${companion.name}` : detectedBy;
-      return { ...base, detectedBy: why, analysis: mergeFindings(emptyAnalysis(bytes.length), findings), entries, container: container([], 0, bytes.length) };
+      if (!companion) return indexOpened(bytes, detectedBy);
+      const log = openSegment(xxh, companion.bytes, companion.name, decodeIndexEntries(bytes));
+      return indexOpened(bytes, detectedBy, { name: companion.name, size: companion.bytes.length, starts: batchStartsOf(log.analysis) });
     }
     case "poll-reply": {
       const p = decodePollReply(xxh, bytes, 0);

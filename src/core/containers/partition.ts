@@ -10,8 +10,8 @@ import type { Diagnostic } from "../../format/diagnostics.ts";
 import type { Summary } from "../model.ts";
 import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
 import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
-import { openSegment } from "./segment.ts";
-import type { OpenedInput, RecoveryVerdict } from "./types.ts";
+import { openSegment, type SegmentResult } from "./segment.ts";
+import type { IndexEntry, OpenedInput, RecoveryVerdict } from "./types.ts";
 
 /** One file of the directory: its name (relative), size, and a lazy read (called at most once). */
 export interface PartitionSource {
@@ -27,6 +27,12 @@ export interface PartitionOptions {
   readonly maxFileBytes?: number;
   /** Receives each decoded file while its bytes are still held; keep what you need, the rest is dropped. */
   readonly onFile?: (name: string, opened: OpenedInput, bytes: Uint8Array) => void | Promise<void>;
+  /**
+   * Decodes a `.log` without reading it whole (the CLI: the file streamed through the kernel, its
+   * headers read where recovery walks; see segmentOf()): the SegmentResult, a reason it is unreadable,
+   * or null to read it whole after all. A streamed file reaches onFile with empty bytes.
+   */
+  readonly streamSegment?: (source: PartitionSource, entries: readonly IndexEntry[]) => Promise<SegmentResult | string | null>;
   /** Receives each skipped file (foreign, scratch, huge, unreadable) in its place in the order. */
   readonly onSkip?: (file: PartitionFileSummary) => void | Promise<void>;
 }
@@ -145,21 +151,22 @@ export async function openPartition(sources: readonly PartitionSource[], options
       if (typeof got === "string") await skip(indexPlan, got);
       else indexBytes = got;
     }
-    const bytes = await read(p);
+    const entries = indexBytes ? decodeIndexEntries(indexBytes) : [];
+    const streamed = options.streamSegment ? await options.streamSegment(p.source, entries) : null;
+    const bytes = streamed === null ? await read(p) : typeof streamed === "string" ? streamed : new Uint8Array(0);
     if (typeof bytes === "string") {
       await skip(p, bytes);
       if (indexBytes && indexPlan) {
-        const entries = decodeIndexEntries(indexBytes);
         await record(indexPlan.source.name, indexBytes.length, "index", indexOpened(indexBytes, entries, checkIndexAlone(indexBytes, entries), "auto: the file name ends in .index (its .log could not be read)"), indexBytes);
       }
       continue;
     }
-    const entries = indexBytes ? decodeIndexEntries(indexBytes) : [];
-    const seg = openSegment(xxh, bytes, name, entries);
+    const seg = streamed !== null && typeof streamed !== "string" ? streamed : openSegment(xxh, bytes, name, entries);
+    const size = seg.analysis.size;
     const start = p.start as bigint;
     const f = new Findings();
     const first = seg.analysis.batches[0];
-    const firstField: [number, number] = first?.header ? [first.start + 8, first.start + 16] : [0, bytes.length];
+    const firstField: [number, number] = first?.header ? [first.start + 8, first.start + 16] : [0, size];
     // An index pointing past its log refuses the boot outright (upstream RecoveredSegmentSizeDivergence): not an empty segment.
     const divergent = seg.recovery.keptBytes === 0 && seg.recovery.reason === "index-entry-misplaced";
     const empty = seg.recovery.keptBytes === 0 && !divergent;
@@ -173,17 +180,17 @@ export async function openPartition(sources: readonly PartitionSource[], options
       }
     }
     if (empty && name !== lastLog) {
-      f.add("partition-empty-segment", 0, bytes.length, `${name} recovers as empty but is not the last segment; the server refuses the partition`);
+      f.add("partition-empty-segment", 0, size, `${name} recovers as empty but is not the last segment; the server refuses the partition`);
       refusals.push(`${name} is empty but not the last segment`);
     }
     const opened: OpenedInput = {
       format: "segment", detectedBy: "auto: the file name ends in .log", analysis: mergeFindings(seg.analysis, f.list),
       container: null, recovery: seg.recovery, entries: null, legacy: null,
     };
-    await record(name, bytes.length, "segment", opened, bytes);
+    await record(name, size, "segment", opened, bytes);
     const headers = seg.analysis.batches.filter((b) => b.header);
     const segment: PartitionSegment = {
-      name, indexName: indexBytes ? `${stem}.index` : null, startOffset: start, size: bytes.length, batches: seg.analysis.batches.length,
+      name, indexName: indexBytes ? `${stem}.index` : null, startOffset: start, size, batches: seg.analysis.batches.length,
       firstOffset: headers[0]?.header?.baseOffset ?? null, lastOffset: seg.recovery.lastOffset,
       firstTimestamp: headers[0]?.header?.baseTimestamp ?? null, lastTimestamp: headers[headers.length - 1]?.header?.baseTimestamp ?? null,
       recovery: seg.recovery, errors: opened.analysis.summary.errors,
@@ -194,7 +201,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
     if (indexBytes && indexPlan) {
       const starts = batchStartsOf(seg.analysis);
       await record(indexPlan.source.name, indexBytes.length, "index",
-        indexOpened(indexBytes, entries, [...checkIndexAlone(indexBytes, entries), ...crossCheckIndex(entries, bytes.length, starts, name)], `auto: the file name ends in .index; cross-checked against ${name}`), indexBytes);
+        indexOpened(indexBytes, entries, [...checkIndexAlone(indexBytes, entries), ...crossCheckIndex(entries, size, starts, name)], `auto: the file name ends in .index; cross-checked against ${name}`), indexBytes);
     }
   }
   const verdict = refusals.length > 0 ? "refused" : "ok";

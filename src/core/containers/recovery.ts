@@ -5,7 +5,7 @@
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
 import type { Analysis } from "../model.ts";
 import type { IndexEntry, RecoveryVerdict } from "./types.ts";
-import { readHeaderAt } from "./walk.ts";
+import { memoryHeaderAt, type HeaderAt } from "./walk.ts";
 
 const WHY: Partial<Record<DiagnosticCode, string>> = {
   "header-truncated": "fewer than 256 bytes are left for a batch header",
@@ -25,7 +25,12 @@ const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? "" : 
  * breaks the chain from `startOffset` (the name) or does not verify (its batch-level errors in `analysis`).
  */
 export function recoverSegment(bytes: Uint8Array, analysis: Analysis, startOffset: bigint | null, entries: readonly IndexEntry[]): RecoveryVerdict {
-  const size = bytes.length;
+  return recoverSegmentFrom(memoryHeaderAt(bytes), analysis, startOffset, entries);
+}
+
+/** recoverSegment() reading only the headers it walks (`headerAt`), for a segment that is not in memory; its size is the analysis'. */
+export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, startOffset: bigint | null, entries: readonly IndexEntry[]): RecoveryVerdict {
+  const size = analysis.size;
   const starts = new Map<number, number>();
   for (const b of analysis.batches) if (b.header) starts.set(b.start, b.index);
   let kept: number;
@@ -39,7 +44,7 @@ export function recoverSegment(bytes: Uint8Array, analysis: Analysis, startOffse
     lastOffset = last.offset;
     let walked = false;
     while (pos < size) {
-      const h = readHeaderAt(bytes, pos, size);
+      const h = headerAt(pos, size);
       if (typeof h === "string") { reason = h; break; }
       if (h.messageCount > 0) lastOffset = h.baseOffset + BigInt(h.messageCount - 1);
       walked = true;
@@ -57,7 +62,7 @@ export function recoverSegment(bytes: Uint8Array, analysis: Analysis, startOffse
     let anyMessages = false;
     let pos = 0;
     while (pos < size) {
-      const h = readHeaderAt(bytes, pos, size);
+      const h = headerAt(pos, size);
       if (typeof h === "string") { reason = h; break; }
       if (h.baseOffset !== expected) { reason = pos === 0 ? "segment-name-mismatch" : "segment-offset-gap"; break; }
       const model = analysis.batches[starts.get(pos) ?? -1];

@@ -4,7 +4,9 @@ import { startOffsetOfName } from "../../format/containers/segment.ts";
 import { analyzeWith } from "../analyze.ts";
 import type { Analysis } from "../model.ts";
 import { Findings, mergeFindings } from "./merge.ts";
-import { recoverSegment } from "./recovery.ts";
+import { recoverSegmentFrom } from "./recovery.ts";
+import { memoryHeaderAt, type HeaderAt } from "./walk.ts";
+import type { DiagnosticCode } from "../../format/diagnostics.ts";
 import type { IndexEntry, RecoveryVerdict } from "./types.ts";
 
 /** A decoded segment: the merged analysis and the recovery verdict. */
@@ -15,10 +17,22 @@ export interface SegmentResult {
   readonly startOffset: bigint | null;
 }
 
+/** Batch findings a segment replaces: its offset chain is segment-offset-gap's, an error (containers.md, last paragraph). */
+export const SEGMENT_DROPPED_CODES: readonly DiagnosticCode[] = ["offset-discontinuity"];
+
+/** The dropFinding of a segment's batch analysis. */
+export const segmentDropFinding = (code: DiagnosticCode): boolean => SEGMENT_DROPPED_CODES.includes(code);
+
 /** Decodes a segment; `entries` are its index's whole entries (empty: no usable index). */
 export function openSegment(xxh: Xxh3, bytes: Uint8Array, name: string, entries: readonly IndexEntry[] = []): SegmentResult {
-  // In a segment the offset chain is segment-offset-gap's, an error (containers.md, last paragraph).
-  const raw = analyzeWith(xxh, bytes, { dropFinding: (code) => code === "offset-discontinuity" });
+  return segmentOf(analyzeWith(xxh, bytes, { dropFinding: segmentDropFinding }), memoryHeaderAt(bytes), name, entries);
+}
+
+/**
+ * A segment's result from its batch analysis (made with segmentDropFinding, e.g. streamed) and a
+ * reader of its headers: what openSegment() gives for the same bytes, without them in memory.
+ */
+export function segmentOf(raw: Analysis, headerAt: HeaderAt, name: string, entries: readonly IndexEntry[] = []): SegmentResult {
   const startOffset = startOffsetOfName(name);
   const f = new Findings();
   let prev: { baseOffset: bigint; messageCount: number } | null = null;
@@ -37,7 +51,7 @@ export function openSegment(xxh: Xxh3, bytes: Uint8Array, name: string, entries:
     }
     prev = { baseOffset: h.baseOffset, messageCount: h.messageCount };
   }
-  const recovery = recoverSegment(bytes, raw, startOffset, entries);
-  if (recovery.stopsAt !== null) f.add("recovery-stops", recovery.stopsAt, bytes.length, recovery.sentence);
+  const recovery = recoverSegmentFrom(headerAt, raw, startOffset, entries);
+  if (recovery.stopsAt !== null) f.add("recovery-stops", recovery.stopsAt, raw.size, recovery.sentence);
   return { analysis: mergeFindings(raw, f.list), recovery, startOffset };
 }

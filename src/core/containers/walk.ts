@@ -1,5 +1,6 @@
 /** Header-only walks over batches back to back: what detection and recovery need, without decoding frames. */
 import { BATCH_HEADER_SIZE } from "../../format/fields.ts";
+import type { ByteSource } from "../range-walk.ts";
 
 /** One batch header read in a walk. */
 export interface WalkedHeader {
@@ -39,4 +40,36 @@ export function walkHeaders(bytes: Uint8Array, start: number, end: number = byte
     pos = h.end;
   }
   return { headers, tiles: pos === end && headers.length > 0, stop: null, stopAt: pos };
+}
+
+/** Reads and checks the batch header at `pos` of an input ending at `end` (readHeaderAt's rules): what recovery walks. */
+export type HeaderAt = (pos: number, end: number) => WalkedHeader | WalkStop;
+
+/** A HeaderAt over bytes in memory. */
+export function memoryHeaderAt(bytes: Uint8Array): HeaderAt {
+  return (pos, end) => readHeaderAt(bytes, pos, end);
+}
+
+const HEADER_BLOCK_BYTES = 64 << 10;
+
+/**
+ * A HeaderAt over a ByteSource (a file read in pieces): headers come through one 64 KiB block, so
+ * small batches cost one read per block and large ones one 64 KiB read per header, never the whole input.
+ */
+export function sourceHeaderAt(source: ByteSource): HeaderAt {
+  const block = new Uint8Array(HEADER_BLOCK_BYTES);
+  let blockStart = 0;
+  let blockLength = 0;
+  return (pos, end) => {
+    if (end - pos < BATCH_HEADER_SIZE) return "header-truncated";
+    if (pos < blockStart || pos + BATCH_HEADER_SIZE > blockStart + blockLength) {
+      blockStart = pos;
+      blockLength = source.read(block.subarray(0, Math.max(0, Math.min(block.length, source.size - pos))), pos);
+      // A source shorter than `end` claims (a file that shrank): what is missing reads as a cut header.
+      if (blockLength < BATCH_HEADER_SIZE) return "header-truncated";
+    }
+    const rel = pos - blockStart;
+    const h = readHeaderAt(block, rel, rel + (end - pos));
+    return typeof h === "string" ? h : { ...h, start: pos, end: pos + (h.end - rel) };
+  };
 }

@@ -1,6 +1,6 @@
 /** The composition root: toolbar, status, hex map with legend, and the decoded panels. */
 import { useEffect, useState } from "react";
-import { documentStore, type DocumentState } from "../state/app-state.ts";
+import { documentStore, partitionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { InputBar } from "../input/InputBar.tsx";
 import { useDropAndPaste } from "../input/use-drop-and-paste.ts";
@@ -18,12 +18,19 @@ import { SharePanel } from "../share/SharePanel.tsx";
 import { EditPanel } from "../edit/EditPanel.tsx";
 import { BuilderDialog } from "../builder/BuilderDialog.tsx";
 import { DiffDialog } from "../diff/DiffDialog.tsx";
+import { DiscardEditsDialog } from "../edit/DiscardEditsDialog.tsx";
+import { PartitionView } from "../containers/PartitionView.tsx";
+import { ContainerPanel } from "../containers/ContainerPanel.tsx";
+import { IndexEntriesTable } from "../containers/IndexEntriesTable.tsx";
+import "../containers/containers.css";
 
 const selectInput = (s: DocumentState) => s.input;
+const selectPartition = (p: OpenPartition | null) => p;
 
 /** The whole page. */
 export function App() {
   const input = useStore(documentStore, selectInput);
+  const partition = useStore(partitionStore, selectPartition);
   const dragging = useDropAndPaste();
   const [help, setHelp] = useState(false);
   const [dialog, setDialog] = useState<"build" | "diff" | null>(null);
@@ -52,7 +59,7 @@ export function App() {
       </header>
       <main className="workspace">
         <section className="panel hex-panel" aria-labelledby="hex-heading">
-          <h2 id="hex-heading">Bytes</h2>
+          <h2 id="hex-heading">Bytes{partition && input ? <span className="shown-file"> · {input.name}</span> : null}</h2>
           {input ? <HexView input={input} /> : <p className="empty">Drop a batch file, paste bytes, or pick a sample.</p>}
           <details className="legend-box">
             <summary>Legend</summary>
@@ -60,7 +67,10 @@ export function App() {
           </details>
         </section>
         <div className="side">
+          {partition && <PartitionView partition={partition} />}
           <DiagnosticsList input={input} />
+          {input && <ContainerPanel input={input} />}
+          {input && <IndexEntriesTable input={input} partition={partition} />}
           {input && <BatchesTable input={input} />}
           {input && <HeaderFieldsTable input={input} />}
           {input && <FramesTable input={input} />}
@@ -74,6 +84,7 @@ export function App() {
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
       {dialog === "build" && <BuilderDialog onClose={() => setDialog(null)} />}
       {dialog === "diff" && <DiffDialog onClose={() => setDialog(null)} />}
+      <DiscardEditsDialog />
     </div>
   );
 }

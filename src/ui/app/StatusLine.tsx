@@ -1,49 +1,53 @@
 /** The status line (role=status): the finished summary, numbers first; aria-busy while decoding. */
-import { documentStore, type DocumentState, type LoadedInput } from "../state/app-state.ts";
-import { ENVELOPES, decodePollPrefix } from "../../core/envelopes.ts";
+import { documentStore, partitionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
+import { formatLine } from "../common/format-choice.ts";
 import { useStore } from "../state/store.ts";
 import type { Summary } from "../../core/model.ts";
 import { summarySentence } from "../../core/summary-text.ts";
+import { provenanceOf } from "../share/provenance.ts";
 
 const selectDoc = (s: DocumentState) => s;
+const selectPartition = (p: OpenPartition | null) => p;
 
 /** The contract's summary text, e.g. "2 batches · 17 frames · 1 error · 0 warnings · 0 infos". */
 export function summaryText(s: Summary): string {
   return summarySentence(s, true);
 }
 
-/** What an envelope's own fields say (a poll reply's prefix), beside the summary. */
-function EnvelopeFacts({ input }: { input: LoadedInput }) {
-  const envelope = ENVELOPES.find((e) => e.skip > 0 && e.skip === input.startOffset);
-  if (!envelope) return null;
-  const poll = envelope.id === "poll-reply" ? decodePollPrefix(input.bytes) : null;
-  return (
-    <span className="envelope-facts">
-      after a {envelope.label.toLowerCase()} ({envelope.skip} B)
-      {poll ? `: partition_id ${poll.partitionId}, current_offset ${poll.currentOffset}, count ${poll.count}` : ""}
-    </span>
-  );
-}
-
 /** The status line and the decoding progress bar. */
 export function StatusLine() {
   const doc = useStore(documentStore, selectDoc);
+  const partition = useStore(partitionStore, selectPartition);
   const { input, loading, error } = doc;
+  // A partition's status sums all its files (contracts.md §2); the file in the hex map is named in the partition view.
+  const summary = partition ? partition.result.summary : input?.analysis.summary;
   const percent = loading && loading.total > 0 ? Math.floor((100 * loading.done) / loading.total) : 0;
   return (
     <div className="status-area">
       <div role="status" aria-busy={loading ? "true" : "false"} aria-live="polite" className="status-line" data-testid="status-line">
-        {input ? summaryText(input.analysis.summary) : "No input"}
+        {summary ? summaryText(summary) : "No input"}
       </div>
-      {input && (
+      {partition && (
+        <span className="input-name" title={partition.name}>
+          {partition.name} · {partition.result.files.length} files
+        </span>
+      )}
+      {partition && (
+        <span className="format-facts" data-format="partition">
+          {formatLine({ format: "partition", detectedBy: `auto: ${partition.result.files.length} files opened together; the server would ${partition.result.verdict === "ok" ? "load" : "refuse"} it` })}
+        </span>
+      )}
+      {input && !partition && (
         <span className="input-name" title={input.name}>
           {input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
           {input.analysis.diagnosticsOmitted > 0 ? ` · ${input.analysis.diagnosticsOmitted} diagnostics not listed` : ""}
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
         </span>
       )}
-      {input && <EnvelopeFacts input={input} />}
-      {input?.note && <span className="sample-note">{input.note}</span>}
+      {input?.meta && !partition && <span className="format-facts" data-format={input.meta.format} title={formatLine(input.meta)}>{formatLine(input.meta)}</span>}
+      {input?.note && (provenanceOf(input)
+        ? <span className="provenance-note" role="note" data-testid="provenance-note">{input.note}</span>
+        : <span className="sample-note">{input.note}</span>)}
       {loading && (
         <span className="loading">
           Decoding {loading.name}…{" "}

@@ -1,8 +1,8 @@
 /** Saving and copying from the page: a download through a blob: URL, the clipboard with a visible fallback. */
 
-/** Offers bytes, text, or text in pieces (large JSON) as a file download. */
-export function downloadFile(name: string, data: Uint8Array | string | readonly string[], type = "application/octet-stream"): void {
-  const parts: BlobPart[] = typeof data === "string" ? [data] : data instanceof Uint8Array ? [data as Uint8Array<ArrayBuffer>] : [...data];
+/** Offers bytes, text, or pieces of either (large JSON, an edited input's runs) as a file download. */
+export function downloadFile(name: string, data: Uint8Array | string | readonly (string | Uint8Array)[], type = "application/octet-stream"): void {
+  const parts = (typeof data === "string" || data instanceof Uint8Array ? [data] : [...data]) as BlobPart[];
   const blob = new Blob(parts, { type });
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
@@ -26,7 +26,9 @@ export async function copyText(text: string): Promise<boolean> {
 
 /** Lowercase hex SHA-256 of bytes, with Web Crypto (local, nothing leaves the page). */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes.slice() as Uint8Array<ArrayBuffer>);
+  // A view over a plain ArrayBuffer is hashed in place: copying a 256 MiB input only to hash it doubled the memory.
+  const data = bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : (bytes.slice() as Uint8Array<ArrayBuffer>);
+  const digest = await crypto.subtle.digest("SHA-256", data);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 

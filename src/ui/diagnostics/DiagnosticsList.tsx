@@ -1,22 +1,34 @@
 /** The diagnostics list (contracts.md §2): one item per finding; selecting one jumps to its bytes. Virtualized for long lists. */
 import { useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { LoadedInput } from "../state/app-state.ts";
+import { partitionStore, type LoadedInput, type OpenPartition } from "../state/app-state.ts";
+import { useStore } from "../state/store.ts";
+import { showPartitionFile } from "../session/loading.ts";
 import { hoverRange, selectRange } from "../state/actions.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 
 const ROW_HEIGHT = 44;
 const hex = (n: number) => "0x" + n.toString(16).padStart(6, "0");
 
-function DiagnosticItem({ d, index, setSize, offsetY }: { d: Diagnostic; index: number; setSize: number; offsetY: number }) {
-  const jump = () => selectRange(d.start, Math.max(d.end, d.start + 1), "diagnostic");
+type Listed = Diagnostic & { readonly file?: string };
+const selectPartition = (p: OpenPartition | null) => p;
+
+// A finding in another file of the partition opens that file first, then selects its bytes there.
+async function jumpTo(d: Listed, shown: string | null): Promise<void> {
+  if (d.file !== undefined && d.file !== shown && !(await showPartitionFile(d.file))) return;
+  selectRange(d.start, Math.max(d.end, d.start + 1), "diagnostic");
+}
+
+function DiagnosticItem({ d, index, setSize, offsetY, shown }: { d: Listed; index: number; setSize: number; offsetY: number; shown: string | null }) {
+  const jump = () => void jumpTo(d, shown);
+  const here = d.file === undefined || d.file === shown;
   return (
-    <li className={`diag diag-${d.severity}`} data-code={d.code} data-severity={d.severity} aria-posinset={index + 1} aria-setsize={setSize}
+    <li className={`diag diag-${d.severity}`} data-code={d.code} data-severity={d.severity} data-file={d.file} aria-posinset={index + 1} aria-setsize={setSize}
       style={{ transform: `translateY(${offsetY}px)` }}
-      onMouseEnter={() => hoverRange({ start: d.start, end: Math.max(d.end, d.start + 1) })} onMouseLeave={() => hoverRange(null)}>
+      onMouseEnter={() => { if (here) hoverRange({ start: d.start, end: Math.max(d.end, d.start + 1) }); }} onMouseLeave={() => hoverRange(null)}>
       <button type="button" onClick={jump} className="diag-jump">
         <span className="diag-sev" aria-hidden="true">{d.severity === "error" ? "✗" : d.severity === "warning" ? "!" : "i"}</span>
-        <span className="diag-code">{d.code}</span>
+        <span className="diag-code">{d.code}{d.file !== undefined && <span className="diag-file"> · {d.file}</span>}</span>
         <span className="diag-range">{hex(d.start)}..{hex(d.end)}</span>
         <span className="diag-msg">{d.message}</span>
       </button>
@@ -24,9 +36,10 @@ function DiagnosticItem({ d, index, setSize, offsetY }: { d: Diagnostic; index: 
   );
 }
 
-/** The list of diagnostics of the loaded input. */
+/** The list of diagnostics of the loaded input, or of every file of the open partition (each with data-file). */
 export function DiagnosticsList({ input }: { input: LoadedInput | null }) {
-  const list = input?.analysis.diagnostics ?? [];
+  const partition = useStore(partitionStore, selectPartition);
+  const list: readonly Listed[] = partition ? partition.result.diagnostics : (input?.analysis.diagnostics ?? []);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: list.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
   const items = virtualizer.getVirtualItems();
@@ -36,10 +49,10 @@ export function DiagnosticsList({ input }: { input: LoadedInput | null }) {
       <div ref={scrollRef} className="diag-scroll" tabIndex={0} aria-label="Diagnostics, scrollable">
         <ul aria-label="Diagnostics" className="diag-list" style={{ height: list.length ? virtualizer.getTotalSize() : undefined }}>
           {items.map((item) => (
-            <DiagnosticItem key={item.key} d={list[item.index]!} index={item.index} setSize={list.length} offsetY={item.start} />
+            <DiagnosticItem key={item.key} d={list[item.index]!} index={item.index} setSize={list.length} offsetY={item.start} shown={partition?.shown ?? null} />
           ))}
         </ul>
-        {list.length === 0 && <p className="empty">{input ? "No findings: every check passed." : "Nothing loaded."}</p>}
+        {list.length === 0 && <p className="empty">{input || partition ? "No findings: every check passed." : "Nothing loaded."}</p>}
       </div>
     </section>
   );

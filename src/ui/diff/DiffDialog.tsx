@@ -3,6 +3,7 @@
  * position. Either side is any batch of the input as shown, or of the input as loaded before
  * edits, so "what did my edit / the server's stamping change" is the default or one click away.
  */
+import { openInputWith } from "../../core/containers/index.ts";
 import { useId, useMemo, useState } from "react";
 import { analyzeWith } from "../../core/analyze.ts";
 import { diffBatches, type BatchRef } from "../../core/diff.ts";
@@ -22,7 +23,7 @@ export const MAX_DIFF_ROWS = 3000;
 const MAX_BATCH_OPTIONS = 1000;
 
 const selectInput = (s: DocumentState) => s.input;
-const selectOriginal = (s: EditState) => s.history[0] ?? null;
+const selectOriginal = (s: EditState) => s.original;
 
 /** The diff as a modal dialog. */
 export function DiffDialog({ onClose }: { onClose: () => void }) {
@@ -33,11 +34,17 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const xxh = useXxh3();
   const edited = input !== null && original !== null && original !== input.bytes;
   const startOffset = input?.startOffset ?? 0;
+  const format = input?.meta?.format;
+  const fileName = input?.fileName ?? input?.name;
   // Analysed here on the page's thread, so only up to the size edits are re-checked inline.
   const originalTooLarge = original !== null && original.length > INLINE_RECHECK_LIMIT;
   const originalAnalysis = useMemo<Analysis | null>(
-    () => (edited && xxh && original && !originalTooLarge ? analyzeWith(xxh, original, { startOffset }) : null),
-    [edited, xxh, original, startOffset, originalTooLarge],
+    () => {
+      if (!edited || !xxh || !original || originalTooLarge) return null;
+      // The original is read as the same format as the input, so a container's bytes compare as its batches.
+      return format && format !== "batches" ? openInputWith(xxh, original, { name: fileName, format }).analysis : analyzeWith(xxh, original, { startOffset });
+    },
+    [edited, xxh, original, startOffset, originalTooLarge, format, fileName],
   );
   const counts: SourceCounts = {
     current: input?.analysis.batches.length ?? 0,

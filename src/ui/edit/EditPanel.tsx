@@ -2,7 +2,7 @@
 import { useEffect, useState } from "react";
 import { documentStore, selectionStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
-import { commitEdit, editModeStore, editStore, kernel, originalBytes, redo, undo, type EditState } from "../session/editing.ts";
+import { commitEdit, editedParts, editModeStore, editStore, kernel, redo, revertToOriginal, undo, type EditState } from "../session/editing.ts";
 import { makeProducerBatch, recomputeChecksums, stampAsServer } from "../../core/edit.ts";
 import { baseName, downloadFile } from "../common/download.ts";
 
@@ -57,7 +57,7 @@ export function EditPanel() {
       <div className="share-row">
         <label><input type="checkbox" checked={editMode} onChange={(e) => editModeStore.set(e.target.checked)} /> Edit bytes (type hex digits in the hex map)</label>
         <button type="button" onClick={undo} disabled={edit.index === 0} aria-keyshortcuts="Control+Z">Undo</button>
-        <button type="button" onClick={redo} disabled={edit.index >= edit.history.length - 1} aria-keyshortcuts="Control+Y">Redo</button>
+        <button type="button" onClick={redo} disabled={edit.index >= edit.steps} aria-keyshortcuts="Control+Y">Redo</button>
       </div>
       <div className="share-row">
         <button type="button" onClick={recompute} disabled={!xxh || busy}>Recompute checksums</button>
@@ -70,8 +70,8 @@ export function EditPanel() {
         <span className="note">applies to batch {batch}; base_timestamp = now</span>
       </div>
       <div className="share-row">
-        <button type="button" disabled={!edited} onClick={() => downloadFile(`${baseName(input.name)}-edited.bin`, input.bytes)}>Download edited</button>
-        <button type="button" disabled={!edited} onClick={() => { const o = originalBytes(); if (o) commitEdit(o.slice(), "revert to original"); }}>Revert to original</button>
+        <button type="button" disabled={!edited} onClick={() => downloadFile(`${baseName(input.name)}-edited.bin`, editedParts())}>Download edited</button>
+        <button type="button" disabled={!edited} onClick={revertToOriginal}>Revert to original</button>
         <span className="note" data-testid="edit-state">
           {edited ? `${edit.index} edit${edit.index === 1 ? "" : "s"}: ${edit.labels[edit.index]}` : "unedited"}
           {edit.lastRecheckMs !== null ? ` · re-checked in ${edit.lastRecheckMs.toFixed(1)} ms` : ""}

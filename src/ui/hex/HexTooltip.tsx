@@ -6,6 +6,7 @@ import type { RangeIndex } from "../../lib/range-index.ts";
 import { useStore } from "../state/store.ts";
 import { KIND_STYLE, SWATCH_CLASS } from "../common/kind-style.ts";
 import { describeByte } from "./byte-info.ts";
+import type { ContainerField } from "../../core/containers/index.ts";
 import { inspectStore, type Inspected } from "./inspect.ts";
 
 const selectInspected = (i: Inspected | null) => i;
@@ -17,6 +18,8 @@ interface TooltipProps {
   readonly id: string;
   readonly analysis: Analysis;
   readonly bytes: Uint8Array;
+  /** The container's own fields (empty for plain batches). */
+  readonly container?: readonly ContainerField[];
   readonly diagnostics: RangeIndex<Diagnostic>;
   /** The grid holding the cells; the tooltip anchors on the cell with data-offset. */
   readonly gridRef: RefObject<HTMLElement | null>;
@@ -25,12 +28,12 @@ interface TooltipProps {
 }
 
 /** Shows what the inspected byte is; hidden while nothing is inspected or its cell is off screen. */
-export function HexTooltip({ id, analysis, bytes, diagnostics, gridRef, layoutKey }: TooltipProps): JSX.Element | null {
+export function HexTooltip({ id, analysis, bytes, container, diagnostics, gridRef, layoutKey }: TooltipProps): JSX.Element | null {
   const inspected = useStore(inspectStore, selectInspected);
   const offset = inspected?.offset ?? -1;
   const info = useMemo(
-    () => (offset >= 0 && offset < bytes.length ? describeByte(analysis, bytes, offset, diagnostics) : null),
-    [analysis, bytes, diagnostics, offset],
+    () => (offset >= 0 && offset < bytes.length ? describeByte(analysis, bytes, offset, diagnostics, container) : null),
+    [analysis, bytes, container, diagnostics, offset],
   );
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);

@@ -21,6 +21,7 @@ import { dismissTooltip, endInspect, inspectByte, inspectStore } from "./inspect
 import { hexCommand, hexDigit, typeNibble } from "./keys.ts";
 import { BYTES_PER_ROW, OVERSCAN_ROWS, ROW_HEIGHT, offsetDigits } from "./layout.ts";
 import { RowCache } from "./row-data.ts";
+import type { ContainerField } from "../../core/containers/index.ts";
 import { maxTopRow, revealTopRow, rowWindow, scrollGeometry, scrollTopFor, topRowAt, wheelRows } from "./scroll-math.ts";
 import "../common/kinds.css";
 import "./hex.css";
@@ -55,11 +56,14 @@ function useViewportHeight(ref: RefObject<HTMLElement | null>): number {
   return height;
 }
 
+const NO_FIELDS: readonly ContainerField[] = [];
+
 /** The hex map of a loaded input. */
 export function HexView({ input }: { input: LoadedInput }): JSX.Element {
   const { analysis, bytes } = input;
+  const container = input.meta?.container?.fields ?? NO_FIELDS;
   const size = bytes.length;
-  const cache = useMemo(() => new RowCache(analysis, bytes), [analysis, bytes]);
+  const cache = useMemo(() => new RowCache(analysis, bytes, undefined, container), [analysis, bytes, container]);
   const rows = cache.rows;
   const geometry = useMemo(() => scrollGeometry(rows, ROW_HEIGHT), [rows]);
   const digits = offsetDigits(size);
@@ -216,7 +220,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
 
   const onPointerOver = (e: PointerEvent<HTMLDivElement>): void => {
     const offset = offsetOfTarget(e.target);
-    if (offset >= 0 && offset < size) inspectByte(analysis, bytes, offset, "pointer");
+    if (offset >= 0 && offset < size) inspectByte(analysis, bytes, offset, "pointer", container);
   };
   const onPointerLeave = (): void => {
     if (inspectStore.get()?.via === "pointer") endInspect();
@@ -224,7 +228,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
   const onClick = (e: MouseEvent<HTMLDivElement>): void => {
     const offset = offsetOfTarget(e.target);
     if (offset < 0 || offset >= size) return;
-    const hit = fieldAt(analysis, bytes, offset);
+    const hit = fieldAt(analysis, bytes, offset, container);
     const anchor = anchorRef.current;
     if (e.shiftKey && anchor) {
       if (hit.start >= anchor.start) selectRange(anchor.start, Math.max(hit.end, anchor.end), "hex");
@@ -250,7 +254,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       cursorStore.set(next);
       // editByte has already put the re-analysed input in documentStore.
       const edited = documentStore.get().input;
-      if (edited) inspectByte(edited.analysis, edited.bytes, next, "keyboard");
+      if (edited) inspectByte(edited.analysis, edited.bytes, next, "keyboard", edited.meta?.container?.fields);
       return;
     }
     nibbleRef.current = null;
@@ -262,10 +266,10 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       case "move":
         cursorStore.set(command.to);
         reveal(Math.floor(command.to / BYTES_PER_ROW), "nearest");
-        inspectByte(analysis, bytes, command.to, "keyboard");
+        inspectByte(analysis, bytes, command.to, "keyboard", container);
         break;
       case "select-field": {
-        const hit = fieldAt(analysis, bytes, at);
+        const hit = fieldAt(analysis, bytes, at, container);
         anchorRef.current = { start: hit.start, end: hit.end };
         selectRange(hit.start, hit.end, "hex");
         cursorStore.set(at);
@@ -277,7 +281,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
         if (command.type === "frame") stepFrame(command.direction);
         else stepProblem(command.direction);
         const moved = Math.max(0, Math.min(cursorStore.get(), size - 1));
-        inspectByte(analysis, bytes, moved, "keyboard");
+        inspectByte(analysis, bytes, moved, "keyboard", container);
         break;
       }
       case "dismiss":
@@ -343,6 +347,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
         id={tooltipId}
         analysis={analysis}
         bytes={bytes}
+        container={container}
         diagnostics={cache.diagnostics}
         gridRef={scrollRef}
         layoutKey={`${first}:${shift}`}

@@ -18,6 +18,10 @@ const MARKS: readonly { sample: string; name: string; description: string }[] = 
   { sample: "is-cursor", name: "cursor", description: "An outline: the keyboard cursor of the hex map." },
 ];
 
+// The batch's own kinds first; the many container kinds (segments, requests, legacy dumps) fold away below them.
+const BATCH_KINDS = ALL_BYTE_KINDS.filter((k) => !isContainerKind(k));
+const CONTAINER_KINDS = ALL_BYTE_KINDS.filter((k) => isContainerKind(k));
+
 function KindItem({ kind }: { kind: ByteKind }): JSX.Element {
   return (
     <li data-legend-kind={kind}>
@@ -28,16 +32,19 @@ function KindItem({ kind }: { kind: ByteKind }): JSX.Element {
   );
 }
 
-/** Every kind's swatch, name and description (batch kinds, then container kinds apart), and what the overlaid marks mean. */
+/** Every kind's swatch, name and description, and what the overlaid marks mean. */
 export function Legend(): JSX.Element {
   return (
     <div className="hx-legend">
       <ul className="hx-legend-kinds" aria-label="Byte kinds">
-        {ALL_BYTE_KINDS.filter((k) => !isContainerKind(k)).map((kind) => <KindItem key={kind} kind={kind} />)}
+        {BATCH_KINDS.map((kind) => <KindItem key={kind} kind={kind} />)}
       </ul>
-      <ul className="hx-legend-kinds" aria-label="Container field kinds">
-        {ALL_BYTE_KINDS.filter(isContainerKind).map((kind) => <KindItem key={kind} kind={kind} />)}
-      </ul>
+      <details className="hx-legend-containers">
+        <summary>Container fields ({CONTAINER_KINDS.length})</summary>
+        <ul className="hx-legend-kinds" aria-label="Container byte kinds">
+          {CONTAINER_KINDS.map((kind) => <KindItem key={kind} kind={kind} />)}
+        </ul>
+      </details>
       <ul className="hx-legend-marks" aria-label="Marks">
         {MARKS.map((m) => (
           <li key={m.name}>

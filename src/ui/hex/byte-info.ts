@@ -14,6 +14,7 @@ import { asciiOf, bytesToHex, decodeMessageId, hex128, hex64, hexOffset, plural,
 export { plural };
 import type { RangeIndex } from "../../lib/range-index.ts";
 import { fieldAt, type FieldHit } from "./field-at.ts";
+import type { ContainerField } from "../../core/containers/index.ts";
 
 /** One labelled line of the tooltip; tone marks a checksum verdict. */
 export interface InfoRow {
@@ -89,6 +90,7 @@ function uuidOfHex(h: string): string {
 }
 
 function whereText(analysis: Analysis, hit: FieldHit): string {
+  if (hit.container) return `container · ${describeKind(hit.kind).scope === "container" ? hit.kind.slice(0, hit.kind.indexOf(".")) : ""} layout`;
   if (hit.batch < 0) return "outside any batch";
   if (hit.frameStart < 0) return hit.kind === "unattributed" ? `batch ${hit.batch}, outside any frame` : `batch ${hit.batch} header`;
   const total = (analysis.batches[hit.batch] as BatchModel).frameCount;
@@ -162,6 +164,8 @@ const SHOW_ROWS: { readonly [S in ValueShow]: (f: ShownField) => InfoRow[] } = {
 
 function valueRows(analysis: Analysis, bytes: Uint8Array, hit: FieldHit): InfoRow[] {
   const field = bytes.subarray(hit.start, hit.end);
+  // The container decoder already read the value (with its meaning, e.g. "2 (string)").
+  if (hit.container) return [{ label: "Value", value: hit.container.value }, ...(hit.spec ? [] : [{ label: "Hex", value: hexPreview(field) }])];
   const spec = hit.spec;
   const batch = hit.batch >= 0 ? (analysis.batches[hit.batch] as BatchModel) : null;
   if (spec) {
@@ -204,8 +208,8 @@ function userHeaderRows(block: Uint8Array): InfoRow[] {
 }
 
 /** Describes byte `offset` of an analysed input for the tooltip. */
-export function describeByte(analysis: Analysis, bytes: Uint8Array, offset: number, diagnostics: RangeIndex<Diagnostic>): ByteInfo {
-  const hit = fieldAt(analysis, bytes, offset);
+export function describeByte(analysis: Analysis, bytes: Uint8Array, offset: number, diagnostics: RangeIndex<Diagnostic>, container?: readonly ContainerField[]): ByteInfo {
+  const hit = fieldAt(analysis, bytes, offset, container);
   const kind = describeKind(hit.kind);
   const rows: InfoRow[] = [
     { label: "Offset", value: formatOffset(offset) },
@@ -219,5 +223,5 @@ export function describeByte(analysis: Analysis, bytes: Uint8Array, offset: numb
     value: `${hit.start}..${hit.end} · ${hit.spec ? `${hit.spec.type}, ${plural(hit.spec.size, "byte")}` : `bytes, ${plural(size, "byte")}`}`,
   });
   rows.push(...valueRows(analysis, bytes, hit));
-  return { hit, name: kind.name, where: whereText(analysis, hit), description: kind.description, rows, problems: diagnostics.overlapping(offset, offset + 1) };
+  return { hit, name: hit.container?.name ?? kind.name, where: whereText(analysis, hit), description: kind.description, rows, problems: diagnostics.overlapping(offset, offset + 1) };
 }

@@ -5,6 +5,8 @@ import type { Analysis, BatchModel } from "../../core/model.ts";
 import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind, type FieldSpec } from "../../format/fields.ts";
 import { readField } from "../../format/field-codec.ts";
 import { ByteReader } from "../../format/reader.ts";
+import { CONTAINER_TABLES } from "../../format/containers/index.ts";
+import { containerFieldAt, type ContainerField } from "../../core/containers/index.ts";
 
 /** A byte's field, placed in the input. Ranges are half-open and clamped to what the input holds. */
 export interface FieldHit {
@@ -27,10 +29,29 @@ export interface FieldHit {
   readonly frameInBatch: number;
   /** True when the frame holding the byte runs past its blob or the input. */
   readonly truncated: boolean;
+  /** The container field holding the byte (a segment's index entry, a SendMessages identifier, …), or null. */
+  readonly container: ContainerField | null;
 }
 
 const BATCH_SPEC = new Map(BATCH_HEADER_FIELDS.map((f) => [f.kind, f]));
 const FRAME_SPEC = new Map(FRAME_HEADER_FIELDS.map((f) => [f.kind, f]));
+const CONTAINER_SPEC = new Map<ByteKind, FieldSpec>(CONTAINER_TABLES.flatMap((t) => t.fields.map((f) => [f.kind, f] as const)));
+
+/** The field table row of a container kind, or null for its variable parts (payload, identifier values, …). */
+export function containerSpec(kind: ByteKind): FieldSpec | null {
+  return CONTAINER_SPEC.get(kind) ?? null;
+}
+
+const NO_FIELDS: readonly ContainerField[] = [];
+
+/** Keeps an unattributed run between the container fields around it. */
+function clampToContainer([start, end]: [number, number], fields: readonly ContainerField[], offset: number): [number, number] {
+  if (fields.length === 0) return [start, end];
+  const i = partitionPoint(0, fields.length, (k) => (fields[k] as ContainerField).start <= offset);
+  const prev = fields[i - 1];
+  const next = fields[i];
+  return [prev && prev.end <= offset ? Math.max(start, prev.end) : start, next ? Math.min(end, next.start) : end];
+}
 
 /** The run of unattributed bytes around `offset`: bounded by the nearest batch, header or frame. */
 function unattributedRun(analysis: Analysis, offset: number, batch: number): [number, number] {
@@ -54,8 +75,19 @@ function unattributedRun(analysis: Analysis, offset: number, batch: number): [nu
   return [Math.min(lo, offset), Math.max(hi, offset + 1)];
 }
 
-/** Finds the field of byte `offset` (0 ≤ offset < bytes.length): one lookup in the model, no scan. */
-export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number): FieldHit {
+/**
+ * Finds the field of byte `offset` (0 ≤ offset < bytes.length): one lookup in the model, no scan.
+ * Container fields (sorted by start, as openInput gives them) come first: they lie outside the batches.
+ */
+export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number, container: readonly ContainerField[] = NO_FIELDS): FieldHit {
+  const c = container.length > 0 ? containerFieldAt({ container: { format: "batches", start: 0, end: 0, fields: container }, entries: null, legacy: null }, bytes, offset) : null;
+  if (c) {
+    const spec = containerSpec(c.kind);
+    return {
+      offset, kind: c.kind, start: c.start, end: c.end, spec: spec && spec.size === c.end - c.start ? spec : null,
+      batch: -1, batchStart: -1, frame: -1, frameStart: -1, frameEnd: -1, frameInBatch: -1, truncated: false, container: c,
+    };
+  }
   const loc = locateByte(analysis, bytes, offset);
   const batch = loc.batch >= 0 ? (analysis.batches[loc.batch] as BatchModel) : null;
   const base = {
@@ -68,6 +100,7 @@ export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number): 
     frameEnd: -1,
     frameInBatch: -1,
     truncated: false,
+    container: null,
   };
   const batchSpec = BATCH_SPEC.get(loc.kind);
   if (batch && batchSpec && offset - batch.start < BATCH_HEADER_SIZE) {
@@ -75,7 +108,7 @@ export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number): 
     return { ...base, spec: batchSpec, start, end: Math.min(start + batchSpec.size, batch.end) };
   }
   if (loc.kind === "unattributed" || loc.frameStart < 0 || !batch) {
-    const [start, end] = unattributedRun(analysis, offset, loc.batch);
+    const [start, end] = clampToContainer(unattributedRun(analysis, offset, loc.batch), container, offset);
     return { ...base, kind: "unattributed", spec: null, start, end };
   }
   const frameStart = loc.frameStart;

@@ -7,6 +7,7 @@ import { hoverStore, type ByteSpan } from "../state/app-state.ts";
 import { createStore } from "../state/store.ts";
 import { checksumCoverage, coverageStore } from "./coverage.ts";
 import { fieldAt } from "./field-at.ts";
+import type { ContainerField } from "../../core/containers/index.ts";
 
 /** The byte the tooltip describes and how it was reached. */
 export interface Inspected {
@@ -21,10 +22,10 @@ export const inspectStore = createStore<Inspected | null>(null);
 let ownHover: ByteSpan | null = null;
 
 /** Inspects byte `offset`: field hover, checksum coverage and tooltip. */
-export function inspectByte(analysis: Analysis, bytes: Uint8Array, offset: number, via: Inspected["via"]): void {
+export function inspectByte(analysis: Analysis, bytes: Uint8Array, offset: number, via: Inspected["via"], container?: readonly ContainerField[]): void {
   const current = inspectStore.get();
   if (current && current.offset === offset && current.via === via) return;
-  const hit = fieldAt(analysis, bytes, offset);
+  const hit = fieldAt(analysis, bytes, offset, container);
   const hover = hoverStore.get();
   if (!hover || hover.start !== hit.start || hover.end !== hit.end) {
     ownHover = { start: hit.start, end: hit.end };

@@ -6,6 +6,8 @@
  */
 import { fillKinds, KIND_CODE } from "../../core/byte-map.ts";
 import type { Analysis } from "../../core/model.ts";
+import type { ContainerField } from "../../core/containers/index.ts";
+import { partitionPoint } from "../../lib/binary-search.ts";
 import type { Diagnostic, Severity } from "../../format/diagnostics.ts";
 import { RangeIndex } from "../../lib/range-index.ts";
 import { BYTES_PER_ROW } from "./layout.ts";
@@ -49,6 +51,8 @@ export class RowCache {
     private readonly analysis: Analysis,
     private readonly bytes: Uint8Array,
     private readonly capacity = 4096,
+    /** The container's own fields in byte order: their kinds overlay the batch map. */
+    private readonly container: readonly ContainerField[] = [],
   ) {
     this.diagnostics = new RangeIndex(analysis.diagnostics);
     this.rows = Math.ceil(bytes.length / BYTES_PER_ROW);
@@ -87,6 +91,7 @@ export class RowCache {
     const edges = new Uint8Array(n);
     const problems = new Uint8Array(n);
     fillKinds(this.analysis, this.bytes, start, end, kinds, edges);
+    this.overlayContainer(start, end, kinds);
     for (let i = 0; i < n; i++) {
       if (edges[i]) edges[i] = kinds[i] === KIND_CODE["batch.partition_id"] ? Edge.batch : Edge.frame;
     }
@@ -114,6 +119,15 @@ export class RowCache {
         problems: problems.subarray(a, b),
         rowEdge,
       });
+    }
+  }
+
+  private overlayContainer(start: number, end: number, kinds: Uint8Array): void {
+    const fields = this.container;
+    for (let i = Math.max(0, partitionPoint(0, fields.length, (k) => (fields[k] as ContainerField).end <= start)); i < fields.length; i++) {
+      const f = fields[i] as ContainerField;
+      if (f.start >= end) break;
+      kinds.fill(KIND_CODE[f.kind], Math.max(f.start, start) - start, Math.min(f.end, end) - start);
     }
   }
 

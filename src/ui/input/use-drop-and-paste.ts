@@ -1,7 +1,9 @@
 /** Window-level drop and paste: a file dropped anywhere or a paste of binary, hex, xxd or base64 becomes the input. */
 import { useEffect, useState } from "react";
 import { decodePastedText } from "../../lib/paste-decode.ts";
-import { loadInput, reportInputProblem } from "../session/loading.ts";
+import { loadFiles, loadInput, reportInputProblem } from "../session/loading.ts";
+import { partitionLabel } from "../session/partition-files.ts";
+import { droppedFiles } from "./dropped-files.ts";
 
 function isEditable(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || target.tagName === "INPUT" || target.tagName === "TEXTAREA");
@@ -19,8 +21,13 @@ export function useDropAndPaste(): boolean {
       e.preventDefault();
       depth = 0;
       setDragging(false);
-      const file = e.dataTransfer?.files[0];
-      if (file) void loadInput(file.name, file);
+      const data = e.dataTransfer;
+      if (!data) return;
+      // A folder or several files open as one partition; the items must be read before this handler returns.
+      void droppedFiles(data).then(({ files, folder }) => {
+        if (files.length === 0) reportInputProblem(folder ? `the folder ${folder} holds no files` : "the drop held no files");
+        else void loadFiles(files, folder ? partitionLabel(files.length, folder) : undefined);
+      });
     };
     const onPaste = (e: ClipboardEvent) => {
       if (isEditable(e.target)) return;

@@ -1,29 +1,41 @@
 /**
- * Live editing: every edit makes new bytes, re-checks them at once and pushes them on an undo history.
- * The original input stays untouched as history[0].
+ * Live editing: every edit goes into an EditOverlay over the loaded bytes (the original is never
+ * copied per edit or changed), is re-checked at once, and undo/redo step through small changes.
+ * Inputs up to INLINE_RECHECK_LIMIT are materialised and re-checked on the page; larger ones keep one
+ * working copy, patched in place, for the hex map, and are re-checked in a worker that holds the
+ * original and receives only the patches (patched-recheck.ts).
  */
 import { analyzeWith } from "../../core/analyze.ts";
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { writeField, type ChecksumChange } from "../../core/edit.ts";
 import type { FieldSpec } from "../../format/fields.ts";
+import { EditOverlay, type EditStep, type Write } from "../../core/edit-overlay.ts";
 import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
-import { reanalyzeInWorker } from "./loading.ts";
+import { requestPatchedRecheck, resetPatchedRecheck } from "./patched-recheck.ts";
+import { sourceOf } from "./input-source.ts";
+import { reopenInWorker } from "./loading.ts";
 
 /** Undo history of the loaded input and what the last edit did. */
 export interface EditState {
-  /** history[0] is the input as loaded; history[index] is what is shown. */
-  readonly history: readonly Uint8Array[];
+  /** The input as loaded (never modified), or null before any input. */
+  readonly original: Uint8Array | null;
+  /** labels[0] is "as loaded"; labels[i] names step i. */
   readonly labels: readonly string[];
+  /** Steps applied: 0 shows the original. */
   readonly index: number;
+  /** Steps recorded (redo goes up to this). */
+  readonly steps: number;
   /** What the last "recompute checksums" changed, for the page to list. */
   readonly lastChanges: readonly ChecksumChange[] | null;
   /** Milliseconds the last re-check took. */
   readonly lastRecheckMs: number | null;
 }
 
+const EMPTY: EditState = { original: null, labels: [], index: 0, steps: 0, lastChanges: null, lastRecheckMs: null };
+
 /** Edit history; reset when a new input is loaded. */
-export const editStore = createStore<EditState>({ history: [], labels: [], index: 0, lastChanges: null, lastRecheckMs: null });
+export const editStore = createStore<EditState>(EMPTY);
 
 /** Whether typing hex digits in the hex map overwrites bytes. */
 export const editModeStore = createStore<boolean>(false);
@@ -36,101 +48,154 @@ export function kernel(): Xxh3 | null {
   return xxh;
 }
 
+/** Inputs above this are re-checked in the worker after an edit, so the page never freezes. */
+export const INLINE_RECHECK_LIMIT = 16 << 20;
+
+let overlay: EditOverlay | null = null;
+// Large inputs: the current bytes, made once at the first edit and patched in place after that.
+let working: Uint8Array | null = null;
+// The bytes this module last put on screen (or the input as loaded), and the latest edit's bytes.
+let shown: Uint8Array | null = null;
+let latest: Uint8Array | null = null;
+// Bumped per input, so a late re-check of an earlier input is dropped.
+let session = 0;
+
 /** Starts editing once: loads the XXH3 kernel and keeps the history in step with the document (a newly loaded input starts a new history). */
 export function startEditing(): void {
   if (started) return;
   started = true;
   void loadXxh3().then((k) => { xxh = k; });
+  // A newly loaded input (bytes this module did not put there) starts a new history.
   documentStore.subscribe(() => {
     const input = documentStore.get().input;
-    const e = editStore.get();
-    if (input && !e.history.includes(input.bytes)) {
-      editStore.set({ history: [input.bytes], labels: ["as loaded"], index: 0, lastChanges: null, lastRecheckMs: null });
-    }
+    if (!input || input.bytes === shown || input.bytes === overlay?.original) return;
+    overlay = new EditOverlay(input.bytes);
+    working = null;
+    shown = latest = input.bytes;
+    session++;
+    resetPatchedRecheck();
+    editStore.set({ ...EMPTY, original: input.bytes, labels: ["as loaded"] });
   });
 }
 
-/** Undo history kept at most, in bytes of copies (the original always stays). */
-export const HISTORY_BYTES = 1 << 30;
+function publish(o: EditOverlay, changes: readonly ChecksumChange[] | null): void {
+  const labels = ["as loaded"];
+  for (let i = 0; i < o.stepCount; i++) labels.push(o.label(i) ?? "");
+  editStore.set({ original: o.original, labels, index: o.index, steps: o.stepCount, lastChanges: changes, lastRecheckMs: null });
+}
 
-/** Inputs above this are re-checked in the worker after an edit, so the page never freezes. */
-export const INLINE_RECHECK_LIMIT = 16 << 20;
-
-function show(bytes: Uint8Array): number | null {
+// Shows the overlay's current bytes after `step` was applied (forward) or undone, and re-checks them.
+function show(o: EditOverlay, step: EditStep, forward: boolean): void {
   const input = documentStore.get().input;
-  if (!input || !xxh) return null;
-  if (bytes.length > INLINE_RECHECK_LIMIT) {
-    void reanalyzeInWorker(bytes).then((analysis) => {
+  if (!input) return;
+  const format = input.meta?.format;
+  if (format && format !== "batches") {
+    // A container re-opens in the worker (with the companion loading keeps), so its fields and checks follow the edit.
+    const bytes = o.index === 0 ? o.original : o.materialize();
+    latest = shown = bytes;
+    void reopenInWorker(bytes, format, "edited bytes").then((r) => {
       const now = documentStore.get().input;
-      if (analysis && now) documentStore.set((s) => ({ ...s, input: { ...now, bytes, analysis } }));
+      if (r && now && latest === bytes) documentStore.set((s) => ({ ...s, input: { ...now, bytes, analysis: r.analysis, meta: { ...r.meta, detectedBy: now.meta?.detectedBy ?? r.meta.detectedBy } } }));
     });
-    return null;
+    return;
   }
+  if (!input) return;
+  if (o.size > INLINE_RECHECK_LIMIT) {
+    if (!working) working = o.read(0, o.size);
+    else if (forward) for (const c of step.changes) working.set(c.after, c.offset);
+    else for (let i = step.changes.length - 1; i >= 0; i--) working.set(step.changes[i]!.before, step.changes[i]!.offset);
+    latest = working;
+    const mine = session;
+    requestPatchedRecheck(() => (mine !== session || overlay !== o ? null : {
+      key: mine, original: o.original, source: sourceOf(o.original), patches: [...o.runs()], startOffset: documentStore.get().input?.startOffset ?? 0,
+      done: (analysis, ms) => {
+        const now = documentStore.get().input;
+        if (mine !== session || !now) return;
+        shown = working;
+        documentStore.set((s) => ({ ...s, input: { ...now, bytes: working as Uint8Array, analysis } }));
+        editStore.set((s) => ({ ...s, lastRecheckMs: ms }));
+      },
+    }));
+    return;
+  }
+  if (!xxh) return;
+  const bytes = o.index === 0 ? o.original : o.materialize();
+  latest = shown = bytes;
   const t0 = performance.now();
   const analysis = analyzeWith(xxh, bytes, { startOffset: input.startOffset ?? 0 });
   const ms = performance.now() - t0;
   documentStore.set((s) => ({ ...s, input: { ...input, bytes, analysis } }));
-  return ms;
-}
-
-/** Replaces the shown bytes with an edited copy, re-checks at once, and records it for undo. */
-export function commitEdit(bytes: Uint8Array, label: string, changes: readonly ChecksumChange[] | null = null): void {
-  const e = editStore.get();
-  const history = [...e.history.slice(0, e.index + 1), bytes];
-  const labels = [...e.labels.slice(0, e.index + 1), label];
-  // Each entry is a whole copy: past HISTORY_BYTES the oldest edits (never the original) are dropped.
-  let total = history.reduce((n, h) => n + h.length, 0);
-  while (total > HISTORY_BYTES && history.length > 2) {
-    total -= (history[1] as Uint8Array).length;
-    history.splice(1, 1);
-    labels.splice(1, 1);
-  }
-  editStore.set({ history, labels, index: history.length - 1, lastChanges: changes, lastRecheckMs: null });
-  const ms = show(bytes);
   editStore.set((s) => ({ ...s, lastRecheckMs: ms }));
 }
 
-/** The latest bytes: the history's current entry (a large input's re-check may still be running), else the shown input. */
-export function latestBytes(): Uint8Array | null {
-  const e = editStore.get();
-  return e.history[e.index] ?? documentStore.get().input?.bytes ?? null;
+/** Writes bytes over the input as one undoable step and re-checks at once; only the written bytes are kept. */
+export function writeBytes(writes: readonly Write[], label: string, changes: readonly ChecksumChange[] | null = null): void {
+  const o = overlay;
+  if (!o) return;
+  const step = o.apply(label, writes);
+  publish(o, changes);
+  show(o, step, true);
 }
 
-/** Writes a new value into one header field of the latest bytes and records it for undo. */
+/** Replaces the shown bytes with an edited version of the same size, keeping only the bytes that differ. */
+export function commitEdit(bytes: Uint8Array, label: string, changes: readonly ChecksumChange[] | null = null): void {
+  if (!overlay || bytes.length !== overlay.size) return;
+  writeBytes(overlay.diffWrites(bytes), label, changes);
+}
+
+/** The latest edit's bytes (a large input's re-check may still be running), else the shown input. */
+export function latestBytes(): Uint8Array | null {
+  return latest ?? documentStore.get().input?.bytes ?? null;
+}
+
+/** Writes a new value into one header field of the latest bytes as one undoable step: only the field's own bytes are copied, never the input. */
 export function applyFieldEdit(base: number, spec: FieldSpec, value: bigint | Uint8Array, label: string): void {
   const current = latestBytes();
   if (!current) return;
-  commitEdit(writeField(current, base, spec, value), label);
+  const at = base + spec.offset;
+  writeBytes([{ offset: at, bytes: writeField(current.slice(at, at + spec.size), -spec.offset, spec, value) }], label);
 }
 
 /** Overwrites one byte. */
 export function editByte(offset: number, value: number): void {
-  // The history's current entry, not the shown input: a large input's re-check may still be running.
-  const e = editStore.get();
-  const current = e.history[e.index];
-  if (!current || offset < 0 || offset >= current.length) return;
-  const bytes = current.slice();
-  bytes[offset] = value & 0xff;
-  commitEdit(bytes, `byte 0x${offset.toString(16)} = ${(value & 0xff).toString(16).padStart(2, "0")}`);
+  if (!overlay || offset < 0 || offset >= overlay.size) return;
+  writeBytes([{ offset, bytes: Uint8Array.of(value & 0xff) }], `byte 0x${offset.toString(16)} = ${(value & 0xff).toString(16).padStart(2, "0")}`);
 }
 
 /** Steps back one edit. */
 export function undo(): void {
-  const e = editStore.get();
-  if (e.index === 0) return;
-  editStore.set({ ...e, index: e.index - 1, lastChanges: null });
-  show(e.history[e.index - 1] as Uint8Array);
+  const o = overlay;
+  const step = o?.undo();
+  if (!o || !step) return;
+  publish(o, null);
+  show(o, step, false);
 }
 
 /** Steps forward one edit. */
 export function redo(): void {
-  const e = editStore.get();
-  if (e.index >= e.history.length - 1) return;
-  editStore.set({ ...e, index: e.index + 1, lastChanges: null });
-  show(e.history[e.index + 1] as Uint8Array);
+  const o = overlay;
+  const step = o?.redo();
+  if (!o || !step) return;
+  publish(o, null);
+  show(o, step, true);
+}
+
+/** Writes the original bytes back over every edit, as one more undoable step. */
+export function revertToOriginal(): void {
+  if (overlay) writeBytes(overlay.revertWrites(), "revert to original");
 }
 
 /** The input as loaded, before any edit. */
 export function originalBytes(): Uint8Array | null {
-  return editStore.get().history[0] ?? null;
+  return overlay?.original ?? null;
+}
+
+/** The edited input as pieces for a Blob: views of the original between the edited runs, no full copy. */
+export function editedParts(): Uint8Array[] {
+  return overlay?.parts() ?? [];
+}
+
+/** Whether the shown input has edits that leaving or opening another input would lose. */
+export function hasUnsavedEdits(): boolean {
+  return (overlay?.index ?? 0) > 0;
 }

@@ -1,10 +1,18 @@
-/** Loading inputs: every way in (file, drop, paste, sample, link) ends here; a new input cancels the one in flight. */
+/** Loading inputs: every way in (file, drop, paste, sample, link, partition) ends here; a new input cancels the one in flight. */
 import { AnalysisClient, AbortedError, type AnalysisInput } from "../../worker/client.ts";
-import { documentStore, envelopeStore, resetInteraction } from "../state/app-state.ts";
+import type { InputMeta } from "../../worker/protocol.ts";
+import { documentStore, formatStore, partitionStore, resetInteraction, type OpenPartition } from "../state/app-state.ts";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "../../core/samples.ts";
-import { envelopeById } from "../../core/envelopes.ts";
+import type { FormatChoice } from "../../core/containers/index.ts";
+import { CONTAINER_SAMPLES } from "../../core/containers/samples.ts";
+import { decodeIndexEntries } from "../../core/containers/index-file.ts";
 import type { Analysis } from "../../core/model.ts";
+import { pageInputRefusal } from "../../lib/input-limit.ts";
+import { confirmDiscardEdits, editsAtStake } from "./discard-guard.ts";
+import { rememberSource } from "./input-source.ts";
+import { formatOfAlias } from "../common/format-choice.ts";
+import { companionName, partitionLabel } from "./partition-files.ts";
 
 // Loads and re-checks have a worker each: cancelling one (which terminates its worker) never kills the other.
 let loadClient: AnalysisClient | null = null;
@@ -13,6 +21,15 @@ let loading: AbortController | null = null;
 let rechecking: AbortController | null = null;
 // Bumped by every request to show something new, so an older request that resolves late shows nothing.
 let generation = 0;
+// The companion the shown input was opened with, so the Format control can open it the same way again.
+let shownCompanion: { readonly name: string; readonly input: AnalysisInput } | null = null;
+
+// An index file is small (24 bytes per flush): read on the page for the entries table beside its log.
+const bytesOf = async (input: AnalysisInput): Promise<Uint8Array> =>
+  input instanceof Uint8Array ? input : new Uint8Array(input instanceof Blob ? await input.arrayBuffer() : input);
+
+/** Prefix of a container sample's id in the samples menu and in `?sample=`. */
+export const CONTAINER_SAMPLE_PREFIX = "c:";
 
 /** Starts loading once: makes the two worker clients (each starts its worker on first use). */
 export function startLoading(): void {
@@ -25,24 +42,50 @@ function started(client: AnalysisClient | null): AnalysisClient {
   return client;
 }
 
-/** Analyses an input off the main thread and shows it; resolves true when shown, false when cancelled or failed. */
-export async function loadInput(name: string, input: AnalysisInput, note: string | null = null, ticket = ++generation): Promise<boolean> {
+/** How loadInput opens an input. */
+export interface LoadOptions {
+  /** The format to open it as; default auto-detect. */
+  readonly format?: FormatChoice;
+  /** The other file of its segment pair (.log ↔ .index). */
+  readonly companion?: { readonly name: string; readonly input: AnalysisInput } | null;
+  /** The file's own name when `name` is a label (a sample's title): decides .log / .index. */
+  readonly fileName?: string;
+  /** Keep the open partition (a segment of it is being shown); otherwise the partition view closes. */
+  readonly inPartition?: boolean;
+}
+
+/** Opens an input off the main thread as its detected or forced format and shows it; resolves true when shown. */
+export async function loadInput(name: string, input: AnalysisInput, note: string | null = null, ticket = ++generation, options: LoadOptions = {}): Promise<boolean> {
   const client = started(loadClient);
   if (ticket !== generation) return false;
+  // Refused before anything is cancelled or read: the browser would only say the file "could not be read".
+  const tooLarge = pageInputRefusal(name, input instanceof Blob ? input.size : input.byteLength);
+  if (tooLarge) { reportInputProblem(tooLarge); return false; }
+  if (editsAtStake() && (!(await confirmDiscardEdits(name)) || ticket !== generation)) return false;
   loading?.abort();
   rechecking?.abort();
   const controller = new AbortController();
   loading = controller;
   const total = input instanceof Blob ? input.size : input.byteLength;
-  const startOffset = envelopeById(envelopeStore.get())?.skip ?? 0;
+  const format = options.format ?? "auto";
+  formatStore.set(format);
+  if (!options.inPartition) partitionStore.set(null);
   documentStore.set((s) => ({ ...s, loading: { name, done: 0, total }, error: null }));
   try {
-    const result = await client.analyze(input, controller.signal, (done, all) => {
-      if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
-    }, startOffset);
+    const result = await client.open(input, controller.signal, {
+      name: options.fileName ?? name, format, companion: options.companion ?? null,
+      onProgress: (done, all) => { if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } })); },
+    });
+    const companion = options.companion ?? null;
+    const companionEntries = result.meta.format === "segment" && companion ? decodeIndexEntries(await bytesOf(companion.input)) : null;
     if (loading !== controller) return false;
+    if (input instanceof Blob) rememberSource(result.bytes, input);
     resetInteraction();
-    documentStore.set({ input: { name, bytes: result.bytes, analysis: result.analysis, ranOn: result.ranOn, note, startOffset }, loading: null, error: null });
+    shownCompanion = companion;
+    documentStore.set({
+      input: { name, bytes: result.bytes, analysis: result.analysis, ranOn: result.ranOn, note, startOffset: 0, meta: result.meta, fileName: options.fileName ?? name, companion: companion?.name ?? null, companionEntries },
+      loading: null, error: null,
+    });
     return true;
   } catch (err) {
     if (err instanceof AbortedError || loading !== controller) return false;
@@ -53,17 +96,29 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
   }
 }
 
-/** Re-analyses the shown input's bytes (edited, or read with another envelope) off the main thread; the caller keeps its bytes. */
+/** Re-analyses bytes as plain batches from startOffset off the main thread; the caller keeps its bytes. */
 export async function reanalyzeInWorker(bytes: Uint8Array, startOffset = documentStore.get().input?.startOffset ?? 0, label = "edited bytes"): Promise<Analysis | null> {
+  const input = documentStore.get().input;
+  if (input?.meta) return (await reopenInWorker(bytes, input.meta.format, label))?.analysis ?? null;
+  return recheck(label, bytes.length, (client, signal) => client.analyze(bytes, signal, undefined, startOffset).then((r) => r.analysis));
+}
+
+/** Re-opens the shown input's bytes (edited, or with another format) off the main thread; the caller keeps its bytes. */
+export function reopenInWorker(bytes: Uint8Array, format: FormatChoice, label: string): Promise<{ analysis: Analysis; meta: InputMeta } | null> {
+  const input = documentStore.get().input;
+  return recheck(label, bytes.length, (client, signal) => client.open(bytes, signal, { name: input?.fileName ?? input?.name, format, companion: shownCompanion }));
+}
+
+async function recheck<T>(label: string, total: number, run: (client: AnalysisClient, signal: AbortSignal) => Promise<T>): Promise<T | null> {
   const client = started(recheckClient);
   if (loading) return null;
   rechecking?.abort();
   const controller = new AbortController();
   rechecking = controller;
-  documentStore.set((s) => ({ ...s, loading: { name: label, done: 0, total: bytes.length } }));
+  documentStore.set((s) => ({ ...s, loading: { name: label, done: 0, total } }));
   try {
-    const result = await client.analyze(bytes, controller.signal, undefined, startOffset);
-    return rechecking === controller ? result.analysis : null;
+    const result = await run(client, controller.signal);
+    return rechecking === controller ? result : null;
   } catch {
     return null;
   } finally {
@@ -74,14 +129,96 @@ export async function reanalyzeInWorker(bytes: Uint8Array, startOffset = documen
   }
 }
 
-/** Builds a sample with the encoder and loads it; a file opened meanwhile wins. */
+/** Builds a sample with the encoder and loads it (a container sample's id starts with "c:"); a file opened meanwhile wins. */
 export async function loadSample(id: string = DEFAULT_SAMPLE_ID): Promise<boolean> {
   const ticket = ++generation;
+  const xxh = await loadXxh3();
+  if (id.startsWith(CONTAINER_SAMPLE_PREFIX)) {
+    const sample = CONTAINER_SAMPLES.find((s) => s.id === id.slice(CONTAINER_SAMPLE_PREFIX.length));
+    if (sample) {
+      const files = sample.build(xxh);
+      if (ticket !== generation) return false;
+      if (sample.format === "partition") {
+        return loadPartition(`sample: ${sample.title}`, files.map((f) => ({ name: f.name, input: new Blob([f.bytes as Uint8Array<ArrayBuffer>]) })), ticket);
+      }
+      const [file, companion] = files;
+      if (!file) return false;
+      return loadInput(`sample: ${sample.title} (${file.name})`, file.bytes, sample.note, ticket, {
+        format: sample.forced ? sample.format : "auto", fileName: file.name,
+        companion: companion ? { name: companion.name, input: companion.bytes } : null,
+      });
+    }
+  }
   const sample = SAMPLES.find((s) => s.id === id) ?? SAMPLES[0]!;
-  const bytes = sample.build(await loadXxh3());
+  const bytes = sample.build(xxh);
   if (ticket !== generation) return false;
-  envelopeStore.set(sample.envelope ?? "none");
-  return loadInput(`sample: ${sample.title}`, bytes, sample.note, ticket);
+  return loadInput(`sample: ${sample.title}`, bytes, sample.note, ticket, { format: formatOfAlias(sample.envelope) ?? "auto" });
+}
+
+/** Opens what a person picked or dropped: one file as itself, several files (or a folder) as one partition. */
+export function loadFiles(files: readonly { name: string; input: Blob }[], label?: string): Promise<boolean> {
+  const [only] = files;
+  if (files.length === 1 && only && label === undefined) return loadInput(only.name, only.input);
+  return loadPartition(label ?? partitionLabel(files.length), files);
+}
+
+/** Decodes several files as one partition in the worker (one segment at a time), lists it, and shows its first segment. */
+export async function loadPartition(name: string, files: readonly { name: string; input: Blob }[], ticket = ++generation): Promise<boolean> {
+  const client = started(loadClient);
+  if (ticket !== generation) return false;
+  if (editsAtStake() && (!(await confirmDiscardEdits(name)) || ticket !== generation)) return false;
+  loading?.abort();
+  rechecking?.abort();
+  const controller = new AbortController();
+  loading = controller;
+  partitionStore.set(null);
+  formatStore.set("auto");
+  documentStore.set((s) => ({ ...s, loading: { name, done: 0, total: files.length }, error: null }));
+  try {
+    const result = await client.openPartition(files, controller.signal, (done, all) => {
+      if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
+    });
+    if (loading !== controller) return false;
+    loading = null;
+    const partition: OpenPartition = { name, result, files: new Map(files.map((f) => [f.name, f.input])), shown: null };
+    partitionStore.set(partition);
+    const first = result.segments[0]?.name ?? result.files.find((f) => f.format !== null)?.name;
+    if (!first) {
+      resetInteraction();
+      documentStore.set({ input: null, loading: null, error: null });
+      return true;
+    }
+    return showPartitionFile(first, ticket);
+  } catch (err) {
+    if (err instanceof AbortedError || loading !== controller) return false;
+    documentStore.set((s) => ({ ...s, loading: null, error: `could not open ${name}: ${(err as Error).message}` }));
+    return false;
+  } finally {
+    if (loading === controller) loading = null;
+  }
+}
+
+/** Opens one file of the open partition in the hex map and tables, with its segment-pair companion. */
+export async function showPartitionFile(name: string, ticket = ++generation): Promise<boolean> {
+  const partition = partitionStore.get();
+  const blob = partition?.files.get(name);
+  if (!partition || !blob) return false;
+  partitionStore.set({ ...partition, shown: name });
+  const other = companionName(name);
+  const companionBlob = other ? partition.files.get(other) : undefined;
+  const companion = other && companionBlob ? { name: other, input: companionBlob } : null;
+  return loadInput(name, blob, null, ticket, { companion, inPartition: true });
+}
+
+/** Opens the other file of the shown segment pair (.log ↔ .index) with the shown one as its companion; false when there is none. */
+export async function openCompanion(): Promise<boolean> {
+  const input = documentStore.get().input;
+  const other = input ? companionName(input.fileName ?? input.name) : null;
+  if (!input || !other) return false;
+  if (partitionStore.get()?.files.has(other)) return showPartitionFile(other);
+  const companion = shownCompanion;
+  if (!companion || companion.name !== other) return false;
+  return loadInput(companion.name, companion.input, input.note ?? null, ++generation, { companion: { name: input.fileName ?? input.name, input: input.bytes } });
 }
 
 /** Reports a problem with an input that never reached the decoder (unreadable paste, empty drop). */
@@ -89,15 +226,14 @@ export function reportInputProblem(message: string): void {
   documentStore.set((s) => ({ ...s, error: message }));
 }
 
-/** Reads the shown input again with another envelope, keeping its bytes (and so its edit history). */
-export async function setEnvelope(id: string): Promise<void> {
-  envelopeStore.set(id);
+/** Reads the shown input again as another format (the Format control), keeping its bytes (and so its edit history). */
+export async function setFormat(choice: FormatChoice): Promise<void> {
+  formatStore.set(choice);
   const input = documentStore.get().input;
   if (!input) return;
-  const startOffset = envelopeById(id)?.skip ?? 0;
-  const analysis = await reanalyzeInWorker(input.bytes, startOffset, `${input.name} as ${envelopeById(id)?.label ?? id}`);
+  const reopened = await reopenInWorker(input.bytes, choice, `${input.name} as ${choice}`);
   const now = documentStore.get().input;
-  if (!analysis || now?.bytes !== input.bytes) return;
+  if (!reopened || now?.bytes !== input.bytes) return;
   resetInteraction();
-  documentStore.set((s) => ({ ...s, input: { ...now, analysis, startOffset } }));
+  documentStore.set((s) => ({ ...s, input: { ...now, analysis: reopened.analysis, meta: reopened.meta, startOffset: 0 } }));
 }

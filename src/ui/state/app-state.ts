@@ -4,7 +4,9 @@
  * Who writes and who reads each store (a writer outside this list is a bug):
  * - documentStore: written by session/loading (a new input, progress, errors) and session/editing (edited bytes);
  *   read by the app shell, every feature panel and state/actions.
- * - envelopeStore: written by session/loading and app/start-page (a share link's envelope); read by input, share, session/loading.
+ * - formatStore: written by session/loading (every load and the Format control); read by input, share, session/loading.
+ * - partitionStore: written by session/loading (a partition opened, a segment of it shown, anything else opened);
+ *   read by the app shell, partition, diagnostics.
  * - selectionStore: written only through state/actions (select*, step*) and resetInteraction; read by hex, tables,
  *   inspector (common/selection-hooks), share and edit.
  * - hoverStore: written by state/actions.hoverRange, hex/inspect and the tables' and inspector's row hovers; read by hex and tables.
@@ -15,6 +17,8 @@
  * inspectStore and coverageStore in hex/ (the hex map and its tooltip).
  */
 import type { Analysis } from "../../core/model.ts";
+import type { FormatChoice, IndexEntry, PartitionResult } from "../../core/containers/index.ts";
+import type { InputMeta } from "../../worker/protocol.ts";
 import { createStore } from "./store.ts";
 
 /** An input that has been analysed and is on screen. */
@@ -27,6 +31,25 @@ export interface LoadedInput {
   readonly note?: string | null;
   /** Where the first batch starts (an envelope's length), 0 for plain batches. */
   readonly startOffset?: number;
+  /** The format it was opened as, why, and the container's own fields (null: read as plain batches). */
+  readonly meta?: InputMeta | null;
+  /** The file's own name when `name` is a label (a sample): decides .log / .index. Default: name. */
+  readonly fileName?: string;
+  /** The other file of its segment pair it was opened with (.log ↔ .index), if any. */
+  readonly companion?: string | null;
+  /** A segment's companion .index entries (for the index table beside the log), or null. */
+  readonly companionEntries?: readonly IndexEntry[] | null;
+}
+
+/** A partition opened from several files or a folder: what the partition keeps, and its files to open one by one. */
+export interface OpenPartition {
+  /** What the status line names, e.g. "partitions/3 (6 files)". */
+  readonly name: string;
+  readonly result: PartitionResult;
+  /** The dropped files by name, read again only when a segment is chosen. */
+  readonly files: ReadonlyMap<string, Blob>;
+  /** The file shown in the hex map, or null. */
+  readonly shown: string | null;
 }
 
 /** What the page is showing or doing with inputs. */
@@ -65,8 +88,11 @@ export const selectionStore = createStore<Selection | null>(null);
 /** A request to bring a byte into view in the hex map without selecting it (a hovered table row). */
 export const revealStore = createStore<{ readonly start: number } | null>(null);
 
-/** What the next input starts with: an envelope id from core/envelopes.ts. */
-export const envelopeStore = createStore<string>("none");
+/** The Format control's choice for the shown input: auto-detect, or a forced format name. */
+export const formatStore = createStore<FormatChoice>("auto");
+
+/** The partition on screen, or null when a single input is open. */
+export const partitionStore = createStore<OpenPartition | null>(null);
 
 /** The keyboard cursor: one byte offset in the hex map. */
 export const cursorStore = createStore<number>(0);

@@ -1,0 +1,134 @@
+/** The CLI's findings commands: `redact`, `render`, and what `report` adds (redacted copy, text variant, picture). */
+import { createHash } from "node:crypto";
+import { dirname, relative } from "node:path";
+import type { Analysis } from "../src/core/model.ts";
+import type { FormatChoice, OpenedInput } from "../src/core/containers/index.ts";
+import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import { diagnosticDifferences, redactCopy, type RedactOptions } from "../src/core/redact.ts";
+import { defaultPictureRange, renderHexSvg } from "../src/core/render-svg.ts";
+import { renderMarkdownReport, type ReportInput } from "../src/core/report.ts";
+import { renderTextReport } from "../src/core/report-text.ts";
+import { LIGHT_PALETTE } from "../src/core/palette.ts";
+import { TOOL_VERSION } from "../src/version.ts";
+import { CliProblem, openFile } from "./containers.ts";
+
+/** The input as the command will show it: the original or its redacted copy, opened as its format. */
+export interface Subject {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+  readonly opened: OpenedInput;
+  readonly analysis: Analysis;
+  readonly sha256: string;
+  readonly redacted?: { readonly originalSha256: string; readonly what: string };
+  /** What redaction replaced, for the command's summary line. */
+  readonly replaced?: string;
+}
+
+const sha256Of = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** Words for what a redaction replaced, for reports and captions. */
+export function redactedWhat(options: RedactOptions): string {
+  return ["payloads", ...(options.userHeaders ? ["user header values"] : []), ...(options.ids ? ["message ids"] : [])]
+    .join(", ")
+    .replace(/, ([^,]*)$/, " and $1");
+}
+
+/**
+ * Opens the input as its format and, when asked, replaces it by its redacted copy, opened again as the
+ * same format. A copy whose findings would differ (a container checksum over the payloads) is refused.
+ */
+export async function subjectOf(bytes: Uint8Array, path: string, format: FormatChoice, redact: RedactOptions | null): Promise<Subject> {
+  const { opened, name } = await openFile(bytes, path, format);
+  if (!redact) return { name, bytes, opened, analysis: opened.analysis, sha256: sha256Of(bytes) };
+  // Legacy messages carry their payloads outside any batch frame: a copy would keep them.
+  if (opened.legacy && opened.legacy.messages.length > 0) {
+    throw new CliProblem(
+      `iggy-batch: redaction reads batch frames, and ${path} holds legacy messages; convert it first (iggy-batch convert ${path} -o OUT.log), then redact OUT.log`,
+    );
+  }
+  const r = redactCopy(await loadXxh3(), bytes, opened.analysis, redact);
+  // Opened again as the user asked (auto-detect included): a copy that detects or decodes differently is refused below.
+  const again = (await openFile(r.bytes, path, format)).opened;
+  const differences = diagnosticDifferences(opened.analysis, again.analysis);
+  if (differences.length > 0)
+    throw new CliProblem(`iggy-batch: redacting this ${opened.format} input would change its findings (${differences.join("; ")}); nothing written`);
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  const replaced =
+    [
+      n(r.payloads, "payload", "payloads"),
+      ...(redact.userHeaders ? [n(r.userHeaderValues, "user header value", "user header values")] : []),
+      ...(redact.ids ? [n(r.ids, "id", "ids")] : []),
+      ...(r.trailingBytes ? [n(r.trailingBytes, "byte past the last batch", "bytes past the last batch")] : []),
+    ].join(", ") + " replaced";
+  return {
+    name,
+    bytes: r.bytes,
+    opened: again,
+    analysis: again.analysis,
+    sha256: sha256Of(r.bytes),
+    redacted: { originalSha256: sha256Of(bytes), what: redactedWhat(redact) },
+    replaced,
+  };
+}
+
+/** Parses `A..B` (decimal or 0x hex, half-open); null when malformed. */
+export function parseRange(text: string): { start: number; end: number } | null {
+  const m = /^\s*(0x[0-9a-f]+|\d+)\s*\.\.\s*(0x[0-9a-f]+|\d+)\s*$/i.exec(text);
+  if (!m) return null;
+  const start = Number(m[1]);
+  const end = Number(m[2]);
+  return Number.isSafeInteger(start) && Number.isSafeInteger(end) && start <= end ? { start, end } : null;
+}
+
+/** The SVG picture of a range of the subject (by default around its first finding). */
+export function pictureOf(subject: Subject, range: { start: number; end: number } | null): { svg: string; caption: string } {
+  const r = range ?? defaultPictureRange(subject.analysis);
+  const svg = renderHexSvg(subject.analysis, subject.bytes, {
+    name: subject.name,
+    sha256: subject.sha256,
+    start: r.start,
+    end: r.end,
+    palette: LIGHT_PALETTE,
+    redactedFrom: subject.redacted?.originalSha256,
+    opened: subject.opened,
+  });
+  return {
+    svg,
+    caption: `Hex map of ${subject.name}, bytes 0x${r.start.toString(16)}..0x${Math.min(r.end, subject.bytes.length).toString(16)}, findings marked`,
+  };
+}
+
+/** How `report` was asked to write. */
+export interface ReportChoice {
+  readonly text: boolean;
+  /** Write the picture to this file and link it from the report. */
+  readonly svgFile: string | null;
+  readonly embedSvg: boolean;
+  /** Where the report goes ("-" for standard output), to link the picture relative to it. */
+  readonly out: string;
+}
+
+/** The report text, and the picture file to write beside it when one was asked for. */
+export function reportOf(subject: Subject, choice: ReportChoice): { report: string; svgFile?: { path: string; svg: string } } {
+  let image: ReportInput["image"];
+  let svgFile: { path: string; svg: string } | undefined;
+  if (choice.svgFile || (choice.embedSvg && !choice.text)) {
+    const { svg, caption } = pictureOf(subject, null);
+    if (choice.svgFile) {
+      svgFile = { path: choice.svgFile, svg };
+      image = { src: choice.out === "-" ? choice.svgFile : relative(dirname(choice.out), choice.svgFile) || choice.svgFile, caption };
+    } else image = { src: `data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}`, caption };
+    // Plain text cannot show a picture: the file is still written.
+    if (choice.text) image = undefined;
+  }
+  const info: ReportInput = {
+    name: subject.name,
+    sha256: subject.sha256,
+    toolVersion: TOOL_VERSION,
+    opened: subject.opened,
+    ...(subject.redacted ? { redacted: subject.redacted } : {}),
+    ...(image ? { image } : {}),
+  };
+  const report = choice.text ? renderTextReport(subject.analysis, subject.bytes, info) : renderMarkdownReport(subject.analysis, subject.bytes, info);
+  return svgFile ? { report, svgFile } : { report };
+}

@@ -1,0 +1,65 @@
+/**
+ * Segments and index files for `inspect` without reading a `.log` whole: the `.log` streams through
+ * the kernel (stream-file.ts), recovery reads only the headers it walks, the small `.index` is read
+ * whole; the result equals openInput() on the bytes (core/containers/opened.ts builds both).
+ */
+import { readFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import {
+  SEGMENT_DROPPED_CODES, batchStartsOf, decodeIndexEntries, indexOpened, segmentOf, segmentOpened, sourceHeaderAt,
+  type FormatChoice, type IndexEntry, type OpenedInput, type SegmentResult,
+} from "../src/core/containers/index.ts";
+import { analyzeOpenFile, isUnreadable } from "./stream-file.ts";
+
+/** A `.log` at `path` decoded as a segment named `name`: its result, `unreadable: …`, or null (read it whole instead). */
+export async function streamSegment(path: string, name: string, entries: readonly IndexEntry[]): Promise<SegmentResult | string | null> {
+  const got = await analyzeOpenFile(path, { dropCodes: SEGMENT_DROPPED_CODES }, (analysis, source) => segmentOf(analysis, sourceHeaderAt(source), name, entries));
+  return got === null ? null : isUnreadable(got) ? `unreadable: ${got.unreadable}` : got;
+}
+
+/** Where the sibling of a segment pair (`N.log` ↔ `N.index`) would be, for a file read as `format`. */
+export function companionPath(path: string, format: string): { name: string; path: string } | undefined {
+  const m = /^(\d{1,20})\.(log|index)$/.exec(basename(path));
+  if (!m || (format !== "segment" && format !== "index")) return undefined;
+  const other = `${m[1]}.${m[2] === "log" ? "index" : "log"}`;
+  if ((m[2] === "log") !== (format === "segment")) return undefined;
+  return { name: other, path: join(dirname(path), other) };
+}
+
+async function readOrUndefined(path: string): Promise<Uint8Array | undefined> {
+  try {
+    const buf = await readFile(path);
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `inspect FILE` of a segment or an index file (by name under auto, or forced) with its `.log`
+ * streamed; null for any other input, or when the file must be read whole (not a regular file, no kernel).
+ * Returns the index's bytes too (an index's JSON needs no others); with `frameList` a segment is
+ * left to the whole-file path (the frames' ids are read from its bytes).
+ */
+export async function openContainerStreamed(path: string, format: FormatChoice, frameList: boolean): Promise<{ opened: OpenedInput; bytes: Uint8Array } | null> {
+  const name = basename(path);
+  const lower = name.toLowerCase();
+  // Auto-detect decides these two by name alone (detect.ts), .index first.
+  const kind = format === "auto" ? (lower.endsWith(".index") ? "index" : lower.endsWith(".log") ? "segment" : null) : format === "segment" || format === "index" ? format : null;
+  if (kind === null || (kind === "segment" && frameList)) return null;
+  const detectedBy = format === "auto" ? `auto: the file name ends in .${kind === "index" ? "index" : "log"}` : `forced: ${format} was chosen, not detected`;
+  const companion = companionPath(path, kind);
+  if (kind === "segment") {
+    const indexBytes = companion ? await readOrUndefined(companion.path) : undefined;
+    const seg = await streamSegment(path, name, indexBytes ? decodeIndexEntries(indexBytes) : []);
+    if (seg === null || typeof seg === "string") return null;
+    return { opened: segmentOpened(seg, detectedBy, indexBytes ? companion?.name : undefined), bytes: new Uint8Array(0) };
+  }
+  const bytes = await readOrUndefined(path);
+  if (!bytes) return null;
+  if (!companion) return { opened: indexOpened(bytes, detectedBy), bytes };
+  const log = await analyzeOpenFile(companion.path, { dropCodes: SEGMENT_DROPPED_CODES }, (analysis) => ({ name: companion.name, size: analysis.size, starts: batchStartsOf(analysis) }));
+  // A companion that cannot be opened is left out, as the whole-file path does; one that is no regular file goes that path.
+  if (log === null) return null;
+  return { opened: isUnreadable(log) ? indexOpened(bytes, detectedBy) : indexOpened(bytes, detectedBy, log), bytes };
+}

@@ -1,0 +1,77 @@
+/**
+ * A regular file streamed through the wasm kernel: 4 MiB reads into its memory (flat however large
+ * the file), over worker threads when large; the file stays open while the caller reads the few
+ * headers it needs besides (a segment's recovery), so nothing is read whole.
+ */
+import { closeSync, fstatSync, openSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/analyze.ts";
+import { analyzeSource, type ByteSource } from "../src/core/stream-analyze.ts";
+import { dropCodesFinding } from "../src/core/range-walk.ts";
+import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
+import type { Analysis } from "../src/core/model.ts";
+import type { DiagnosticCode } from "../src/format/diagnostics.ts";
+import { analyzeFileInPool } from "./range-pool.ts";
+import { fileSource } from "./file-source.ts";
+
+/**
+ * Files from this size on are split over worker threads. Under tsx a worker takes 0.3-1 s to start
+ * while one thread walks a GiB in about 0.5 s, so smaller files and machines with fewer than
+ * MIN_CORES cores stay on one thread (bench: `npm run bench`, the IGGY_BATCH_THREADS=2 row).
+ */
+const POOL_MIN_BYTES = 512 << 20;
+const MIN_CORES = 3;
+const MAX_THREADS = 4;
+
+/** Worker threads for a file of `size` bytes: IGGY_BATCH_THREADS when set, else by size and cores. */
+export function threadsFor(size: number): number {
+  const forced = Number(process.env.IGGY_BATCH_THREADS);
+  if (Number.isInteger(forced) && forced >= 1) return forced;
+  const cores = availableParallelism();
+  return size >= POOL_MIN_BYTES && cores >= MIN_CORES ? Math.min(MAX_THREADS, cores) : 1;
+}
+
+/** How to stream one file. */
+export interface FileStreamOptions {
+  /** Where the first batch starts. Default 0. */
+  readonly startOffset?: number;
+  /** A container's rule as codes (they cross to worker threads): a segment drops offset-discontinuity. */
+  readonly dropCodes?: readonly DiagnosticCode[];
+}
+
+/** Why a file could not be opened (the error's message, as a whole read would word it). */
+export interface Unreadable {
+  readonly unreadable: string;
+}
+
+/**
+ * The Analysis of `file` without frame columns, then `use(analysis, source)` while it is still open.
+ * Null when it is not a regular file or the engine lacks the kernel (the caller reads it whole).
+ */
+export async function analyzeOpenFile<T>(file: string, options: FileStreamOptions, use: (analysis: Analysis, source: ByteSource) => T): Promise<T | Unreadable | null> {
+  if (!(await loadXxh3()).walker) return null;
+  let fd: number;
+  try {
+    // Opening a FIFO would block for a writer and lose what it sends: only regular files stream.
+    if (!statSync(file).isFile()) return null;
+    fd = openSync(file, "r");
+  } catch (err) {
+    return { unreadable: err instanceof Error ? err.message : String(err) };
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return null;
+    const source = fileSource(fd);
+    const threads = threadsFor(source.size);
+    const base = { startOffset: options.startOffset ?? 0, keepFrames: false, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS };
+    const analysis = threads > 1
+      ? await analyzeFileInPool(file, { ...base, threads, dropCodes: options.dropCodes })
+      : analyzeSource(await createWasmKernel(), source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) });
+    return use(analysis, source);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** True for analyzeOpenFile's "could not open" answer. */
+export const isUnreadable = (x: unknown): x is Unreadable => typeof x === "object" && x !== null && "unreadable" in x;

@@ -1,0 +1,180 @@
+/**
+ * Findings people can attach (issue 12), as a new user meets them: a redacted link of a clean file
+ * opens clean and says it is a redacted copy of the original's SHA-256; a large input's link carries
+ * the batch around the first problem by default, its size shown before copying; the SVG picture is
+ * well-formed for the browser's own XML parser with one mark per problem byte, and the PNG is drawn;
+ * the reports come as Markdown and plain text.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Download, Page } from "@playwright/test";
+import { CORPUS_DIR, diagnosticsList, expect, openCorpus, openFile, openPage, readDiagnostics, runCli, statusLine, test, waitForInput } from "./fixtures.ts";
+import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import { encodeBatch } from "../src/core/encode.ts";
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+const corpusBytes = (file: string) => new Uint8Array(readFileSync(path.join(CORPUS_DIR, file)));
+const readDownload = async (d: Download) => readFileSync(await d.path());
+const download = async (page: Page, button: string) => {
+  const [d] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button, exact: true }).click()]);
+  return d;
+};
+/** The diagnostics as the list shows them: code and byte range. */
+const listed = (page: Page) =>
+  diagnosticsList(page)
+    .getByRole("listitem")
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute("data-code")} ${e.querySelector(".diag-range")?.textContent ?? ""}`));
+
+/** Waits for the link size (shown before copying), clicks Copy share link, and returns the link. */
+async function copyLink(page: Page): Promise<{ href: string; sizeText: string }> {
+  const size = page.getByTestId("link-size");
+  await expect(size).toHaveText(/^Link: [\d.]+ (B|KiB)/);
+  const sizeText = (await size.textContent()) ?? "";
+  await page.getByRole("button", { name: "Copy share link" }).click();
+  await expect(size).toContainText(/copied|select and copy/);
+  return { href: await page.evaluate(() => location.href), sizeText };
+}
+
+test("a redacted link of a clean file opens clean and says it is a redacted copy of the original", async ({ page, browser, guard }) => {
+  const FILE = "02-valid-stamped-3frames-userheaders.bin";
+  await openPage(page);
+  const status = await openCorpus(page, FILE);
+  expect(status).toContain("0 errors · 0 warnings · 0 infos");
+  await page.getByLabel("Redact payloads").check();
+  await page.getByLabel("and user header values").check();
+  const { href, sizeText } = await copyLink(page);
+  expect(href).toMatch(/#iggy1\./);
+  expect(sizeText).toMatch(/^Link: [\d.]+ (B|KiB)$/);
+
+  const context = await browser.newContext({ viewport: page.viewportSize() });
+  guard.watch(context);
+  try {
+    const other = await context.newPage();
+    await other.goto(href);
+    expect(await waitForInput(other, FILE)).toBe(status);
+    await expect(other.getByTestId("provenance-note")).toHaveText(
+      `Redacted copy of SHA-256 ${sha256(corpusBytes(FILE))}: payloads and user header values were replaced and the checksums re-made, so the findings are the original's.`,
+    );
+    const payload = await other.locator('[data-kind="frame.payload"]').allTextContents();
+    expect(new Set(payload)).toEqual(new Set([..."REDACTED"].map((c) => c.charCodeAt(0).toString(16))));
+    // Its report says the same.
+    const md = (await readDownload(await download(other, "Download report"))).toString("utf8");
+    expect(md).toContain(`**Redacted copy.**`);
+    expect(md).toContain(sha256(corpusBytes(FILE)));
+  } finally {
+    await context.close();
+  }
+});
+
+test("a corpus file with an error: the redacted link keeps every finding at its bytes", async ({ page, browser, guard }) => {
+  const FILE = "19-segment-4-batch2-bad-frame.bin";
+  await openPage(page);
+  await openCorpus(page, FILE);
+  const before = await listed(page);
+  await page.getByLabel("Redact payloads").check();
+  await page.getByLabel("and ids").check();
+  const { href } = await copyLink(page);
+  const context = await browser.newContext({ viewport: page.viewportSize() });
+  guard.watch(context);
+  try {
+    const other = await context.newPage();
+    await other.goto(href);
+    await waitForInput(other, FILE);
+    expect(await listed(other)).toEqual(before);
+    expect(await readDiagnostics(other)).toEqual(await readDiagnostics(page));
+    await expect(other.locator(".status-area")).toContainText("Redacted copy of SHA-256");
+  } finally {
+    await context.close();
+  }
+  // The redacted .bin, judged by the command line: the original's diagnostics, none of its payload bytes.
+  const d = await download(page, "Download redacted .bin");
+  expect(d.suggestedFilename()).toBe("19-segment-4-batch2-bad-frame-redacted.bin");
+  const strip = (r: ReturnType<typeof runCli>) => r.report.diagnostics.map(({ code, severity, start, end }) => ({ code, severity, start, end }));
+  expect(strip(runCli(await d.path()))).toEqual(strip(runCli(path.join(CORPUS_DIR, FILE))));
+  const copy = await readDownload(d);
+  expect(copy.length).toBe(corpusBytes(FILE).length);
+  expect(copy.includes(Buffer.from("REDACTEDREDACTED"))).toBe(true);
+});
+
+test("a large input shares the batch around the first problem by default, its size shown before copying", async ({ page, browser, guard }) => {
+  const xxh = await loadXxh3();
+  // 48 messages of 4 KiB random bytes (incompressible: the whole link would be ~260 KiB), then a batch with a bad frame checksum.
+  const big = encodeBatch(xxh, { messages: Array.from({ length: 48 }, () => ({ payload: new Uint8Array(randomBytes(4096)) })) });
+  const bad = corpusBytes("11-frame-checksum-mismatch.bin");
+  const input = new Uint8Array([...big, ...bad]);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "iggy-findings-")), "large-with-problem.bin");
+  writeFileSync(file, input);
+  await openPage(page);
+  await openFile(page, file);
+  await expect(page.getByLabel("What the link carries")).toHaveValue("first-problem");
+  const { href, sizeText } = await copyLink(page);
+  expect(sizeText).toMatch(/\(batch 1 only\)/);
+  expect(href.length).toBeLessThan(4000);
+
+  const context = await browser.newContext({ viewport: page.viewportSize() });
+  guard.watch(context);
+  try {
+    const other = await context.newPage();
+    await other.goto(href);
+    expect(await waitForInput(other, "large-with-problem.bin (batch 1)")).toBe("1 batch · 2 frames · 1 error · 0 warnings · 0 infos");
+    await expect(other.locator(".status-area")).toContainText(
+      `Part of SHA-256 ${sha256(input)}: bytes 0x${big.length.toString(16)}..0x${input.length.toString(16)} of a ${input.length.toLocaleString("en-US")}-byte input`,
+    );
+    // The problem's bytes came selected.
+    await expect.poll(() => other.locator("[data-selected]").count()).toBeGreaterThan(0);
+  } finally {
+    await context.close();
+  }
+  // Choosing the whole input shows its (long) size and the warning before anything is copied.
+  await page.getByLabel("What the link carries").selectOption("whole");
+  await expect(page.getByTestId("link-size")).toHaveText(/^Link: \d{3}\.\d KiB$/);
+  await expect(page.getByText(/too long for most trackers/)).toBeVisible();
+});
+
+test("the picture of the bytes: SVG well-formed with a caption and one mark per problem byte; PNG drawn", async ({ page }) => {
+  const FILE = "19-segment-4-batch2-bad-frame.bin";
+  await openPage(page);
+  await openCorpus(page, FILE);
+  await diagnosticsList(page).getByRole("listitem").first().getByRole("button").click();
+  const svgDownload = await download(page, "Download SVG");
+  expect(svgDownload.suggestedFilename()).toBe("19-segment-4-batch2-bad-frame-bytes.svg");
+  const svg = (await readDownload(svgDownload)).toString("utf8");
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    return {
+      error: doc.getElementsByTagName("parsererror").length,
+      root: doc.documentElement.localName,
+      title: doc.querySelector("title")?.textContent ?? "",
+      marks: [...doc.querySelectorAll("rect.mark")].map((m) => Number(m.getAttribute("data-offset"))),
+    };
+  }, svg);
+  expect(parsed.error).toBe(0);
+  expect(parsed.root).toBe("svg");
+  expect(parsed.title).toContain(FILE);
+  expect(parsed.title).toContain("bytes 0x3b5..0x3bd");
+  expect(parsed.title).toContain(`SHA-256 ${sha256(corpusBytes(FILE))}`);
+  expect(parsed.title).toContain("verdict FAIL");
+  expect(parsed.marks).toEqual([0x3b5, 0x3b6, 0x3b7, 0x3b8, 0x3b9, 0x3ba, 0x3bb, 0x3bc]);
+
+  const png = await readDownload(await download(page, "Download PNG"));
+  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect(png.readUInt32BE(16)).toBeGreaterThan(500);
+  await expect(statusLine(page)).toContainText("1 error");
+});
+
+test("reports: Markdown with a <details> per affected batch, and a plain-text variant", async ({ page }) => {
+  const FILE = "19-segment-4-batch2-bad-frame.bin";
+  await openPage(page);
+  await openCorpus(page, FILE);
+  const md = (await readDownload(await download(page, "Download report"))).toString("utf8");
+  expect(md).toContain("<summary>Batch 1 at 0x2b5..0x51d");
+  expect(md).toMatch(/\| share link \| \[open in Iggy Batch Explorer\]\(<http:\/\/127\.0\.0\.1:\d+\/#iggy1\.[\w-]+>\) \|/);
+  const textDownload = await download(page, "Download text report");
+  expect(textDownload.suggestedFilename()).toMatch(/-report\.txt$/);
+  const text = (await readDownload(textDownload)).toString("utf8");
+  expect(text).toMatch(/^Iggy batch report: 19-segment-4-batch2-bad-frame\.bin\n/);
+  expect(text).toContain("frame-checksum-mismatch: batch 1 frame 0");
+  expect(text).not.toContain("<details>");
+});

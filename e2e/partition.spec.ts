@@ -1,0 +1,104 @@
+/**
+ * Partition folders (containers.md "Partition directory"; contracts.md §2): each public partition of
+ * test/fixtures/corpus-containers/partitions, dropped as a folder and picked as several files, shows the
+ * CLI's summed summary, its verdict, and every expected finding with its file (data-file) and range.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  CONTAINERS_DIR, cell, dropFolder, expect, formatFacts, listedRange, openFiles, openPage, readFileDiagnostics, runCliJson,
+  statusLine, summaryText, test, waitForInput, type Summary,
+} from "./fixtures.ts";
+
+interface Expected { code: string; file: string; start?: number; end?: number }
+interface PartitionCase { dir: string; why: string; exit: number; files: Record<string, number>; errors: Expected[]; warnings: Expected[]; forbid: string[] }
+interface CliPartition { summary: Summary; partition: { verdict: "ok" | "refused"; sentence: string; segments: { name: string; recovery: { sentence: string } }[] } }
+
+const PARTITIONS = path.join(CONTAINERS_DIR, "partitions");
+const manifest = JSON.parse(readFileSync(path.join(PARTITIONS, "manifest.json"), "utf8")) as { cases: PartitionCase[] };
+
+for (const c of manifest.cases) {
+  test(`dropping the ${c.dir} folder shows its verdict and findings (${c.why})`, async ({ page }) => {
+    const dir = path.join(PARTITIONS, c.dir);
+    const cli = runCliJson<CliPartition>(dir);
+    await openPage(page);
+    await dropFolder(page, dir);
+    await expect(statusLine(page)).toHaveText(summaryText(cli.summary));
+    expect(cli.summary.errors > 0).toBe(c.exit === 1);
+
+    const verdict = page.getByLabel("Partition verdict");
+    await expect(verdict).toHaveText(cli.partition.sentence);
+    await expect(verdict).toHaveAttribute("data-verdict", cli.partition.verdict);
+    // Every segment is listed with the recovery sentence the CLI gives it.
+    const segments = page.getByRole("table", { name: "Segments" });
+    for (const s of cli.partition.segments) await expect(segments.locator(`tr[data-recovery-of="${s.name}"]`)).toContainText(s.recovery.sentence);
+    // Files outside the chain (an orphan index) are listed too.
+    for (const name of Object.keys(c.files)) {
+      if (!cli.partition.segments.some((s) => s.name === name || s.name.replace(/\.log$/, ".index") === name)) {
+        await expect(page.getByRole("list", { name: "Files not in the chain" }).locator(`[data-file="${name}"]`)).toBeVisible();
+      }
+    }
+
+    const listed = await readFileDiagnostics(page);
+    expect(listed.length).toBe(cli.summary.errors + cli.summary.warnings + cli.summary.infos);
+    for (const d of listed) expect(Object.keys(c.files), `${d.code} names a file of the folder`).toContain(d.file);
+    for (const e of [...c.errors, ...c.warnings]) {
+      const hit = listed.find((d) => d.code === e.code && d.file === e.file && (e.start === undefined || d.range === listedRange(e.start, e.end!)));
+      expect(hit, `${e.code} in ${e.file}${e.start !== undefined ? ` at ${e.start}..${e.end}` : ""}`).toBeTruthy();
+    }
+    for (const code of c.forbid) expect(listed.map((d) => d.code)).not.toContain(code);
+
+    // The first segment opened in the hex map; choosing a finding of another file opens that file at its bytes.
+    const other = c.errors.find((e) => e.start !== undefined && e.file !== cli.partition.segments[0]?.name);
+    if (other) {
+      await page.locator(`[data-code="${other.code}"][data-file="${other.file}"] button`).first().click();
+      await expect(page.locator(".hex-panel h2")).toContainText(other.file);
+      await expect(cell(page, other.start!)).toHaveAttribute("aria-selected", "true");
+    }
+  });
+}
+
+test("several .log and .index files picked in Open batch file open as one partition; a segment opens with its index", async ({ page }) => {
+  const dir = path.join(PARTITIONS, "healthy");
+  const files = readdirSync(dir).map((n) => path.join(dir, n));
+  const cli = runCliJson<CliPartition>(dir);
+  await openPage(page);
+  await openFiles(page, files);
+  await expect(statusLine(page)).toHaveText(summaryText(cli.summary));
+  await expect(page.getByLabel("Partition verdict")).toHaveAttribute("data-verdict", "ok");
+
+  const second = cli.partition.segments[1]!.name;
+  await page.getByRole("table", { name: "Segments" }).getByRole("button", { name: second, exact: true }).click();
+  await waitForInput(page, `partition (${files.length} files)`);
+  await expect(page.locator(".hex-panel h2")).toContainText(second);
+  await expect(page.locator(`tr[data-segment="${second}"]`)).toHaveAttribute("aria-current", "true");
+  // Opened with its .index: recovery takes the index path, and the entries are listed under it.
+  await expect(formatFacts(page)).toHaveText(`format: Partition directory (auto: ${files.length} files opened together; the server would load it)`);
+  const entries = page.getByRole("table", { name: "Index entries" });
+  await expect(entries.locator("tbody tr")).toHaveCount(2);
+  await expect(entries.locator("tbody tr").first()).toContainText("✓");
+  // An entry points at a batch: choosing it selects that batch's first byte in the segment.
+  const position = Number(/Go to batch at (\d+)/.exec((await entries.locator("tbody tr").nth(1).textContent()) ?? "")![1]);
+  await entries.getByRole("button", { name: `Go to batch at ${position}` }).click();
+  await expect(cell(page, position)).toHaveAttribute("aria-selected", "true");
+  await expect(cell(page, position)).toHaveAttribute("data-kind", "batch.partition_id");
+});
+
+test("a folder with foreign and scratch files lists them with why and still decodes the chain", async ({ page }) => {
+  const healthy = path.join(PARTITIONS, "healthy");
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), "iggy-partition-")), "p3");
+  mkdirSync(dir);
+  for (const n of readdirSync(healthy)) copyFileSync(path.join(healthy, n), path.join(dir, n));
+  writeFileSync(path.join(dir, "notes.txt"), "not a segment");
+  writeFileSync(path.join(dir, "00000000000000001980.log.staging"), new Uint8Array(40));
+  const cli = runCliJson<CliPartition>(dir);
+  await openPage(page);
+  await dropFolder(page, dir);
+  await expect(statusLine(page)).toHaveText(summaryText(cli.summary));
+  await expect(page.getByLabel("Partition verdict")).toHaveAttribute("data-verdict", "ok");
+  const others = page.getByRole("list", { name: "Files not in the chain" });
+  await expect(others.locator('[data-file="notes.txt"]')).toContainText("not a {start:020}.log or .index file");
+  await expect(others.locator('[data-file="00000000000000001980.log.staging"]')).toContainText(".staging scratch file");
+  await expect(page.getByRole("table", { name: "Segments" }).locator("tr.segment-row")).toHaveCount(3);
+});

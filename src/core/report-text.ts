@@ -1,0 +1,61 @@
+/** The plain-text report, for trackers and mail without Markdown: the same content as report.ts, in aligned lines. */
+import type { Analysis } from "./model.ts";
+import { collectReport, hex, type ReportInput } from "./report-data.ts";
+import { visibleText } from "./markdown.ts";
+
+const indent = (text: string, by = "    ") =>
+  text
+    .split("\n")
+    .map((l) => by + l)
+    .join("\n");
+
+/** Renders the plain-text report of one analysed input. */
+export function renderTextReport(analysis: Analysis, bytes: Uint8Array, info: ReportInput): string {
+  const data = collectReport(analysis, bytes, info);
+  const out: string[] = [visibleText(data.title), "=".repeat(Math.min(72, data.title.length)), ""];
+  if (info.redacted)
+    out.push(
+      `REDACTED COPY: ${visibleText(info.redacted.what)} were replaced and the checksums re-made; the findings are those of the original, SHA-256 ${info.redacted.originalSha256}.`,
+      "",
+    );
+  const width = Math.max(...data.facts.map(([l]) => l.length), "share link".length);
+  for (const [label, value] of data.facts) out.push(`${label.padEnd(width)}  ${visibleText(value)}`);
+  out.push(`${"verdict".padEnd(width)}  ${data.failed ? "FAIL" : "ok"}`);
+  if (info.shareLink) out.push(`${"share link".padEnd(width)}  ${visibleText(info.shareLink)}`);
+  out.push("");
+  const o = info.opened;
+  if (o?.recovery) out.push(`Recovery: ${visibleText(o.recovery.sentence)}`, "");
+  if (o?.container && o.container.fields.length > 0) {
+    out.push(`Container fields (${o.format}):`);
+    for (const f of o.container.fields.slice(0, 64)) out.push(`  ${visibleText(f.name).padEnd(24)} ${`${hex(f.start)}..${hex(f.end)}`.padEnd(16)} ${visibleText(f.value.slice(0, 80))}`);
+    if (o.container.fields.length > 64) out.push(`  ${o.container.fields.length - 64} more fields are left out.`);
+    out.push("");
+  }
+  if (o?.legacy) out.push("Legacy runs:", ...o.legacy.runs.slice(0, 50).map((r) => `  * ${visibleText(r.note)}`), "");
+  if (data.listed.length === 0 && data.notListed === 0) {
+    out.push("Diagnostics: none, every check passed.");
+    return out.join("\n");
+  }
+  out.push("Diagnostics:");
+  data.listed.forEach((d, i) =>
+    out.push(`  ${String(i + 1).padStart(3)}. ${d.severity.padEnd(7)} ${`${hex(d.start)}..${hex(d.end)}`.padEnd(22)} ${d.code}: ${visibleText(d.message)}`),
+  );
+  if (data.notListed > 0)
+    out.push(`  ${data.notListed.toLocaleString("en-US")} more diagnostics are not listed (iggy-batch inspect --json lists every one kept).`);
+  out.push("", "Findings by code:");
+  for (const c of data.byCode) out.push(`  ${c.code.padEnd(26)} ${c.severity.padEnd(7)} ${String(c.count).padStart(7)}  first at ${hex(c.firstAt)}`);
+  for (const b of data.batches) {
+    out.push("", `--- ${visibleText(b.title)}`);
+    if (b.header.length > 0) for (const [name, offset, value] of b.header) out.push(`  ${name.padEnd(17)} @${String(offset).padEnd(3)} ${value}`);
+    for (const n of b.frameNotes) out.push(`  * ${visibleText(n)}`);
+    for (const f of b.findings)
+      out.push(
+        "",
+        `  ${f.number}. ${f.diagnostic.code} (${f.diagnostic.severity}) at ${hex(f.diagnostic.start)}..${hex(f.diagnostic.end)}: ${visibleText(f.diagnostic.message)}`,
+        indent(f.excerpt),
+      );
+    if (b.findingsLeftOut > 0) out.push(`  (excerpts of ${b.findingsLeftOut} more findings of this batch left out)`);
+  }
+  if (data.batchesLeftOut > 0) out.push("", `${data.batchesLeftOut.toLocaleString("en-US")} more affected batches are not shown.`);
+  return out.join("\n");
+}

@@ -1,0 +1,24 @@
+/** Input-derived text cannot reach a terminal as control characters (core/markdown.test.ts: nor a report as markup). */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { terminalLines, terminalText } from "./text-escape.ts";
+
+// eslint-disable-next-line no-control-regex -- the control characters are what the test looks for
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const anyText = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom("\x1b", "\n", "\\", "|", "`", "<", ">", "&", "*", "_", "[", "]", "\x9b", "\u202e"),
+    fc.string({ minLength: 1, maxLength: 1, unit: "binary" }),
+  ),
+});
+
+describe("terminal escapes", () => {
+  it("show controls as \\x escapes and double a backslash, so an escape cannot be faked", () => {
+    expect(terminalText("a\x1b[31mb\n\\x1b\u202e")).toBe("a\\x1b[31mb\\x0a\\\\x1b\\u202e");
+    expect(terminalLines("line 1\nline\x07 2")).toBe("line 1\nline\\x07 2");
+  });
+
+  it("leave no control character in any string", () => {
+    fc.assert(fc.property(anyText, (s) => !UNSAFE.test(terminalText(s)) && !UNSAFE.test(terminalLines(s).replace(/\n/g, ""))));
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Index entries (offset, timestamp, position) with their cross-check: shown for an .index file, and for a
+ * segment opened with its .index. Choosing an entry goes to the batch it points at, opening the .log if needed.
+ */
+import { useMemo } from "react";
+import type { LoadedInput, OpenPartition } from "../state/app-state.ts";
+import { documentStore } from "../state/app-state.ts";
+import { selectBatch, selectRange } from "../state/actions.ts";
+import { openCompanion } from "../session/loading.ts";
+import type { Diagnostic } from "../../format/diagnostics.ts";
+import { entryRows } from "./partition-rows.ts";
+
+// The batch starting exactly at `position` in the shown log, or the byte there when no batch starts at it.
+function goToPosition(position: number): void {
+  const input = documentStore.get().input;
+  if (!input) return;
+  const batch = input.analysis.batches.findIndex((b) => b.start === position);
+  if (batch >= 0) selectBatch(batch, "table");
+  else selectRange(position, position + 1, "table");
+}
+
+async function goToBatch(input: LoadedInput, position: number): Promise<void> {
+  if (input.meta?.format === "index" && !(await openCompanion())) return;
+  goToPosition(position);
+}
+
+/** The entries table, or nothing when the shown input has no index entries. */
+export function IndexEntriesTable({ input, partition }: { input: LoadedInput; partition: OpenPartition | null }) {
+  const isIndex = input.meta?.format === "index";
+  const entries = isIndex ? input.meta?.entries : input.companionEntries;
+  const indexName = isIndex ? (input.fileName ?? input.name) : input.companion;
+  const findings = useMemo((): readonly Diagnostic[] => {
+    if (isIndex) return input.analysis.diagnostics;
+    return partition ? partition.result.diagnostics.filter((d) => d.file === indexName) : [];
+  }, [isIndex, input.analysis, partition, indexName]);
+  const rows = useMemo(() => entryRows(entries ?? [], findings), [entries, findings]);
+  if (!entries) return null;
+  const canJump = !isIndex || input.companion !== null;
+  return (
+    <section className="panel index-panel" aria-labelledby="index-heading">
+      <h2 id="index-heading">Index entries <span className="count">{rows.length}</span> <span className="index-name">{indexName}</span></h2>
+      <div className="table-scroll">
+        <table className="index-table" aria-label="Index entries">
+          <thead><tr><th>#</th><th>Offset</th><th>Timestamp</th><th>Position</th><th>Check</th></tr></thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.index} data-entry={r.index}>
+                <td>{isIndex ? <button type="button" className="link-button" onClick={() => selectRange(r.start, r.start + 24, "table")} title="Select this entry's 24 bytes">{r.index}</button> : r.index}</td>
+                <td>{r.offset}</td>
+                <td>{r.timestamp}</td>
+                <td>
+                  <button type="button" disabled={!canJump} onClick={() => void goToBatch(input, r.position)}
+                    title={canJump ? "Go to the batch this entry points at" : "Open the .log with this index to go to its batches"}>
+                    Go to batch at {r.position}
+                  </button>
+                </td>
+                <td className={`tone-${r.ok ? "ok" : "bad"}`}>{r.check}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+/** The partition view's rows from real partition folders (the public container corpus) through the real openPartition. */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { openPartition, type PartitionSource } from "../../core/containers/index.ts";
+import { decodeIndexEntries } from "../../core/containers/index-file.ts";
+import { entryRows, otherFiles, segmentRows } from "./partition-rows.ts";
+
+const PARTITIONS = path.resolve(import.meta.dirname, "../../../test/fixtures/corpus-containers/partitions");
+
+function sources(dir: string): PartitionSource[] {
+  return readdirSync(path.join(PARTITIONS, dir)).map((name) => {
+    const file = path.join(PARTITIONS, dir, name);
+    return { name, size: statSync(file).size, read: () => Promise.resolve(new Uint8Array(readFileSync(file))) };
+  });
+}
+
+describe("segment rows", () => {
+  test("a healthy partition: ranges chain, every index agrees, every verdict is ok", async () => {
+    const rows = segmentRows(await openPartition(sources("healthy")));
+    expect(rows.map((r) => r.name)).toEqual(["00000000000000001949.log", "00000000000000001963.log", "00000000000000001973.log"]);
+    expect(rows[0]).toMatchObject({ offsets: "1949..1962", size: 2032, verdict: "ok", tone: "ok", chain: "first segment", chainOk: true, indexOk: true });
+    expect(rows[1]!.chain).toBe("follows 1962 ✓");
+    expect(rows[0]!.indexCheck).toBe("2 entries agree ✓");
+    expect(rows[0]!.times).toMatch(/^\d{4}-\d\d-\d\dT.* \.\. \d{4}-/);
+    for (const r of rows) expect(r.recovery).toMatch(/^Recovery/);
+  });
+
+  test("a chain gap marks the later segment with the core's message", async () => {
+    const rows = segmentRows(await openPartition(sources("chain-gap")));
+    expect(rows[1]).toMatchObject({ chainOk: false, verdict: "1 error", tone: "bad" });
+    expect(rows[1]!.chain).toContain("a gap of 2");
+  });
+
+  test("index faults name their codes; a torn tail says recovery stops", async () => {
+    expect(segmentRows(await openPartition(sources("index-faults")))[0]).toMatchObject({ indexOk: false, indexCheck: "index-entry-misplaced, index-entry-mismatch" });
+    const torn = segmentRows(await openPartition(sources("torn-tail")));
+    expect(torn[2]!.verdict).toBe("1 error · recovery stops");
+  });
+
+  test("an orphan index is listed outside the chain with why", async () => {
+    expect(otherFiles(await openPartition(sources("name-and-orphan")))).toEqual([
+      { name: "00000000000000002449.index", size: 72, why: "an .index without its .log (deleted at boot)" },
+    ]);
+  });
+
+  test("a foreign file is listed with the core's reason", async () => {
+    const result = await openPartition([...sources("healthy"), { name: "notes.txt", size: 3, read: () => Promise.resolve(Uint8Array.of(1, 2, 3)) }]);
+    expect(otherFiles(result)).toEqual([{ name: "notes.txt", size: 3, why: "not a {start:020}.log or .index file" }]);
+  });
+});
+
+describe("entry rows", () => {
+  test("each entry carries the findings on its 24 bytes", async () => {
+    const result = await openPartition(sources("index-faults"));
+    const idx = new Uint8Array(readFileSync(path.join(PARTITIONS, "index-faults", "00000000000000001949.index")));
+    const rows = entryRows(decodeIndexEntries(idx), result.diagnostics.filter((d) => d.file === "00000000000000001949.index"));
+    expect(rows.map((r) => r.check)).toEqual(["✓", "index-entry-misplaced", "index-entry-mismatch", "✓"]);
+    expect(rows[0]).toMatchObject({ index: 0, start: 0, offset: "1949", position: 0, ok: true });
+  });
+});

@@ -1,0 +1,97 @@
+/** Pure text for the partition view: one row per segment (ranges, sizes, verdicts), the chain between segments, the index checks. */
+import type { IndexEntry, PartitionResult, PartitionSegment } from "../../core/containers/index.ts";
+import type { Diagnostic } from "../../format/diagnostics.ts";
+import { microsToIso } from "../../format/values.ts";
+
+/** One segment as the partition view lists it. */
+export interface SegmentRow {
+  readonly name: string;
+  readonly indexName: string | null;
+  /** "1949..1962" (first..last message offset), or "empty". */
+  readonly offsets: string;
+  /** "2025-11-30T…Z .. 2025-11-30T…Z" of the first and last batch's base_timestamp, or "–". */
+  readonly times: string;
+  readonly size: number;
+  readonly batches: number;
+  /** "ok", "n errors" (+ "· recovery stops"). */
+  readonly verdict: string;
+  readonly tone: "ok" | "bad";
+  /** The recovery sentence of the core. */
+  readonly recovery: string;
+  /** How this segment follows the previous one: "first", "follows 1962 ✓", or the chain-gap message. */
+  readonly chain: string;
+  readonly chainOk: boolean;
+  /** Index cross-check: "no index", "2 entries checked ✓", or the codes found. */
+  readonly indexCheck: string;
+  readonly indexOk: boolean;
+}
+
+const time = (t: bigint | null): string => (t === null ? "–" : (microsToIso(t) ?? String(t)));
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/** The rows of the partition view's segment table, in chain order. */
+export function segmentRows(result: PartitionResult): SegmentRow[] {
+  const byFile = new Map<string, (Diagnostic & { file: string })[]>();
+  for (const d of result.diagnostics) {
+    const list = byFile.get(d.file) ?? [];
+    list.push(d);
+    byFile.set(d.file, list);
+  }
+  const entriesOf = (name: string | null) => (name ? result.files.find((f) => f.name === name) : undefined);
+  return result.segments.map((s: PartitionSegment, i): SegmentRow => {
+    const own = byFile.get(s.name) ?? [];
+    const gap = own.find((d) => d.code === "partition-chain-gap" || d.code === "partition-empty-segment");
+    const prev = result.segments[i - 1];
+    const indexFindings = (s.indexName ? byFile.get(s.indexName) ?? [] : []).filter((d) => d.severity !== "info");
+    const indexFile = entriesOf(s.indexName);
+    const stops = s.recovery.stopsAt !== null;
+    return {
+      name: s.name,
+      indexName: s.indexName,
+      offsets: s.firstOffset === null || s.lastOffset === null ? "empty" : `${s.firstOffset}..${s.lastOffset}`,
+      times: s.firstTimestamp === null ? "–" : `${time(s.firstTimestamp)} .. ${time(s.lastTimestamp)}`,
+      size: s.size,
+      batches: s.batches,
+      verdict: `${s.errors === 0 ? "ok" : plural(s.errors, "error")}${stops ? " · recovery stops" : ""}`,
+      tone: s.errors === 0 && !stops ? "ok" : "bad",
+      recovery: s.recovery.sentence,
+      chain: gap ? gap.message : !prev ? "first segment" : `follows ${prev.lastOffset ?? "an empty segment"} ✓`,
+      chainOk: !gap,
+      indexCheck: !s.indexName ? "no index" : indexFindings.length > 0
+        ? [...new Set(indexFindings.map((d) => d.code))].join(", ")
+        : `${indexFile ? Math.floor(indexFile.size / 24) : 0} entries agree ✓`,
+      indexOk: indexFindings.length === 0,
+    };
+  });
+}
+
+/** The files the partition did not decode (foreign, scratch, huge, unreadable) and orphan indexes, with why. */
+export function otherFiles(result: PartitionResult): { name: string; size: number; why: string }[] {
+  const segments = new Set(result.segments.flatMap((s) => [s.name, s.indexName ?? ""]));
+  return result.files.filter((f) => !segments.has(f.name)).map((f) => ({
+    name: f.name, size: f.size,
+    why: f.skipped ?? (f.format === "index" ? "an .index without its .log (deleted at boot)" : `read as ${f.format ?? "?"}`),
+  }));
+}
+
+/** One index entry as the entries table lists it; `check` names the findings on its bytes, or "✓". */
+export interface EntryRow {
+  readonly index: number;
+  readonly start: number;
+  readonly offset: string;
+  readonly timestamp: string;
+  readonly position: number;
+  readonly check: string;
+  readonly ok: boolean;
+}
+
+/** The index entries table: each entry with the index file's findings on its 24 bytes. */
+export function entryRows(entries: readonly IndexEntry[], findings: readonly Diagnostic[]): EntryRow[] {
+  return entries.map((e) => {
+    const own = findings.filter((d) => d.severity !== "info" && d.start < e.start + 24 && Math.max(d.end, d.start + 1) > e.start);
+    return {
+      index: e.index, start: e.start, offset: e.offset.toString(), timestamp: `${e.timestamp} (${time(e.timestamp)})`, position: Number(e.position),
+      check: own.length > 0 ? [...new Set(own.map((d) => d.code))].join(", ") : "✓", ok: own.length === 0,
+    };
+  });
+}

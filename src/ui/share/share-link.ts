@@ -1,0 +1,99 @@
+/**
+ * Share links and the redacted subject behind links, reports, pictures and exports: the chosen
+ * scope cut out, redacted when asked (findings kept, see core/redact.ts), and tagged with the
+ * original's SHA-256 so the opened page can say what it shows.
+ */
+import { loadXxh3 } from "../../checksum/xxh3.ts";
+import { analyzeWith } from "../../core/analyze.ts";
+import type { Analysis } from "../../core/model.ts";
+import { redactCopy, type RedactOptions } from "../../core/redact.ts";
+import { encodeShareFragment, type SharedState } from "../../lib/share-codec.ts";
+import { cutScope, type ShareScope } from "./share-scope.ts";
+import { sha256Hex } from "../common/download.ts";
+
+/** The input as the share panel holds it. */
+export interface ShareSource {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+  readonly analysis: Analysis;
+  /** Where the first batch starts in the bytes. */
+  readonly startOffset: number;
+  /** The format the input is read with (the Format control's choice: auto or a containers.md name). */
+  readonly format: string;
+}
+
+/** What the redaction switches ask for; null is no redaction. */
+export type RedactChoice = RedactOptions | null;
+
+/** Inputs above this are not redacted on the page's thread (re-checking them would freeze it). */
+export const REDACT_ON_PAGE_LIMIT = 64 << 20;
+
+/** Words for what a redaction replaced. */
+export function redactedWhat(options: RedactOptions): string {
+  return ["payloads", ...(options.userHeaders ? ["user header values"] : []), ...(options.ids ? ["message ids"] : [])]
+    .join(", ")
+    .replace(/, ([^,]*)$/, " and $1");
+}
+
+const shaCache = new WeakMap<Uint8Array, Promise<string>>();
+/** SHA-256 of bytes, computed once per byte array. */
+export function cachedSha256(bytes: Uint8Array): Promise<string> {
+  let p = shaCache.get(bytes);
+  if (!p) {
+    p = sha256Hex(bytes);
+    shaCache.set(bytes, p);
+  }
+  return p;
+}
+
+/** Bytes as shown, or as their redacted copy: with its analysis and SHA-256, and the original's when redacted. */
+export interface Subject {
+  readonly bytes: Uint8Array;
+  readonly analysis: Analysis;
+  readonly sha256: string;
+  readonly redacted?: { readonly originalSha256: string; readonly what: string };
+}
+
+/** The whole input, redacted when asked; the copy's analysis is made with the same start so its findings are the original's. */
+export async function subjectOf(source: ShareSource, redact: RedactChoice): Promise<Subject> {
+  const originalSha256 = await cachedSha256(source.bytes);
+  if (!redact) return { bytes: source.bytes, analysis: source.analysis, sha256: originalSha256 };
+  if (source.bytes.length > REDACT_ON_PAGE_LIMIT)
+    throw new Error(`inputs over ${REDACT_ON_PAGE_LIMIT >> 20} MiB are redacted with the command line: iggy-batch redact FILE -o OUT`);
+  const xxh = await loadXxh3();
+  const bytes = redactCopy(xxh, source.bytes, source.analysis, redact).bytes;
+  return {
+    bytes,
+    analysis: analyzeWith(xxh, bytes, { startOffset: source.startOffset }),
+    sha256: await sha256Hex(bytes),
+    redacted: { originalSha256, what: redactedWhat(redact) },
+  };
+}
+
+/** The link's fragment state for a scope of the source, redacted when asked. */
+export async function sharedStateOf(source: ShareSource, scope: ShareScope, redact: RedactChoice): Promise<SharedState> {
+  const originalSha256 = await cachedSha256(source.bytes);
+  const whole = scope.id === "whole";
+  const cut = cutScope(source.bytes, scope);
+  let bytes = cut.bytes;
+  if (redact) {
+    const xxh = await loadXxh3();
+    // A cut-out part is read from its own first byte: redact it as the opened page will analyse it.
+    const analysis = whole ? source.analysis : analyzeWith(xxh, bytes);
+    bytes = redactCopy(xxh, bytes, analysis, redact).bytes;
+  }
+  return {
+    name: whole ? source.name : `${source.name} (${scope.partName})`,
+    bytes,
+    selection: cut.selection,
+    // A part cut out of a container starts at a batch: plain batches.
+    format: whole ? source.format : "batches",
+    ...(redact ? { redacted: { originalSha256, what: redactedWhat(redact) } } : {}),
+    ...(whole ? {} : { part: { start: scope.start, end: scope.end, size: source.bytes.length, sha256: originalSha256 } }),
+  };
+}
+
+/** The full share URL of a scope (origin and path of this page, the state in the fragment). */
+export async function shareUrlOf(source: ShareSource, scope: ShareScope, redact: RedactChoice, base: string): Promise<string> {
+  return base.replace(/#.*$/, "") + encodeShareFragment(await sharedStateOf(source, scope, redact));
+}

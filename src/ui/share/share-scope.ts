@@ -1,0 +1,113 @@
+/**
+ * What a share link carries: the whole input, the batches holding the selection (a batch, a frame,
+ * a byte range), or the batch around the first problem; which of them a link offers by default; and
+ * the cut-out bytes with the selection re-based onto them. No DOM: unit-tested directly.
+ */
+import { batchAt } from "../../core/frame-view.ts";
+import type { Analysis } from "../../core/model.ts";
+
+/** One way to share: its stable id, a label for the menu, and the bytes [start, end) of the input it takes. */
+export interface ShareScope {
+  readonly id: "whole" | "selection" | "first-problem" | "first-batch";
+  readonly label: string;
+  readonly start: number;
+  readonly end: number;
+  /** How a link names the part it carries, e.g. "batch 2"; empty for the whole input. */
+  readonly partName: string;
+  /** The range the opened page selects, absolute in the input; null for none. */
+  readonly select: { readonly start: number; readonly end: number } | null;
+}
+
+/** The selection as the share panel sees it. */
+export interface ScopeSelection {
+  readonly start: number;
+  readonly end: number;
+  readonly batch: number;
+  /** Index in the frame columns, or -1. */
+  readonly frame: number;
+}
+
+/** Inputs above this are never compressed whole on the page's thread (Chromium caps URLs at 2 MB anyway). */
+export const WHOLE_INPUT_SHARE_LIMIT = 4 << 20;
+/** Links above this are too long for most trackers: the default becomes a part of the input. */
+export const LARGE_LINK_BYTES = 64 * 1024;
+
+const hex = (n: number) => "0x" + n.toString(16);
+
+// The batches [first, last] overlapping [start, end), or null when the range touches no batch.
+function batchesOver(analysis: Analysis, start: number, end: number): { first: number; last: number } | null {
+  let first = batchAt(analysis, start);
+  let last = batchAt(analysis, Math.max(start, end - 1));
+  // A range that starts in an envelope (or ends past the walk) still takes the batches it reaches.
+  if (first < 0) first = analysis.batches.findIndex((b) => b.end > start && b.start < end);
+  for (let i = analysis.batches.length - 1; last < 0 && i >= 0; i--) {
+    const b = analysis.batches[i]!;
+    if (b.start < Math.max(end, start + 1) && b.end > start) last = i;
+  }
+  return first >= 0 && last >= first ? { first, last } : null;
+}
+
+function selectionLabel(analysis: Analysis, sel: ScopeSelection, first: number, last: number): string {
+  const f = analysis.frames;
+  const batches = first === last ? `batch ${first}` : `batches ${first}–${last}`;
+  if (sel.frame >= 0 && sel.start === f.start[sel.frame] && sel.end === f.end[sel.frame]) return `Selected frame ${f.indexInBatch[sel.frame]} (in ${batches})`;
+  const b = analysis.batches[first];
+  if (first === last && b && sel.start === b.start && sel.end === b.end) return `Selected batch ${first}`;
+  return `Selected bytes ${hex(sel.start)}..${hex(Math.max(sel.end, sel.start + 1))} (in ${batches})`;
+}
+
+/** The ways this input can be shared, whole first; the whole input is left out past WHOLE_INPUT_SHARE_LIMIT. */
+export function shareScopes(analysis: Analysis, selection: ScopeSelection | null): ShareScope[] {
+  const scopes: ShareScope[] = [];
+  const selected = selection ? { start: selection.start, end: Math.max(selection.end, selection.start + 1) } : null;
+  if (analysis.size <= WHOLE_INPUT_SHARE_LIMIT)
+    scopes.push({
+      id: "whole",
+      label: `Whole input (${analysis.size.toLocaleString("en-US")} bytes)`,
+      start: 0,
+      end: analysis.size,
+      partName: "",
+      select: selected,
+    });
+  if (selection && selected) {
+    const over = batchesOver(analysis, selected.start, selected.end);
+    if (over) {
+      const from = analysis.batches[over.first]!.start;
+      const to = analysis.batches[over.last]!.end;
+      const partName = over.first === over.last ? `batch ${over.first}` : `batches ${over.first}–${over.last}`;
+      scopes.push({ id: "selection", label: selectionLabel(analysis, selection, over.first, over.last), start: from, end: to, partName, select: selected });
+    }
+  }
+  const problem = analysis.diagnostics.find((d) => d.batch !== null && analysis.batches[d.batch]);
+  if (problem) {
+    const b = analysis.batches[problem.batch as number]!;
+    scopes.push({
+      id: "first-problem",
+      label: `Batch ${b.index}, around the first problem (${problem.code} at ${hex(problem.start)})`,
+      start: b.start,
+      end: b.end,
+      partName: `batch ${b.index}`,
+      select: { start: problem.start, end: Math.max(problem.end, problem.start + 1) },
+    });
+  } else if (analysis.batches[0]) {
+    const b = analysis.batches[0];
+    scopes.push({ id: "first-batch", label: "Batch 0", start: b.start, end: b.end, partName: "batch 0", select: null });
+  }
+  return scopes;
+}
+
+/** The scope a link takes when the user has not chosen: the whole input when its link is short enough, else the selection, else the first problem's batch. */
+export function defaultScope(scopes: readonly ShareScope[], wholeLinkLength: number | null): ShareScope | null {
+  const whole = scopes.find((s) => s.id === "whole");
+  if (whole && wholeLinkLength !== null && wholeLinkLength <= LARGE_LINK_BYTES) return whole;
+  return scopes.find((s) => s.id === "selection") ?? scopes.find((s) => s.id === "first-problem" || s.id === "first-batch") ?? whole ?? null;
+}
+
+/** The bytes a scope takes and its selection re-based onto them. */
+export function cutScope(bytes: Uint8Array, scope: ShareScope): { bytes: Uint8Array; selection: { start: number; end: number } | null } {
+  const cut = scope.id === "whole" ? bytes : bytes.subarray(scope.start, scope.end);
+  const sel = scope.select;
+  const selection =
+    sel && sel.start >= scope.start && sel.start < scope.end ? { start: sel.start - scope.start, end: Math.min(scope.end, sel.end) - scope.start } : null;
+  return { bytes: cut, selection };
+}
