@@ -1,12 +1,10 @@
 /** The human form of `iggy-batch inspect`: a line per batch with its verdict, then the diagnostics with hex offsets. */
 import type { Analysis, BatchModel } from "../src/core/model.ts";
-import { hex64 } from "../src/format/values.ts";
+import { hex64, hexOffset, plural } from "../src/format/values.ts";
 import { summarySentence } from "../src/core/summary-text.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { FORMAT_TITLES, type OpenedInput } from "../src/core/containers/index.ts";
 
-const hexOffset = (n: number): string => "0x" + n.toString(16).padStart(8, "0");
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** One-line summary: numbers first, as the page's status line reads. */
 export function summaryLine(a: Analysis): string {

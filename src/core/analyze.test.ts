@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { analyze, analyzeWith } from "./analyze.ts";
 import type { Xxh3 } from "../checksum/xxh3.ts";
-import { concat, findings, producerBatch, stampedBatch, xxh } from "../../test/helpers.ts";
+import { concat, F, FRAME_HEADER, findings, frameStartsOf, HEADER, producerBatch, refreshBatchChecksum, refreshFrameChecksum, stampedBatch, xxh } from "../../test/helpers.ts";
 
 const segment = concat([
   stampedBatch(3, { partitionId: 1n, baseOffset: 0n, baseTimestamp: 10n }),
@@ -28,6 +28,33 @@ describe("analyze options", () => {
     expect(r.diagnostics).toHaveLength(3);
     expect(r.diagnosticsOmitted).toBe(2); // four frames + the batch checksum
     expect(r.summary.errors).toBe(5);
+  });
+
+  it("past the cap keeps every batch-level finding, even one found after many frame findings", () => {
+    const bad = producerBatch(6);
+    for (const s of frameStartsOf(bad)) bad[s] ^= 1; // six frame checksum mismatches, then the batch checksum
+    refreshBatchChecksum(bad);
+    const input = concat([bad, new Uint8Array(100)]); // and a torn header after them
+    const r = analyzeWith(xxh, input, { maxDiagnostics: 3 });
+    expect(findings(r).map((d) => d.code)).toEqual(["frame-checksum-mismatch", "frame-checksum-mismatch", "header-truncated"]);
+    expect(r.diagnostics[0]!.start).toBe(HEADER);
+    expect(r.diagnosticsOmitted).toBe(4);
+    expect(r.summary.errors).toBe(7);
+  });
+
+  it("past the cap keeps the first findings by position, not the first emitted", () => {
+    // Frame 1's reserved bytes are found while walking, frame 0's offset_delta only after the walk.
+    const b = producerBatch(2, { messages: [{ payload: "a", offsetDelta: 7 }, { payload: "b" }] });
+    const [first, second] = frameStartsOf(b) as [number, number];
+    b[second + F.reserved] = 1;
+    refreshFrameChecksum(b, second);
+    refreshBatchChecksum(b);
+    expect(findings(analyzeWith(xxh, b)).map((d) => d.code)).toEqual(["offset-delta-not-index", "frame-reserved-nonzero"]);
+    const r = analyzeWith(xxh, b, { maxDiagnostics: 1 });
+    expect(findings(r)).toMatchObject([{ code: "offset-delta-not-index", start: first + F.offsetDelta }]);
+    expect(r.diagnosticsOmitted).toBe(1);
+    expect(first).toBe(HEADER);
+    expect(second).toBe(HEADER + FRAME_HEADER + 1);
   });
 
   it("reports progress in bytes, ending with the whole input", () => {

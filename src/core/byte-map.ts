@@ -1,5 +1,7 @@
 /** What every byte of the input is: the field kind at each offset, found from the model by binary search. */
-import { ALL_BYTE_KINDS, BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind } from "../format/fields.ts";
+import { ALL_BYTE_KINDS, BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind } from "../format/fields.ts";
+import { readField } from "../format/field-codec.ts";
+import { ByteReader } from "../format/reader.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { batchAt, frameAt } from "./frame-view.ts";
 
@@ -26,8 +28,7 @@ function partialFrameKind(bytes: Uint8Array, frameStart: number, offset: number)
   const rel = offset - frameStart;
   if (rel < FRAME_HEADER_SIZE) return FRAME_HEADER_KIND[rel] as number;
   if (frameStart + FRAME_HEADER_SIZE > bytes.length) return KIND_CODE.unattributed;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const payloadLength = view.getUint32(frameStart + 36, true);
+  const payloadLength = readField(new ByteReader(bytes), frameStart, FRAME_FIELD.payload_length);
   return rel < FRAME_HEADER_SIZE + payloadLength ? KIND_CODE["frame.payload"] : KIND_CODE["frame.user_headers"];
 }
 
@@ -63,7 +64,7 @@ export function fillKinds(analysis: Analysis, bytes: Uint8Array, start: number, 
   while (i < end) {
     const loc = locateByte(analysis, bytes, i);
     // Extend the run to the end of the enclosing unit so each unit costs one lookup.
-    let unitEnd = end;
+    let unitEnd: number;
     if (loc.frame >= 0) {
       unitEnd = Math.min(end, analysis.frames.end[loc.frame] as number);
       const s = loc.frameStart;

@@ -1,20 +1,20 @@
-/** The CLI's JSON document (contracts.md §1), built from an Analysis. */
-import { hex128, hex64 } from "../format/values.ts";
+/** The CLI's JSON document (contracts.md §1), built from an Analysis; header fields are mapped through the layout tables. */
+import { hex64 } from "../format/values.ts";
 import type { Diagnostic } from "../format/diagnostics.ts";
-import type { Analysis, BatchModel } from "./model.ts";
+import { BATCH_HEADER_LAYOUT, FRAME_HEADER_LAYOUT, valueFields } from "../format/fields.ts";
+import { headerJson, jsonValue, readHeader, type AnyFieldValue, type HeaderJson } from "../format/field-codec.ts";
+import type { Analysis, BatchModel, FrameHeader } from "./model.ts";
 import { ByteReader } from "../format/reader.ts";
 
+type FrameFieldsJson = HeaderJson<typeof FRAME_HEADER_LAYOUT>;
+
 /** One frame entry of the JSON contract; computedChecksum is null for a truncated frame. */
-export interface FrameJson {
-  index: number; start: number; end: number; id: string;
-  offsetDelta: number; timestampDelta: number; payloadLength: number; userHeadersLength: number;
-  checksum: string; computedChecksum: string | null;
-}
+export type FrameJson = { index: number; start: number; end: number } & FrameFieldsJson & { computedChecksum: string | null };
 
 /** One batch entry of the JSON contract. */
 export interface BatchJson {
   index: number; start: number; end: number; stamped: boolean;
-  header: { partitionId: string; baseOffset: string; baseTimestamp: string; originTimestamp: string; batchLength: string; batchChecksum: string; messageCount: number } | null;
+  header: HeaderJson<typeof BATCH_HEADER_LAYOUT> | null;
   computedChecksum: string | null;
   frames?: FrameJson[];
 }
@@ -28,6 +28,13 @@ export interface AnalysisJson {
   /** Present when more diagnostics were found than kept. */
   diagnosticsOmitted?: number;
 }
+
+// The contract lists a frame's fields in its own order (contracts.md §1), not in wire order;
+// the check below fails to compile when a frame field is missing from it.
+const FRAME_JSON_ORDER = ["id", "offsetDelta", "timestampDelta", "payloadLength", "userHeadersLength", "checksum"] as const satisfies readonly (keyof FrameFieldsJson)[];
+const everyFrameField: Exclude<keyof FrameFieldsJson, (typeof FRAME_JSON_ORDER)[number]> extends never ? true : never = true;
+void everyFrameField;
+const FRAME_JSON_FIELDS = FRAME_JSON_ORDER.map((key) => valueFields(FRAME_HEADER_LAYOUT).find((f) => f.jsonKey === key)!);
 
 /** Builds the contract's JSON document; frames are listed unless withFrames is false. */
 export function toContractJson(analysis: Analysis, bytes: Uint8Array, name: string, withFrames = true): AnalysisJson {
@@ -43,16 +50,19 @@ export function toContractJson(analysis: Analysis, bytes: Uint8Array, name: stri
 }
 
 function batchHead(b: BatchModel): BatchJson {
-  const h = b.header;
   return {
     index: b.index, start: b.start, end: b.end, stamped: b.stamped,
-    header: h && {
-      partitionId: h.partitionId.toString(), baseOffset: h.baseOffset.toString(), baseTimestamp: h.baseTimestamp.toString(),
-      originTimestamp: h.originTimestamp.toString(), batchLength: h.batchLength.toString(), batchChecksum: hex64(h.batchChecksum),
-      messageCount: h.messageCount,
-    },
+    header: b.header && headerJson(BATCH_HEADER_LAYOUT, b.header),
     computedChecksum: b.computedChecksum === null ? null : hex64(b.computedChecksum),
   };
+}
+
+function frameJson(index: number, start: number, end: number, header: FrameHeader, computedChecksum: string | null): FrameJson {
+  const out: Record<string, number | string | null> = { index, start, end };
+  const values = header as Readonly<Record<string, AnyFieldValue>>;
+  for (const spec of FRAME_JSON_FIELDS) out[spec.jsonKey] = jsonValue(spec, values[spec.jsonKey] as AnyFieldValue);
+  out.computedChecksum = computedChecksum;
+  return out as FrameJson;
 }
 
 // One frame entry at a time, so a batch of millions of frames never exists as one array.
@@ -60,23 +70,11 @@ function* framesJson(analysis: Analysis, r: ByteReader, b: BatchModel): Generato
   const f = analysis.frames;
   for (let i = b.firstFrame; i < b.firstFrame + b.frameCount; i++) {
     const s = f.start[i] as number;
-    yield {
-      index: f.indexInBatch[i] as number, start: s, end: f.end[i] as number, id: hex128(r.u128(s + 8)),
-      offsetDelta: f.offsetDelta[i] as number, timestampDelta: f.timestampDelta[i] as number,
-      payloadLength: f.payloadLength[i] as number, userHeadersLength: f.userHeadersLength[i] as number,
-      checksum: hex64(f.storedChecksum[i] as bigint), computedChecksum: hex64(f.computedChecksum[i] as bigint),
-    };
+    yield frameJson(f.indexInBatch[i] as number, s, f.end[i] as number, readHeader(r, s, FRAME_HEADER_LAYOUT), hex64(f.computedChecksum[i] as bigint));
   }
   const t = b.truncatedFrame;
-  if (t && t.headerComplete) {
-    // A truncated frame is listed last, with what its whole header says and no computed checksum.
-    yield {
-      index: b.frameCount, start: t.start, end: t.end, id: hex128(r.u128(t.start + 8)),
-      offsetDelta: r.u32(t.start + 24), timestampDelta: r.u32(t.start + 28),
-      payloadLength: r.u32(t.start + 36), userHeadersLength: r.u32(t.start + 32),
-      checksum: hex64(r.u64(t.start)), computedChecksum: null,
-    };
-  }
+  // A truncated frame is listed last, with what its whole header says and no computed checksum.
+  if (t && t.headerComplete) yield frameJson(b.frameCount, t.start, t.end, readHeader(r, t.start, FRAME_HEADER_LAYOUT), null);
 }
 
 function batchJson(analysis: Analysis, r: ByteReader, b: BatchModel, withFrames: boolean): BatchJson {

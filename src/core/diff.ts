@@ -1,5 +1,7 @@
 /** A field-by-field diff of two batches: what the server changed when it stamped a batch, or what an edit did. */
-import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS } from "../format/fields.ts";
+import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type FieldSpec } from "../format/fields.ts";
+import { readField } from "../format/field-codec.ts";
+import { ByteReader } from "../format/reader.ts";
 import { bytesToHex } from "../format/values.ts";
 import type { Analysis } from "./model.ts";
 import { byteDiff, byteDiffText, type ByteDiff } from "./byte-diff.ts";
@@ -22,12 +24,12 @@ export interface BatchRef {
   readonly batch: number;
 }
 
-function fieldText(bytes: Uint8Array, at: number, size: number, type: string): string {
-  if (at + size > bytes.length) return "—";
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (type === "u32") return String(view.getUint32(at, true));
-  if (type === "u64") return view.getBigUint64(at, true).toString();
-  return bytesToHex(bytes.subarray(at, at + size));
+function fieldText(bytes: Uint8Array, base: number, spec: FieldSpec): string {
+  const r = new ByteReader(bytes);
+  if (!r.has(base + spec.offset, spec.size)) return "—";
+  // Integers in decimal, wider values (the u128 id, reserved bytes) as hex in wire order.
+  if (spec.type === "u128" || spec.type === "bytes") return bytesToHex(r.slice(base + spec.offset, base + spec.offset + spec.size));
+  return String(readField(r, base, spec));
 }
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -40,7 +42,7 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
   if (!lb || !rb) return rows;
   const push = (scope: string, field: string, l: string, r: string) => rows.push({ scope, field, left: l, right: r, same: l === r });
   for (const f of BATCH_HEADER_FIELDS) {
-    push("batch", f.name, fieldText(left.bytes, lb.start + f.offset, f.size, f.type), fieldText(right.bytes, rb.start + f.offset, f.size, f.type));
+    push("batch", f.name, fieldText(left.bytes, lb.start, f), fieldText(right.bytes, rb.start, f));
   }
   push("batch", "complete frames", String(lb.frameCount), String(rb.frameCount));
   const frames = Math.max(lb.frameCount, rb.frameCount);
@@ -50,13 +52,13 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
     const ls = li >= 0 ? (left.analysis.frames.start[li] as number) : -1;
     const rs = ri >= 0 ? (right.analysis.frames.start[ri] as number) : -1;
     for (const f of FRAME_HEADER_FIELDS) {
-      push(`frame ${k}`, f.name, ls < 0 ? "—" : fieldText(left.bytes, ls + f.offset, f.size, f.type), rs < 0 ? "—" : fieldText(right.bytes, rs + f.offset, f.size, f.type));
+      push(`frame ${k}`, f.name, ls < 0 ? "—" : fieldText(left.bytes, ls, f), rs < 0 ? "—" : fieldText(right.bytes, rs, f));
     }
     // Payload and user headers apart, each with a byte diff: "100 bytes vs 100 bytes" says nothing.
     const part = (ref: BatchRef, i: number, s: number, which: "payload" | "user headers") => {
       if (i < 0) return null;
-      const payloadEnd = s + 48 + (ref.analysis.frames.payloadLength[i] as number);
-      return which === "payload" ? ref.bytes.subarray(s + 48, payloadEnd) : ref.bytes.subarray(payloadEnd, ref.analysis.frames.end[i] as number);
+      const payloadEnd = s + FRAME_HEADER_SIZE + (ref.analysis.frames.payloadLength[i] as number);
+      return which === "payload" ? ref.bytes.subarray(s + FRAME_HEADER_SIZE, payloadEnd) : ref.bytes.subarray(payloadEnd, ref.analysis.frames.end[i] as number);
     };
     for (const which of ["payload", "user headers"] as const) {
       const lpart = part(left, li, ls, which);

@@ -1,10 +1,20 @@
 /** Edits for teaching and what-if: set a field, recompute checksums, stamp as the server, make a producer batch. All return new bytes. */
-import { FRAME_HEADER_SIZE, type FieldSpec } from "../format/fields.ts";
+import { BATCH_FIELD, BATCH_HEADER_LAYOUT, FRAME_FIELD, FRAME_HEADER_SIZE, type FieldSpec } from "../format/fields.ts";
+import { readField, writeField as writeFieldValue, writeHeader } from "../format/field-codec.ts";
+import { ByteReader } from "../format/reader.ts";
+import { ByteWriter } from "../format/writer.ts";
 import { hex64 } from "../format/values.ts";
 import type { Xxh3 } from "../checksum/xxh3.ts";
-import { computeBatchChecksum } from "../checksum/verify.ts";
+import { computeBatchChecksum, frameChecksum } from "../checksum/verify.ts";
 import { analyzeWith } from "./analyze.ts";
+import type { ServerStamp } from "./encode.ts";
 import type { Analysis } from "./model.ts";
+
+const BATCH_CHECKSUM = BATCH_FIELD.batch_checksum;
+const FRAME_CHECKSUM = FRAME_FIELD.checksum;
+
+/** The stamp that makes a batch a producer batch again: every server-stamped field zero. */
+const PRODUCER_STAMP = Object.fromEntries(BATCH_HEADER_LAYOUT.filter((f) => f.role === "server-stamped").map((f) => [f.jsonKey, 0n])) as ServerStamp;
 
 /** One checksum an edit changed: where, and from what to what. */
 export interface ChecksumChange {
@@ -16,67 +26,62 @@ export interface ChecksumChange {
 
 /** Writes value into a copy of bytes as the field `spec` placed at `base` (u32, u64, u128 little-endian; bytes as given). */
 export function writeField(bytes: Uint8Array, base: number, spec: FieldSpec, value: bigint | Uint8Array): Uint8Array {
-  const out = bytes.slice();
+  const w = new ByteWriter(bytes.slice());
   const at = base + spec.offset;
-  if (at + spec.size > out.length) return out;
-  const view = new DataView(out.buffer);
-  if (value instanceof Uint8Array) {
-    out.set(value.subarray(0, spec.size), at);
-    return out;
+  if (!w.has(at, spec.size)) return w.bytes;
+  if (value instanceof Uint8Array) w.set(at, value.subarray(0, spec.size));
+  // A number for a run of bytes (the reserved area) clears it.
+  else if (spec.type === "bytes") w.fill(0, at, at + spec.size);
+  else {
+    const v = BigInt.asUintN(spec.size * 8, value);
+    writeFieldValue(w, base, spec, spec.type === "u64" || spec.type === "u128" ? v : Number(v));
   }
-  const v = BigInt.asUintN(spec.size * 8, value);
-  if (spec.size === 4) view.setUint32(at, Number(v), true);
-  else if (spec.size === 8) view.setBigUint64(at, v, true);
-  else if (spec.size === 16) { view.setBigUint64(at, v & 0xffff_ffff_ffff_ffffn, true); view.setBigUint64(at + 8, v >> 64n, true); }
-  else out.fill(0, at, at + spec.size);
-  return out;
+  return w.bytes;
 }
 
 /** Recomputes every complete frame's checksum, then every batch checksum, and lists what changed. */
 export function recomputeChecksums(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis = analyzeWith(xxh, bytes)): { bytes: Uint8Array; changes: ChecksumChange[] } {
   const out = bytes.slice();
-  const view = new DataView(out.buffer);
+  const r = new ByteReader(out);
+  const w = new ByteWriter(out);
   const changes: ChecksumChange[] = [];
   const f = analysis.frames;
   for (let i = 0; i < f.count; i++) {
     const s = f.start[i] as number;
-    const computed = xxh.hash(out.subarray(s + 8, f.end[i] as number));
-    const stored = view.getBigUint64(s, true);
+    const computed = frameChecksum(xxh, out, s, f.end[i] as number);
+    const stored = readField(r, s, FRAME_CHECKSUM);
     if (computed !== stored) {
-      view.setBigUint64(s, computed, true);
-      changes.push({ what: `batch ${f.batch[i]} frame ${f.indexInBatch[i]} checksum`, start: s, before: hex64(stored), after: hex64(computed) });
+      writeFieldValue(w, s, FRAME_CHECKSUM, computed);
+      changes.push({ what: `batch ${f.batch[i]} frame ${f.indexInBatch[i]} ${FRAME_CHECKSUM.name}`, start: s + FRAME_CHECKSUM.offset, before: hex64(stored), after: hex64(computed) });
     }
   }
   for (const b of analysis.batches) {
     if (!b.header || b.computedChecksum === null) continue;
     const computed = computeBatchChecksum(xxh, out, b.start, f.start, b.firstFrame, b.firstFrame + b.frameCount);
-    const stored = view.getBigUint64(b.start + 40, true);
+    const stored = readField(r, b.start, BATCH_CHECKSUM);
     if (computed !== stored) {
-      view.setBigUint64(b.start + 40, computed, true);
-      changes.push({ what: `batch ${b.index} batch_checksum`, start: b.start + 40, before: hex64(stored), after: hex64(computed) });
+      writeFieldValue(w, b.start, BATCH_CHECKSUM, computed);
+      changes.push({ what: `batch ${b.index} ${BATCH_CHECKSUM.name}`, start: b.start + BATCH_CHECKSUM.offset, before: hex64(stored), after: hex64(computed) });
     }
   }
   return { bytes: out, changes };
 }
 
 /** Stamps batch `index` as the server does (partition, base offset, base time) and recomputes its checksum. */
-export function stampAsServer(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, index: number, stamp: { partitionId: bigint; baseOffset: bigint; baseTimestamp: bigint }): Uint8Array {
+export function stampAsServer(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, index: number, stamp: ServerStamp): Uint8Array {
   const b = analysis.batches[index];
   if (!b || !b.header) return bytes.slice();
-  const out = bytes.slice();
-  const view = new DataView(out.buffer);
-  view.setBigUint64(b.start, stamp.partitionId, true);
-  view.setBigUint64(b.start + 8, stamp.baseOffset, true);
-  view.setBigUint64(b.start + 16, stamp.baseTimestamp, true);
+  const w = new ByteWriter(bytes.slice());
+  writeHeader(w, b.start, BATCH_HEADER_LAYOUT, stamp);
   if (b.computedChecksum !== null) {
-    view.setBigUint64(b.start + 40, computeBatchChecksum(xxh, out, b.start, analysis.frames.start, b.firstFrame, b.firstFrame + b.frameCount), true);
+    writeFieldValue(w, b.start, BATCH_CHECKSUM, computeBatchChecksum(xxh, w.bytes, b.start, analysis.frames.start, b.firstFrame, b.firstFrame + b.frameCount));
   }
-  return out;
+  return w.bytes;
 }
 
 /** Turns batch `index` back into what a producer sends: stamped fields zero, checksum recomputed. */
 export function makeProducerBatch(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, index: number): Uint8Array {
-  return stampAsServer(xxh, bytes, analysis, index, { partitionId: 0n, baseOffset: 0n, baseTimestamp: 0n });
+  return stampAsServer(xxh, bytes, analysis, index, PRODUCER_STAMP);
 }
 
 /** A copy with every payload and user-header byte zeroed, keeping lengths and structure. */

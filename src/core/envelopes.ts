@@ -3,6 +3,7 @@
  * 16-byte prefix, or after a replicated record's 256-byte consensus header (batch-format.md, "envelopes").
  * The skipped bytes stay in the input and show as unattributed; offsets stay absolute.
  */
+import { ByteReader } from "../format/reader.ts";
 
 /** A known prefix before the first batch. */
 export interface Envelope {
@@ -28,6 +29,6 @@ export function envelopeById(id: string): Envelope | undefined {
 /** The poll reply prefix's fields, when the input is long enough to hold them. */
 export function decodePollPrefix(bytes: Uint8Array): { partitionId: number; currentOffset: bigint; count: number } | null {
   if (bytes.length < 16) return null;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, 16);
-  return { partitionId: view.getUint32(0, true), currentOffset: view.getBigUint64(4, true), count: view.getUint32(12, true) };
+  const r = new ByteReader(bytes);
+  return { partitionId: r.u32(0), currentOffset: r.u64(4), count: r.u32(12) };
 }

@@ -1,36 +1,32 @@
 /** A growable builder for FrameColumns: memory follows frames actually found, never a length field. */
-import type { FrameColumns } from "./model.ts";
+import { FRAME_COLUMNS, type ColumnArrays, type ColumnType, type FrameColumnName, type FrameColumns } from "./model.ts";
+
+type AnyColumn = ColumnArrays[ColumnType];
+
+const ARRAY_OF: { readonly [T in ColumnType]: new (length: number) => ColumnArrays[T] } = {
+  f64: Float64Array, u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, u64: BigUint64Array,
+};
+
+const COLUMN_NAMES = Object.keys(FRAME_COLUMNS) as FrameColumnName[];
+
+/** The builder's columns: writable, and replaced as they grow. */
+type BuilderColumns = { -readonly [K in FrameColumnName]: ColumnArrays[(typeof FRAME_COLUMNS)[K]] };
+
+// The class gets one property per column (declared here, created in the constructor in FRAME_COLUMNS order),
+// so the decoder's hot loop writes `frames.offsetDelta[i]` with no indirection.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface FrameColumnsBuilder extends BuilderColumns {}
 
 /** Appends complete frames and hands out trimmed columns at the end. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class FrameColumnsBuilder {
   count = 0;
   private capacity: number;
-  start: Float64Array;
-  end: Float64Array;
-  batch: Uint32Array;
-  indexInBatch: Uint32Array;
-  offsetDelta: Uint32Array;
-  timestampDelta: Uint32Array;
-  payloadLength: Uint32Array;
-  userHeadersLength: Uint32Array;
-  storedChecksum: BigUint64Array;
-  computedChecksum: BigUint64Array;
-  flags: Uint8Array;
 
   constructor(initialCapacity = 1024) {
     this.capacity = Math.max(16, initialCapacity);
-    const c = this.capacity;
-    this.start = new Float64Array(c);
-    this.end = new Float64Array(c);
-    this.batch = new Uint32Array(c);
-    this.indexInBatch = new Uint32Array(c);
-    this.offsetDelta = new Uint32Array(c);
-    this.timestampDelta = new Uint32Array(c);
-    this.payloadLength = new Uint32Array(c);
-    this.userHeadersLength = new Uint32Array(c);
-    this.storedChecksum = new BigUint64Array(c);
-    this.computedChecksum = new BigUint64Array(c);
-    this.flags = new Uint8Array(c);
+    const columns = this as unknown as Record<FrameColumnName, AnyColumn>;
+    for (const name of COLUMN_NAMES) columns[name] = new ARRAY_OF[FRAME_COLUMNS[name]](this.capacity);
   }
 
   /** Makes room for one more frame and returns its index. */
@@ -48,49 +44,25 @@ export class FrameColumnsBuilder {
   finish(): FrameColumns {
     const n = this.count;
     // Copying 10+ columns costs as much as building them; keep views unless over a quarter would be wasted.
-    const cut = n >= this.capacity * 0.75
-      ? <T extends Float64Array | Uint32Array | BigUint64Array | Uint8Array>(a: T): T => a.subarray(0, n) as T
-      : <T extends Float64Array | Uint32Array | BigUint64Array | Uint8Array>(a: T): T => a.slice(0, n) as T;
-    return {
-      count: n,
-      start: cut(this.start),
-      end: cut(this.end),
-      batch: cut(this.batch),
-      indexInBatch: cut(this.indexInBatch),
-      offsetDelta: cut(this.offsetDelta),
-      timestampDelta: cut(this.timestampDelta),
-      payloadLength: cut(this.payloadLength),
-      userHeadersLength: cut(this.userHeadersLength),
-      storedChecksum: cut(this.storedChecksum),
-      computedChecksum: cut(this.computedChecksum),
-      flags: cut(this.flags),
-    };
+    const view = n >= this.capacity * 0.75;
+    const columns = this as unknown as Record<FrameColumnName, AnyColumn>;
+    const out: Record<string, AnyColumn | number> = { count: n };
+    for (const name of COLUMN_NAMES) out[name] = view ? columns[name].subarray(0, n) : columns[name].slice(0, n);
+    return out as FrameColumns;
   }
 
   private grow(capacity: number): void {
-    const grown = <T extends Float64Array | Uint32Array | BigUint64Array | Uint8Array>(old: T, make: (n: number) => T): T => {
-      const next = make(capacity);
-      next.set(old as never);
-      return next;
-    };
-    this.start = grown(this.start, (n) => new Float64Array(n));
-    this.end = grown(this.end, (n) => new Float64Array(n));
-    this.batch = grown(this.batch, (n) => new Uint32Array(n));
-    this.indexInBatch = grown(this.indexInBatch, (n) => new Uint32Array(n));
-    this.offsetDelta = grown(this.offsetDelta, (n) => new Uint32Array(n));
-    this.timestampDelta = grown(this.timestampDelta, (n) => new Uint32Array(n));
-    this.payloadLength = grown(this.payloadLength, (n) => new Uint32Array(n));
-    this.userHeadersLength = grown(this.userHeadersLength, (n) => new Uint32Array(n));
-    this.storedChecksum = grown(this.storedChecksum, (n) => new BigUint64Array(n));
-    this.computedChecksum = grown(this.computedChecksum, (n) => new BigUint64Array(n));
-    this.flags = grown(this.flags, (n) => new Uint8Array(n));
+    const columns = this as unknown as Record<FrameColumnName, AnyColumn>;
+    for (const name of COLUMN_NAMES) {
+      const next = new ARRAY_OF[FRAME_COLUMNS[name]](capacity);
+      next.set(columns[name] as never);
+      columns[name] = next;
+    }
     this.capacity = capacity;
   }
 }
 
 /** Every typed array buffer of a FrameColumns, for transferring it to another realm. */
 export function frameColumnBuffers(frames: FrameColumns): ArrayBuffer[] {
-  return [frames.start, frames.end, frames.batch, frames.indexInBatch, frames.offsetDelta, frames.timestampDelta,
-    frames.payloadLength, frames.userHeadersLength, frames.storedChecksum, frames.computedChecksum, frames.flags]
-    .map((a) => a.buffer as ArrayBuffer);
+  return COLUMN_NAMES.map((name) => frames[name].buffer as ArrayBuffer);
 }

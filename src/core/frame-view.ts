@@ -1,5 +1,5 @@
 /** On-demand detail of one frame or batch: field ranges, decoded values and user headers, read from the bytes. */
-import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type FieldSpec } from "../format/fields.ts";
+import { BATCH_HEADER_FIELDS, FRAME_FIELD, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type FieldSpec } from "../format/fields.ts";
 import { decodeMessageId, type MessageId } from "../format/values.ts";
 import { decodeUserHeaders, type UserHeadersResult } from "../format/user-headers.ts";
 import type { Analysis, BatchModel } from "./model.ts";
@@ -58,7 +58,7 @@ export function frameDetail(analysis: Analysis, bytes: Uint8Array, frame: number
     start,
     end,
     fields: placeFrameFields(start),
-    id: decodeMessageId(bytes.subarray(start + 8, start + 24)),
+    id: decodeMessageId(bytes.subarray(start + FRAME_FIELD.id.offset, start + FRAME_FIELD.id.offset + FRAME_FIELD.id.size)),
     messageOffset: batch.header ? batch.header.baseOffset + BigInt(f.offsetDelta[frame] as number) : null,
     producerTime: batch.header ? batch.header.originTimestamp + BigInt(f.timestampDelta[frame] as number) : null,
     payload: { start: payloadStart, end: payloadEnd },

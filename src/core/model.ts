@@ -1,16 +1,14 @@
 /** The analysis model: every batch and frame of an input with byte ranges, values and diagnostics. */
 import type { Diagnostic } from "../format/diagnostics.ts";
+import { FRAME_HEADER_LAYOUT, type BATCH_HEADER_LAYOUT, type DecodedHeader, type FieldType } from "../format/fields.ts";
 
-/** Decoded batch header values; u64 fields are bigints. */
-export interface BatchHeader {
-  readonly partitionId: bigint;
-  readonly baseOffset: bigint;
-  readonly baseTimestamp: bigint;
-  readonly originTimestamp: bigint;
-  readonly batchLength: bigint;
-  readonly batchChecksum: bigint;
-  readonly messageCount: number;
-}
+export { FrameFlag } from "../format/diagnostics.ts";
+
+/** Decoded batch header values, one per batch header field but reserved; u64 fields are bigints. */
+export type BatchHeader = DecodedHeader<typeof BATCH_HEADER_LAYOUT>;
+
+/** Decoded frame header values, one per frame header field but reserved. */
+export type FrameHeader = DecodedHeader<typeof FRAME_HEADER_LAYOUT>;
 
 /** A frame that does not fit its blob or the input: where it starts, where the bytes stop, and whether its 48-byte header is whole. */
 export interface TruncatedFrame {
@@ -41,34 +39,54 @@ export interface BatchModel {
   readonly infos: number;
 }
 
-/** Bit flags of a frame's findings, for filters and quick verdicts. */
-export const FrameFlag = {
-  checksumMismatch: 1,
-  reservedNonzero: 2,
-  userHeadersMalformed: 4,
-  offsetDeltaNotIndex: 8,
-} as const;
+/** The element type of a frame column. */
+export type ColumnType = "f64" | "u8" | "u16" | "u32" | "u64";
+
+/** The typed array holding a column of each element type. */
+export interface ColumnArrays {
+  f64: Float64Array;
+  u8: Uint8Array;
+  u16: Uint16Array;
+  u32: Uint32Array;
+  u64: BigUint64Array;
+}
+
+/** The column type holding a header field of each fixed-width integer type (u128 and bytes are read from the input on demand). */
+type ColumnOfField = { u8: "u8"; u16: "u16"; u32: "u32"; u64: "u64" };
+const COLUMN_OF_FIELD: Readonly<Record<FieldType, ColumnType | null>> = { u8: "u8", u16: "u16", u32: "u32", u64: "u64", u128: null, bytes: null };
+
+type FrameFieldColumns = {
+  readonly [F in Extract<(typeof FRAME_HEADER_LAYOUT)[number], { column: string }> as F["column"]]: ColumnOfField[F["type"] & keyof ColumnOfField];
+};
+
+/**
+ * Every frame column and its element type: where the frame is, and the header fields that carry a
+ * `column` in the frame layout (offsetDelta, timestampDelta, userHeadersLength, payloadLength, storedChecksum),
+ * then what the decoder adds. The builder, the transfer list and FrameColumns all come from this.
+ */
+export const FRAME_COLUMNS = {
+  /** Absolute half-open range of the frame in the input. */
+  start: "f64",
+  end: "f64",
+  /** Index of the batch holding the frame. */
+  batch: "u32",
+  /** Position of the frame inside its batch. */
+  indexInBatch: "u32",
+  ...(Object.fromEntries(FRAME_HEADER_LAYOUT.flatMap((f) => ("column" in f ? [[f.column, COLUMN_OF_FIELD[f.type]]] : []))) as FrameFieldColumns),
+  /** XXH3-64 of frame bytes 8..end, as the decoder computed it. */
+  computedChecksum: "u64",
+  /** FrameFlag bits (format/diagnostics.ts). */
+  flags: "u8",
+} as const satisfies Readonly<Record<string, ColumnType>>;
+
+/** Name of a frame column. */
+export type FrameColumnName = keyof typeof FRAME_COLUMNS;
 
 /**
  * Complete frames of every batch as columns: millions of frames fit in a few typed
  * arrays that cross to and from a worker without a per-object cost.
  */
-export interface FrameColumns {
-  readonly count: number;
-  readonly start: Float64Array;
-  readonly end: Float64Array;
-  readonly batch: Uint32Array;
-  /** Position of the frame inside its batch. */
-  readonly indexInBatch: Uint32Array;
-  readonly offsetDelta: Uint32Array;
-  readonly timestampDelta: Uint32Array;
-  readonly payloadLength: Uint32Array;
-  readonly userHeadersLength: Uint32Array;
-  readonly storedChecksum: BigUint64Array;
-  readonly computedChecksum: BigUint64Array;
-  /** FrameFlag bits. */
-  readonly flags: Uint8Array;
-}
+export type FrameColumns = { readonly count: number } & { readonly [K in FrameColumnName]: ColumnArrays[(typeof FRAME_COLUMNS)[K]] };
 
 /** Counts of what the input holds and what was found. */
 export interface Summary {
@@ -85,7 +103,7 @@ export interface Analysis {
   readonly size: number;
   readonly batches: BatchModel[];
   readonly frames: FrameColumns;
-  /** Sorted by start, then end; at most options.maxDiagnostics of them. */
+  /** Sorted by start, then end; at most options.maxDiagnostics of them unless batch-level findings alone are more (those are always kept). */
   readonly diagnostics: Diagnostic[];
   /** Diagnostics counted in the summary but not kept, past maxDiagnostics. */
   readonly diagnosticsOmitted: number;

@@ -1,19 +1,21 @@
 /**
  * Merges the results of batch-aligned ranges (range-walk.ts), walked in order or in parallel, into
- * the Analysis analyze() gives for the whole input: diagnostics in the same emission order (so the
- * same ones are kept past maxDiagnostics), continuity across range borders, frame indices shifted.
+ * the Analysis analyze() gives for the whole input: the same diagnostics kept past maxDiagnostics
+ * (diagnostic-cap.ts), continuity across range borders, frame indices shifted.
  */
 import type { Diagnostic, DiagnosticCode } from "../format/diagnostics.ts";
 import { diagnostic } from "../format/diagnostics.ts";
+import { DiagnosticKeeper } from "./diagnostic-cap.ts";
+import { FrameColumnsBuilder } from "./frame-columns.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
-import type { Analysis, BatchModel, FrameColumns } from "./model.ts";
+import { FRAME_COLUMNS, type Analysis, type BatchModel, type FrameColumnName, type FrameColumns } from "./model.ts";
 import { checkContinuity, type PartitionTail, type RangeResult } from "./range-walk.ts";
 
 /** The Analysis of an input of `size` bytes from its ranges, given in input order. */
 export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiagnostics: number, dropFinding?: AnalyzeOptions["dropFinding"]): Analysis {
   const tails = new Map<bigint, PartitionTail>();
   const batches: BatchModel[] = [];
-  const diagnostics: Diagnostic[] = [];
+  const keeper = new DiagnosticKeeper(maxDiagnostics);
   const totals = { errors: 0, warnings: 0, infos: 0 };
   let frameBase = 0;
   for (const part of parts) {
@@ -24,7 +26,7 @@ export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiag
     let g = 0;
     for (const [local, b] of part.batches.entries()) {
       const groupEnd = part.diagnosticGroupEnds[local] as number;
-      for (; g < groupEnd; g++) if (diagnostics.length < maxDiagnostics) diagnostics.push(part.diagnostics[g] as Diagnostic);
+      for (; g < groupEnd; g++) keeper.add(part.diagnostics[g] as Diagnostic);
       const extra = { errors: 0, warnings: 0, infos: 0 };
       const p = pending.get(local);
       const prev = p && tails.get(p.header.partitionId);
@@ -36,9 +38,10 @@ export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiag
           const key = d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos";
           extra[key]++;
           totals[key]++;
-          if (diagnostics.length < maxDiagnostics) diagnostics.push(d);
+          keeper.add(d);
         });
       }
+      keeper.endBatch();
       batches.push({
         ...b, firstFrame: b.firstFrame + frameBase,
         errors: b.errors + extra.errors, warnings: b.warnings + extra.warnings, infos: b.infos + extra.infos,
@@ -47,24 +50,18 @@ export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiag
     for (const [partition, tail] of part.tails) tails.set(partition, tail);
     frameBase += part.frameCount;
   }
-  const kept = diagnostics.length;
-  diagnostics.sort((a, b) => a.start - b.start || a.end - b.end);
+  const { diagnostics } = keeper.finish();
   return {
-    size, batches, frames: concatFrames(parts), diagnostics, diagnosticsOmitted: totals.errors + totals.warnings + totals.infos - kept,
+    size, batches, frames: concatFrames(parts), diagnostics, diagnosticsOmitted: totals.errors + totals.warnings + totals.infos - diagnostics.length,
     summary: { batches: batches.length, frames: frameBase, ...totals },
   };
 }
 
-const COLUMN_NAMES = ["start", "end", "batch", "indexInBatch", "offsetDelta", "timestampDelta", "payloadLength",
-  "userHeadersLength", "storedChecksum", "computedChecksum", "flags"] as const;
+const COLUMN_NAMES = Object.keys(FRAME_COLUMNS) as FrameColumnName[];
 
 /** No frame columns: what an analysis without keepFrames carries (its summary still counts the frames). */
 export function emptyFrames(): FrameColumns {
-  return {
-    count: 0, start: new Float64Array(0), end: new Float64Array(0), batch: new Uint32Array(0), indexInBatch: new Uint32Array(0),
-    offsetDelta: new Uint32Array(0), timestampDelta: new Uint32Array(0), payloadLength: new Uint32Array(0),
-    userHeadersLength: new Uint32Array(0), storedChecksum: new BigUint64Array(0), computedChecksum: new BigUint64Array(0), flags: new Uint8Array(0),
-  };
+  return new FrameColumnsBuilder(0).finish();
 }
 
 function concatFrames(parts: readonly RangeResult[]): FrameColumns {

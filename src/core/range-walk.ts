@@ -76,7 +76,10 @@ export interface RangeResult {
   readonly batches: BatchModel[];
   readonly frames: FrameColumns | null;
   readonly frameCount: number;
-  /** Kept diagnostics in emission order (at most maxDiagnostics). */
+  /**
+   * Kept diagnostics in emission order: every batch-level one, and the frame-level ones of every batch
+   * until a batch ends with maxDiagnostics of them kept (so the range's first by position are all here).
+   */
   readonly diagnostics: Diagnostic[];
   /** For each batch, the end of its group in `diagnostics`. */
   readonly diagnosticGroupEnds: number[];
@@ -97,6 +100,8 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   const batches: BatchModel[] = [];
   const diagnostics: Diagnostic[] = [];
   const groupEnds: number[] = [];
+  let frameLevelKept = 0;
+  let frameLevelClosed = false;
   const totals: Counts = { errors: 0, warnings: 0, infos: 0 };
   const tails = new Map<bigint, PartitionTail>();
   const pending: PendingContinuity[] = [];
@@ -111,11 +116,14 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     const key = d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos";
     totals[key]++;
     counts[key]++;
-    if (diagnostics.length < maxDiagnostics) diagnostics.push(d);
+    // The same rule as analyze()'s cap (diagnostic-cap.ts); mergeRanges picks the final ones by position.
+    if (d.batch === null || d.frame === null) diagnostics.push(d);
+    else if (!frameLevelClosed) { diagnostics.push(d); frameLevelKept++; }
   };
   const closeBatch = (b: BatchModel): void => {
     batches.push(b);
     groupEnds.push(diagnostics.length);
+    if (frameLevelKept >= maxDiagnostics) frameLevelClosed = true;
   };
 
   let capacity = Math.max(windowBytes, BATCH_HEADER_SIZE);

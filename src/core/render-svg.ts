@@ -3,6 +3,7 @@
  * the field colours, one mark per problem byte (hatched and outlined, so it survives print and grey
  * scale), offsets, frame and batch boundaries, a legend and a caption (name, range, SHA-256, verdict).
  */
+import { hexOffset } from "../format/values.ts";
 import { ALL_BYTE_KINDS, describeKind, type ByteKind } from "../format/fields.ts";
 import type { Diagnostic, Severity } from "../format/diagnostics.ts";
 import { fillKinds } from "./byte-map.ts";
@@ -46,7 +47,7 @@ const MARK_STROKE: Record<Severity, string> = { error: "#b00020", warning: "#8a5
 const MARK_DASH: Record<Severity, string> = { error: "", warning: ' stroke-dasharray="3 2"', info: ' stroke-dasharray="1 2"' };
 const MAX_LISTED = 12;
 
-const hex = (n: number) => "0x" + n.toString(16);
+const hex = (n: number) => hexOffset(n, 0);
 
 /** Escapes text for XML content and attributes, replacing characters XML 1.0 cannot hold. */
 export function xmlText(s: string): string {

@@ -5,7 +5,7 @@
  */
 import { BATCH_HEADER_FIELDS } from "../format/fields.ts";
 import type { Diagnostic, DiagnosticCode, Severity } from "../format/diagnostics.ts";
-import { hex64, microsToIso } from "../format/values.ts";
+import { hex64, microsToIso, hexOffset, plural } from "../format/values.ts";
 import { decodeUserHeaders } from "../format/user-headers.ts";
 import { toXxd } from "../lib/byte-formats.ts";
 import type { Analysis, BatchModel } from "./model.ts";
@@ -70,8 +70,7 @@ export interface ReportData {
 }
 
 /** 0x-prefixed hex of an offset. */
-export const hex = (n: number) => "0x" + n.toString(16);
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+export const hex = (n: number) => hexOffset(n, 0);
 const PREVIEW_BYTES = 48;
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 

@@ -1,7 +1,13 @@
 /** The samples menu: batches built with the project's encoder, one good producer batch, a stamped segment, and one per violation. */
 import type { Xxh3 } from "../checksum/xxh3.ts";
-import { concat, encodeBatch, stampBatch, type MessageSpec } from "./encode.ts";
+import { frameChecksum } from "../checksum/verify.ts";
+import { batchChecksumOf, concat, encodeBatch, stampBatch, type MessageSpec } from "./encode.ts";
+import { writeField } from "./edit.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
+import { BATCH_FIELD, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_SIZE } from "../format/fields.ts";
+import { readField, writeField as writeFieldValue } from "../format/field-codec.ts";
+import { ByteReader } from "../format/reader.ts";
+import { ByteWriter } from "../format/writer.ts";
 
 /** One sample: an id for the URL and tests, a title, the one-line note on what it shows, and its builder. */
 export interface Sample {
@@ -52,13 +58,14 @@ function segment(xxh: Xxh3, sizes: readonly number[], partition = 3n, baseOffset
   });
 }
 
-/** Writes a little-endian value into a copy of bytes at pos, optionally re-stamping the batch checksum. */
-function patched(bytes: Uint8Array, pos: number, size: 4 | 8, value: bigint): Uint8Array {
-  const out = bytes.slice();
-  const view = new DataView(out.buffer);
-  if (size === 4) view.setUint32(pos, Number(value), true); else view.setBigUint64(pos, value, true);
-  return out;
+/** Where the frame starting at `frameStart` ends, by its length fields. */
+function frameEnd(bytes: Uint8Array, frameStart: number): number {
+  const r = new ByteReader(bytes);
+  return frameStart + FRAME_HEADER_SIZE + readField(r, frameStart, FRAME_FIELD.payload_length) + readField(r, frameStart, FRAME_FIELD.user_headers_length);
 }
+
+/** Start of a batch's second frame. */
+const secondFrame = (batch: Uint8Array): number => frameEnd(batch, BATCH_HEADER_SIZE);
 
 const stampOf = (xxh: Xxh3, b: Uint8Array, baseOffset: bigint, baseTimestamp: bigint): Uint8Array => stampBatch(xxh, b, { partitionId: 3n, baseOffset, baseTimestamp });
 
@@ -74,37 +81,37 @@ export const SAMPLES: readonly Sample[] = [
     note: "A poll reply body: partition_id u32, current_offset u64 and count u32, then stamped batches; read with \"Input starts with: Poll reply\".",
     build: (xxh) => {
       const batches = segment(xxh, [2, 1]);
-      const prefix = new Uint8Array(16);
-      const view = new DataView(prefix.buffer);
-      view.setUint32(0, 3, true);
-      view.setBigUint64(4, 1002n, true);
-      view.setUint32(12, 3, true);
-      return concat([prefix, ...batches]);
+      // [partition_id u32][current_offset u64][count u32] (core/envelopes.ts).
+      const prefix = ByteWriter.alloc(16);
+      prefix.u32(0, 3);
+      prefix.u64(4, 1002n);
+      prefix.u32(12, 3);
+      return concat([prefix.bytes, ...batches]);
     } },
   { id: "frame-checksum-mismatch", title: "Flipped payload byte", shows: "frame-checksum-mismatch",
     note: "One payload byte changed after checksumming: the frame checksum no longer matches, the batch checksum still does.",
-    build: (xxh) => { const b = producer(xxh, 2); b[256 + 48 + 3]! ^= 0x20; return b; } },
+    build: (xxh) => { const b = producer(xxh, 2); b[BATCH_HEADER_SIZE + FRAME_HEADER_SIZE + 3]! ^= 0x20; return b; } },
   { id: "batch-checksum-mismatch", title: "Wrong batch checksum", shows: "batch-checksum-mismatch",
     note: "The stored batch_checksum has one bit flipped.",
-    build: (xxh) => { const b = segment(xxh, [2])[0]!; b[40]! ^= 1; return b; } },
+    build: (xxh) => { const b = segment(xxh, [2])[0]!; b[BATCH_FIELD.batch_checksum.offset]! ^= 1; return b; } },
   { id: "batch-reserved-nonzero", title: "Nonzero reserved header bytes", shows: "batch-reserved-nonzero",
     note: "Bytes in the batch header's reserved area (52..256) are not zero; the server rejects such a batch.",
-    build: (xxh) => { const b = producer(xxh, 1); b.set([0xde, 0xad], 100); return b; } },
+    build: (xxh) => { const b = producer(xxh, 1); b.set([0xde, 0xad], BATCH_FIELD.reserved.offset + 48); return b; } },
   { id: "frame-reserved-nonzero", title: "Nonzero frame reserved bytes", shows: "frame-reserved-nonzero",
     note: "A frame's reserved bytes 40..48 are not zero (the frame checksum was recomputed, so only this is wrong).",
-    build: (xxh) => { const b = producer(xxh, 1); b[256 + 44] = 1; return encodeRechecked(xxh, b); } },
+    build: (xxh) => { const b = producer(xxh, 1); b[BATCH_HEADER_SIZE + FRAME_FIELD.reserved.offset + 4] = 1; return encodeRechecked(xxh, b); } },
   { id: "message-count-mismatch", title: "message_count says 3, 2 frames", shows: "message-count-mismatch",
     note: "The frames tile the blob, but message_count claims one more message than there is.",
-    build: (xxh) => patched(producer(xxh, 2), 48, 4, 3n) },
+    build: (xxh) => writeField(producer(xxh, 2), 0, BATCH_FIELD.message_count, 3n) },
   { id: "frame-truncated", title: "Frame runs past the blob", shows: "frame-truncated",
     note: "The last frame declares a payload longer than the bytes left in the batch.",
-    build: (xxh) => { const b = producer(xxh, 2); const view = new DataView(b.buffer); const second = 256 + 48 + view.getUint32(256 + 36, true) + view.getUint32(256 + 32, true); return patched(b, second + 36, 4, 500n); } },
+    build: (xxh) => { const b = producer(xxh, 2); return writeField(b, secondFrame(b), FRAME_FIELD.payload_length, 500n); } },
   { id: "batch-truncated", title: "Capture cut short", shows: "batch-truncated",
     note: "The input ends before batch_length says the batch does: the frames present still decode.",
-    build: (xxh) => { const b = concat(segment(xxh, [3])); const view = new DataView(b.buffer); const first = 256 + 48 + view.getUint32(256 + 36, true) + view.getUint32(256 + 32, true); return b.slice(0, first); } },
+    build: (xxh) => { const b = concat(segment(xxh, [3])); return b.slice(0, secondFrame(b)); } },
   { id: "batch-length-too-small", title: "batch_length below 256", shows: "batch-length-too-small",
     note: "batch_length is smaller than the header: the walk cannot step past this batch, and the bytes after it are unattributed.",
-    build: (xxh) => concat([patched(producer(xxh, 1), 32, 8, 100n), producer(xxh, 1)]) },
+    build: (xxh) => concat([writeField(producer(xxh, 1), 0, BATCH_FIELD.batch_length, 100n), producer(xxh, 1)]) },
   { id: "header-truncated", title: "Torn tail", shows: "header-truncated",
     note: "A good batch followed by 100 bytes of the next header, as after a crash mid-write.",
     build: (xxh) => { const s = segment(xxh, [1, 1]); return concat([s[0]!, s[1]!.subarray(0, 100)]); } },
@@ -128,17 +135,16 @@ export const SAMPLES: readonly Sample[] = [
     build: (xxh) => encodeBatch(xxh, { originTimestamp: T0, messages: [{ id: idOf(0), payload: "hello", userHeaders: new TextEncoder().encode("opaque-producer-bytes") }] }) },
 ];
 
-// Recomputes frame checksums after an edit by re-encoding from the edited bytes' own fields.
+// Recomputes the frame checksums and then the batch checksum of an edited batch, walking its frames by their lengths.
 function encodeRechecked(xxh: Xxh3, batch: Uint8Array): Uint8Array {
-  const out = batch.slice();
-  const view = new DataView(out.buffer);
-  let f = 256;
-  while (f + 48 <= out.length) {
-    const end = f + 48 + view.getUint32(f + 32, true) + view.getUint32(f + 36, true);
-    view.setBigUint64(f, xxh.hash(out.subarray(f + 8, end)), true);
+  const w = new ByteWriter(batch.slice());
+  for (let f = BATCH_HEADER_SIZE; f + FRAME_HEADER_SIZE <= w.length;) {
+    const end = frameEnd(w.bytes, f);
+    writeFieldValue(w, f, FRAME_FIELD.checksum, frameChecksum(xxh, w.bytes, f, end));
     f = end;
   }
-  return stampBatch(xxh, out, { partitionId: view.getBigUint64(0, true), baseOffset: view.getBigUint64(8, true), baseTimestamp: view.getBigUint64(16, true) });
+  writeFieldValue(w, 0, BATCH_FIELD.batch_checksum, batchChecksumOf(xxh, w.bytes));
+  return w.bytes;
 }
 
 /** The sample shown on a first visit. */

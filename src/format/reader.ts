@@ -15,6 +15,18 @@ export class ByteReader {
     return pos >= 0 && size >= 0 && pos + size <= this.length;
   }
 
+  /** Reads a u8 at pos. */
+  u8(pos: number): number {
+    this.assertBounds(pos, 1);
+    return this.bytes[pos] as number;
+  }
+
+  /** Reads a u16 at pos. */
+  u16(pos: number): number {
+    this.assertBounds(pos, 2);
+    return this.view.getUint16(pos, true);
+  }
+
   /** Reads a u32 at pos. */
   u32(pos: number): number {
     this.assertBounds(pos, 4);
@@ -33,6 +45,47 @@ export class ByteReader {
     return (this.view.getBigUint64(pos + 8, true) << 64n) | this.view.getBigUint64(pos, true);
   }
 
+  /** Reads an i8 at pos. */
+  i8(pos: number): number {
+    this.assertBounds(pos, 1);
+    return this.view.getInt8(pos);
+  }
+
+  /** Reads an i16 at pos. */
+  i16(pos: number): number {
+    this.assertBounds(pos, 2);
+    return this.view.getInt16(pos, true);
+  }
+
+  /** Reads an i32 at pos. */
+  i32(pos: number): number {
+    this.assertBounds(pos, 4);
+    return this.view.getInt32(pos, true);
+  }
+
+  /** Reads an i64 at pos as a bigint. */
+  i64(pos: number): bigint {
+    this.assertBounds(pos, 8);
+    return this.view.getBigInt64(pos, true);
+  }
+
+  /** Reads an i128 at pos as a bigint (two's complement, low half first). */
+  i128(pos: number): bigint {
+    return BigInt.asIntN(128, this.u128(pos));
+  }
+
+  /** Reads an f32 at pos. */
+  f32(pos: number): number {
+    this.assertBounds(pos, 4);
+    return this.view.getFloat32(pos, true);
+  }
+
+  /** Reads an f64 at pos. */
+  f64(pos: number): number {
+    this.assertBounds(pos, 8);
+    return this.view.getFloat64(pos, true);
+  }
+
   /** A view (not a copy) of [start, end), clamped to the input. */
   slice(start: number, end: number): Uint8Array {
     return this.bytes.subarray(Math.max(0, start), Math.min(this.length, end));
@@ -47,20 +100,24 @@ export class ByteReader {
 
   /** Half-open runs of nonzero bytes inside [start, end). */
   nonzeroRuns(start: number, end: number): Array<[number, number]> {
-    const runs: Array<[number, number]> = [];
-    const b = this.bytes;
-    let i = start;
-    while (i < end) {
-      if (b[i] === 0) { i++; continue; }
-      const runStart = i;
-      while (i < end && b[i] !== 0) i++;
-      runs.push([runStart, i]);
-    }
-    return runs;
+    return nonzeroRuns(this.bytes, start, end);
   }
 
   private assertBounds(pos: number, size: number): void {
     // A read past the end is a decoder bug (callers check `has` first), never a property of the input.
     if (!this.has(pos, size)) throw new RangeError(`read of ${size} bytes at ${pos} is outside the ${this.length}-byte input`);
   }
+}
+
+/** Half-open runs of nonzero bytes inside bytes[start, end). */
+export function nonzeroRuns(bytes: Uint8Array, start: number, end: number): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let i = start;
+  while (i < end) {
+    if (bytes[i] === 0) { i++; continue; }
+    const runStart = i;
+    while (i < end && bytes[i] !== 0) i++;
+    runs.push([runStart, i]);
+  }
+  return runs;
 }

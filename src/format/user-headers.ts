@@ -1,4 +1,5 @@
 /** Best-effort decoding of a user headers block as Iggy TLV (the server treats the block as opaque). */
+import { ByteReader } from "./reader.ts";
 import { bytesToHex } from "./values.ts";
 
 /** A TLV kind: 1..15 as Iggy's SDKs define them (16..255 decode as unknown kinds, batch-format.md "User headers"). */
@@ -44,22 +45,22 @@ export function shortestFloat32(value: number): string {
 
 /** Renders a TLV value of a fixed or free kind as text. */
 export function renderTlvValue(kind: number, bytes: Uint8Array): string {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r = new ByteReader(bytes);
   switch (kind) {
     case 2: return utf8.decode(bytes);
     case 3: return bytes[0] === 1 ? "true" : "false";
-    case 4: return String(view.getInt8(0));
-    case 5: return String(view.getInt16(0, true));
-    case 6: return String(view.getInt32(0, true));
-    case 7: return String(view.getBigInt64(0, true));
-    case 8: return String(BigInt.asIntN(128, (view.getBigUint64(8, true) << 64n) | view.getBigUint64(0, true)));
-    case 9: return String(view.getUint8(0));
-    case 10: return String(view.getUint16(0, true));
-    case 11: return String(view.getUint32(0, true));
-    case 12: return String(view.getBigUint64(0, true));
-    case 13: return String((view.getBigUint64(8, true) << 64n) | view.getBigUint64(0, true));
-    case 14: return shortestFloat32(view.getFloat32(0, true));
-    case 15: return String(view.getFloat64(0, true));
+    case 4: return String(r.i8(0));
+    case 5: return String(r.i16(0));
+    case 6: return String(r.i32(0));
+    case 7: return String(r.i64(0));
+    case 8: return String(r.i128(0));
+    case 9: return String(r.u8(0));
+    case 10: return String(r.u16(0));
+    case 11: return String(r.u32(0));
+    case 12: return String(r.u64(0));
+    case 13: return String(r.u128(0));
+    case 14: return shortestFloat32(r.f32(0));
+    case 15: return String(r.f64(0));
     default: return bytesToHex(bytes, " ");
   }
 }

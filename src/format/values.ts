@@ -64,3 +64,35 @@ export function microsToIso(micros: bigint): string | null {
 export function asciiOf(byte: number): string {
   return byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : ".";
 }
+
+/** A count with thousands separators, independent of the page's locale ("1,234"). */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/**
+ * "1 byte" / "3 bytes": the count, then the singular or plural word. `count` spells the number
+ * (String by default; formatCount for tables that group digits).
+ */
+export function plural(n: number | bigint, one: string, many = `${one}s`, count: (n: number | bigint) => string = String): string {
+  return `${count(n)} ${n === 1 || n === 1n ? one : many}`;
+}
+
+/** A byte position as 0x-prefixed lowercase hex, padded to `digits` (8 by default, 0 for none). */
+export function hexOffset(offset: number, digits = 8): string {
+  return `0x${offset.toString(16).padStart(digits, "0")}`;
+}
+
+/** How timeText words the cases no date shows. */
+export interface TimeWording {
+  /** Text for 0 (unset), or undefined to show 0 as a date. */
+  readonly zero?: string;
+  /** Text for a value past the last date JavaScript can hold. */
+  readonly outOfRange: (micros: bigint) => string;
+}
+
+/** A microsecond timestamp as an ISO date with microseconds, or the caller's wording for 0 and for out-of-range values. */
+export function timeText(micros: bigint, wording: TimeWording): string {
+  if (micros === 0n && wording.zero !== undefined) return wording.zero;
+  return microsToIso(micros) ?? wording.outOfRange(micros);
+}

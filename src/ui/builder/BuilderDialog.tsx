@@ -7,7 +7,7 @@ import { useEffect, useId, useMemo, useReducer, useRef, useState, type Dispatch,
 import { buildFromSpec } from "../../core/build-spec.ts";
 import { analyzeWith } from "../../core/analyze.ts";
 import type { Analysis } from "../../core/model.ts";
-import { microsToIso } from "../../format/values.ts";
+import { microsToIso, plural } from "../../format/values.ts";
 import { loadInput } from "../session/loading.ts";
 import { copyText, downloadFile } from "../common/download.ts";
 import { browserEnv, nowMicros, useXxh3 } from "../session/building.ts";
@@ -22,7 +22,6 @@ import "./builder.css";
 
 type Built = { readonly bytes: Uint8Array; readonly analysis: Analysis } | { readonly error: string };
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 const VALUE_PLACEHOLDER: Partial<Record<HeaderKindName, string>> = {
   raw: "hex bytes, e.g. 01 ff",

@@ -1,24 +1,16 @@
 /** Text of table cells: verdicts, offsets, times, ids and payload previews (pure, no DOM). */
 import type { BatchModel } from "../../core/model.ts";
-import { FrameFlag } from "../../core/model.ts";
-import { decodeMessageId, hex128, hex64, microsToIso, type MessageId } from "../../format/values.ts";
+import { FRAME_FLAGS_OF_SEVERITY, frameFlagSeverity } from "../../format/diagnostics.ts";
+import { decodeMessageId, formatCount, hex128, hex64, hexOffset, microsToIso, plural as pluralOf, timeText as timeOf, type MessageId } from "../../format/values.ts";
+
+export { formatCount, hexOffset };
 
 /** How a verdict reads at a glance; the CSS colours rows and badges by it. */
 export type Tone = "ok" | "error" | "warning" | "info";
 
-/** A count with thousands separators, independent of the page's locale. */
-export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
-/** "1 error", "2 errors". */
+/** "1 error", "2,345 errors": digits grouped, as everywhere in the tables. */
 export function plural(n: number, word: string): string {
-  return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** A byte position in the input as 0x-prefixed hex, at least 8 digits. */
-export function hexOffset(offset: number): string {
-  return `0x${offset.toString(16).padStart(8, "0")}`;
+  return pluralOf(n, word, undefined, (k) => formatCount(Number(k)));
 }
 
 /** A batch's verdict: "ok", or its error/warning/info counts; a batch without a whole header reads "incomplete header". */
@@ -38,15 +30,12 @@ export function isProblemBatch(batch: Pick<BatchModel, "header" | "errors" | "wa
   return !batch.header || batch.errors > 0 || batch.warnings > 0;
 }
 
-/** Frame flags that are errors or warnings; user-headers-malformed is info and is left out. */
-export const PROBLEM_FRAME_FLAGS = FrameFlag.checksumMismatch | FrameFlag.reservedNonzero | FrameFlag.offsetDeltaNotIndex;
+/** Frame flags of errors and warnings (info, e.g. user-headers-malformed, is context, not a problem). */
+export const PROBLEM_FRAME_FLAGS = FRAME_FLAGS_OF_SEVERITY.error | FRAME_FLAGS_OF_SEVERITY.warning;
 
-/** The tone of a frame row from its FrameFlag bits. */
+/** The tone of a frame row from its FrameFlag bits: the worst severity among its findings. */
 export function frameTone(flags: number): Tone {
-  if (flags & (FrameFlag.checksumMismatch | FrameFlag.reservedNonzero)) return "error";
-  if (flags & FrameFlag.offsetDeltaNotIndex) return "warning";
-  if (flags & FrameFlag.userHeadersMalformed) return "info";
-  return "ok";
+  return frameFlagSeverity(flags) ?? "ok";
 }
 
 /** The frame checksum verdict: "✓", or "✗ stored≠computed", with both values for a tooltip. */
@@ -58,7 +47,7 @@ export function checksumVerdict(stored: bigint, computed: bigint | null): { ok: 
 
 /** A microsecond timestamp as ISO 8601 with µs, or the raw number when no date can hold it. */
 export function timeText(micros: bigint): string {
-  return microsToIso(micros) ?? `${micros} µs`;
+  return timeOf(micros, { outOfRange: (m) => `${m} µs` });
 }
 
 /** A microsecond timestamp as "ISO (raw)", e.g. "2025-11-29T12:40:00.000000Z (1764420000000000)". */

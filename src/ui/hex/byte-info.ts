@@ -4,10 +4,14 @@
  */
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
-import { describeKind } from "../../format/fields.ts";
+import { BATCH_HEADER_SIZE, describeKind, showOf, type ValueShow } from "../../format/fields.ts";
 import { fieldValueText } from "../../format/containers/value-text.ts";
+import { readField, type AnyFieldValue } from "../../format/field-codec.ts";
+import { ByteReader } from "../../format/reader.ts";
 import { decodeUserHeaders } from "../../format/user-headers.ts";
-import { asciiOf, bytesToHex, decodeMessageId, hex128, hex64, microsToIso } from "../../format/values.ts";
+import { asciiOf, bytesToHex, decodeMessageId, hex128, hex64, hexOffset, plural, timeText as timeOf } from "../../format/values.ts";
+
+export { plural };
 import type { RangeIndex } from "../../lib/range-index.ts";
 import { fieldAt, type FieldHit } from "./field-at.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
@@ -42,12 +46,7 @@ const MAX_HEADERS_SHOWN = 4;
 
 /** An offset as hex (8 digits at least) and decimal, e.g. "0x00000028 (40)". */
 export function formatOffset(offset: number): string {
-  return `0x${offset.toString(16).padStart(8, "0")} (${offset})`;
-}
-
-/** "1 byte" / "n bytes". */
-export function plural(n: number | bigint, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 || n === 1n ? one : many}`;
+  return `${hexOffset(offset)} (${offset})`;
 }
 
 /** The first bytes of a block as spaced hex, with an ellipsis when there is more. */
@@ -75,8 +74,7 @@ export function textPreview(bytes: Uint8Array, max = 48): string | null {
 
 /** A microsecond timestamp as an ISO date, or a note when it is zero or out of range. */
 export function timeText(micros: bigint): string {
-  if (micros === 0n) return "0 (not set)";
-  return microsToIso(micros) ?? "out of range for a date";
+  return timeOf(micros, { zero: "0 (not set)", outOfRange: () => "out of range for a date" });
 }
 
 /** A checksum verdict row: the computed value and ✓/✗ against the stored one. */
@@ -99,97 +97,95 @@ function whereText(analysis: Analysis, hit: FieldHit): string {
   return `batch ${hit.batch} · frame ${hit.frameInBatch}${hit.truncated ? " (truncated)" : ` of ${total}`}`;
 }
 
+/** What a value renderer knows: the field, its decoded value and bytes, and the model around it. */
+interface ShownField {
+  readonly analysis: Analysis;
+  readonly hit: FieldHit;
+  readonly value: AnyFieldValue;
+  readonly field: Uint8Array;
+  readonly batch: BatchModel | null;
+}
+
+/** The value rows of a fixed field, one renderer per way a layout table shows a value (fields.ts ValueShow). */
+const SHOW_ROWS: { readonly [S in ValueShow]: (f: ShownField) => InfoRow[] } = {
+  integer: ({ value }) => [{ label: "Value", value: String(value) }],
+  micros: ({ value }) => [{ label: "Value", value: `${String(value)} µs` }, { label: "Time", value: timeText(value as bigint) }],
+  "byte-length": ({ value }) => [{ label: "Value", value: plural(value as number | bigint, "byte") }],
+  "total-length": ({ value }) => [{ label: "Value", value: plural(value as number | bigint, "byte") }],
+  "frame-count": ({ value, batch }) => {
+    const v = Number(value);
+    const walked = batch?.frameCount ?? 0;
+    return [{ label: "Value", value: String(v) }, { label: "Frames walked", value: `${walked} ${walked === v ? "✓" : "✗"}`, tone: walked === v ? "ok" : "bad" }];
+  },
+  checksum: ({ analysis, hit, value, batch }) => {
+    const v = value as bigint;
+    // A checksum in a frame header is the frame's; one in the batch header is the batch's.
+    if (hit.frameStart >= 0) {
+      const computed = hit.frame >= 0 ? (analysis.frames.computedChecksum[hit.frame] as bigint) : null;
+      return [{ label: "Stored", value: hex64(v) }, checksumRow(v, computed, "frame truncated")];
+    }
+    return [{ label: "Stored", value: hex64(v) }, checksumRow(v, batch?.computedChecksum ?? null, `header incomplete or batch_length < ${BATCH_HEADER_SIZE}`)];
+  },
+  "message-id": ({ field }) => {
+    const id = decodeMessageId(field);
+    const version = !id.rfcVariant
+      ? "not an RFC 4122/9562 UUID"
+      : id.unixMillis !== null
+        ? `v${id.version}, ${new Date(id.unixMillis).toISOString()}`
+        : `v${id.version}`;
+    return [
+      { label: "u128", value: hex128(id.value) },
+      { label: "UUID (wire order)", value: `${id.uuid} · ${version}` },
+      { label: "UUID (u128 value)", value: uuidOfHex(hex128(id.value)) },
+    ];
+  },
+  "offset-delta": ({ value, batch }) => {
+    const rows: InfoRow[] = [{ label: "Value", value: String(value) }];
+    if (batch?.header) rows.push({ label: "Message offset", value: (batch.header.baseOffset + BigInt(value as number)).toString() });
+    return rows;
+  },
+  "time-delta": ({ value, batch }) => {
+    const rows: InfoRow[] = [{ label: "Value", value: `${String(value)} µs` }];
+    if (batch?.header) {
+      const t = batch.header.originTimestamp + BigInt(value as number);
+      rows.push({ label: "Producer time", value: `${t} µs · ${timeText(t)}` });
+    }
+    return rows;
+  },
+  reserved: ({ field }) => {
+    let nonzero = 0;
+    for (const b of field) if (b !== 0) nonzero++;
+    return nonzero === 0
+      ? [{ label: "Value", value: "all zero ✓", tone: "ok" }]
+      : [{ label: "Value", value: `${plural(nonzero, "nonzero byte")} ✗`, tone: "bad" }, { label: "Hex", value: hexPreview(field) }];
+  },
+  hex: ({ field }) => [{ label: "Hex", value: hexPreview(field) }],
+};
+
 function valueRows(analysis: Analysis, bytes: Uint8Array, hit: FieldHit): InfoRow[] {
   const field = bytes.subarray(hit.start, hit.end);
   // The container decoder already read the value (with its meaning, e.g. "2 (string)").
   if (hit.container) return [{ label: "Value", value: hit.container.value }, ...(hit.spec ? [] : [{ label: "Hex", value: hexPreview(field) }])];
   const spec = hit.spec;
-  if (spec && field.length < spec.size) {
-    return [{ label: "Value", value: `incomplete: ${field.length} of ${plural(spec.size, "byte")} in the input` }];
-  }
-  const view = new DataView(field.buffer, field.byteOffset, field.byteLength);
-  const u64 = (): bigint => view.getBigUint64(0, true);
-  const u32 = (): number => view.getUint32(0, true);
   const batch = hit.batch >= 0 ? (analysis.batches[hit.batch] as BatchModel) : null;
-  switch (hit.kind) {
-    case "batch.partition_id":
-    case "batch.base_offset":
-      return [{ label: "Value", value: u64().toString() }];
-    case "batch.base_timestamp":
-    case "batch.origin_timestamp": {
-      const v = u64();
-      return [{ label: "Value", value: `${v} µs` }, { label: "Time", value: timeText(v) }];
-    }
-    case "batch.batch_length":
-      return [{ label: "Value", value: plural(u64(), "byte") }];
-    case "batch.batch_checksum": {
-      const v = u64();
-      return [{ label: "Stored", value: hex64(v) }, checksumRow(v, batch?.computedChecksum ?? null, "header incomplete or batch_length < 256")];
-    }
-    case "batch.message_count": {
-      const v = u32();
-      const walked = batch?.frameCount ?? 0;
-      return [{ label: "Value", value: String(v) }, { label: "Frames walked", value: `${walked} ${walked === v ? "✓" : "✗"}`, tone: walked === v ? "ok" : "bad" }];
-    }
-    case "batch.reserved":
-    case "frame.reserved": {
-      let nonzero = 0;
-      for (const b of field) if (b !== 0) nonzero++;
-      return nonzero === 0
-        ? [{ label: "Value", value: "all zero ✓", tone: "ok" }]
-        : [{ label: "Value", value: `${plural(nonzero, "nonzero byte")} ✗`, tone: "bad" }, { label: "Hex", value: hexPreview(field) }];
-    }
-    case "frame.checksum": {
-      const v = u64();
-      const computed = hit.frame >= 0 ? (analysis.frames.computedChecksum[hit.frame] as bigint) : null;
-      return [{ label: "Stored", value: hex64(v) }, checksumRow(v, computed, "frame truncated")];
-    }
-    case "frame.id": {
-      const id = decodeMessageId(field);
-      const version = !id.rfcVariant
-        ? "not an RFC 4122/9562 UUID"
-        : id.unixMillis !== null
-          ? `v${id.version}, ${new Date(id.unixMillis).toISOString()}`
-          : `v${id.version}`;
-      return [
-        { label: "u128", value: hex128(id.value) },
-        { label: "UUID (wire order)", value: `${id.uuid} · ${version}` },
-        { label: "UUID (u128 value)", value: uuidOfHex(hex128(id.value)) },
-      ];
-    }
-    case "frame.offset_delta": {
-      const v = u32();
-      const rows: InfoRow[] = [{ label: "Value", value: String(v) }];
-      if (batch?.header) rows.push({ label: "Message offset", value: (batch.header.baseOffset + BigInt(v)).toString() });
-      return rows;
-    }
-    case "frame.timestamp_delta": {
-      const v = u32();
-      const rows: InfoRow[] = [{ label: "Value", value: `${v} µs` }];
-      if (batch?.header) {
-        const t = batch.header.originTimestamp + BigInt(v);
-        rows.push({ label: "Producer time", value: `${t} µs · ${timeText(t)}` });
-      }
-      return rows;
-    }
-    case "frame.user_headers_length":
-    case "frame.payload_length":
-      return [{ label: "Value", value: plural(u32(), "byte") }];
-    case "frame.payload": {
-      const rows: InfoRow[] = [{ label: "Length", value: plural(field.length, "byte") }];
-      const text = textPreview(field);
-      if (text !== null) rows.push({ label: "Text", value: text });
-      rows.push({ label: "Hex", value: hexPreview(field) });
-      return rows;
-    }
-    case "frame.user_headers":
-      return userHeaderRows(field);
-    case "unattributed":
-      return [{ label: "Run", value: plural(field.length, "byte") }, { label: "Hex", value: hexPreview(field) }];
-    default:
-      // Container fields (src/format/containers): the value their type gives.
-      return [{ label: "Value", value: spec && spec.type !== "bytes" ? fieldValueText(spec.type, field) : hexPreview(field) }];
+  if (spec) {
+    if (field.length < spec.size) return [{ label: "Value", value: `incomplete: ${field.length} of ${plural(spec.size, "byte")} in the input` }];
+    // Container fields (src/format/containers) name no way of showing: the value their type gives.
+    if (!spec.show) return [{ label: "Value", value: spec.type !== "bytes" ? fieldValueText(spec.type, field) : hexPreview(field) }];
+    const value = readField(new ByteReader(bytes), hit.start - spec.offset, spec);
+    return SHOW_ROWS[showOf(spec)]({ analysis, hit, value, field, batch });
   }
+  // The parts no fixed field describes.
+  if (hit.kind === "frame.user_headers") return userHeaderRows(field);
+  if (hit.kind === "frame.payload") {
+    const rows: InfoRow[] = [{ label: "Length", value: plural(field.length, "byte") }];
+    const text = textPreview(field);
+    if (text !== null) rows.push({ label: "Text", value: text });
+    rows.push({ label: "Hex", value: hexPreview(field) });
+    return rows;
+  }
+  if (hit.kind === "unattributed") return [{ label: "Run", value: plural(field.length, "byte") }, { label: "Hex", value: hexPreview(field) }];
+  return [{ label: "Value", value: hexPreview(field) }];
 }
 
 function userHeaderRows(block: Uint8Array): InfoRow[] {

@@ -2,7 +2,9 @@
 import { partitionPoint, upperBound } from "../../lib/binary-search.ts";
 import { locateByte } from "../../core/byte-map.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
-import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind, type FieldSpec } from "../../format/fields.ts";
+import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind, type FieldSpec } from "../../format/fields.ts";
+import { readField } from "../../format/field-codec.ts";
+import { ByteReader } from "../../format/reader.ts";
 import { CONTAINER_TABLES } from "../../format/containers/index.ts";
 import { containerFieldAt, type ContainerField } from "../../core/containers/index.ts";
 
@@ -121,7 +123,7 @@ export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number, c
   }
   const payloadLength = complete
     ? (analysis.frames.payloadLength[loc.frame] as number)
-    : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(frameStart + 36, true);
+    : readField(new ByteReader(bytes), frameStart, FRAME_FIELD.payload_length);
   const payloadEnd = Math.min(frameStart + FRAME_HEADER_SIZE + payloadLength, frameEnd);
   if (loc.kind === "frame.payload") return { ...framePart, spec: null, start: frameStart + FRAME_HEADER_SIZE, end: payloadEnd };
   return { ...framePart, spec: null, start: payloadEnd, end: frameEnd };

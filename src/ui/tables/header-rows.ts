@@ -2,8 +2,10 @@
  * Rows of the batch header table: the eight fields of BATCH_HEADER_FIELDS read from
  * the input, plus derived facts (stamped?, blob length, frames, first/last message offset).
  */
-import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, type ByteKind, type FieldRole, type FieldSpec } from "../../format/fields.ts";
-import { bytesToHex, hex64 } from "../../format/values.ts";
+import { BATCH_FIELD, BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, showOf, type ByteKind, type FieldRole, type FieldSpec, type ValueShow } from "../../format/fields.ts";
+import { readField, type AnyFieldValue } from "../../format/field-codec.ts";
+import { ByteReader, nonzeroRuns } from "../../format/reader.ts";
+import { bytesToHex, hex128, hex64 } from "../../format/values.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { formatCount, plural, timeWithRaw } from "../common/cell-text.ts";
 
@@ -31,21 +33,8 @@ export interface HeaderFieldRow {
   readonly description: string;
 }
 
-/** Runs of nonzero bytes in bytes[start, end), as half-open ranges. */
-export function nonzeroRuns(bytes: Uint8Array, start: number, end: number): Array<[number, number]> {
-  const runs: Array<[number, number]> = [];
-  let runStart = -1;
-  for (let i = start; i < end; i++) {
-    const nonzero = bytes[i] !== 0;
-    if (nonzero && runStart < 0) runStart = i;
-    if (!nonzero && runStart >= 0) {
-      runs.push([runStart, i]);
-      runStart = -1;
-    }
-  }
-  if (runStart >= 0) runs.push([runStart, end]);
-  return runs;
-}
+/** Runs of nonzero bytes in bytes[start, end), as half-open ranges (the reader's, re-exported for the table's callers). */
+export { nonzeroRuns };
 
 /**
  * The reserved bytes in a sentence: "204 bytes, all zero", or "3 nonzero bytes at 60..63"
@@ -60,47 +49,47 @@ export function reservedSummary(bytes: Uint8Array, start: number, end: number, b
   return `${formatCount(count)} nonzero byte${count === 1 ? "" : "s"} at ${shown.join(", ")}`;
 }
 
-function readU64(bytes: Uint8Array, at: number): bigint {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(at, true);
-}
+type Shown = { value: string; status: HeaderFieldRow["status"] };
 
-function readU32(bytes: Uint8Array, at: number): number {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(at, true);
-}
+/** The value cell of a batch header field, one renderer per way a layout table shows a value (fields.ts ValueShow). */
+const SHOW_VALUE: { readonly [S in ValueShow]: (v: AnyFieldValue, spec: FieldSpec, batch: BatchModel, field: Uint8Array) => Shown } = {
+  integer: (v) => ({ value: typeof v === "number" ? formatCount(v) : String(v), status: null }),
+  // A server-stamped time of 0 means the server has not stamped the batch yet.
+  micros: (v, spec) => ({ value: v === 0n ? (spec.role === "server-stamped" ? "0 (not stamped)" : "0") : timeWithRaw(v as bigint), status: null }),
+  "byte-length": (v) => ({ value: `${String(v)} bytes`, status: null }),
+  "total-length": (v, _spec, batch) => {
+    const n = BigInt(v as number | bigint);
+    if (n < BigInt(BATCH_HEADER_SIZE)) return { value: `${n} bytes: less than ${BATCH_HEADER_SIZE} ✗`, status: "bad" };
+    const inInput = batch.end - batch.start;
+    if (n > BigInt(inInput)) return { value: `${n} bytes; the input holds ${formatCount(inInput)} ✗`, status: "bad" };
+    return { value: `${n} bytes`, status: null };
+  },
+  "frame-count": (v, _spec, batch) => {
+    const n = Number(v);
+    if (n !== batch.frameCount && batch.computedChecksum !== null) {
+      return { value: `${formatCount(n)} (walked ${plural(batch.frameCount, "complete frame")}) ✗`, status: "bad" };
+    }
+    return { value: formatCount(n), status: null };
+  },
+  checksum: (v, _spec, batch) => {
+    const stored = v as bigint;
+    const computed = batch.computedChecksum;
+    if (computed === null) return { value: `stored ${hex64(stored)} / computed — (no blob to check)`, status: null };
+    const ok = computed === stored;
+    return { value: `stored ${hex64(stored)} / computed ${hex64(computed)} ${ok ? "✓" : "✗"}`, status: ok ? "ok" : "bad" };
+  },
+  "message-id": (v) => ({ value: hex128(v as bigint), status: null }),
+  "offset-delta": (v) => ({ value: String(v), status: null }),
+  "time-delta": (v) => ({ value: `${String(v)} µs`, status: null }),
+  reserved: (_v, _spec, _batch, field) => nonzeroRuns(field, 0, field.length).length === 0
+    ? { value: "all zero ✓", status: "ok" }
+    : { value: "nonzero ✗: the server rejects this batch", status: "bad" },
+  hex: (_v, _spec, _batch, field) => ({ value: bytesToHex(field, " "), status: null }),
+};
 
-function fieldValue(spec: FieldSpec, batch: BatchModel, bytes: Uint8Array, at: number): { value: string; status: HeaderFieldRow["status"] } {
-  if (spec.name === "reserved") {
-    const zero = nonzeroRuns(bytes, at, at + spec.size).length === 0;
-    return zero ? { value: "all zero ✓", status: "ok" } : { value: "nonzero ✗: the server rejects this batch", status: "bad" };
-  }
-  if (spec.type === "u32") {
-    const v = readU32(bytes, at);
-    if (spec.name === "message_count" && v !== batch.frameCount && batch.computedChecksum !== null) {
-      return { value: `${formatCount(v)} (walked ${plural(batch.frameCount, "complete frame")}) ✗`, status: "bad" };
-    }
-    return { value: formatCount(v), status: null };
-  }
-  const v = readU64(bytes, at);
-  switch (spec.name) {
-    case "base_timestamp":
-      return { value: v === 0n ? "0 (not stamped)" : timeWithRaw(v), status: null };
-    case "origin_timestamp":
-      return { value: v === 0n ? "0" : timeWithRaw(v), status: null };
-    case "batch_length": {
-      if (v < BigInt(BATCH_HEADER_SIZE)) return { value: `${v} bytes: less than 256 ✗`, status: "bad" };
-      const inInput = batch.end - batch.start;
-      if (v > BigInt(inInput)) return { value: `${v} bytes; the input holds ${formatCount(inInput)} ✗`, status: "bad" };
-      return { value: `${v} bytes`, status: null };
-    }
-    case "batch_checksum": {
-      const computed = batch.computedChecksum;
-      if (computed === null) return { value: `stored ${hex64(v)} / computed — (no blob to check)`, status: null };
-      const ok = computed === v;
-      return { value: `stored ${hex64(v)} / computed ${hex64(computed)} ${ok ? "✓" : "✗"}`, status: ok ? "ok" : "bad" };
-    }
-    default:
-      return { value: v.toString(), status: null };
-  }
+function fieldValue(spec: FieldSpec, batch: BatchModel, bytes: Uint8Array, at: number): Shown {
+  const value = readField(new ByteReader(bytes), at - spec.offset, spec);
+  return SHOW_VALUE[showOf(spec)](value, spec, batch, bytes.subarray(at, at + spec.size));
 }
 
 /** The rows for batch `index`: fields first (in wire order), then derived rows. */
@@ -130,18 +119,19 @@ export function batchHeaderRows(analysis: Analysis, bytes: Uint8Array, index: nu
   const derived = (name: string, start: number, end: number, value: string, description: string, status: HeaderFieldRow["status"] = null): void => {
     rows.push({ id: `derived:${name}`, name, kind: null, role: "derived", relOffset: null, start, end, size: null, raw: "", value, status, description });
   };
-  const ts = batch.start + 16;
-  derived("stamped?", ts, ts + 8, batch.stamped ? "yes: base_timestamp ≠ 0, the server appended it" : "no: a producer batch (base_timestamp = 0)",
+  const ts = batch.start + BATCH_FIELD.base_timestamp.offset;
+  derived("stamped?", ts, ts + BATCH_FIELD.base_timestamp.size, batch.stamped ? "yes: base_timestamp ≠ 0, the server appended it" : "no: a producer batch (base_timestamp = 0)",
     "A batch is stamped when base_timestamp ≠ 0; every other batch follows the producer rules.");
 
   const blobStart = batch.start + BATCH_HEADER_SIZE;
   if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
-    derived("blob length", batch.start + 32, batch.start + 40, "undefined: batch_length < 256", "batch_length − 256: the bytes holding the frames.", "bad");
+    const length = batch.start + BATCH_FIELD.batch_length.offset;
+    derived("blob length", length, length + BATCH_FIELD.batch_length.size, `undefined: batch_length < ${BATCH_HEADER_SIZE}`, `batch_length − ${BATCH_HEADER_SIZE}: the bytes holding the frames.`, "bad");
   } else {
     const declared = header.batchLength - BigInt(BATCH_HEADER_SIZE);
     const inInput = Math.max(0, batch.end - blobStart);
     const text = declared > BigInt(inInput) ? `${declared} bytes declared, ${formatCount(inInput)} in the input` : `${declared} bytes`;
-    derived("blob length", blobStart, Math.max(blobStart, batch.end), text, "batch_length − 256: the bytes holding the frames.");
+    derived("blob length", blobStart, Math.max(blobStart, batch.end), text, `batch_length − ${BATCH_HEADER_SIZE}: the bytes holding the frames.`);
   }
 
   const truncated = batch.truncatedFrame ? `, then 1 truncated frame at +${batch.truncatedFrame.start - batch.start}` : "";
