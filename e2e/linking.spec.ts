@@ -24,6 +24,8 @@ const restrictTo = (offsets: number[], rendered: number[]) => {
 };
 
 test("hovering batch_checksum marks the field, explains it and shades what it covers", async ({ page }) => {
+  // The hex map is sized to the window: a tall one renders both frames' checksum rows (offsets 256.. and 404..).
+  await page.setViewportSize({ width: 1280, height: 1100 });
   await openPage(page);
   await cell(page, 40).hover();
   await expect.poll(() => offsetsWith(page, "data-hover")).toEqual(range(40, 48));
