@@ -77,8 +77,8 @@ export function problemBytes(diagnostics: readonly Diagnostic[], start: number, 
 
 const WRAP = Math.floor((WIDTH - 16) / CHAR);
 
-// Breaks text at spaces into lines of at most `width` characters (a longer word gets its own line).
-function wrap(text: string, width: number): string[] {
+/** Breaks text at spaces into lines of at most `width` characters (a longer word gets its own line). */
+export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(" ")) {
@@ -91,9 +91,11 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-const RANK_SEVERITY: readonly (Severity | null)[] = [null, "info", "warning", "error"];
+/** Severity by the rank problemBytes gives (0: none). */
+export const RANK_SEVERITY: readonly (Severity | null)[] = [null, "info", "warning", "error"];
 
-function patterns(): string {
+/** The <defs> of the hatches a mark is filled with, one per severity. */
+export function patterns(): string {
   return [
     "<defs>",
     '<pattern id="hatch-error" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="4" stroke="#b00020" stroke-width="1.4"/></pattern>',
@@ -103,7 +105,8 @@ function patterns(): string {
   ].join("");
 }
 
-function markRect(severity: Severity, x: number, y: number, w: number, h: number, attrs: string): string {
+/** A mark over a problem: hatched fill and a solid, dashed or dotted outline per severity, so it survives grey scale. */
+export function markRect(severity: Severity, x: number, y: number, w: number, h: number, attrs: string): string {
   return `<rect ${attrs} x="${x}" y="${y}" width="${w}" height="${h}" fill="url(#hatch-${severity})" fill-opacity="0.55" stroke="${MARK_STROKE[severity]}" stroke-width="1.5"${MARK_DASH[severity]}/>`;
 }
 

@@ -6,13 +6,11 @@
  */
 import { useCallback, type JSX } from "react";
 import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type FieldRole, type FieldSpec } from "../../format/fields.ts";
-import { bytesToHex, hex64 } from "../../format/values.ts";
-import type { Analysis } from "../../core/model.ts";
 import { hoverRange, selectRange } from "../state/actions.ts";
 import { selectionStore, type LoadedInput, type Selection } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { KIND_STYLE } from "../common/kind-style.ts";
-import { DIAGRAM_COLUMNS, diagramBoxes, type DiagramBox } from "./diagram-boxes.ts";
+import { batchFieldValue, DIAGRAM_COLUMNS, diagramBoxes, frameFieldValue, type DiagramBox } from "../../core/diagram-boxes.ts";
 import "./diagram.css";
 
 const BATCH_BOXES = diagramBoxes(BATCH_HEADER_FIELDS);
@@ -30,34 +28,6 @@ const ROLES: readonly { role: FieldRole | "payload" | "user headers"; kind: keyo
 ];
 
 const selectShown = (s: Selection | null) => (s ? `${s.batch}:${s.frame}` : "-1:-1");
-
-function reservedText(bytes: Uint8Array, start: number, size: number): string {
-  let nonzero = 0;
-  for (let i = start; i < start + size && i < bytes.length; i++) if (bytes[i] !== 0) nonzero++;
-  return nonzero === 0 ? "all zero" : `${nonzero} nonzero`;
-}
-
-function batchValue(analysis: Analysis, bytes: Uint8Array, batch: number, field: FieldSpec): string {
-  const b = analysis.batches[batch];
-  if (!b?.header) return "—";
-  if (field.role === "reserved") return reservedText(bytes, b.start + field.offset, field.size);
-  const v = (b.header as unknown as Record<string, bigint | number>)[field.jsonKey];
-  return field.role === "checksum" && typeof v === "bigint" ? hex64(v) : String(v);
-}
-
-function frameValue(analysis: Analysis, bytes: Uint8Array, frame: number, field: FieldSpec): string {
-  const f = analysis.frames;
-  const start = f.start[frame] as number;
-  switch (field.name) {
-    case "checksum": return hex64(f.storedChecksum[frame] as bigint);
-    case "id": return bytesToHex(bytes.subarray(start + 8, start + 24));
-    case "offset_delta": return String(f.offsetDelta[frame]);
-    case "timestamp_delta": return String(f.timestampDelta[frame]);
-    case "user_headers_length": return String(f.userHeadersLength[frame]);
-    case "payload_length": return String(f.payloadLength[frame]);
-    default: return reservedText(bytes, start + field.offset, field.size);
-  }
-}
 
 function Boxes({ boxes, base, value, label }: { boxes: readonly DiagramBox[]; base: number; value: (f: FieldSpec) => string; label: string }): JSX.Element {
   const enter = useCallback((b: DiagramBox) => hoverRange({ start: base + b.field.offset, end: base + b.field.offset + b.field.size }), [base]);
@@ -110,13 +80,13 @@ export function LayoutDiagram({ input }: { input: LoadedInput }): JSX.Element {
         {b?.header ? (
           <>
             <figcaption className="dg-caption">Batch {batch} header: 256 bytes at 0x{b.start.toString(16)}, 16 bytes a line</figcaption>
-            <Boxes boxes={BATCH_BOXES} base={b.start} value={(f) => batchValue(analysis, bytes, batch, f)} label={`Batch ${batch} header fields`} />
+            <Boxes boxes={BATCH_BOXES} base={b.start} value={(f) => batchFieldValue(analysis, bytes, batch, f)} label={`Batch ${batch} header fields`} />
           </>
         ) : <figcaption className="dg-caption">No whole batch header to draw.</figcaption>}
         {frame >= 0 && (
           <>
             <p className="dg-caption">Frame {analysis.frames.indexInBatch[frame]} of batch {analysis.frames.batch[frame]}: {FRAME_HEADER_SIZE}-byte header at 0x{fStart.toString(16)}, then</p>
-            <Boxes boxes={FRAME_BOXES} base={fStart} value={(f) => frameValue(analysis, bytes, frame, f)} label={`Frame ${analysis.frames.indexInBatch[frame]} header fields`} />
+            <Boxes boxes={FRAME_BOXES} base={fStart} value={(f) => frameFieldValue(analysis, bytes, frame, f)} label={`Frame ${analysis.frames.indexInBatch[frame]} header fields`} />
             <p className="dg-tail">
               <span className={`dg-part ${KIND_STYLE["frame.payload"].className}`}>payload · {analysis.frames.payloadLength[frame]} B</span>
               <span className={`dg-part ${KIND_STYLE["frame.user_headers"].className}`}>user headers · {analysis.frames.userHeadersLength[frame]} B</span>

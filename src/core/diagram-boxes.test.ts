@@ -1,6 +1,6 @@
 /** Diagram boxes tile each header table exactly, never cross a line, and fold only runs of whole lines. */
 import { describe, expect, it } from "vitest";
-import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE } from "../../format/fields.ts";
+import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE } from "../format/fields.ts";
 import { DIAGRAM_COLUMNS, diagramBoxes } from "./diagram-boxes.ts";
 
 describe("diagramBoxes", () => {

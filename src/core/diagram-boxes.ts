@@ -3,7 +3,9 @@
  * field cut at line ends so every box is to scale. Only runs of whole lines inside one long field
  * (the batch header's 204 reserved bytes) are folded into one line that says how many it stands for.
  */
-import type { FieldSpec } from "../../format/fields.ts";
+import type { FieldSpec } from "../format/fields.ts";
+import { bytesToHex, hex64 } from "../format/values.ts";
+import type { Analysis } from "./model.ts";
 
 /** Bytes per diagram line, as in the hex map. */
 export const DIAGRAM_COLUMNS = 16;
@@ -44,4 +46,34 @@ export function diagramBoxes(fields: readonly FieldSpec[]): DiagramBox[] {
     }
   }
   return boxes;
+}
+
+function reservedText(bytes: Uint8Array, start: number, size: number): string {
+  let nonzero = 0;
+  for (let i = start; i < start + size && i < bytes.length; i++) if (bytes[i] !== 0) nonzero++;
+  return nonzero === 0 ? "all zero" : `${nonzero} nonzero`;
+}
+
+/** The value a diagram box of batch `batch`'s header shows: the decoded value, a checksum in hex, reserved bytes as "all zero" or a count. */
+export function batchFieldValue(analysis: Analysis, bytes: Uint8Array, batch: number, field: FieldSpec): string {
+  const b = analysis.batches[batch];
+  if (!b?.header) return "—";
+  if (field.role === "reserved") return reservedText(bytes, b.start + field.offset, field.size);
+  const v = (b.header as unknown as Record<string, bigint | number>)[field.jsonKey];
+  return field.role === "checksum" && typeof v === "bigint" ? hex64(v) : String(v);
+}
+
+/** The value a diagram box of frame `frame`'s header shows (frame counted across the input), as batchFieldValue does. */
+export function frameFieldValue(analysis: Analysis, bytes: Uint8Array, frame: number, field: FieldSpec): string {
+  const f = analysis.frames;
+  const start = f.start[frame] as number;
+  switch (field.name) {
+    case "checksum": return hex64(f.storedChecksum[frame] as bigint);
+    case "id": return bytesToHex(bytes.subarray(start + 8, start + 24));
+    case "offset_delta": return String(f.offsetDelta[frame]);
+    case "timestamp_delta": return String(f.timestampDelta[frame]);
+    case "user_headers_length": return String(f.userHeadersLength[frame]);
+    case "payload_length": return String(f.payloadLength[frame]);
+    default: return reservedText(bytes, start + field.offset, field.size);
+  }
 }
