@@ -16,7 +16,8 @@ import { baseName, copyText, downloadFile } from "../common/download.ts";
 import { ShareLinkRow } from "./ShareLinkRow.tsx";
 import { LARGE_LINK_BYTES } from "./share-scope.ts";
 import { subjectOf, type RedactChoice, type ShareSource } from "./share-link.ts";
-import { pictureRange, pictureSvg, svgToPng } from "./picture.ts";
+import { canDrawDiagram, diagramSvg, pictureRange, pictureSvg, svgToPng } from "./picture.ts";
+import { diagramTargetOf } from "../../core/render-diagram.ts";
 import { provenanceOf } from "./provenance.ts";
 import "./share.css";
 
@@ -101,6 +102,20 @@ export function SharePanel() {
       else downloadFile(name, new Uint8Array(await (await svgToPng(svg)).arrayBuffer()), "image/png");
     });
 
+  const diagramTarget = diagramTargetOf(selection);
+  const diagramName =
+    diagramTarget.kind === "frame"
+      ? `frame ${input.analysis.frames.indexInBatch[diagramTarget.frame]} of batch ${input.analysis.frames.batch[diagramTarget.frame]}`
+      : `batch ${diagramTarget.batch}`;
+  const diagram = (kind: "svg" | "png") =>
+    withSubject("draw the diagram", async (subject) => {
+      const svg = diagramSvg(subject, input.name, diagramTarget);
+      const which = diagramTarget.kind === "frame" ? `frame${diagramTarget.frame}` : `batch${diagramTarget.batch}`;
+      const name = `${baseName(input.name)}${suffix}-${which}-diagram.${kind}`;
+      if (kind === "svg") downloadFile(name, svg, "image/svg+xml");
+      else downloadFile(name, new Uint8Array(await (await svgToPng(svg)).arrayBuffer()), "image/png");
+    });
+
   return (
     <section className="panel share-panel" aria-labelledby="share-heading">
       <h2 id="share-heading">Share &amp; export</h2>
@@ -148,6 +163,15 @@ export function SharePanel() {
         </button>
         <button type="button" onClick={() => void picture("png")}>
           Download PNG
+        </button>
+      </div>
+      <div className="share-row">
+        <span>Layout diagram of {diagramName} header:</span>
+        <button type="button" disabled={!canDrawDiagram(input.analysis, diagramTarget)} onClick={() => void diagram("svg")}>
+          Download diagram SVG
+        </button>
+        <button type="button" disabled={!canDrawDiagram(input.analysis, diagramTarget)} onClick={() => void diagram("png")}>
+          Download diagram PNG
         </button>
       </div>
       <div className="share-row">

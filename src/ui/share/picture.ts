@@ -1,5 +1,6 @@
-/** Pictures of the bytes on the page: the core's SVG of a range in the theme's colours, and a PNG drawn from it on a canvas. */
+/** Pictures of the bytes on the page: the core's SVG of a range or of a header's layout diagram in the theme's colours, and a PNG drawn from either on a canvas. */
 import { defaultPictureRange, MAX_SVG_BYTES, renderHexSvg } from "../../core/render-svg.ts";
+import { renderLayoutSvg, type DiagramTarget } from "../../core/render-diagram.ts";
 import { LIGHT_PALETTE } from "../../core/palette.ts";
 import type { Subject } from "./share-link.ts";
 
@@ -20,6 +21,16 @@ export function pictureSvg(subject: Subject, name: string, range: { start: numbe
     palette: LIGHT_PALETTE,
     redactedFrom: subject.redacted?.originalSha256,
   });
+}
+
+/** The SVG document of the layout diagram of one batch or frame header of the subject. */
+export function diagramSvg(subject: Subject, name: string, target: DiagramTarget): string {
+  return renderLayoutSvg(subject.analysis, subject.bytes, { name, sha256: subject.sha256, target, palette: LIGHT_PALETTE, redactedFrom: subject.redacted?.originalSha256 });
+}
+
+/** Whether the target names a header there is to draw: a batch with a whole header, or a frame of the input. */
+export function canDrawDiagram(analysis: Subject["analysis"], target: DiagramTarget): boolean {
+  return target.kind === "batch" ? Boolean(analysis.batches[target.batch]?.header) : target.frame >= 0 && target.frame < analysis.frames.count;
 }
 
 /** Draws an SVG document on a canvas at `scale` and returns it as PNG. */
