@@ -6,6 +6,7 @@ import type { FormatChoice, OpenedInput } from "../src/core/containers/index.ts"
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { diagnosticDifferences, redactCopy, type RedactOptions } from "../src/core/redact.ts";
 import { defaultPictureRange, renderHexSvg } from "../src/core/render-svg.ts";
+import { renderLayoutSvg, type DiagramTarget } from "../src/core/render-diagram.ts";
 import { renderMarkdownReport, type ReportInput } from "../src/core/report.ts";
 import { renderTextReport } from "../src/core/report-text.ts";
 import { LIGHT_PALETTE } from "../src/core/palette.ts";
@@ -78,6 +79,24 @@ export function parseRange(text: string): { start: number; end: number } | null 
   const start = Number(m[1]);
   const end = Number(m[2]);
   return Number.isSafeInteger(start) && Number.isSafeInteger(end) && start <= end ? { start, end } : null;
+}
+
+/** Parses `batch:N` or `frame:N:K` (frame K of batch N) into a target of the analysis; a sentence saying why not otherwise. */
+export function parseDiagramTarget(analysis: Analysis, text: string): DiagramTarget | string {
+  const m = /^\s*(?:batch:(\d+)|frame:(\d+):(\d+))\s*$/.exec(text);
+  if (!m) return "--diagram takes batch:N or frame:N:K (frame K of batch N)";
+  const batch = Number(m[1] ?? m[2]);
+  const b = analysis.batches[batch];
+  if (!b?.header) return b ? `batch ${batch} has no whole header to draw` : `there is no batch ${batch} (the input has ${analysis.batches.length})`;
+  if (m[1] !== undefined) return { kind: "batch", batch };
+  const k = Number(m[3]);
+  if (k >= b.frameCount) return `batch ${batch} has ${b.frameCount} frame${b.frameCount === 1 ? "" : "s"}, not a frame ${k}`;
+  return { kind: "frame", frame: b.firstFrame + k };
+}
+
+/** The SVG layout diagram of one header of the subject. */
+export function diagramOf(subject: Subject, target: DiagramTarget): string {
+  return renderLayoutSvg(subject.analysis, subject.bytes, { name: subject.name, sha256: subject.sha256, target, palette: LIGHT_PALETTE, redactedFrom: subject.redacted?.originalSha256 });
 }
 
 /** The SVG picture of a range of the subject (by default around its first finding). */

@@ -6,7 +6,7 @@ import type { FormatChoice } from "../src/core/containers/index.ts";
 import { FORMAT_NAMES } from "../src/core/containers/index.ts";
 import { terminalLines, terminalText } from "../src/lib/text-escape.ts";
 import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat } from "./containers.ts";
-import { parseRange, pictureOf, reportOf, subjectOf } from "./findings.ts";
+import { diagramOf, parseDiagramTarget, parseRange, pictureOf, reportOf, subjectOf } from "./findings.ts";
 import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
 import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
 import { inspectStreamed } from "./inspect-input.ts";
@@ -55,6 +55,7 @@ const COMMANDS: readonly CommandSpec[] = [
     name: "render", operand: "FILE|-", summary: "write the hex map of bytes A..B as SVG with field colours, marked problem bytes and a caption (exit status as inspect)",
     options: [
       { name: "--range", value: "A..B", help: "half-open, decimal or 0x (default: around the first finding)" },
+      { name: "--diagram", value: "batch:N|frame:N:K", conflicts: "--range", help: "draw the layout diagram of batch N's header or of frame K of batch N instead" },
       { name: "--out", alias: "-o", value: "OUT.svg", help: OUT_HELP }, FORMAT_OPTION, ENVELOPE_OPTION,
       { name: "--redact", help: "draw a redacted copy" }, REDACT_HEADERS_OPTION, REDACT_IDS_OPTION,
     ],
@@ -167,8 +168,11 @@ async function render(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const bytes = await readInputBytes(path);
   if (range && range.start >= bytes.length && bytes.length > 0) throw new UsageError(`iggy-batch: --range starts at ${range.start}, past the end of the input (${bytes.length} bytes)`);
   const subject = await subjectOf(bytes, path, formatOf(parsed), redactChoice(parsed));
+  const diagramText = parsed.options.get("--diagram");
+  const target = typeof diagramText === "string" ? parseDiagramTarget(subject.analysis, diagramText) : null;
+  if (typeof target === "string") throw new UsageError(`iggy-batch: ${terminalText(target)}`);
   const writer = writerTo(outOf(parsed));
-  await writer.write(slices(pictureOf(subject, range).svg + "\n"));
+  await writer.write(slices((target ? diagramOf(subject, target) : pictureOf(subject, range).svg) + "\n"));
   await writer.end();
   return subject.analysis.summary.errors > 0 ? 1 : 0;
 }
