@@ -80,13 +80,18 @@ test("the builder dialog", async ({ page }) => {
   await expectNoSeriousViolations(page, "with the builder dialog open");
 });
 
-test("the compare dialog", async ({ page }) => {
-  await openPage(page);
-  await page.getByRole("button", { name: "Compare batches" }).click();
-  const dialog = page.getByRole("dialog", { name: "Compare batches" });
-  await expect(dialog.getByRole("table", { name: "Batch diff" })).toBeVisible();
-  await expectNoSeriousViolations(page, "with the compare dialog open");
-});
+for (const scheme of ["light", "dark"] as const) {
+  test(`the compare dialog, its hex panes' differing bytes marked (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await openPage(page);
+    await page.getByRole("button", { name: "Compare batches" }).click();
+    const dialog = page.getByRole("dialog", { name: "Compare batches" });
+    await expect(dialog.getByRole("table", { name: "Batch diff" })).toBeVisible();
+    // Batch 0 against batch 1 of the sample: their stamped fields differ, so both panes mark bytes.
+    await expect(dialog.getByRole("region", { name: "Left bytes" }).locator('[data-diff="true"]').first()).toBeVisible();
+    await expectNoSeriousViolations(page, `with the compare dialog open (${scheme})`);
+  });
+}
 
 test("the dark colour scheme really is dark, the light one light", async ({ page }) => {
   await page.emulateMedia({ colorScheme: "light" });

@@ -4,7 +4,7 @@
  * for a long decode (contracts.md §2). Expected hits are counted in Node from the same bytes.
  */
 import type { Page } from "@playwright/test";
-import { expect, openFile, openPage, statusLine, SUMMARY_RE, test, visibleOffsets, waitForInput } from "./fixtures.ts";
+import { expect, hexMap, openFile, openPage, statusLine, SUMMARY_RE, test, visibleOffsets, waitForInput } from "./fixtures.ts";
 import { sampleBytes, walk } from "./layout.ts";
 import { bigSegment } from "./big-segment.ts";
 
@@ -187,6 +187,15 @@ test("Cancel stops a 256 MiB decode; the status says what is decoding, and the p
   await page.keyboard.press("Escape");
   await expect(statusLine(page)).toHaveAttribute("aria-busy", "false");
   await expect(statusLine(page)).toHaveText(before);
+
+  // And with the hex map focused (where Esc otherwise hides the byte tooltip), Esc cancels the decode first.
+  await page.getByLabel("Open batch file").setInputFiles(file);
+  await expect(statusLine(page)).toHaveAttribute("aria-busy", "true");
+  await hexMap(page).focus();
+  await page.keyboard.press("Escape");
+  await expect(statusLine(page)).toHaveAttribute("aria-busy", "false");
+  await expect(statusLine(page)).toHaveText(before);
+  await expect(hexMap(page)).toBeFocused();
 });
 
 test("the Batches table follows the hex map: the batch under the view is marked and kept in view", async ({ page }) => {

@@ -4,7 +4,7 @@ import { readField } from "../format/field-codec.ts";
 import { ByteReader } from "../format/reader.ts";
 import { bytesToHex } from "../format/values.ts";
 import type { Analysis } from "./model.ts";
-import { byteDiff, byteDiffText, type ByteDiff } from "./byte-diff.ts";
+import { byteDiff, byteDiffText, type ByteDiff, type DiffRun } from "./byte-diff.ts";
 
 /** One compared field: where it is, both renderings, and whether they are equal. */
 export interface DiffRow {
@@ -15,6 +15,8 @@ export interface DiffRow {
   readonly same: boolean;
   /** For payloads and user headers: both sides' bytes and where they differ. */
   readonly bytes?: { readonly left: Uint8Array; readonly right: Uint8Array; readonly diff: ByteDiff; readonly note: string };
+  /** Where the compared field sits in each side's bytes (null where that side lacks it), so both hex panes can mark it. */
+  readonly spans?: { readonly left: DiffRun | null; readonly right: DiffRun | null };
 }
 
 /** A batch in an analysed input. */
@@ -40,9 +42,14 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
   const lb = left.analysis.batches[left.batch];
   const rb = right.analysis.batches[right.batch];
   if (!lb || !rb) return rows;
-  const push = (scope: string, field: string, l: string, r: string) => rows.push({ scope, field, left: l, right: r, same: l === r });
+  const push = (scope: string, field: string, l: string, r: string, spans?: DiffRow["spans"]) =>
+    rows.push({ scope, field, left: l, right: r, same: l === r, ...(spans ? { spans } : {}) });
+  // A field's bytes in one side, clamped to the input; null when the field is absent there.
+  const spanOf = (bytes: Uint8Array, base: number, spec: FieldSpec): DiffRun | null =>
+    base < 0 || base + spec.offset >= bytes.length ? null : { start: base + spec.offset, end: Math.min(bytes.length, base + spec.offset + spec.size) };
   for (const f of BATCH_HEADER_FIELDS) {
-    push("batch", f.name, fieldText(left.bytes, lb.start, f), fieldText(right.bytes, rb.start, f));
+    push("batch", f.name, fieldText(left.bytes, lb.start, f), fieldText(right.bytes, rb.start, f),
+      { left: spanOf(left.bytes, lb.start, f), right: spanOf(right.bytes, rb.start, f) });
   }
   push("batch", "complete frames", String(lb.frameCount), String(rb.frameCount));
   const frames = Math.max(lb.frameCount, rb.frameCount);
@@ -52,7 +59,8 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
     const ls = li >= 0 ? (left.analysis.frames.start[li] as number) : -1;
     const rs = ri >= 0 ? (right.analysis.frames.start[ri] as number) : -1;
     for (const f of FRAME_HEADER_FIELDS) {
-      push(`frame ${k}`, f.name, ls < 0 ? "—" : fieldText(left.bytes, ls, f), rs < 0 ? "—" : fieldText(right.bytes, rs, f));
+      push(`frame ${k}`, f.name, ls < 0 ? "—" : fieldText(left.bytes, ls, f), rs < 0 ? "—" : fieldText(right.bytes, rs, f),
+        { left: spanOf(left.bytes, ls, f), right: spanOf(right.bytes, rs, f) });
     }
     // Payload and user headers apart, each with a byte diff: "100 bytes vs 100 bytes" says nothing.
     const part = (ref: BatchRef, i: number, s: number, which: "payload" | "user headers") => {
@@ -65,7 +73,13 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
       const rpart = part(right, ri, rs, which);
       const same = lpart !== null && rpart !== null && sameBytes(lpart, rpart);
       const diff = lpart && rpart ? byteDiff(lpart, rpart) : null;
+      const spanIn = (ref: BatchRef, p: Uint8Array | null): DiffRun | null => {
+        if (!p || p.buffer !== ref.bytes.buffer) return null;
+        const start = p.byteOffset - ref.bytes.byteOffset;
+        return { start, end: start + p.length };
+      };
       rows.push({
+        spans: { left: spanIn(left, lpart), right: spanIn(right, rpart) },
         scope: `frame ${k}`, field: which, left: lpart ? `${lpart.length} bytes` : "—", right: rpart ? `${rpart.length} bytes` : "—", same,
         ...(diff && lpart && rpart ? { bytes: { left: lpart, right: rpart, diff, note: byteDiffText(diff) } } : {}),
       });

@@ -17,6 +17,8 @@ import { clampSide, defaultSides, displayValue, originalVsCurrent, sideLabel, vi
 import "../common/dialog.css";
 import "./diff.css";
 import { ByteDiffCell } from "./ByteDiffCell.tsx";
+import { DiffPane } from "./DiffPane.tsx";
+import { diffMarks } from "./diff-marks.ts";
 import { selectRange } from "../state/actions.ts";
 
 /** Rows rendered at most; past this the table says how many were left out. */
@@ -77,7 +79,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
 
   const l = sides?.left, r = sides?.right;
   const rightSide = r;
-  const rows = useMemo(() => {
+  const { rows, refs } = useMemo(() => {
     const refOf = (source: SourceId | undefined, batch: number | undefined): BatchRef | null => {
       if (!input || source === undefined || batch === undefined) return null;
       if (source === "original") return original && originalAnalysis ? { bytes: original, analysis: originalAnalysis, batch } : null;
@@ -86,9 +88,20 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     };
     const left = refOf(l?.source, l?.batch);
     const right = refOf(r?.source, r?.batch);
-    return left && right ? diffBatches(left, right) : [];
+    return left && right ? { rows: diffBatches(left, right), refs: { left, right } } : { rows: [], refs: null };
   }, [input, original, originalAnalysis, other, l?.source, l?.batch, r?.source, r?.batch]);
   const shown = visibleRows(rows, changedOnly);
+  // Each side's compared batch and its differing bytes, for the two hex panes.
+  const panes = useMemo(() => {
+    if (!refs) return null;
+    const pane = (which: "left" | "right") => {
+      const ref = refs[which];
+      const b = ref.analysis.batches[ref.batch];
+      return b ? { ref, start: b.start, end: b.end, marks: diffMarks(rows, which, b.start, b.end) } : null;
+    };
+    const left = pane("left"), right = pane("right");
+    return left && right ? { left, right } : null;
+  }, [refs, rows]);
   const truncated = shown.rows.length > MAX_DIFF_ROWS;
   const sameSide = sides !== null && sides.left.source === sides.right.source && sides.left.batch === sides.right.batch;
 
@@ -137,6 +150,15 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
               {rows.length === 0 ? "Nothing to compare: the input has no batch header to read."
                 : shown.changed === 0 ? `No differences in ${rows.length} compared fields.` : `${shown.changed} of ${rows.length} compared fields differ.`}
             </p>
+            {panes && (
+              <div className="diff-panes">
+                {(["left", "right"] as const).map((which) => (
+                  <DiffPane key={which} name={which === "left" ? "Left" : "Right"} title={sideLabel(sides[which])}
+                    bytes={panes[which].ref.bytes} analysis={panes[which].ref.analysis}
+                    start={panes[which].start} end={panes[which].end} marks={panes[which].marks} />
+                ))}
+              </div>
+            )}
             <div className="diff-scroll" tabIndex={0} role="region" aria-label="Batch diff rows">
               <table className="diff-table" aria-label="Batch diff">
                 <thead>

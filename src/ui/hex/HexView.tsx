@@ -11,6 +11,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent, type MouseEvent, type PointerEvent, type RefObject } from "react";
 import { editByte, editModeStore, latestBytes } from "../session/editing.ts";
+import { cancelLoading, cancellableStore } from "../session/loading.ts";
 import { selectRange, stepFrame, stepProblem } from "../state/actions.ts";
 import { cursorStore, documentStore, revealStore, selectionStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
@@ -279,7 +280,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     }
     nibbleRef.current = null;
     const pageRows = Math.max(1, Math.floor(viewportOf(el) / ROW_HEIGHT) - 1);
-    const command = hexCommand(e.key, e, at, size, pageRows);
+    const command = hexCommand(e.key, e, at, size, pageRows, cancellableStore.get());
     if (!command) return;
     e.preventDefault();
     switch (command.type) {
@@ -306,6 +307,9 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       }
       case "dismiss":
         dismissTooltip();
+        break;
+      case "cancel-decode":
+        if (!cancelLoading()) dismissTooltip();
         break;
     }
   };

@@ -46,6 +46,13 @@ describe("hexCommand", () => {
     expect(hexCommand("Escape", none, 0, 10, 1)).toEqual({ type: "dismiss" });
   });
 
+  test("Escape cancels a decode in flight before it hides the tooltip", () => {
+    expect(hexCommand("Escape", none, 0, 10, 1, true)).toEqual({ type: "cancel-decode" });
+    expect(hexCommand("Escape", none, 0, 10, 1, false)).toEqual({ type: "dismiss" });
+    expect(hexCommand("Escape", { ...none, altKey: true }, 0, 10, 1, true)).toBeNull();
+    expect(hexCommand("n", none, 0, 10, 1, true)).toEqual({ type: "frame", direction: 1 });
+  });
+
   test("leaves other keys and modified letters to the page", () => {
     expect(hexCommand("?", none, 0, 10, 1)).toBeNull();
     expect(hexCommand("Tab", none, 0, 10, 1)).toBeNull();

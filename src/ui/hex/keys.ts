@@ -11,7 +11,7 @@ export const HEX_KEYS: readonly { keys: string; action: string }[] = [
   { keys: "Enter", action: "select the field under the hex cursor" },
   { keys: "n / p", action: "select the next / previous frame" },
   { keys: "] / [", action: "select the next / previous problem" },
-  { keys: "Escape", action: "hide the byte tooltip" },
+  { keys: "Escape", action: "cancel the decode in flight, else hide the byte tooltip" },
   { keys: "0–9 a–f", action: "in edit mode, overwrite the byte under the hex cursor, high nibble first" },
 ];
 
@@ -21,7 +21,8 @@ export type HexCommand =
   | { readonly type: "select-field" }
   | { readonly type: "frame"; readonly direction: 1 | -1 }
   | { readonly type: "problem"; readonly direction: 1 | -1 }
-  | { readonly type: "dismiss" };
+  | { readonly type: "dismiss" }
+  | { readonly type: "cancel-decode" };
 
 /** Modifier keys held with a key. */
 export interface KeyMods {
@@ -32,9 +33,10 @@ export interface KeyMods {
 
 /**
  * Maps a key (KeyboardEvent.key) to a command, given the cursor, the input size and the rows in
- * a page; null for keys the hex map leaves alone. Moves are clamped to [0, size − 1].
+ * a page; null for keys the hex map leaves alone. Moves are clamped to [0, size − 1]. While a
+ * decode can be cancelled, Escape cancels it first (the map keeps focus, so the page's Esc never sees it).
  */
-export function hexCommand(key: string, mods: KeyMods, cursor: number, size: number, pageRows: number): HexCommand | null {
+export function hexCommand(key: string, mods: KeyMods, cursor: number, size: number, pageRows: number, decoding = false): HexCommand | null {
   if (mods.altKey) return null;
   const last = Math.max(0, size - 1);
   const move = (to: number): HexCommand => ({ type: "move", to: Math.max(0, Math.min(last, to)) });
@@ -60,7 +62,7 @@ export function hexCommand(key: string, mods: KeyMods, cursor: number, size: num
     case "p": return { type: "frame", direction: -1 };
     case "]": return { type: "problem", direction: 1 };
     case "[": return { type: "problem", direction: -1 };
-    case "Escape": return { type: "dismiss" };
+    case "Escape": return decoding ? { type: "cancel-decode" } : { type: "dismiss" };
     default: return null;
   }
 }
