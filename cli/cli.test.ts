@@ -3,34 +3,20 @@
  * (contracts.md §1): exit statuses, stdout/stderr discipline, stdin, --no-frames and the
  * human report. Every run starts up front, a few at a time, so the file stays quick.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, type CliRun as Run } from "./spawn-cli.test-util.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(ROOT, "bin/iggy-batch.mjs");
 const CORPUS = join(ROOT, "test/fixtures/corpus");
 const VALID = join(CORPUS, "04-segment-5-stamped.bin"); // 5 stamped batches, no findings
 const BROKEN = join(CORPUS, "19-segment-4-batch2-bad-frame.bin"); // 4 batches, one frame-checksum-mismatch
 const WARN = join(CORPUS, "14-offset-delta-not-index.bin"); // a warning only
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function cli(args: string[], stdin?: Uint8Array): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
-    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? new Uint8Array(0));
-  });
-}
+const cli = runCli;
 
 const tmp = mkdtempSync(join(tmpdir(), "iggy-batch-cli-"));
 const EMPTY = join(tmp, "empty.bin");

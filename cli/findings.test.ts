@@ -3,7 +3,6 @@
  * copy that `inspect` judges exactly like the original, `render` writes a well-formed SVG of a range,
  * and `report` adds --redact, --text and --svg.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -13,30 +12,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { allElements, parseXml } from "../test/xml-wellformed.ts";
 import { CONTAINER_SAMPLES } from "../src/core/containers/samples.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import { runCli } from "./spawn-cli.test-util.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(ROOT, "bin/iggy-batch.mjs");
 const BROKEN = join(ROOT, "test/fixtures/corpus/19-segment-4-batch2-bad-frame.bin");
 const HEADERS = join(ROOT, "test/fixtures/corpus/02-valid-stamped-3frames-userheaders.bin");
 const tmp = mkdtempSync(join(tmpdir(), "iggy-batch-findings-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-function cli(args: string[]): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
-    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = runCli;
 const diagnosticsOf = (json: string) =>
   (JSON.parse(json) as { diagnostics: Array<{ code: string; severity: string; start: number; end: number }> }).diagnostics.map(
     ({ code, severity, start, end }) => ({ code, severity, start, end }),

@@ -1,26 +1,15 @@
 /** `iggy-batch render FILE --diagram batch:N|frame:N:K`: the layout diagram of that header as SVG, the same one the page downloads; bad targets are usage errors. */
-import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { allElements, parseXml } from "../test/xml-wellformed.ts";
 import { FRAME_HEADER_FIELDS } from "../src/format/fields.ts";
+import { runCli } from "./spawn-cli.test-util.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(ROOT, "bin/iggy-batch.mjs");
 const FILE = join(ROOT, "test/fixtures/corpus/19-segment-4-batch2-bad-frame.bin");
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
-    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 describe("iggy-batch render --diagram", () => {
   it("draws frame K of batch N's header with its fields and the mark of its finding", async () => {
