@@ -58,6 +58,18 @@ export interface LoadOptions {
   readonly inPartition?: boolean;
 }
 
+// A new load cancels the load and the re-check in flight and becomes what Cancel stops.
+function beginLoad(): AbortController {
+  loading?.abort();
+  rechecking?.abort();
+  // Forgotten at once, so the aborted re-check's clean-up does not clear this load's progress.
+  rechecking = null;
+  const controller = new AbortController();
+  loading = controller;
+  cancellableStore.set(true);
+  return controller;
+}
+
 /** Opens an input off the main thread as its detected or forced format and shows it; resolves true when shown. */
 export async function loadInput(name: string, input: AnalysisInput, note: string | null = null, ticket = ++generation, options: LoadOptions = {}): Promise<boolean> {
   const client = started(loadClient);
@@ -66,13 +78,7 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
   const tooLarge = pageInputRefusal(name, input instanceof Blob ? input.size : input.byteLength);
   if (tooLarge) { reportInputProblem(tooLarge); return false; }
   if (editsAtStake() && (!(await confirmDiscardEdits(name)) || ticket !== generation)) return false;
-  loading?.abort();
-  rechecking?.abort();
-  // Forgotten at once, so the aborted re-check's clean-up does not clear this load's progress.
-  rechecking = null;
-  const controller = new AbortController();
-  loading = controller;
-  cancellableStore.set(true);
+  const controller = beginLoad();
   const total = input instanceof Blob ? input.size : input.byteLength;
   const format = options.format ?? "auto";
   formatStore.set(format);
@@ -175,13 +181,7 @@ export async function loadPartition(name: string, files: readonly { name: string
   const client = started(loadClient);
   if (ticket !== generation) return false;
   if (editsAtStake() && (!(await confirmDiscardEdits(name)) || ticket !== generation)) return false;
-  loading?.abort();
-  rechecking?.abort();
-  // Forgotten at once, so the aborted re-check's clean-up does not clear this load's progress.
-  rechecking = null;
-  const controller = new AbortController();
-  loading = controller;
-  cancellableStore.set(true);
+  const controller = beginLoad();
   partitionStore.set(null);
   formatStore.set("auto");
   documentStore.set((s) => ({ ...s, loading: { name, done: 0, total: files.length }, error: null }));
