@@ -6,22 +6,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { prng } from "./helpers.ts";
 
 /** The corpus files' bytes, in name order. */
 export function loadCorpus(dir = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures/corpus")): Uint8Array[] {
   return readdirSync(dir).filter((n) => n.endsWith(".bin")).sort().map((n) => new Uint8Array(readFileSync(join(dir, n))));
-}
-
-/** A fast 32-bit PRNG (mulberry32): uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** One fuzz case: the bytes and where analysis starts (an envelope's length, sometimes). */
@@ -39,7 +28,7 @@ export class Mutator {
 
   constructor(private readonly corpus: readonly Uint8Array[], seed: number) {
     if (corpus.length === 0) throw new Error("empty corpus");
-    this.rand = seededRandom(seed);
+    this.rand = prng(seed);
   }
 
   /** The next case. */

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { concat, encodeBatch, stampBatch, type MessageSpec } from "../encode.ts";
 import { detectFormat, legacyToSegment, openInputWith, type FormatName } from "./index.ts";
 import { xxh } from "../../../test/helpers.ts";
+import { consensus } from "./samples.ts";
 
 const SCALE = Number(process.env.IGGY_PROP_SCALE ?? 1) || 1;
 const RUNS = 120 * SCALE;
@@ -52,15 +53,6 @@ function sendBody(stream: Uint8Array, topic: Uint8Array, part: Uint8Array, ms: r
   const batch = encodeBatch(xxh, { originTimestamp: 1000n, messages: ms });
   const meta = concat([stream, topic, part, u32(ms.length)]);
   return concat([u32(meta.length), meta, batch]);
-}
-function consensus(command: number, body: Uint8Array, set: (v: DataView) => void = () => {}): Uint8Array {
-  const out = new Uint8Array(256 + body.length);
-  const v = new DataView(out.buffer);
-  v.setUint32(48, out.length, true);
-  out[60] = command;
-  set(v);
-  out.set(body, 256);
-  return out;
 }
 function legacyOf(batches: readonly Uint8Array[]): Uint8Array {
   const out: Uint8Array[] = [];

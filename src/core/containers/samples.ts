@@ -113,7 +113,8 @@ function sliceTail(xxh: Xxh3, batch: Uint8Array, from: number): Uint8Array {
   return stampBatch(xxh, out, { partitionId: o.getBigUint64(0, true), baseOffset: o.getBigUint64(8, true), baseTimestamp: o.getBigUint64(16, true) });
 }
 
-function consensus(command: number, body: Uint8Array, set: (v: DataView) => void = () => {}): Uint8Array {
+/** A 256-byte consensus header (size at 48, command at 60, more set by `set`) followed by `body`. */
+export function consensus(command: number, body: Uint8Array, set: (v: DataView) => void = () => {}): Uint8Array {
   const out = new Uint8Array(256 + body.length);
   const v = new DataView(out.buffer);
   v.setUint32(48, out.length, true);
