@@ -5,6 +5,7 @@ import { analyzeWith } from "../analyze.ts";
 import { containerFieldAt, detectFormat, legacyToSegment, openInputWith, openPartition, type PartitionSource } from "./index.ts";
 import { CONTAINER_SAMPLES } from "./samples.ts";
 import { xxh } from "../../../test/helpers.ts";
+import { legacyDumpOf } from "./legacy-dump.test-util.ts";
 
 const sample = (id: string) => CONTAINER_SAMPLES.find((s) => s.id === id)!.build(xxh);
 const T = 1_764_500_000_000_000n;
@@ -216,25 +217,3 @@ describe("legacy runs", () => {
     expect(legacyToSegment(xxh, dump, o.legacy!, 1n)).toEqual(concat([a, b]));
   });
 });
-
-function legacyDumpOf(batches: Uint8Array[]): Uint8Array {
-  const out: Uint8Array[] = [];
-  for (const b of batches) {
-    const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    for (let f = 256; f < b.length;) {
-      const uh = v.getUint32(f + 32, true);
-      const pl = v.getUint32(f + 36, true);
-      const h = new Uint8Array(64);
-      const hv = new DataView(h.buffer);
-      h.set(b.subarray(f, f + 24), 0);
-      hv.setBigUint64(24, v.getBigUint64(8, true) + BigInt(v.getUint32(f + 24, true)), true);
-      hv.setBigUint64(32, v.getBigUint64(16, true), true);
-      hv.setBigUint64(40, v.getBigUint64(24, true) + BigInt(v.getUint32(f + 28, true)), true);
-      hv.setUint32(48, uh, true);
-      hv.setUint32(52, pl, true);
-      out.push(h, b.subarray(f + 48, f + 48 + pl + uh));
-      f += 48 + pl + uh;
-    }
-  }
-  return concat(out);
-}

@@ -9,6 +9,7 @@ import { concat, encodeBatch, stampBatch, type MessageSpec } from "../encode.ts"
 import { detectFormat, legacyToSegment, openInputWith, type FormatName } from "./index.ts";
 import { xxh } from "../../../test/helpers.ts";
 import { consensus } from "./samples.ts";
+import { legacyDumpOf } from "./legacy-dump.test-util.ts";
 
 const SCALE = Number(process.env.IGGY_PROP_SCALE ?? 1) || 1;
 const RUNS = 120 * SCALE;
@@ -54,28 +55,6 @@ function sendBody(stream: Uint8Array, topic: Uint8Array, part: Uint8Array, ms: r
   const meta = concat([stream, topic, part, u32(ms.length)]);
   return concat([u32(meta.length), meta, batch]);
 }
-function legacyOf(batches: readonly Uint8Array[]): Uint8Array {
-  const out: Uint8Array[] = [];
-  for (const b of batches) {
-    const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    for (let f = 256; f < b.length;) {
-      const uh = v.getUint32(f + 32, true);
-      const pl = v.getUint32(f + 36, true);
-      const h = new Uint8Array(64);
-      const hv = new DataView(h.buffer);
-      h.set(b.subarray(f, f + 24), 0);
-      hv.setBigUint64(24, v.getBigUint64(8, true) + BigInt(v.getUint32(f + 24, true)), true);
-      hv.setBigUint64(32, v.getBigUint64(16, true), true);
-      hv.setBigUint64(40, v.getBigUint64(24, true) + BigInt(v.getUint32(f + 28, true)), true);
-      hv.setUint32(48, uh, true);
-      hv.setUint32(52, pl, true);
-      out.push(h, b.subarray(f + 48, f + 48 + pl + uh));
-      f += 48 + pl + uh;
-    }
-  }
-  return concat(out);
-}
-
 const container: fc.Arbitrary<{ format: FormatName; name: string; bytes: Uint8Array }> = fc.oneof(
   chain.map((c) => ({ format: "segment" as const, name: `${c.start.toString().padStart(20, "0")}.log`, bytes: concat(c.batches) })),
   chain.map((c) => ({ format: "poll-reply" as const, name: "body.bin", bytes: concat([u32(c.partition), u64(c.start + BigInt(c.count)), u32(c.count), ...c.batches]) })),
@@ -86,7 +65,7 @@ const container: fc.Arbitrary<{ format: FormatName; name: string; bytes: Uint8Ar
     const b = c.batches[0]!;
     return { format: "prepare" as const, name: "record.bin", bytes: consensus(6, b, (v) => v.setBigUint64(192, new DataView(b.buffer).getBigUint64(16, true), true)) };
   }),
-  chain.map((c) => ({ format: "legacy-messages" as const, name: "dump.bin", bytes: legacyOf(c.batches) })),
+  chain.map((c) => ({ format: "legacy-messages" as const, name: "dump.bin", bytes: legacyDumpOf(c.batches) })),
 );
 
 describe("containers around valid batches", () => {
@@ -103,7 +82,7 @@ describe("containers around valid batches", () => {
 
   it("a legacy dump of whole batches converts back to the same segment, byte for byte", () => {
     fc.assert(fc.property(chain, (c) => {
-      const dump = legacyOf(c.batches);
+      const dump = legacyDumpOf(c.batches);
       const opened = openInputWith(xxh, dump, { name: "dump.bin" });
       expect(opened.legacy!.runs.every((r) => r.checkable)).toBe(true);
       expect(legacyToSegment(xxh, dump, opened.legacy!, BigInt(c.partition))).toEqual(concat(c.batches));
