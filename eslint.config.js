@@ -40,9 +40,8 @@ export default defineConfig(
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
       eqeqeq: ["error", "always", { null: "ignore" }],
-      // Off until noUncheckedIndexedAccess is on: today every `xs[i] as number` and `xs[i]!` is flagged
-      // (342 of them); with the flag on, this rule then names exactly the casts that still do nothing.
-      "@typescript-eslint/no-unnecessary-type-assertion": "off",
+      // With noUncheckedIndexedAccess on, this names exactly the casts that do nothing.
+      "@typescript-eslint/no-unnecessary-type-assertion": "error",
     },
   },
   {
@@ -81,9 +80,5 @@ export default defineConfig(
     // Its page.evaluate callbacks run in the browser.
     files: ["scripts/bench-page.mjs"],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
-  },
-  {
-    files: ["src/core/diagnostics-warnings.test.ts"],
-    rules: { "@typescript-eslint/no-unused-vars": "off" },
   },
 );

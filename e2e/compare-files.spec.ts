@@ -15,8 +15,8 @@ test("a second file is compared with the shown input; a changed payload byte and
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const payloadLength = view.getUint32(frame.start + 36, true);
   const other = bytes.slice();
-  other[frame.start + 48 + 5] ^= 0xff; // payload byte 5
-  other[frame.start + 48 + payloadLength + 2] ^= 0x01; // user headers byte 2
+  other[frame.start + 48 + 5]! ^= 0xff; // payload byte 5
+  other[frame.start + 48 + payloadLength + 2]! ^= 0x01; // user headers byte 2
   const file = path.join(os.tmpdir(), "iggy-e2e-compare-other.bin");
   writeFileSync(file, other);
 

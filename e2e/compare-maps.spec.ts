@@ -21,7 +21,7 @@ test("both hex panes mark exactly the differing payload run of a second file, in
   const frame = batches[batch]!.frames.at(-1)!;
   const other = bytes.slice();
   const run = [frame.start + 48 + 3, frame.start + 48 + 4, frame.start + 48 + 5];
-  for (const i of run) other[i] ^= 0xa5;
+  for (const i of run) other[i]! ^= 0xa5;
   const file = path.join(os.tmpdir(), "iggy-e2e-compare-maps-other.bin");
   writeFileSync(file, other);
 

@@ -6,10 +6,14 @@
 /** The CSP <meta> of index.html; the policy contains single quotes, so the attribute is double-quoted. */
 export const CSP_META_RE = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i;
 
-/** The policy of index.html's CSP meta, or an error if the tag is missing. */
+/**
+ * The policy of index.html's CSP meta, or an error if the tag is missing.
+ * @param {string} html
+ * @returns {string}
+ */
 export function metaPolicy(html) {
   const meta = CSP_META_RE.exec(html);
-  if (!meta) throw new Error('index.html must contain a <meta http-equiv="Content-Security-Policy"> tag');
+  if (!meta || meta[1] === undefined) throw new Error('index.html must contain a <meta http-equiv="Content-Security-Policy"> tag');
   return meta[1];
 }
 

@@ -49,7 +49,7 @@ function wrapHasher(hasher: IHasher): Xxh3 {
     hashWindows(input, starts, ends, from, to, out) {
       for (let i = from; i < to; i++) {
         hasher.init();
-        hasher.update(input.subarray(starts[i] as number, ends[i] as number));
+        hasher.update(input.subarray(starts[i], ends[i]));
         out[i] = digestValue();
       }
     },

@@ -23,7 +23,7 @@ describe("analyze options", () => {
 
   it("keeps at most maxDiagnostics and counts the rest", async () => {
     const b = producerBatch(4);
-    for (const s of [256, 313, 370, 427]) b[s] ^= 1; // four frame checksum mismatches
+    for (const s of [256, 313, 370, 427]) b[s]! ^= 1; // four frame checksum mismatches
     const r = await analyze(b, { maxDiagnostics: 3 });
     expect(r.diagnostics).toHaveLength(3);
     expect(r.diagnosticsOmitted).toBe(2); // four frames + the batch checksum
@@ -32,7 +32,7 @@ describe("analyze options", () => {
 
   it("past the cap keeps every batch-level finding, even one found after many frame findings", () => {
     const bad = producerBatch(6);
-    for (const s of frameStartsOf(bad)) bad[s] ^= 1; // six frame checksum mismatches, then the batch checksum
+    for (const s of frameStartsOf(bad)) bad[s]! ^= 1; // six frame checksum mismatches, then the batch checksum
     refreshBatchChecksum(bad);
     const input = concat([bad, new Uint8Array(100)]); // and a torn header after them
     const r = analyzeWith(xxh, input, { maxDiagnostics: 3 });

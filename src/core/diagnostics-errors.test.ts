@@ -177,7 +177,7 @@ describe("frame-reserved-nonzero (error): frame bytes 40..48 not all zero; range
 describe("frame-checksum-mismatch (error): stored frame checksum ≠ computed; range = frame bytes 0..8", () => {
   it("fires on a changed payload byte, and not on the batch: payloads are bound only through frame checksums", async () => {
     const b = producerBatch(2);
-    b[F1 + 48] ^= 0x01;
+    b[F1 + 48]! ^= 0x01;
     const r = await analyze(b);
     expect(findings(r)).toEqual([{ code: "frame-checksum-mismatch", severity: "error", start: F1, end: F1 + 8, batch: 0, frame: 1 }]);
     expect(r.frames.computedChecksum[1]).toBe(xxh.hash(b.subarray(F1 + 8, F1 + 57)));
@@ -186,7 +186,7 @@ describe("frame-checksum-mismatch (error): stored frame checksum ≠ computed; r
 
   it("does not fire once the frame checksum is recomputed (the stale batch checksum then does)", async () => {
     const b = producerBatch(2);
-    b[F1 + 48] ^= 0x01;
+    b[F1 + 48]! ^= 0x01;
     refreshFrameChecksum(b, F1);
     expect(findings(await analyze(b))).toEqual([{ code: "batch-checksum-mismatch", severity: "error", start: 40, end: 48, batch: 0, frame: null }]);
     refreshBatchChecksum(b);
@@ -232,7 +232,7 @@ describe("batch-checksum-mismatch (error): stored batch_checksum ≠ computed; r
 
   it("fires on a flipped bit of the stored checksum itself", async () => {
     const b = producerBatch(1);
-    b[47] ^= 0x40;
+    b[47]! ^= 0x40;
     expect(findings(await analyze(b))).toEqual([{ code: "batch-checksum-mismatch", severity: "error", start: 40, end: 48, batch: 0, frame: null }]);
   });
 

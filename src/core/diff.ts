@@ -66,7 +66,7 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
     const part = (ref: BatchRef, i: number, s: number, which: "payload" | "user headers") => {
       if (i < 0) return null;
       const payloadEnd = s + FRAME_HEADER_SIZE + (ref.analysis.frames.payloadLength[i] as number);
-      return which === "payload" ? ref.bytes.subarray(s + FRAME_HEADER_SIZE, payloadEnd) : ref.bytes.subarray(payloadEnd, ref.analysis.frames.end[i] as number);
+      return which === "payload" ? ref.bytes.subarray(s + FRAME_HEADER_SIZE, payloadEnd) : ref.bytes.subarray(payloadEnd, ref.analysis.frames.end[i]);
     };
     for (const which of ["payload", "user headers"] as const) {
       const lpart = part(left, li, ls, which);

@@ -88,7 +88,7 @@ export function makeProducerBatch(xxh: Xxh3, bytes: Uint8Array, analysis: Analys
 export function redactPayloads(bytes: Uint8Array, analysis: Analysis): Uint8Array {
   const out = bytes.slice();
   const f = analysis.frames;
-  for (let i = 0; i < f.count; i++) out.fill(0, (f.start[i] as number) + FRAME_HEADER_SIZE, f.end[i] as number);
+  for (let i = 0; i < f.count; i++) out.fill(0, (f.start[i] as number) + FRAME_HEADER_SIZE, f.end[i]);
   for (const b of analysis.batches) {
     const t = b.truncatedFrame;
     if (t && t.headerComplete) out.fill(0, t.start + FRAME_HEADER_SIZE, t.end);

@@ -133,7 +133,7 @@ describe("what a redacted copy holds", () => {
     const { bytes: out, ids, userHeaderValues } = redactCopy(xxh, withHeaders, a, { userHeaders: true, ids: true });
     expect([ids, userHeaderValues]).toEqual([1, 3]);
     expect(findings(analyzeWith(xxh, out))).toEqual([]);
-    const uh = out.subarray(256 + 48 + 6, a.frames.end[0] as number);
+    const uh = out.subarray(256 + 48 + 6, a.frames.end[0]);
     const decoded = decodeUserHeaders(uh);
     expect(decoded.ok).toBe(true);
     if (!decoded.ok) return;
@@ -189,7 +189,7 @@ describe("redaction of user headers keeps each block as decodable as it was", ()
       concat(
         entries.map(({ kind, value }) => {
           const widths = [0, 0, 0, 1, 1, 2, 4, 8, 16, 1, 2, 4, 8, 16, 4, 8];
-          const v = widths[kind] ? new Uint8Array(widths[kind]!).map((_, i) => (kind === 3 ? (value[0] ?? 0) & 1 : (value[i % value.length] ?? 0))) : value;
+          const v = widths[kind] ? new Uint8Array(widths[kind]).map((_, i) => (kind === 3 ? (value[0] ?? 0) & 1 : (value[i % value.length] ?? 0))) : value;
           return concat([new Uint8Array([kind, v.length, 0, 0, 0]), v]);
         }),
       ),
@@ -219,9 +219,9 @@ describe("redaction of user headers keeps each block as decodable as it was", ()
 describe("redaction through the container decoder", () => {
   const inputs: Array<{ label: string; bytes: Uint8Array; name: string; format: FormatChoice }> = [
     ...CONTAINER_SAMPLES.flatMap((s) =>
-      s.build(xxh).map((f) => ({ label: `sample ${s.id}: ${f.name}`, bytes: f.bytes, name: f.name, format: "auto" as FormatChoice })),
+      s.build(xxh).map((f) => ({ label: `sample ${s.id}: ${f.name}`, bytes: f.bytes, name: f.name, format: "auto" as const })),
     ),
-    ...vectors.map((v) => ({ label: v.label, bytes: v.bytes, name: v.label.split("/").pop()!, format: "auto" as FormatChoice })),
+    ...vectors.map((v) => ({ label: v.label, bytes: v.bytes, name: v.label.split("/").pop()!, format: "auto" as const })),
   ];
   it.each(inputs.map((i) => [i.label, i] as const))("%s", (_, input) => {
     const opened = openInputWith(xxh, input.bytes, { name: input.name, format: input.format });

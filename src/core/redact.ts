@@ -128,7 +128,7 @@ function remakeChecksums(xxh: Xxh3, out: Uint8Array, view: DataView, analysis: A
   for (let i = 0; i < f.count; i++) {
     const s = f.start[i] as number;
     const matched = f.storedChecksum[i] === f.computedChecksum[i];
-    const computed = xxh.hash(out.subarray(s + 8, f.end[i] as number));
+    const computed = xxh.hash(out.subarray(s + 8, f.end[i]));
     view.setBigUint64(s, matched ? computed : computed ^ flip, true);
   }
   for (const b of analysis.batches) {

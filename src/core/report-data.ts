@@ -128,7 +128,7 @@ function frameNote(analysis: Analysis, bytes: Uint8Array, i: number): string {
   let note = `frame ${f.indexInBatch[i]} at ${hex(s)}: payload ${payloadLength} bytes ${preview(payload)}${payloadLength > PREVIEW_BYTES ? "…" : ""}`;
   const uhLength = f.userHeadersLength[i] as number;
   if (uhLength > 0) {
-    const decoded = decodeUserHeaders(bytes.subarray(s + 48 + payloadLength, f.end[i] as number));
+    const decoded = decodeUserHeaders(bytes.subarray(s + 48 + payloadLength, f.end[i]));
     note += decoded.ok
       ? `, user headers ${decoded.headers
           .slice(0, 6)

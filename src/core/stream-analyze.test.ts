@@ -106,7 +106,7 @@ describe("the kernel walk equals the frame-by-frame reference", () => {
       }
       const want = expectSameEverywhere(bytes, `round ${round}`, int(5) === 0 ? int(40) : 0, int(5) === 0 ? 1 + int(4) : undefined);
       // The containers' rules (segment, poll reply, SendMessages) drop the same findings on every route.
-      const rule = DROP_RULES[round % DROP_RULES.length] as AnalyzeOptions["dropFinding"];
+      const rule = DROP_RULES[round % DROP_RULES.length];
       const dropped = expectSameEverywhere(bytes, `round ${round} with a container's rule`, 0, undefined, rule);
       expect(dropped.summary.errors + dropped.summary.warnings + dropped.summary.infos).toBeLessThanOrEqual(analyzeWith(reference, bytes).diagnostics.length);
       for (const d of want.diagnostics) seen.add(d.code === "frame-truncated" ? `${d.code} (header ${d.message.includes("header needs") ? "cut" : "whole"})` : d.code);

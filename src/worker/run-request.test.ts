@@ -7,7 +7,7 @@ import type { FromWorker, ToWorker } from "./protocol.ts";
 import { runRequest } from "./run-request.ts";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../test/fixtures");
-const buf = (file: string) => { const b = readFileSync(file); return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer; };
+const buf = (file: string) => { const b = readFileSync(file); return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength); };
 
 async function run(request: ToWorker): Promise<FromWorker[]> {
   const out: FromWorker[] = [];

@@ -44,7 +44,7 @@ describe("the batch rules containers change", () => {
 describe("recovery verdict", () => {
   it("index path: from the last entry, headers only; a checksum fault before it is kept", () => {
     const a = stamped(0n, 2);
-    const broken = a.slice(); broken[300] ^= 1;
+    const broken = a.slice(); broken[300]! ^= 1;
     const b = stamped(2n, 1, T + 1n);
     const log = concat([broken, b]);
     const index = concat([u64(2n), u64(T + 1n), u64(BigInt(broken.length))]);
@@ -146,7 +146,7 @@ describe("legacy messages", () => {
     const [dump] = sample("legacy-messages");
     const bad = dump!.bytes.slice();
     const second = 64 + new DataView(bad.buffer).getUint32(52, true) + new DataView(bad.buffer).getUint32(48, true);
-    bad[second + 64] ^= 1; // a payload byte of message 1, whose run is checkable from message 0
+    bad[second + 64]! ^= 1; // a payload byte of message 1, whose run is checkable from message 0
     expect(codes(openInputWith(xxh, bad, { name: "d.bin" }))).toEqual(["frame-checksum-mismatch"]);
     const [tail] = sample("legacy-unverifiable");
     expect(codes(openInputWith(xxh, tail!.bytes, { name: "d.bin" }))).toEqual(["legacy-unverifiable"]);

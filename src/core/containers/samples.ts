@@ -106,7 +106,7 @@ function sliceTail(xxh: Xxh3, batch: Uint8Array, from: number): Uint8Array {
   let f = 256;
   const starts: number[] = [];
   while (f < batch.length) { starts.push(f); f += 48 + v.getUint32(f + 32, true) + v.getUint32(f + 36, true); }
-  const out = concat([batch.subarray(0, 256), batch.subarray(starts[from] as number)]);
+  const out = concat([batch.subarray(0, 256), batch.subarray(starts[from])]);
   const o = new DataView(out.buffer);
   o.setBigUint64(32, BigInt(out.length), true);
   o.setUint32(48, starts.length - from, true);

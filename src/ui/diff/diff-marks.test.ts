@@ -38,7 +38,7 @@ describe("diffMarks", () => {
   it("marks a differing header field whole, and clips to the pane's window", () => {
     const a = golden();
     const b = a.slice();
-    b[317 + 8] ^= 1; // frame 1 id (frame bytes 8..24), its byte 0 (the frame checksum is left stale: only the id differs)
+    b[317 + 8]! ^= 1; // frame 1 id (frame bytes 8..24), its byte 0 (the frame checksum is left stale: only the id differs)
     const rows = diffOf(a, b);
     expect(diffMarks(rows, "left", 0, a.length)).toEqual([{ start: 325, end: 341 }]);
     expect(diffMarks(rows, "right", 330, 345)).toEqual([{ start: 330, end: 341 }]);

@@ -94,7 +94,7 @@ describe("describeByte on the golden batch", () => {
 
   test("a checksum mismatch shows ✗ and the diagnostic", () => {
     const bytes = goldenBatch();
-    bytes[310] ^= 1;
+    bytes[310]! ^= 1;
     const i = info(analysed(bytes), 258);
     expect(row(i, "Computed")).toMatch(/✗ differs$/);
     expect(i.rows.find((r) => r.label === "Computed")?.tone).toBe("bad");

@@ -62,7 +62,7 @@ describe("HexRow", () => {
 
   test("diagnostics and unit edges", () => {
     const bytes = goldenBatch();
-    bytes[310] ^= 1;
+    bytes[310]! ^= 1;
     const bad = analysed(bytes);
     const data = new RowCache(bad.analysis, bad.bytes).window(16, 17)[0]!;
     const html = renderToStaticMarkup(createElement(HexRow, { data, bytes: bad.bytes, offsetDigits: 8, idPrefix: "t-" }));

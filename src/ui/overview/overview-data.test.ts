@@ -16,7 +16,7 @@ describe("overview rows", () => {
   it("ticks every batch start and marks a flipped payload byte's rows as an error", async () => {
     const a = stampedBatch(3, { partitionId: 1n, baseOffset: 0n, baseTimestamp: 10n });
     const b = producerBatch(2);
-    b[256 + 48 + 1] ^= 0xff; // a payload byte of b's first frame: its checksum no longer matches
+    b[256 + 48 + 1]! ^= 0xff; // a payload byte of b's first frame: its checksum no longer matches
     const bytes = concat([a, b]);
     const analysis = await analyze(bytes);
     expect(analysis.summary.errors).toBeGreaterThan(0);

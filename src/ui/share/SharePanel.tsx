@@ -210,7 +210,7 @@ export function SharePanel() {
               const f = input.analysis.frames;
               downloadFile(
                 `${baseName(input.name)}${suffix}-frame${selection.frame}.bin`,
-                s.bytes.slice(f.start[selection.frame] as number, f.end[selection.frame] as number),
+                s.bytes.slice(f.start[selection.frame], f.end[selection.frame]),
               );
             })
           }

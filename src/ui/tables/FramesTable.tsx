@@ -5,7 +5,7 @@
  */
 import { TableToggle } from "../common/TableToggle.tsx";
 import { useCallback, useId, useMemo, useState } from "react";
-import type { Analysis, BatchModel } from "../../core/model.ts";
+import type { Analysis } from "../../core/model.ts";
 import { selectFrame } from "../state/actions.ts";
 import type { LoadedInput } from "../state/app-state.ts";
 import { checksumVerdict, formatCount, frameTone, idCell, previewText, timeText, timeWithRaw } from "../common/cell-text.ts";
@@ -62,7 +62,7 @@ export function FramesTable({ input }: { input: LoadedInput }) {
   const [problemsOnly, setProblemsOnly] = useState(false);
   const [allBatches, setAllBatches] = useState(false);
   const shownBatch = useShownBatch(input);
-  const batch = analysis.batches[shownBatch] as BatchModel | undefined;
+  const batch = analysis.batches[shownBatch];
   const columns = useMemo(() => frameColumns(analysis, bytes), [analysis, bytes]);
   const visibility = useMemo(() => ({ batch: allBatches }), [allBatches]);
   const { table, sorting } = useIndexTable(columns, visibility);

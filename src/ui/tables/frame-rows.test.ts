@@ -23,7 +23,7 @@ const b1 = stampBatch(xxh, encodeBatch(xxh, {
 }), { partitionId: 1n, baseOffset: 13n, baseTimestamp: 6_000_000n });
 const input = concat([b0, b1]);
 // Corrupt frame 0's checksum in batch 0.
-input[256] ^= 1;
+input[256]! ^= 1;
 const a = analyzeWith(xxh, input);
 
 const sorted = (column: FrameColumnId, desc = false): number[] => {

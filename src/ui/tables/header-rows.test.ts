@@ -62,7 +62,7 @@ describe("batch header rows", () => {
 
   it("flags a wrong checksum, nonzero reserved bytes and a count mismatch", () => {
     const bad = golden.slice();
-    bad[40] ^= 0xff;
+    bad[40]! ^= 0xff;
     bad.fill(1, 60, 63);
     bad[48] = 3;
     const a = analyzeWith(xxh, bad);
