@@ -82,9 +82,7 @@ function cspPlugin(): Plugin {
         const scripts = inlineScripts(html);
         if (command === 'build') {
           if (scripts.length > 0) {
-            throw new Error(
-              `Built index.html contains ${scripts.length} inline <script>(s), which the CSP blocks; move them to a module file.`,
-            );
+            throw new Error(`Built index.html contains ${scripts.length} inline <script>(s), which the CSP blocks; move them to a module file.`);
           }
         } else if (scripts.length > 0) {
           const hashes = scripts.map((body) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);

@@ -85,8 +85,16 @@ describe("exit status", () => {
   it("is 0 for an empty file: no batches, no diagnostics", () => {
     expect(runs.empty.code).toBe(0);
     const doc = JSON.parse(runs.empty.stdout);
-    expect(doc).toEqual({ format: "batches", detectedBy: expect.stringContaining("shorter than a batch header"), input: { name: "empty.bin", size: 0 },
-      summary: { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 }, batches: [], diagnostics: [], container: null, recovery: null });
+    expect(doc).toEqual({
+      format: "batches",
+      detectedBy: expect.stringContaining("shorter than a batch header"),
+      input: { name: "empty.bin", size: 0 },
+      summary: { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 },
+      batches: [],
+      diagnostics: [],
+      container: null,
+      recovery: null,
+    });
   });
 
   it.each([
@@ -114,12 +122,29 @@ describe("--json", () => {
     expect(doc.input).toEqual({ name: "19-segment-4-batch2-bad-frame.bin", size: readFileSync(BROKEN).length });
     const b = doc.batches[1];
     expect(Object.keys(b).sort()).toEqual(["computedChecksum", "end", "frames", "header", "index", "stamped", "start"]);
-    expect(Object.keys(b.header).sort()).toEqual(["baseOffset", "baseTimestamp", "batchChecksum", "batchLength", "messageCount", "originTimestamp", "partitionId"]);
+    expect(Object.keys(b.header).sort()).toEqual([
+      "baseOffset",
+      "baseTimestamp",
+      "batchChecksum",
+      "batchLength",
+      "messageCount",
+      "originTimestamp",
+      "partitionId",
+    ]);
     for (const k of ["partitionId", "baseOffset", "baseTimestamp", "originTimestamp", "batchLength"]) expect(b.header[k]).toMatch(/^\d+$/);
     expect(b.header.batchChecksum).toMatch(/^[0-9a-f]{16}$/);
-    expect(Object.keys(b.frames[0]).sort()).toEqual(
-      ["checksum", "computedChecksum", "end", "id", "index", "offsetDelta", "payloadLength", "start", "timestampDelta", "userHeadersLength"],
-    );
+    expect(Object.keys(b.frames[0]).sort()).toEqual([
+      "checksum",
+      "computedChecksum",
+      "end",
+      "id",
+      "index",
+      "offsetDelta",
+      "payloadLength",
+      "start",
+      "timestampDelta",
+      "userHeadersLength",
+    ]);
     expect(b.frames[0].id).toMatch(/^[0-9a-f]{32}$/);
     expect(doc.diagnostics).toHaveLength(1);
     expect(Object.keys(doc.diagnostics[0]).sort()).toEqual(["batch", "code", "end", "frame", "message", "severity", "start"]);

@@ -39,7 +39,7 @@ describe("inspect FILE on containers", () => {
     const doc = JSON.parse(cli("inspect", place("request"), "--json").stdout);
     expect(doc.format).toBe("request");
     expect(doc.container.fields.find((f: { name: string }) => f.name === "command")).toEqual({ name: "command", start: 60, end: 61, value: "5" });
-    expect(doc.container.fields.find((f: { name: string }) => f.name === "stream_id.value")).toMatchObject({ value: "\"orders\"" });
+    expect(doc.container.fields.find((f: { name: string }) => f.name === "stream_id.value")).toMatchObject({ value: '"orders"' });
     expect(doc.batches[0].start).toBe(doc.container.end);
   });
   it("--format forces a format; an unknown name is a usage error", () => {

@@ -4,8 +4,16 @@ import { basename, join } from "node:path";
 import { createHash } from "node:crypto";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import {
-  FORMAT_NAMES, FORMAT_TITLES, legacyToSegment, openInputWith, openPartition, openedJsonChunks, partitionJson,
-  type FormatChoice, type OpenedInput, type PartitionSource,
+  FORMAT_NAMES,
+  FORMAT_TITLES,
+  legacyToSegment,
+  openInputWith,
+  openPartition,
+  openedJsonChunks,
+  partitionJson,
+  type FormatChoice,
+  type OpenedInput,
+  type PartitionSource,
 } from "../src/core/containers/index.ts";
 import { summarySentence } from "../src/core/summary-text.ts";
 import { renderMarkdownReport } from "../src/core/report.ts";
@@ -34,7 +42,6 @@ export function parseFormat(flag: string, value: string | undefined): FormatChoi
 
 /** Writes text pieces to stdout (main.ts's writer, which waits on a full pipe). */
 export type Write = (chunks: Iterable<string>) => Promise<void>;
-
 
 const why = (err: unknown): string => {
   const code = (err as NodeJS.ErrnoException).code;
@@ -87,8 +94,18 @@ async function sourcesOf(dir: string): Promise<(PartitionSource & { readonly pat
   for (const e of entries) {
     const path = join(dir, e.name);
     let size = 0;
-    try { size = (await stat(path)).size; } catch { /* listed; read() reports it */ }
-    const isFile = e.isFile() || (e.isSymbolicLink() && (await stat(path).then((s) => s.isFile(), () => false)));
+    try {
+      size = (await stat(path)).size;
+    } catch {
+      /* listed; read() reports it */
+    }
+    const isFile =
+      e.isFile() ||
+      (e.isSymbolicLink() &&
+        (await stat(path).then(
+          (s) => s.isFile(),
+          () => false,
+        )));
     out.push({
       path,
       name: isFile ? e.name : `${e.name}/`,
@@ -124,10 +141,12 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
   const total = sources.reduce((n, s) => n + s.size, 0);
   let k = 0;
   if (json) await writeChunks([partitionJson.open(basename(dir) || dir, total)]);
-  else await writeChunks([`${terminalText(dir)}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`]);
+  else
+    await writeChunks([`${terminalText(dir)}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`]);
   const paths = new Map(sources.map((s) => [s.name, s.path]));
   const result = await openPartition(sources, {
-    streamSegment: !stream || (json && withFrames) ? undefined : (source, entries) => streamSegment(paths.get(source.name) ?? join(dir, source.name), source.name, entries),
+    streamSegment:
+      !stream || (json && withFrames) ? undefined : (source, entries) => streamSegment(paths.get(source.name) ?? join(dir, source.name), source.name, entries),
     onFile: async (name, opened, bytes) => {
       if (json) await writeChunks([partitionJson.separator(k++), ...openedJsonChunks(opened, bytes, name, withFrames, { name })]);
       else await writeChunks(["\n", renderOpenedText(opened, name)]);
@@ -142,7 +161,9 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
     const lines = ["", `partition ${terminalText(dir)}: ${summarySentence(result.summary)}`];
     for (const s of result.segments) {
       const range = s.firstOffset === null ? "no batches" : `offsets ${s.firstOffset}..${s.lastOffset ?? "?"}`;
-      lines.push(`  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}  ${s.errors ? `FAIL (${s.errors} error${s.errors === 1 ? "" : "s"})` : "ok"}`);
+      lines.push(
+        `  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}  ${s.errors ? `FAIL (${s.errors} error${s.errors === 1 ? "" : "s"})` : "ok"}`,
+      );
     }
     lines.push(`verdict: ${result.verdict === "refused" ? "REFUSED" : result.summary.errors > 0 ? "FAIL" : "ok"}: ${terminalText(result.sentence)}`);
     await writeChunks([lines.join("\n") + "\n"]);
@@ -151,7 +172,14 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
 }
 
 /** `inspect FILE|-` for one file. */
-export async function inspectOne(writeChunks: Write, bytes: Uint8Array, path: string, format: FormatChoice, json: boolean, withFrames: boolean): Promise<number> {
+export async function inspectOne(
+  writeChunks: Write,
+  bytes: Uint8Array,
+  path: string,
+  format: FormatChoice,
+  json: boolean,
+  withFrames: boolean,
+): Promise<number> {
   const { opened, name } = await openFile(bytes, path, format);
   if (json) await writeChunks(openedJsonChunks(opened, bytes, name, withFrames));
   else await writeChunks([renderOpenedText(opened, name)]);
@@ -170,12 +198,18 @@ export async function reportOne(bytes: Uint8Array, path: string, format: FormatC
 export async function convertOne(bytes: Uint8Array, path: string, format: FormatChoice, out: string, partitionId: bigint): Promise<Uint8Array> {
   const { opened } = await openFile(bytes, path, format === "auto" ? "auto" : format);
   if (opened.format !== "legacy-messages" || !opened.legacy) {
-    throw new CliProblem(`iggy-batch: convert reads legacy messages (iggy message poll --output-file); ${path} is ${formatLine(opened).slice(8)}. Force with --format legacy-messages`);
+    throw new CliProblem(
+      `iggy-batch: convert reads legacy messages (iggy message poll --output-file); ${path} is ${formatLine(opened).slice(8)}. Force with --format legacy-messages`,
+    );
   }
   if (opened.legacy.messages.length === 0) throw new CliProblem(`iggy-batch: ${path} holds no whole legacy message to convert`);
   const segment = legacyToSegment(await loadXxh3(), bytes, opened.legacy, partitionId);
   if (out !== "-") {
-    try { await writeFile(out, segment); } catch (err) { throw new CliProblem(`iggy-batch: cannot write ${out}: ${why(err)}`); }
+    try {
+      await writeFile(out, segment);
+    } catch (err) {
+      throw new CliProblem(`iggy-batch: cannot write ${out}: ${why(err)}`);
+    }
   }
   return segment;
 }

@@ -36,7 +36,10 @@ function withPrefix(id: "poll-reply" | "replicated-record"): { file: string; sou
 const inspect = (args: string[]) => spawnSync(process.execPath, [BIN, "inspect", ...args, "--json"], { encoding: "utf8" });
 
 describe("iggy-batch --envelope (an alias of --format since containers.md)", () => {
-  for (const [id, format] of [["poll-reply", "poll-reply"], ["replicated-record", "prepare"]] as const) {
+  for (const [id, format] of [
+    ["poll-reply", "poll-reply"],
+    ["replicated-record", "prepare"],
+  ] as const) {
     const { file, source, skip } = withPrefix(id);
     const plain = JSON.parse(execFileSync(process.execPath, [BIN, "inspect", source, "--json"], { encoding: "utf8" }));
     it(`${id}: the batches after ${skip} bytes decode as they do alone, at offsets shifted by ${skip}`, () => {

@@ -96,7 +96,13 @@ export function parseDiagramTarget(analysis: Analysis, text: string): DiagramTar
 
 /** The SVG layout diagram of one header of the subject. */
 export function diagramOf(subject: Subject, target: DiagramTarget): string {
-  return renderLayoutSvg(subject.analysis, subject.bytes, { name: subject.name, sha256: subject.sha256, target, palette: LIGHT_PALETTE, redactedFrom: subject.redacted?.originalSha256 });
+  return renderLayoutSvg(subject.analysis, subject.bytes, {
+    name: subject.name,
+    sha256: subject.sha256,
+    target,
+    palette: LIGHT_PALETTE,
+    redactedFrom: subject.redacted?.originalSha256,
+  });
 }
 
 /** The SVG picture of a range of the subject (by default around its first finding). */

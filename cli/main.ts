@@ -13,7 +13,9 @@ import { inspectStreamed } from "./inspect-input.ts";
 
 const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see containers.md)` };
 const ENVELOPE_OPTION = {
-  name: "--envelope", value: "NAME", conflicts: "--format",
+  name: "--envelope",
+  value: "NAME",
+  conflicts: "--format",
   help: "alias: poll-reply = --format poll-reply, replicated-record = --format prepare, none = --format batches",
 };
 const REDACT_HEADERS_OPTION = { name: "--user-headers", requires: "--redact", help: "with --redact: also replace user header values" };
@@ -24,7 +26,9 @@ const BINARY_OUT_HELP = "where the bytes go, required (- is standard output, nev
 /** Every command and its options: parsing, help and the usage text all read this table. */
 const COMMANDS: readonly CommandSpec[] = [
   {
-    name: "inspect", operand: "PATH|-", summary: "decode a file, standard input (-), or a partition directory (every *.log and *.index in it)",
+    name: "inspect",
+    operand: "PATH|-",
+    summary: "decode a file, standard input (-), or a partition directory (every *.log and *.index in it)",
     options: [
       FORMAT_OPTION,
       ENVELOPE_OPTION,
@@ -34,34 +38,58 @@ const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
-    name: "report", operand: "FILE|-", summary: "print a Markdown report for a bug tracker (exit status as inspect)",
+    name: "report",
+    operand: "FILE|-",
+    summary: "print a Markdown report for a bug tracker (exit status as inspect)",
     options: [
-      FORMAT_OPTION, ENVELOPE_OPTION, { name: "--out", alias: "-o", value: "REPORT.md", help: OUT_HELP },
+      FORMAT_OPTION,
+      ENVELOPE_OPTION,
+      { name: "--out", alias: "-o", value: "REPORT.md", help: OUT_HELP },
       { name: "--text", help: "plain text instead of Markdown" },
       { name: "--redact", help: "report on a redacted copy (payloads replaced, the same findings)" },
-      REDACT_HEADERS_OPTION, REDACT_IDS_OPTION,
+      REDACT_HEADERS_OPTION,
+      REDACT_IDS_OPTION,
       { name: "--svg", value: "FILE.svg", conflicts: "--embed-svg", help: "write a picture of the bytes around the first finding to FILE and link it" },
       { name: "--embed-svg", help: "embed that picture in the report as a data: URL" },
     ],
   },
   {
-    name: "redact", operand: "FILE|-",
-    summary: "write a copy with payloads (and with --user-headers header values, with --ids message ids) replaced and checksums re-made: exactly the original's diagnostics",
-    options: [{ name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP }, FORMAT_OPTION, ENVELOPE_OPTION,
-      { name: "--user-headers", help: "also replace user header values (keys, kinds and lengths kept)" },
-      { name: "--ids", help: "also replace message ids" }],
-  },
-  {
-    name: "render", operand: "FILE|-", summary: "write the hex map of bytes A..B as SVG with field colours, marked problem bytes and a caption (exit status as inspect)",
+    name: "redact",
+    operand: "FILE|-",
+    summary:
+      "write a copy with payloads (and with --user-headers header values, with --ids message ids) replaced and checksums re-made: exactly the original's diagnostics",
     options: [
-      { name: "--range", value: "A..B", help: "half-open, decimal or 0x (default: around the first finding)" },
-      { name: "--diagram", value: "batch:N|frame:N:K", conflicts: "--range", help: "draw the layout diagram of batch N's header or of frame K of batch N instead" },
-      { name: "--out", alias: "-o", value: "OUT.svg", help: OUT_HELP }, FORMAT_OPTION, ENVELOPE_OPTION,
-      { name: "--redact", help: "draw a redacted copy" }, REDACT_HEADERS_OPTION, REDACT_IDS_OPTION,
+      { name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP },
+      FORMAT_OPTION,
+      ENVELOPE_OPTION,
+      { name: "--user-headers", help: "also replace user header values (keys, kinds and lengths kept)" },
+      { name: "--ids", help: "also replace message ids" },
     ],
   },
   {
-    name: "convert", operand: "LEGACY.bin|-", summary: "rewrite legacy messages (iggy message poll --output-file) as a valid stamped segment",
+    name: "render",
+    operand: "FILE|-",
+    summary: "write the hex map of bytes A..B as SVG with field colours, marked problem bytes and a caption (exit status as inspect)",
+    options: [
+      { name: "--range", value: "A..B", help: "half-open, decimal or 0x (default: around the first finding)" },
+      {
+        name: "--diagram",
+        value: "batch:N|frame:N:K",
+        conflicts: "--range",
+        help: "draw the layout diagram of batch N's header or of frame K of batch N instead",
+      },
+      { name: "--out", alias: "-o", value: "OUT.svg", help: OUT_HELP },
+      FORMAT_OPTION,
+      ENVELOPE_OPTION,
+      { name: "--redact", help: "draw a redacted copy" },
+      REDACT_HEADERS_OPTION,
+      REDACT_IDS_OPTION,
+    ],
+  },
+  {
+    name: "convert",
+    operand: "LEGACY.bin|-",
+    summary: "rewrite legacy messages (iggy message poll --output-file) as a valid stamped segment",
     options: [
       { name: "--out", alias: "-o", value: "OUT.log", required: true, help: BINARY_OUT_HELP },
       { name: "--partition-id", value: "N", help: "the segment's partition_id (a u64; default 0)" },
@@ -69,7 +97,9 @@ const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
-    name: "build", operand: "SPEC.json|-", summary: "encode the batches a JSON description gives (see README) into OUT",
+    name: "build",
+    operand: "SPEC.json|-",
+    summary: "encode the batches a JSON description gives (see README) into OUT",
     options: [{ name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP }],
   },
 ];
@@ -135,7 +165,12 @@ async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const out = outOf(parsed);
   const subject = await subjectOf(await readInputBytes(path), path, formatOf(parsed), redactChoice(parsed));
   const svgPath = parsed.options.get("--svg");
-  const { report: text, svgFile } = reportOf(subject, { text: has(parsed, "--text"), svgFile: typeof svgPath === "string" ? svgPath : null, embedSvg: has(parsed, "--embed-svg"), out });
+  const { report: text, svgFile } = reportOf(subject, {
+    text: has(parsed, "--text"),
+    svgFile: typeof svgPath === "string" ? svgPath : null,
+    embedSvg: has(parsed, "--embed-svg"),
+    out,
+  });
   if (svgFile) {
     const sink = await openSink(svgFile.path);
     await writeText(sink, slices(svgFile.svg));
@@ -151,12 +186,17 @@ async function redact(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const path = operandOf(spec, parsed);
   const out = parsed.options.get("--out") as string;
   if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
-  const subject = await subjectOf(await readInputBytes(path), path, formatOf(parsed), { userHeaders: has(parsed, "--user-headers"), ids: has(parsed, "--ids") });
+  const subject = await subjectOf(await readInputBytes(path), path, formatOf(parsed), {
+    userHeaders: has(parsed, "--user-headers"),
+    ids: has(parsed, "--ids"),
+  });
   const sink = await openSink(out);
   await sink.write(subject.bytes);
   await sink.end();
   const n = subject.analysis.diagnostics.length;
-  process.stderr.write(`iggy-batch: wrote ${subject.bytes.length} bytes to ${terminalText(out)}: ${subject.replaced}; the same ${n} diagnostic${n === 1 ? "" : "s"} as the original (SHA-256 ${subject.redacted?.originalSha256})\n`);
+  process.stderr.write(
+    `iggy-batch: wrote ${subject.bytes.length} bytes to ${terminalText(out)}: ${subject.replaced}; the same ${n} diagnostic${n === 1 ? "" : "s"} as the original (SHA-256 ${subject.redacted?.originalSha256})\n`,
+  );
   return 0;
 }
 
@@ -164,9 +204,11 @@ async function render(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const path = operandOf(spec, parsed);
   const rangeText = parsed.options.get("--range");
   const range = typeof rangeText === "string" ? parseRange(rangeText) : null;
-  if (typeof rangeText === "string" && !range) throw new UsageError(`iggy-batch: --range takes A..B (decimal or 0x hex, A ≤ B), not ${JSON.stringify(terminalText(rangeText))}`);
+  if (typeof rangeText === "string" && !range)
+    throw new UsageError(`iggy-batch: --range takes A..B (decimal or 0x hex, A ≤ B), not ${JSON.stringify(terminalText(rangeText))}`);
   const bytes = await readInputBytes(path);
-  if (range && range.start >= bytes.length && bytes.length > 0) throw new UsageError(`iggy-batch: --range starts at ${range.start}, past the end of the input (${bytes.length} bytes)`);
+  if (range && range.start >= bytes.length && bytes.length > 0)
+    throw new UsageError(`iggy-batch: --range starts at ${range.start}, past the end of the input (${bytes.length} bytes)`);
   const subject = await subjectOf(bytes, path, formatOf(parsed), redactChoice(parsed));
   const diagramText = parsed.options.get("--diagram");
   const target = typeof diagramText === "string" ? parseDiagramTarget(subject.analysis, diagramText) : null;
@@ -181,7 +223,8 @@ async function convert(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const path = operandOf(spec, parsed);
   const out = parsed.options.get("--out") as string;
   const id = (parsed.options.get("--partition-id") as string | undefined) ?? "0";
-  if (!/^\d{1,20}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn) throw new UsageError(`iggy-batch: --partition-id takes a u64, not ${JSON.stringify(terminalText(id))}`);
+  if (!/^\d{1,20}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn)
+    throw new UsageError(`iggy-batch: --partition-id takes a u64, not ${JSON.stringify(terminalText(id))}`);
   if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
   const segment = await convertOne(await readInputBytes(path), path, formatOf(parsed), out, BigInt(id));
   if (out === "-") await (await openSink("-")).write(segment);
@@ -202,7 +245,10 @@ async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   }
   let batch: Uint8Array;
   try {
-    batch = buildFromSpec(await loadXxh3(), json, { nowMillis: () => Date.now(), randomBytes: (n) => new Uint8Array(globalThis.crypto.getRandomValues(new Uint8Array(n))) });
+    batch = buildFromSpec(await loadXxh3(), json, {
+      nowMillis: () => Date.now(),
+      randomBytes: (n) => new Uint8Array(globalThis.crypto.getRandomValues(new Uint8Array(n))),
+    });
   } catch (err) {
     if (err instanceof BuildSpecError || err instanceof RangeError) throw new UsageError(`iggy-batch: ${terminalText(err.message)}`);
     throw err;
@@ -224,7 +270,10 @@ const hasFlag = (args: readonly string[], flags: readonly string[]): boolean => 
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const print = (text: string) => { process.stdout.write(text + "\n"); return 0; };
+  const print = (text: string) => {
+    process.stdout.write(text + "\n");
+    return 0;
+  };
   if (command === undefined) throw new UsageError(USAGE);
   if (HELP_FLAGS.includes(command)) return print(USAGE);
   if (command === VERSION_FLAG) return print(`iggy-batch ${TOOL_VERSION}`);
@@ -240,7 +289,8 @@ async function run(argv: string[]): Promise<number> {
   try {
     return await (RUN[spec.name] as (s: CommandSpec, p: ParsedArgs) => Promise<number>)(spec, parseArgs(spec, rest));
   } catch (err) {
-    if (err instanceof ArgError) throw new UsageError(`iggy-batch ${spec.name}: ${err.message}\nusage: ${usageLine(spec)}\n(iggy-batch ${spec.name} --help for more)`);
+    if (err instanceof ArgError)
+      throw new UsageError(`iggy-batch ${spec.name}: ${err.message}\nusage: ${usageLine(spec)}\n(iggy-batch ${spec.name} --help for more)`);
     throw err;
   }
 }

@@ -31,7 +31,9 @@ function segment(): Uint8Array {
     const p = b % 2;
     const messages = Array.from({ length: 1 + (b % 7) }, (_, k) => ({ payload: `p${p} b${b} m${k} `.repeat(1 + (b % 5)), timestampDelta: k }));
     const batch = stampBatch(reference, encodeBatch(reference, { originTimestamp: 1n, messages }), {
-      partitionId: BigInt(p), baseOffset: next[p]! + (b === 41 ? 3n : 0n), baseTimestamp: 1_000_000n + BigInt(b),
+      partitionId: BigInt(p),
+      baseOffset: next[p]! + (b === 41 ? 3n : 0n),
+      baseTimestamp: 1_000_000n + BigInt(b),
     });
     next[p]! += BigInt(messages.length) + (b === 41 ? 3n : 0n);
     if (b === 17) batch[256 + 60]! ^= 0xff; // a payload byte: frame checksum
@@ -49,7 +51,9 @@ const want = withoutFrames(analyzeWith(reference, bytes));
 
 describe("all cores", () => {
   it("the planted faults are there to be found", () => {
-    expect(new Set(want.diagnostics.map((d) => d.code))).toEqual(new Set(["frame-checksum-mismatch", "batch-checksum-mismatch", "offset-discontinuity", "batch-truncated", "frame-truncated", "message-count-mismatch"]));
+    expect(new Set(want.diagnostics.map((d) => d.code))).toEqual(
+      new Set(["frame-checksum-mismatch", "batch-checksum-mismatch", "offset-discontinuity", "batch-truncated", "frame-truncated", "message-count-mismatch"]),
+    );
   });
 
   for (const threads of [1, 2, 3]) {
@@ -72,7 +76,8 @@ describe("all cores", () => {
     const pool = new RangePool(2);
     try {
       await pool.ready();
-      for (let k = 0; k < 2; k++) expect(withoutFrames(await pool.analyzeFile(FILE, { startOffset: 0, keepFrames: false, maxDiagnostics: 200_000 }))).toEqual(want);
+      for (let k = 0; k < 2; k++)
+        expect(withoutFrames(await pool.analyzeFile(FILE, { startOffset: 0, keepFrames: false, maxDiagnostics: 200_000 }))).toEqual(want);
     } finally {
       await pool.close();
     }
@@ -94,11 +99,18 @@ describe("all cores", () => {
 
   it("inspect prints the same text and JSON streamed (1 or 2 threads) as from stdin", () => {
     const run = (args: string[], threads: string, input?: Uint8Array) => {
-      const r = spawnSync(process.execPath, [join(ROOT, "bin/iggy-batch.mjs"), "inspect", ...args], { input, encoding: "utf8", env: { ...process.env, IGGY_BATCH_THREADS: threads } });
+      const r = spawnSync(process.execPath, [join(ROOT, "bin/iggy-batch.mjs"), "inspect", ...args], {
+        input,
+        encoding: "utf8",
+        env: { ...process.env, IGGY_BATCH_THREADS: threads },
+      });
       return { status: r.status, stdout: r.stdout.replaceAll(`"name":"-"`, `"name":"segment.bin"`).replace(/^-: /m, "segment.bin: ") };
     };
     // Forced to batches: a file this small streams only when forced (auto reads small files whole to try every container).
-    for (const args of [["--format", "batches"], ["--format", "batches", "--json", "--no-frames"]]) {
+    for (const args of [
+      ["--format", "batches"],
+      ["--format", "batches", "--json", "--no-frames"],
+    ]) {
       const piped = run(["-", ...args], "1", bytes);
       expect(piped.status).toBe(1);
       expect(run([FILE, ...args], "1")).toEqual(piped);

@@ -55,10 +55,23 @@ export class RangePool {
 
   private reply(worker: Worker): Promise<Reply> {
     return new Promise((resolve, reject) => {
-      const onMessage = (m: Reply): void => { cleanup(); resolve(m); };
-      const onError = (err: Error): void => { cleanup(); reject(err); };
-      const onExit = (code: number): void => { cleanup(); reject(new Error(`range worker exited with code ${code}`)); };
-      const cleanup = (): void => { worker.off("message", onMessage); worker.off("error", onError); worker.off("exit", onExit); };
+      const onMessage = (m: Reply): void => {
+        cleanup();
+        resolve(m);
+      };
+      const onError = (err: Error): void => {
+        cleanup();
+        reject(err);
+      };
+      const onExit = (code: number): void => {
+        cleanup();
+        reject(new Error(`range worker exited with code ${code}`));
+      };
+      const cleanup = (): void => {
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        worker.off("exit", onExit);
+      };
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
@@ -87,8 +100,17 @@ export class RangePool {
     } finally {
       closeSync(fd);
     }
-    const results = await Promise.all(plans.map((p, i) =>
-      this.run(this.workers[i] as Worker, { ...p, path, keepFrames: options.keepFrames, maxDiagnostics: options.maxDiagnostics, dropCodes: options.dropCodes })));
+    const results = await Promise.all(
+      plans.map((p, i) =>
+        this.run(this.workers[i] as Worker, {
+          ...p,
+          path,
+          keepFrames: options.keepFrames,
+          maxDiagnostics: options.maxDiagnostics,
+          dropCodes: options.dropCodes,
+        }),
+      ),
+    );
     return mergeRanges(size, results, options.maxDiagnostics, dropCodesFinding(options.dropCodes));
   }
 

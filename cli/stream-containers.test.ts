@@ -52,7 +52,15 @@ describe("streamed segments equal the whole-file path", () => {
     const codes = new Set<string>();
     for (const p of partitions) for (const c of await expectSame(join(CORPUS, p), p)) codes.add(c);
     // The corpus reaches the segment rules the streamed path re-implements from headers.
-    for (const c of ["segment-name-mismatch", "segment-offset-gap", "recovery-stops", "index-entry-misplaced", "partition-chain-gap", "partition-empty-segment"]) expect(codes).toContain(c);
+    for (const c of [
+      "segment-name-mismatch",
+      "segment-offset-gap",
+      "recovery-stops",
+      "index-entry-misplaced",
+      "partition-chain-gap",
+      "partition-empty-segment",
+    ])
+      expect(codes).toContain(c);
     expect(codes).not.toContain("offset-discontinuity");
   });
 
@@ -90,6 +98,14 @@ describe("streamed segments equal the whole-file path", () => {
       }
       for (const c of await expectSame(dir, `round ${round}`)) codes.add(c);
     }
-    for (const c of ["segment-name-mismatch", "segment-offset-gap", "recovery-stops", "index-entry-mismatch", "index-entry-misplaced", "batch-checksum-mismatch"]) expect(codes).toContain(c);
+    for (const c of [
+      "segment-name-mismatch",
+      "segment-offset-gap",
+      "recovery-stops",
+      "index-entry-mismatch",
+      "index-entry-misplaced",
+      "batch-checksum-mismatch",
+    ])
+      expect(codes).toContain(c);
   });
 });

@@ -6,14 +6,25 @@
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import {
-  SEGMENT_DROPPED_CODES, batchStartsOf, decodeIndexEntries, indexOpened, segmentOf, segmentOpened, sourceHeaderAt,
-  type FormatChoice, type IndexEntry, type OpenedInput, type SegmentResult,
+  SEGMENT_DROPPED_CODES,
+  batchStartsOf,
+  decodeIndexEntries,
+  indexOpened,
+  segmentOf,
+  segmentOpened,
+  sourceHeaderAt,
+  type FormatChoice,
+  type IndexEntry,
+  type OpenedInput,
+  type SegmentResult,
 } from "../src/core/containers/index.ts";
 import { analyzeOpenFile, isUnreadable } from "./stream-file.ts";
 
 /** A `.log` at `path` decoded as a segment named `name`: its result, `unreadable: …`, or null (read it whole instead). */
 export async function streamSegment(path: string, name: string, entries: readonly IndexEntry[]): Promise<SegmentResult | string | null> {
-  const got = await analyzeOpenFile(path, { dropCodes: SEGMENT_DROPPED_CODES }, (analysis, source) => segmentOf(analysis, sourceHeaderAt(source), name, entries));
+  const got = await analyzeOpenFile(path, { dropCodes: SEGMENT_DROPPED_CODES }, (analysis, source) =>
+    segmentOf(analysis, sourceHeaderAt(source), name, entries),
+  );
   return got === null ? null : isUnreadable(got) ? `unreadable: ${got.unreadable}` : got;
 }
 
@@ -41,11 +52,24 @@ async function readOrUndefined(path: string): Promise<Uint8Array | undefined> {
  * Returns the index's bytes too (an index's JSON needs no others); with `frameList` a segment is
  * left to the whole-file path (the frames' ids are read from its bytes).
  */
-export async function openContainerStreamed(path: string, format: FormatChoice, frameList: boolean): Promise<{ opened: OpenedInput; bytes: Uint8Array } | null> {
+export async function openContainerStreamed(
+  path: string,
+  format: FormatChoice,
+  frameList: boolean,
+): Promise<{ opened: OpenedInput; bytes: Uint8Array } | null> {
   const name = basename(path);
   const lower = name.toLowerCase();
   // Auto-detect decides these two by name alone (detect.ts), .index first.
-  const kind = format === "auto" ? (lower.endsWith(".index") ? "index" : lower.endsWith(".log") ? "segment" : null) : format === "segment" || format === "index" ? format : null;
+  const kind =
+    format === "auto"
+      ? lower.endsWith(".index")
+        ? "index"
+        : lower.endsWith(".log")
+          ? "segment"
+          : null
+      : format === "segment" || format === "index"
+        ? format
+        : null;
   if (kind === null || (kind === "segment" && frameList)) return null;
   const detectedBy = format === "auto" ? `auto: the file name ends in .${kind === "index" ? "index" : "log"}` : `forced: ${format} was chosen, not detected`;
   const companion = companionPath(path, kind);
@@ -58,7 +82,11 @@ export async function openContainerStreamed(path: string, format: FormatChoice, 
   const bytes = await readOrUndefined(path);
   if (!bytes) return null;
   if (!companion) return { opened: indexOpened(bytes, detectedBy), bytes };
-  const log = await analyzeOpenFile(companion.path, { dropCodes: SEGMENT_DROPPED_CODES }, (analysis) => ({ name: companion.name, size: analysis.size, starts: batchStartsOf(analysis) }));
+  const log = await analyzeOpenFile(companion.path, { dropCodes: SEGMENT_DROPPED_CODES }, (analysis) => ({
+    name: companion.name,
+    size: analysis.size,
+    starts: batchStartsOf(analysis),
+  }));
   // A companion that cannot be opened is left out, as the whole-file path does; one that is no regular file goes that path.
   if (log === null) return null;
   return { opened: isUnreadable(log) ? indexOpened(bytes, detectedBy) : indexOpened(bytes, detectedBy, log), bytes };

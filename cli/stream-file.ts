@@ -49,7 +49,11 @@ export interface Unreadable {
  * The Analysis of `file` without frame columns, then `use(analysis, source)` while it is still open.
  * Null when it is not a regular file or the engine lacks the kernel (the caller reads it whole).
  */
-export async function analyzeOpenFile<T>(file: string, options: FileStreamOptions, use: (analysis: Analysis, source: ByteSource) => T): Promise<T | Unreadable | null> {
+export async function analyzeOpenFile<T>(
+  file: string,
+  options: FileStreamOptions,
+  use: (analysis: Analysis, source: ByteSource) => T,
+): Promise<T | Unreadable | null> {
   if (!(await loadXxh3()).walker) return null;
   let fd: number;
   try {
@@ -64,9 +68,10 @@ export async function analyzeOpenFile<T>(file: string, options: FileStreamOption
     const source = fileSource(fd);
     const threads = threadsFor(source.size);
     const base = { startOffset: options.startOffset ?? 0, keepFrames: false, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS };
-    const analysis = threads > 1
-      ? await analyzeFileInPool(file, { ...base, threads, dropCodes: options.dropCodes })
-      : analyzeSource(await createWasmKernel(), source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) });
+    const analysis =
+      threads > 1
+        ? await analyzeFileInPool(file, { ...base, threads, dropCodes: options.dropCodes })
+        : analyzeSource(await createWasmKernel(), source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) });
     return use(analysis, source);
   } finally {
     closeSync(fd);

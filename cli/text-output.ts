@@ -5,7 +5,6 @@ import { summarySentence } from "../src/core/summary-text.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { FORMAT_TITLES, type OpenedInput } from "../src/core/containers/index.ts";
 
-
 /** One-line summary: numbers first, as the page's status line reads. */
 export function summaryLine(a: Analysis): string {
   return summarySentence(a.summary);
@@ -19,12 +18,25 @@ function verdict(b: BatchModel): string {
 
 function batchRow(b: BatchModel): string[] {
   const h = b.header;
-  const checksum = h === null ? "-" : b.computedChecksum === null ? hex64(h.batchChecksum) : b.computedChecksum === h.batchChecksum ? `${hex64(h.batchChecksum)} ✓` : `${hex64(h.batchChecksum)} ✗`;
+  const checksum =
+    h === null
+      ? "-"
+      : b.computedChecksum === null
+        ? hex64(h.batchChecksum)
+        : b.computedChecksum === h.batchChecksum
+          ? `${hex64(h.batchChecksum)} ✓`
+          : `${hex64(h.batchChecksum)} ✗`;
   return [
-    String(b.index), hexOffset(b.start), String(b.end - b.start),
-    h ? h.partitionId.toString() : "-", h ? h.baseOffset.toString() : "-",
-    h ? String(h.messageCount) : "-", String(b.frameCount),
-    h === null ? "incomplete" : b.stamped ? "stamped" : "producer", checksum, verdict(b),
+    String(b.index),
+    hexOffset(b.start),
+    String(b.end - b.start),
+    h ? h.partitionId.toString() : "-",
+    h ? h.baseOffset.toString() : "-",
+    h ? String(h.messageCount) : "-",
+    String(b.frameCount),
+    h === null ? "incomplete" : b.stamped ? "stamped" : "producer",
+    checksum,
+    verdict(b),
   ];
 }
 
@@ -37,10 +49,19 @@ export function renderText(a: Analysis, name: string): string {
     const rows = [head, ...a.batches.map(batchRow)];
     // A loop, not Math.max(...rows): a spread of 100k+ batches overflows the stack.
     const widths = head.map(() => 0);
-    for (const r of rows) r.forEach((cell, c) => { widths[c] = Math.max(widths[c] as number, cell.length); });
+    for (const r of rows)
+      r.forEach((cell, c) => {
+        widths[c] = Math.max(widths[c] as number, cell.length);
+      });
     const right = new Set([0, 2, 3, 4, 5, 6]);
     lines.push("");
-    for (const row of rows) lines.push(row.map((cell, c) => (right.has(c) ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number))).join("  ").trimEnd());
+    for (const row of rows)
+      lines.push(
+        row
+          .map((cell, c) => (right.has(c) ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number)))
+          .join("  ")
+          .trimEnd(),
+      );
   }
   if (a.diagnostics.length > 0) {
     lines.push("", "diagnostics:");
@@ -72,11 +93,17 @@ export function renderContainerText(opened: OpenedInput): string {
   if (opened.entries) {
     lines.push("", `index entries: ${opened.entries.length}`);
     if (opened.entries.length > 0) lines.push("  entry        offset         timestamp    position");
-    for (const e of opened.entries.slice(0, MAX_LISTED)) lines.push(`  ${String(e.index).padStart(5)}  ${e.offset.toString().padStart(12)}  ${e.timestamp.toString().padStart(16)}  ${e.position.toString().padStart(10)}`);
+    for (const e of opened.entries.slice(0, MAX_LISTED))
+      lines.push(
+        `  ${String(e.index).padStart(5)}  ${e.offset.toString().padStart(12)}  ${e.timestamp.toString().padStart(16)}  ${e.position.toString().padStart(10)}`,
+      );
     if (opened.entries.length > MAX_LISTED) lines.push(`  … and ${opened.entries.length - MAX_LISTED} more`);
   }
   if (opened.legacy) {
-    lines.push("", `legacy messages: ${plural(opened.legacy.messages.length, "message")} in ${plural(opened.legacy.runs.length, "run")} (one origin batch per timestamp)`);
+    lines.push(
+      "",
+      `legacy messages: ${plural(opened.legacy.messages.length, "message")} in ${plural(opened.legacy.runs.length, "run")} (one origin batch per timestamp)`,
+    );
     for (const r of opened.legacy.runs.slice(0, MAX_LISTED)) lines.push(`  ${r.checkable ? "checked  " : "unchecked"} ${terminalText(r.note)}`);
     if (opened.legacy.runs.length > MAX_LISTED) lines.push(`  … and ${opened.legacy.runs.length - MAX_LISTED} more runs`);
   }

@@ -10,7 +10,15 @@ import { expect, openPage, test, waitForInput } from "./fixtures.ts";
 async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const report = bad.map((v) => `[${v.impact}] ${v.id}: ${v.help}\n${v.nodes.slice(0, 6).map((n) => `    ${n.target.join(" ")}\n      ${n.failureSummary?.replace(/\n/g, "\n      ")}`).join("\n")}`).join("\n");
+  const report = bad
+    .map(
+      (v) =>
+        `[${v.impact}] ${v.id}: ${v.help}\n${v.nodes
+          .slice(0, 6)
+          .map((n) => `    ${n.target.join(" ")}\n      ${n.failureSummary?.replace(/\n/g, "\n      ")}`)
+          .join("\n")}`,
+    )
+    .join("\n");
   expect(bad, `axe: serious/critical violations ${what}:\n${report}`).toEqual([]);
   expect(results.passes.length).toBeGreaterThan(10);
 }

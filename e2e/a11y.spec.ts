@@ -12,10 +12,13 @@ async function expectNoSeriousViolations(page: Page, what: string): Promise<void
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const report = bad
-    .map((v) => `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${v.nodes
-      .slice(0, 8)
-      .map((n) => `    ${n.target.join(" ")}\n      ${n.failureSummary?.replace(/\n/g, "\n      ")}`)
-      .join("\n")}${v.nodes.length > 8 ? `\n    … ${v.nodes.length - 8} more` : ""}`)
+    .map(
+      (v) =>
+        `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${v.nodes
+          .slice(0, 8)
+          .map((n) => `    ${n.target.join(" ")}\n      ${n.failureSummary?.replace(/\n/g, "\n      ")}`)
+          .join("\n")}${v.nodes.length > 8 ? `\n    … ${v.nodes.length - 8} more` : ""}`,
+    )
     .join("\n");
   expect(bad, `axe: serious/critical violations ${what}:\n${report}`).toEqual([]);
   // Sanity: axe did run its rules.

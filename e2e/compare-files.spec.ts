@@ -44,5 +44,7 @@ test("a second file is compared with the shown input; a changed payload byte and
   // "Show in hex map" selects the differing byte in the shown input and closes the dialog.
   await payload.getByRole("button", { name: "Show in hex map" }).click();
   await expect(dialog).toHaveCount(0);
-  await expect.poll(() => page.locator('[data-offset][aria-selected="true"]').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.offset)))).toEqual([frame.start + 53]);
+  await expect
+    .poll(() => page.locator('[data-offset][aria-selected="true"]').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.offset))))
+    .toEqual([frame.start + 53]);
 });

@@ -56,9 +56,14 @@ test("both hex panes mark exactly the differing payload run of a second file, in
 
   // The panes show that batch (not the whole input), in the hex map's kind colours.
   await expect(left.locator(`[data-at="${frame.start + 48}"]`)).toHaveClass(/kind-frame-payload/);
-  const ends = async () => left.locator("[data-at]").evaluateAll((els) => [Number(els[0]!.getAttribute("data-at")), Number(els.at(-1)!.getAttribute("data-at"))]);
-  await left.evaluate((el) => { el.scrollTop = 0; });
+  const ends = async () =>
+    left.locator("[data-at]").evaluateAll((els) => [Number(els[0]!.getAttribute("data-at")), Number(els.at(-1)!.getAttribute("data-at"))]);
+  await left.evaluate((el) => {
+    el.scrollTop = 0;
+  });
   await expect.poll(async () => (await ends())[0]).toBe(batches[batch]!.start);
-  await left.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await left.evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
   await expect.poll(async () => (await ends())[1]).toBe(batches[batch]!.end - 1);
 });

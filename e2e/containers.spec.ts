@@ -11,8 +11,21 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { FORMAT_TITLES, openInput, type FormatName, type OpenedInput } from "../src/core/containers/index.ts";
 import { CONTAINER_SAMPLES, type ContainerSample } from "../src/core/containers/samples.ts";
 import {
-  CONTAINERS_DIR, cell, expect, formatFacts, openFile, openPage, openSample, readDiagnostics, readFileDiagnostics,
-  statusLine, summaryText, test, waitForIdle, waitForInput, type Summary,
+  CONTAINERS_DIR,
+  cell,
+  expect,
+  formatFacts,
+  openFile,
+  openPage,
+  openSample,
+  readDiagnostics,
+  readFileDiagnostics,
+  statusLine,
+  summaryText,
+  test,
+  waitForIdle,
+  waitForInput,
+  type Summary,
 } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 
@@ -79,7 +92,11 @@ for (const group of ["good", "broken"] as const) {
         await expect(page.getByLabel("Partition verdict")).toBeVisible();
         const listed = await readFileDiagnostics(page);
         for (const d of listed) expect(d.file, `${sample.id}: ${d.code} carries its file`).toMatch(/^\d{20}\.(log|index)$/);
-        if (sample.shows) expect(listed.map((d) => d.code), sample.id).toContain(sample.shows);
+        if (sample.shows)
+          expect(
+            listed.map((d) => d.code),
+            sample.id,
+          ).toContain(sample.shows);
         else expect(listed.filter((d) => d.severity === "error")).toEqual([]);
       }
     }
@@ -132,7 +149,9 @@ test("Convert to batches turns a legacy dump into a clean stamped segment", asyn
   const segment = `${opened!.legacy!.messages[0]!.offset.toString().padStart(20, "0")}.log`;
   await waitForInput(page, `${segment} (converted from ${name})`);
   await expect(formatFacts(page)).toContainText("format: Segment file (.log) (auto: the file name ends in .log)");
-  await expect(statusLine(page)).toHaveText(summaryText({ batches: opened!.legacy!.runs.length, frames: opened!.legacy!.messages.length, errors: 0, warnings: 0, infos: 0 }));
+  await expect(statusLine(page)).toHaveText(
+    summaryText({ batches: opened!.legacy!.runs.length, frames: opened!.legacy!.messages.length, errors: 0, warnings: 0, infos: 0 }),
+  );
   await expect(page.getByLabel("Recovery verdict")).toContainText(`${opened!.legacy!.messages.length} messages`);
 });
 

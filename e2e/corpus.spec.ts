@@ -8,8 +8,19 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import {
-  CORPUS_DIR, ROOT, expect, loadManifest, openCorpus, openPage, readDiagnostics, statusLine, summaryText, test,
-  type CliReport, type CorpusCase, type CorpusManifest,
+  CORPUS_DIR,
+  ROOT,
+  expect,
+  loadManifest,
+  openCorpus,
+  openPage,
+  readDiagnostics,
+  statusLine,
+  summaryText,
+  test,
+  type CliReport,
+  type CorpusCase,
+  type CorpusManifest,
 } from "./fixtures.ts";
 
 const manifest = loadManifest();
@@ -60,7 +71,9 @@ function checkCliAgainstManifest(m: CorpusManifest, c: CorpusCase, status: numbe
   // Each expected entry has its own diagnostic of its code and severity whose range holds `at`.
   const used = new Set<number>();
   for (const e of c.expect) {
-    const i = diags.findIndex((d, k) => !used.has(k) && d.code === e.code && d.severity === e.severity && d.start <= e.at && e.at < Math.max(d.end, d.start + 1));
+    const i = diags.findIndex(
+      (d, k) => !used.has(k) && d.code === e.code && d.severity === e.severity && d.start <= e.at && e.at < Math.max(d.end, d.start + 1),
+    );
     expect(i, `${where}: expected ${e.code} covering byte ${e.at}`).toBeGreaterThanOrEqual(0);
     used.add(i);
   }
@@ -73,7 +86,9 @@ function checkCliAgainstManifest(m: CorpusManifest, c: CorpusCase, status: numbe
   const allowedErrors = c.allow.filter((code) => m.severities[code] === "error");
   expect(report.summary.errors, where).toBeGreaterThanOrEqual(expectedErrors);
   if (allowedErrors.length === 0) expect(report.summary.errors, where).toBe(expectedErrors);
-  expect(report.summary.warnings, where).toBe(c.expect.filter((e) => e.severity === "warning").length + diags.filter((d) => c.allow.includes(d.code) && d.severity === "warning").length);
+  expect(report.summary.warnings, where).toBe(
+    c.expect.filter((e) => e.severity === "warning").length + diags.filter((d) => c.allow.includes(d.code) && d.severity === "warning").length,
+  );
   const allowedErrorSeen = diags.some((d) => c.allow.includes(d.code) && d.severity === "error");
   expect(status, `${where}: exit status`).toBe(c.exit === 1 || allowedErrorSeen ? 1 : 0);
 }
@@ -102,7 +117,10 @@ test.describe("corpus through Open batch file", () => {
       const listed = await readDiagnostics(page);
       expect(listed).toEqual(report.diagnostics.map((d) => ({ code: d.code, severity: d.severity })));
       for (const e of c.expect) {
-        expect(listed.map((d) => d.code), `${c.file}: the list names ${e.code}`).toContain(e.code);
+        expect(
+          listed.map((d) => d.code),
+          `${c.file}: the list names ${e.code}`,
+        ).toContain(e.code);
       }
       // Every finding is drawn on its bytes: each range's first byte is a problem cell (when rendered).
       for (const d of report.diagnostics.slice(0, 5)) {

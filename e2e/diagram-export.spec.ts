@@ -47,7 +47,10 @@ test("the layout diagram downloads as SVG and PNG: batch 0 by default, the selec
   expect(batchSvg.marked).toEqual([]);
 
   // Select frame 0 in the Frames table: the diagram buttons now draw its header.
-  const frames = page.getByRole("grid", { name: "Frames", exact: true }).getByRole("row").filter({ has: page.getByRole("gridcell") });
+  const frames = page
+    .getByRole("grid", { name: "Frames", exact: true })
+    .getByRole("row")
+    .filter({ has: page.getByRole("gridcell") });
   await frames.first().click();
   await expect(frames.first()).toHaveAttribute("aria-selected", "true");
   await expect(page.getByText("Layout diagram of frame 0 of batch 0 header:")).toBeVisible();

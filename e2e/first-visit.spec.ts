@@ -1,14 +1,25 @@
 /** A first visit: a sample is on screen, the legend names every byte kind, the samples menu works, the CSP is in force. */
-import {
-  diagnosticsList, expect, hexMap, isLocalUrl, openPage, parseSummary, statusLine, test, waitForInput,
-} from "./fixtures.ts";
+import { diagnosticsList, expect, hexMap, isLocalUrl, openPage, parseSummary, statusLine, test, waitForInput } from "./fixtures.ts";
 
 /** Every byte kind the field table names (src/format/fields.ts), in display order. */
 const BYTE_KINDS = [
-  "batch.partition_id", "batch.base_offset", "batch.base_timestamp", "batch.origin_timestamp", "batch.batch_length",
-  "batch.batch_checksum", "batch.message_count", "batch.reserved",
-  "frame.checksum", "frame.id", "frame.offset_delta", "frame.timestamp_delta", "frame.user_headers_length",
-  "frame.payload_length", "frame.reserved", "frame.payload", "frame.user_headers",
+  "batch.partition_id",
+  "batch.base_offset",
+  "batch.base_timestamp",
+  "batch.origin_timestamp",
+  "batch.batch_length",
+  "batch.batch_checksum",
+  "batch.message_count",
+  "batch.reserved",
+  "frame.checksum",
+  "frame.id",
+  "frame.offset_delta",
+  "frame.timestamp_delta",
+  "frame.user_headers_length",
+  "frame.payload_length",
+  "frame.reserved",
+  "frame.payload",
+  "frame.user_headers",
   "unattributed",
 ];
 
@@ -92,7 +103,12 @@ test("the page carries a Content-Security-Policy that allows no other origin", a
   await openPage(page);
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
   expect(csp).toBeTruthy();
-  const directives = new Map(csp!.split(";").map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+  const directives = new Map(
+    csp!
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([k, ...v]) => [k!, v]),
+  );
   expect(directives.get("default-src")).toEqual(["'self'"]);
   expect(directives.get("connect-src")).toEqual(["'self'"]);
   expect(directives.get("object-src")).toEqual(["'none'"]);

@@ -166,8 +166,13 @@ export function parseSummary(text: string): Summary {
 /** The summary text the page shows for counts (the contract's wording, plurals included). */
 export function summaryText(s: Summary): string {
   const c = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-  return [c(s.batches, "batch", "batches"), c(s.frames, "frame", "frames"), c(s.errors, "error", "errors"),
-    c(s.warnings, "warning", "warnings"), c(s.infos, "info", "infos")].join(" · ");
+  return [
+    c(s.batches, "batch", "batches"),
+    c(s.frames, "frame", "frames"),
+    c(s.errors, "error", "errors"),
+    c(s.warnings, "warning", "warnings"),
+    c(s.infos, "info", "infos"),
+  ].join(" · ");
 }
 
 /** Opens the page on its first sample (or `url`) and waits for it to be decoded. */
@@ -204,14 +209,16 @@ export interface ListedDiagnostic {
 
 /** Every item of the Diagnostics list in order (checks aria-setsize so a virtualized list is not read short). */
 export async function readDiagnostics(page: Page): Promise<ListedDiagnostic[]> {
-  const items = await diagnosticsList(page).getByRole("listitem").evaluateAll((els) =>
-    els.map((el) => ({
-      pos: Number(el.getAttribute("aria-posinset") ?? "0"),
-      setSize: Number(el.getAttribute("aria-setsize") ?? "-1"),
-      code: el.getAttribute("data-code") ?? "",
-      severity: el.getAttribute("data-severity") ?? "",
-    })),
-  );
+  const items = await diagnosticsList(page)
+    .getByRole("listitem")
+    .evaluateAll((els) =>
+      els.map((el) => ({
+        pos: Number(el.getAttribute("aria-posinset") ?? "0"),
+        setSize: Number(el.getAttribute("aria-setsize") ?? "-1"),
+        code: el.getAttribute("data-code") ?? "",
+        severity: el.getAttribute("data-severity") ?? "",
+      })),
+    );
   items.sort((a, b) => a.pos - b.pos);
   for (const [i, item] of items.entries()) {
     expect(item.pos, "aria-posinset runs 1..n").toBe(i + 1);
@@ -290,7 +297,11 @@ export interface CliReport {
 
 /** Runs `node bin/iggy-batch.mjs inspect FILE --json`; returns its exit status and JSON. */
 export function runCli(file: string): { status: number; report: CliReport } {
-  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "iggy-batch.mjs"), "inspect", file, "--json"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20 });
+  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "iggy-batch.mjs"), "inspect", file, "--json"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   if (res.error) throw res.error;
   if (res.status !== 0 && res.status !== 1) throw new Error(`iggy-batch inspect ${file} exited ${res.status}: ${res.stderr}`);
   return { status: res.status, report: JSON.parse(res.stdout) as CliReport };
@@ -362,15 +373,17 @@ export interface FileDiagnostic extends ListedDiagnostic {
 
 /** Every Diagnostics item with its data-file and listed range, in list order. */
 export async function readFileDiagnostics(page: Page): Promise<FileDiagnostic[]> {
-  const items = await diagnosticsList(page).getByRole("listitem").evaluateAll((els) =>
-    els.map((el) => ({
-      pos: Number(el.getAttribute("aria-posinset") ?? "0"),
-      code: el.getAttribute("data-code") ?? "",
-      severity: el.getAttribute("data-severity") ?? "",
-      file: el.getAttribute("data-file"),
-      range: el.querySelector(".diag-range")?.textContent ?? "",
-    })),
-  );
+  const items = await diagnosticsList(page)
+    .getByRole("listitem")
+    .evaluateAll((els) =>
+      els.map((el) => ({
+        pos: Number(el.getAttribute("aria-posinset") ?? "0"),
+        code: el.getAttribute("data-code") ?? "",
+        severity: el.getAttribute("data-severity") ?? "",
+        file: el.getAttribute("data-file"),
+        range: el.querySelector(".diag-range")?.textContent ?? "",
+      })),
+    );
   items.sort((a, b) => a.pos - b.pos);
   return items.map(({ code, severity, file, range }) => ({ code, severity, file, range }));
 }
@@ -395,29 +408,44 @@ export async function openFiles(page: Page, files: readonly string[]): Promise<s
 export async function dropFolder(page: Page, dir: string): Promise<string> {
   await waitForIdle(page);
   const folder = path.basename(dir);
-  const files = readdirSync(dir).filter((n) => statSync(path.join(dir, n)).isFile())
+  const files = readdirSync(dir)
+    .filter((n) => statSync(path.join(dir, n)).isFile())
     .map((name) => ({ name, base64: readFileSync(path.join(dir, name)).toString("base64") }));
-  await page.evaluate(({ folder, files }) => {
-    const fileEntry = (f: File) => ({ isFile: true, isDirectory: false, name: f.name, file: (ok: (f: File) => void) => ok(f) });
-    const made = files.map((f) => new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name));
-    let handed = false;
-    const dirEntry = {
-      isFile: false, isDirectory: true, name: folder,
-      // Like the browser's: entries in one call, then an empty call.
-      createReader: () => ({ readEntries: (ok: (e: unknown[]) => void) => { ok(handed ? [] : made.map(fileEntry)); handed = true; } }),
-    };
-    const item = { kind: "file", type: "", webkitGetAsEntry: () => dirEntry, getAsFile: () => null };
-    const data = { items: [item], files: [] as File[], types: ["Files"] };
-    const drop = new Event("drop", { bubbles: true, cancelable: true });
-    Object.defineProperty(drop, "dataTransfer", { value: data });
-    window.dispatchEvent(drop);
-  }, { folder, files });
+  await page.evaluate(
+    ({ folder, files }) => {
+      const fileEntry = (f: File) => ({ isFile: true, isDirectory: false, name: f.name, file: (ok: (f: File) => void) => ok(f) });
+      const made = files.map((f) => new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name));
+      let handed = false;
+      const dirEntry = {
+        isFile: false,
+        isDirectory: true,
+        name: folder,
+        // Like the browser's: entries in one call, then an empty call.
+        createReader: () => ({
+          readEntries: (ok: (e: unknown[]) => void) => {
+            ok(handed ? [] : made.map(fileEntry));
+            handed = true;
+          },
+        }),
+      };
+      const item = { kind: "file", type: "", webkitGetAsEntry: () => dirEntry, getAsFile: () => null };
+      const data = { items: [item], files: [] as File[], types: ["Files"] };
+      const drop = new Event("drop", { bubbles: true, cancelable: true });
+      Object.defineProperty(drop, "dataTransfer", { value: data });
+      window.dispatchEvent(drop);
+    },
+    { folder, files },
+  );
   return waitForInput(page, `${folder} (${files.length} file${files.length === 1 ? "" : "s"})`);
 }
 
 /** Runs `iggy-batch inspect PATH --json` on a file or a directory; returns the parsed document. */
 export function runCliJson<T = Record<string, unknown>>(target: string, extra: readonly string[] = []): T {
-  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "iggy-batch.mjs"), "inspect", target, "--json", ...extra], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20 });
+  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "iggy-batch.mjs"), "inspect", target, "--json", ...extra], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   if (res.error) throw res.error;
   if (res.status !== 0 && res.status !== 1) throw new Error(`iggy-batch inspect ${target} exited ${res.status}: ${res.stderr}`);
   return JSON.parse(res.stdout) as T;

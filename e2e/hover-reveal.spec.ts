@@ -4,7 +4,10 @@ import { expect, loadManifest, openCorpus, openPage, test } from "./fixtures.ts"
 
 const FILE = "19-segment-4-batch2-bad-frame.bin";
 const framesGrid = (page: Page) => page.getByRole("grid", { name: "Frames", exact: true });
-const frameRows = (page: Page) => framesGrid(page).getByRole("row").filter({ has: page.getByRole("gridcell") });
+const frameRows = (page: Page) =>
+  framesGrid(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("gridcell") });
 
 test("hovering the last frame's row highlights its bytes and brings them into view", async ({ page }) => {
   const c = loadManifest().cases.find((k) => k.file === FILE)!;

@@ -10,17 +10,29 @@ import { sampleBytes, walk } from "./layout.ts";
 
 const figure = (page: Page) => page.getByRole("figure", { name: "Layout diagram" });
 
-interface DrawnBox { field: string; offset: number; size: number; width: number; lines: number; line: number }
+interface DrawnBox {
+  field: string;
+  offset: number;
+  size: number;
+  width: number;
+  lines: number;
+  line: number;
+}
 
 function drawn(page: Page, list: string): Promise<DrawnBox[]> {
-  return figure(page).getByRole("list", { name: list }).locator(":scope > li").evaluateAll((els) => els.map((el) => ({
-    line: el.parentElement!.getBoundingClientRect().width,
-    field: el.getAttribute("data-field") ?? "",
-    offset: Number(el.getAttribute("data-field-offset")),
-    size: Number(el.getAttribute("data-size")),
-    lines: Number(el.getAttribute("data-lines")),
-    width: el.getBoundingClientRect().width,
-  })));
+  return figure(page)
+    .getByRole("list", { name: list })
+    .locator(":scope > li")
+    .evaluateAll((els) =>
+      els.map((el) => ({
+        line: el.parentElement!.getBoundingClientRect().width,
+        field: el.getAttribute("data-field") ?? "",
+        offset: Number(el.getAttribute("data-field-offset")),
+        size: Number(el.getAttribute("data-size")),
+        lines: Number(el.getAttribute("data-lines")),
+        width: el.getBoundingClientRect().width,
+      })),
+    );
 }
 
 /** Checks the boxes tile each field of the table exactly, in order, with widths proportional to bytes per line. */
@@ -51,7 +63,12 @@ test("the diagram's boxes are the field table's, to scale, with the shown batch'
   await expect(baseOffset).toContainText("1000");
 
   // Selecting batch 1 redraws it with its own values; the frame drawn is its first frame.
-  await page.getByRole("grid", { name: "Batches", exact: true }).getByRole("row").filter({ has: page.getByRole("gridcell") }).nth(1).click();
+  await page
+    .getByRole("grid", { name: "Batches", exact: true })
+    .getByRole("row")
+    .filter({ has: page.getByRole("gridcell") })
+    .nth(1)
+    .click();
   await expect(figure(page).getByRole("list", { name: "Batch 1 header fields" })).toBeVisible();
   await expect(baseOffset).toContainText("1002");
   const frame = layout[1]!.frames[0]!;

@@ -35,11 +35,11 @@ export function walk(bytes: Uint8Array): BatchLayout[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const batches: BatchLayout[] = [];
   let frameIndex = 0;
-  for (let pos = 0; pos + 256 <= bytes.length; ) {
+  for (let pos = 0; pos + 256 <= bytes.length;) {
     const length = Number(view.getBigUint64(pos + 32, true));
     if (length < 256 || pos + length > bytes.length) break;
     const frames: FrameLayout[] = [];
-    for (let f = pos + 256; f + 48 <= pos + length; ) {
+    for (let f = pos + 256; f + 48 <= pos + length;) {
       const end = f + 48 + view.getUint32(f + 32, true) + view.getUint32(f + 36, true);
       if (end > pos + length) break;
       frames.push({ index: frameIndex++, batch: batches.length, indexInBatch: frames.length, start: f, end });

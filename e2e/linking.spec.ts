@@ -3,9 +3,7 @@
  * selection both ways, jumping to a diagnostic's bytes, and the hex map's keyboard.
  */
 import type { Page } from "@playwright/test";
-import {
-  cell, diagnosticsList, expect, hexMap, offsetsWith, openCorpus, openPage, range, renderedOffsets, test, visibleOffsets,
-} from "./fixtures.ts";
+import { cell, diagnosticsList, expect, hexMap, offsetsWith, openCorpus, openPage, range, renderedOffsets, test, visibleOffsets } from "./fixtures.ts";
 import { batchChecksumCoverage, sampleBytes, walk, type BatchLayout } from "./layout.ts";
 
 /** The default sample's layout, computed in Node. */
@@ -17,7 +15,10 @@ test.beforeAll(async () => {
 });
 
 const framesGrid = (page: Page) => page.getByRole("grid", { name: "Frames", exact: true });
-const frameRows = (page: Page) => framesGrid(page).getByRole("row").filter({ has: page.getByRole("gridcell") });
+const frameRows = (page: Page) =>
+  framesGrid(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("gridcell") });
 const restrictTo = (offsets: number[], rendered: number[]) => {
   const shown = new Set(rendered);
   return offsets.filter((o) => shown.has(o));
@@ -130,7 +131,15 @@ test("keyboard: arrows move the cursor, n steps frames, ] steps problems, ? list
   const cursor = () => offsetsWith(page, "data-cursor");
   await expect.poll(cursor).toEqual([0]);
 
-  const steps: [string, number][] = [["ArrowRight", 1], ["ArrowRight", 2], ["ArrowDown", 18], ["ArrowLeft", 17], ["ArrowUp", 1], ["End", 15], ["Home", 0]];
+  const steps: [string, number][] = [
+    ["ArrowRight", 1],
+    ["ArrowRight", 2],
+    ["ArrowDown", 18],
+    ["ArrowLeft", 17],
+    ["ArrowUp", 1],
+    ["End", 15],
+    ["Home", 0],
+  ];
   for (const [key, at] of steps) {
     await page.keyboard.press(key);
     await expect.poll(cursor, key).toEqual([at]);
@@ -176,8 +185,27 @@ test("keyboard: arrows move the cursor, n steps frames, ] steps problems, ? list
   const help = page.getByRole("dialog", { name: "Keyboard" });
   await expect(help).toBeVisible();
   const keys = help.getByRole("table", { name: "Keyboard shortcuts" });
-  for (const k of ["← / →", "↑ / ↓", "PageUp / PageDown", "Home / End", "Ctrl+Home / Ctrl+End", "Enter", "n / p", "] / [", "Escape", "0–9 a–f", "?", "Ctrl+V"]) {
-    await expect(keys.getByRole("row").filter({ has: page.locator("kbd", { hasText: k }) }).first(), k).toBeVisible();
+  for (const k of [
+    "← / →",
+    "↑ / ↓",
+    "PageUp / PageDown",
+    "Home / End",
+    "Ctrl+Home / Ctrl+End",
+    "Enter",
+    "n / p",
+    "] / [",
+    "Escape",
+    "0–9 a–f",
+    "?",
+    "Ctrl+V",
+  ]) {
+    await expect(
+      keys
+        .getByRole("row")
+        .filter({ has: page.locator("kbd", { hasText: k }) })
+        .first(),
+      k,
+    ).toBeVisible();
   }
   await page.keyboard.press("Escape");
   await expect(help).toBeHidden();

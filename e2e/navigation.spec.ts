@@ -47,7 +47,10 @@ test("batch N selects batch N's header, in the hex map and the Batches table", a
   await search(page, "batch 2");
   const b = layout[2]!;
   await expect.poll(async () => (await selectedOffsets(page)).filter((o) => o < b.start + 40)).toEqual(Array.from({ length: 40 }, (_, i) => b.start + i));
-  const rows = page.getByRole("grid", { name: "Batches", exact: true }).getByRole("row").filter({ has: page.getByRole("gridcell") });
+  const rows = page
+    .getByRole("grid", { name: "Batches", exact: true })
+    .getByRole("row")
+    .filter({ has: page.getByRole("gridcell") });
   await expect(rows.nth(2)).toHaveAttribute("aria-selected", "true");
   await expect(rows.nth(0)).toHaveAttribute("aria-selected", "false");
 });
@@ -95,8 +98,16 @@ test("hex bytes, an id and @message-offset find what the bytes hold", async ({ p
   // Batch 1 has base_offset 1002: @1003 is its frame 1, selected whole and shown in the Frames table.
   await search(page, "@1003");
   const target = layout[1]!.frames[1]!;
-  await expect.poll(async () => { const s = await selectedOffsets(page); return [s[0], s.at(-1)]; }).toEqual([target.start, target.end - 1]);
-  const frames = page.getByRole("grid", { name: "Frames", exact: true }).getByRole("row").filter({ has: page.getByRole("gridcell") });
+  await expect
+    .poll(async () => {
+      const s = await selectedOffsets(page);
+      return [s[0], s.at(-1)];
+    })
+    .toEqual([target.start, target.end - 1]);
+  const frames = page
+    .getByRole("grid", { name: "Frames", exact: true })
+    .getByRole("row")
+    .filter({ has: page.getByRole("gridcell") });
   await expect(frames.nth(1)).toHaveAttribute("aria-selected", "true");
 });
 
@@ -120,7 +131,8 @@ test("the Overview marks every problem in its severity colour", async ({ page })
     const canvas = el.querySelector("canvas")!;
     const ctx = canvas.getContext("2d")!;
     const ratio = canvas.width / 34;
-    const column = (x: number) => Array.from({ length: canvas.height }, (_, y) => [...ctx.getImageData(Math.floor(x * ratio), y, 1, 1).data].slice(0, 3).join(","));
+    const column = (x: number) =>
+      Array.from({ length: canvas.height }, (_, y) => [...ctx.getImageData(Math.floor(x * ratio), y, 1, 1).data].slice(0, 3).join(","));
     const error = getComputedStyle(canvas).getPropertyValue("--hx-error").trim();
     return { marks: column(28), height: canvas.height / ratio, error };
   });
@@ -137,10 +149,12 @@ test("a click on the Overview scrolls a 32 MiB input to about that fraction", as
   const box = (await overview.boundingBox())!;
   for (const f of [0.5, 0.9, 0.1]) {
     await page.mouse.click(box.x + box.width / 2, box.y + f * box.height);
-    await expect.poll(async () => {
-      const shown = await visibleOffsets(page);
-      return Math.abs((shown[0]! + shown.at(-1)!) / 2 / plan.totalBytes - f) < 0.01;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const shown = await visibleOffsets(page);
+        return Math.abs((shown[0]! + shown.at(-1)!) / 2 / plan.totalBytes - f) < 0.01;
+      })
+      .toBe(true);
     const now = Number(await overview.getAttribute("aria-valuenow"));
     expect(Math.abs(now - f * 100)).toBeLessThanOrEqual(2);
   }
@@ -156,7 +170,12 @@ test("a byte search over a 32 MiB input runs in the worker and finds the one hea
   await openFile(page, file);
   // Batch 7's partition_id and base_offset, 16 bytes: only its header holds them.
   const target = 7 * plan.batchBytes;
-  const le = (v: bigint) => Array.from({ length: 8 }, (_, i) => Number((v >> BigInt(8 * i)) & 0xffn).toString(16).padStart(2, "0"));
+  const le = (v: bigint) =>
+    Array.from({ length: 8 }, (_, i) =>
+      Number((v >> BigInt(8 * i)) & 0xffn)
+        .toString(16)
+        .padStart(2, "0"),
+    );
   const query = [...le(1n), ...le(7n * BigInt(plan.messagesPerBatch))].join(" ");
   await search(page, query);
   await expect(results(page).getByRole("listitem")).toHaveCount(1);

@@ -38,15 +38,23 @@ test.describe("share-link bomb", () => {
       const w = window as unknown as { longestFrameGap: number };
       w.longestFrameGap = 0;
       let last = performance.now();
-      const tick = (now: number) => { w.longestFrameGap = Math.max(w.longestFrameGap, now - last); last = now; requestAnimationFrame(tick); };
+      const tick = (now: number) => {
+        w.longestFrameGap = Math.max(w.longestFrameGap, now - last);
+        last = now;
+        requestAnimationFrame(tick);
+      };
       requestAnimationFrame(tick);
     });
     const t0 = Date.now();
     // In the page's own clock: setting the 2 MB hash, and from there to the message.
     const setMs = await page.evaluate((hash) => {
       const w = window as unknown as { refusedAt?: number; hashSetAt?: number };
-      new MutationObserver((_, o) => { if (document.querySelector(".status-area [role=alert]")) { w.refusedAt = performance.now(); o.disconnect(); } })
-        .observe(document.body, { subtree: true, childList: true });
+      new MutationObserver((_, o) => {
+        if (document.querySelector(".status-area [role=alert]")) {
+          w.refusedAt = performance.now();
+          o.disconnect();
+        }
+      }).observe(document.body, { subtree: true, childList: true });
       const t = performance.now();
       location.hash = hash;
       w.hashSetAt = performance.now();
@@ -54,7 +62,10 @@ test.describe("share-link bomb", () => {
     }, bomb);
     await expect(alert(page)).toContainText("the share link is too large", { timeout: 30_000 });
     const ms = Date.now() - t0;
-    const inPage = await page.evaluate(() => { const w = window as unknown as { refusedAt: number; hashSetAt: number }; return w.refusedAt - w.hashSetAt; });
+    const inPage = await page.evaluate(() => {
+      const w = window as unknown as { refusedAt: number; hashSetAt: number };
+      return w.refusedAt - w.hashSetAt;
+    });
     console.log(`in the page: setting the hash took ${setMs.toFixed(0)} ms, hash set → message ${inPage.toFixed(0)} ms`);
     const gap = await page.evaluate(() => (window as unknown as { longestFrameGap: number }).longestFrameGap);
     console.log(`bomb link by hashchange refused after ${ms} ms; longest gap between animation frames ${gap.toFixed(0)} ms`);
@@ -63,7 +74,9 @@ test.describe("share-link bomb", () => {
 
   test("a damaged link says it is damaged", async ({ page }) => {
     await openPage(page);
-    await page.evaluate(() => { location.hash = "#iggy1.AAAAAAAA"; });
+    await page.evaluate(() => {
+      location.hash = "#iggy1.AAAAAAAA";
+    });
     await expect(alert(page)).toContainText("the share link is damaged", { timeout: 30_000 });
   });
 });
@@ -74,7 +87,10 @@ test.describe("file too large for the page", () => {
     const size = await page.evaluate(() => {
       // 2,048 references to one MiB: a real 2 GiB File without 2 GiB of memory.
       const mib = new Blob([new Uint8Array(1 << 20)]);
-      const file = new File(Array.from({ length: 2048 }, () => mib), "huge-2GiB.log");
+      const file = new File(
+        Array.from({ length: 2048 }, () => mib),
+        "huge-2GiB.log",
+      );
       const dt = new DataTransfer();
       dt.items.add(file);
       window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
@@ -198,7 +214,9 @@ test.describe("unsaved edits", () => {
     await openCorpus(page, FIRST);
     await editOneByte(page);
     const link = encodeShareFragment({ name: "linked.bin", bytes: readFileSync(path.join(CORPUS_DIR, SECOND)), selection: null });
-    await page.evaluate((hash) => { location.hash = hash; }, link);
+    await page.evaluate((hash) => {
+      location.hash = hash;
+    }, link);
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("Opening the share link's linked.bin");
     await dialog.getByRole("button", { name: "Cancel" }).click();
@@ -211,7 +229,10 @@ test.describe("unsaved edits", () => {
     await openCorpus(page, FIRST);
     await editOneByte(page);
     const seen: string[] = [];
-    page.on("dialog", (d) => { seen.push(d.type()); void d.dismiss(); });
+    page.on("dialog", (d) => {
+      seen.push(d.type());
+      void d.dismiss();
+    });
     await page.reload({ waitUntil: "commit", timeout: 5_000 }).catch(() => undefined);
     await expect.poll(() => seen).toEqual(["beforeunload"]);
     // Dismissed: the page and its edits are still here.

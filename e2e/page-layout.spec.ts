@@ -13,17 +13,25 @@ const SIZES = [
   { name: "200 % zoom of 1366×768", width: 683, height: 384 },
 ];
 
-interface Box { name: string; left: number; top: number; right: number; bottom: number }
+interface Box {
+  name: string;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
 
 /** The boxes of the header, the hex panel and every side panel, in page coordinates. */
 function panelBoxes(page: Page): Promise<Box[]> {
   return page.evaluate(() => {
     const els = [document.querySelector("header.top"), document.querySelector(".hex-panel"), ...document.querySelectorAll(".side > *")];
-    return els.filter((el): el is Element => el !== null && el.getBoundingClientRect().height > 0).map((el, i) => {
-      const r = el.getBoundingClientRect();
-      const name = el.querySelector("h2")?.textContent?.trim() || el.className || `#${i}`;
-      return { name, left: r.left + scrollX, top: r.top + scrollY, right: r.right + scrollX, bottom: r.bottom + scrollY };
-    });
+    return els
+      .filter((el): el is Element => el !== null && el.getBoundingClientRect().height > 0)
+      .map((el, i) => {
+        const r = el.getBoundingClientRect();
+        const name = el.querySelector("h2")?.textContent?.trim() || el.className || `#${i}`;
+        return { name, left: r.left + scrollX, top: r.top + scrollY, right: r.right + scrollX, bottom: r.bottom + scrollY };
+      });
   });
 }
 
@@ -31,15 +39,18 @@ const overlap = (a: Box, b: Box) => Math.min(a.right, b.right) - Math.max(a.left
 
 /** How much of a column's header cell lies inside its table's scroll box, 0..1. */
 function columnShown(page: Page, grid: string, col: string): Promise<number> {
-  return page.evaluate(({ grid, col }) => {
-    const table = document.querySelector(`[role="grid"][aria-label="${grid}"]`);
-    const scroll = table?.closest(".tbl-scroll");
-    const cell = table?.querySelector(`[role="columnheader"][data-col="${col}"]`);
-    if (!scroll || !cell) return -1;
-    const s = scroll.getBoundingClientRect();
-    const c = cell.getBoundingClientRect();
-    return Math.max(0, Math.min(s.right, c.right) - Math.max(s.left, c.left)) / c.width;
-  }, { grid, col });
+  return page.evaluate(
+    ({ grid, col }) => {
+      const table = document.querySelector(`[role="grid"][aria-label="${grid}"]`);
+      const scroll = table?.closest(".tbl-scroll");
+      const cell = table?.querySelector(`[role="columnheader"][data-col="${col}"]`);
+      if (!scroll || !cell) return -1;
+      const s = scroll.getBoundingClientRect();
+      const c = cell.getBoundingClientRect();
+      return Math.max(0, Math.min(s.right, c.right) - Math.max(s.left, c.left)) / c.width;
+    },
+    { grid, col },
+  );
 }
 
 for (const size of SIZES) {
@@ -52,7 +63,12 @@ for (const size of SIZES) {
     // No panel over another.
     const boxes = await panelBoxes(page);
     expect(boxes.length).toBeGreaterThan(4);
-    const clashes = boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => overlap(a, b)).map((b) => `${a.name} × ${b.name}`));
+    const clashes = boxes.flatMap((a, i) =>
+      boxes
+        .slice(i + 1)
+        .filter((b) => overlap(a, b))
+        .map((b) => `${a.name} × ${b.name}`),
+    );
     expect(clashes).toEqual([]);
     for (const b of boxes) expect(b.right, `${b.name} inside the window`).toBeLessThanOrEqual(size.width + 0.5);
     // The hex rows stay inside the hex panel.

@@ -7,13 +7,42 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeF
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  CONTAINERS_DIR, cell, dropFolder, expect, formatFacts, listedRange, openFiles, openPage, readFileDiagnostics, runCliJson,
-  statusLine, summaryText, test, waitForInput, type Summary,
+  CONTAINERS_DIR,
+  cell,
+  dropFolder,
+  expect,
+  formatFacts,
+  listedRange,
+  openFiles,
+  openPage,
+  readFileDiagnostics,
+  runCliJson,
+  statusLine,
+  summaryText,
+  test,
+  waitForInput,
+  type Summary,
 } from "./fixtures.ts";
 
-interface Expected { code: string; file: string; start?: number; end?: number }
-interface PartitionCase { dir: string; why: string; exit: number; files: Record<string, number>; errors: Expected[]; warnings: Expected[]; forbid: string[] }
-interface CliPartition { summary: Summary; partition: { verdict: "ok" | "refused"; sentence: string; segments: { name: string; recovery: { sentence: string } }[] } }
+interface Expected {
+  code: string;
+  file: string;
+  start?: number;
+  end?: number;
+}
+interface PartitionCase {
+  dir: string;
+  why: string;
+  exit: number;
+  files: Record<string, number>;
+  errors: Expected[];
+  warnings: Expected[];
+  forbid: string[];
+}
+interface CliPartition {
+  summary: Summary;
+  partition: { verdict: "ok" | "refused"; sentence: string; segments: { name: string; recovery: { sentence: string } }[] };
+}
 
 const PARTITIONS = path.join(CONTAINERS_DIR, "partitions");
 const manifest = JSON.parse(readFileSync(path.join(PARTITIONS, "manifest.json"), "utf8")) as { cases: PartitionCase[] };

@@ -8,9 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import {
-  CORPUS_DIR, expect, openCorpus, openPage, pasteText, readDiagnostics, statusLine, test, waitForIdle, waitForInput, xxdDump,
-} from "./fixtures.ts";
+import { CORPUS_DIR, expect, openCorpus, openPage, pasteText, readDiagnostics, statusLine, test, waitForIdle, waitForInput, xxdDump } from "./fixtures.ts";
 
 const FILE = "19-segment-4-batch2-bad-frame.bin";
 const bytes = new Uint8Array(readFileSync(path.join(CORPUS_DIR, FILE)));
@@ -25,11 +23,21 @@ test("hex, xxd and base64 pastes show what opening the file shows", async ({ pag
   const forms: [form: string, text: string][] = [
     ["hex", hexOf(bytes)],
     // Hex as copied from code: 0x prefixes, commas, line breaks.
-    ["hex", Array.from(bytes, (x) => `0x${x.toString(16).padStart(2, "0")}`).join(", ").replace(/((?:0x.., ){12})/g, "$1\n")],
+    [
+      "hex",
+      Array.from(bytes, (x) => `0x${x.toString(16).padStart(2, "0")}`)
+        .join(", ")
+        .replace(/((?:0x.., ){12})/g, "$1\n"),
+    ],
     ["xxd", xxdDump(bytes)],
     ["base64", Buffer.from(bytes).toString("base64")],
     // base64 wrapped at 76 columns, as `base64` prints it.
-    ["base64", Buffer.from(bytes).toString("base64").replace(/(.{76})/g, "$1\n")],
+    [
+      "base64",
+      Buffer.from(bytes)
+        .toString("base64")
+        .replace(/(.{76})/g, "$1\n"),
+    ],
   ];
   for (const [form, text] of forms) {
     // Load something else in between, so each paste visibly replaces the input.

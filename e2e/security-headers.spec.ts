@@ -24,7 +24,13 @@ test("the page and its scripts come with the security headers, and the sample st
     if (kind === "document") documents.push(r.allHeaders());
     // Scripts and the workers; a 304 revalidation carries no headers of its own (the cached ones stay).
     // A revalidation (a second worker of the same script) may be answered 304 and reported as 200 from cache: only first fetches count.
-    else if (/\.js$/.test(new URL(r.url()).pathname) && r.status() === 200) scripts.push(r.request().allHeaders().then((q) => (q["if-none-match"] || q["if-modified-since"] ? null : r.allHeaders())));
+    else if (/\.js$/.test(new URL(r.url()).pathname) && r.status() === 200)
+      scripts.push(
+        r
+          .request()
+          .allHeaders()
+          .then((q) => (q["if-none-match"] || q["if-modified-since"] ? null : r.allHeaders())),
+      );
   });
   // The guard fixture fails the test on any console error, CSP violations included.
   expect(parseSummary(await openPage(page)).batches).toBeGreaterThan(0);

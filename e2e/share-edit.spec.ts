@@ -8,8 +8,25 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Download, Page } from "@playwright/test";
 import {
-  CORPUS_DIR, ROOT, cell, diagnosticsList, expect, loadManifest, offsetsWith, openCorpus, openPage, parseSummary,
-  range, readDiagnostics, renderedOffsets, runCli, statusLine, summaryText, test, visibleOffsets, waitForInput,
+  CORPUS_DIR,
+  ROOT,
+  cell,
+  diagnosticsList,
+  expect,
+  loadManifest,
+  offsetsWith,
+  openCorpus,
+  openPage,
+  parseSummary,
+  range,
+  readDiagnostics,
+  renderedOffsets,
+  runCli,
+  statusLine,
+  summaryText,
+  test,
+  visibleOffsets,
+  waitForInput,
 } from "./fixtures.ts";
 
 const manifest = loadManifest();
@@ -19,7 +36,10 @@ const caseOf = (file: string) => {
   return c;
 };
 const framesGrid = (page: Page) => page.getByRole("grid", { name: "Frames", exact: true });
-const frameRows = (page: Page) => framesGrid(page).getByRole("row").filter({ has: page.getByRole("gridcell") });
+const frameRows = (page: Page) =>
+  framesGrid(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("gridcell") });
 const CLEAN_ONE_FRAME = "1 batch · 1 frame · 0 errors · 0 warnings · 0 infos";
 
 async function downloadText(download: Download): Promise<string> {
@@ -77,7 +97,9 @@ test.describe("share link", () => {
       await expect.poll(() => visibleOffsets(other)).toContain(frame.start);
       // Same bytes: every rendered cell reads as the file's byte at its offset.
       const file = readFileSync(path.join(CORPUS_DIR, FILE));
-      const cells = await other.locator("[data-offset]").evaluateAll((els) => els.map((e) => [Number((e as HTMLElement).dataset.offset), e.textContent ?? ""] as const));
+      const cells = await other
+        .locator("[data-offset]")
+        .evaluateAll((els) => els.map((e) => [Number((e as HTMLElement).dataset.offset), e.textContent ?? ""] as const));
       expect(cells.length).toBeGreaterThan(100);
       for (const [offset, text] of cells) expect(text, `byte ${offset}`).toBe(file[offset]!.toString(16).padStart(2, "0"));
 
@@ -89,7 +111,9 @@ test.describe("share link", () => {
       await third.goto(redacted);
       expect(await waitForInput(third, FILE)).toBe(status);
       expect(await readDiagnostics(third)).toEqual(await readDiagnostics(page));
-      const sha = createHash("sha256").update(readFileSync(path.join(CORPUS_DIR, FILE))).digest("hex");
+      const sha = createHash("sha256")
+        .update(readFileSync(path.join(CORPUS_DIR, FILE)))
+        .digest("hex");
       await expect(third.locator(".status-area")).toContainText(`Redacted copy of SHA-256 ${sha}`);
       const payload = await third.locator('[data-kind="frame.payload"]').allTextContents();
       expect(payload.length).toBeGreaterThan(0);
@@ -215,7 +239,9 @@ test.describe("downloads", () => {
 
   test("Download report gives Markdown with the diagnostics table and the tool version", async ({ page }) => {
     const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-    const sha = createHash("sha256").update(readFileSync(path.join(CORPUS_DIR, FILE))).digest("hex");
+    const sha = createHash("sha256")
+      .update(readFileSync(path.join(CORPUS_DIR, FILE)))
+      .digest("hex");
     await openPage(page);
     await openCorpus(page, FILE);
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download report" }).click()]);
@@ -234,7 +260,12 @@ test.describe("downloads", () => {
     const status = await openCorpus(page, FILE);
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export JSON" }).click()]);
     expect(download.suggestedFilename()).toMatch(/\.json$/);
-    const json = JSON.parse(await downloadText(download)) as { input: { name: string; size: number }; summary: unknown; diagnostics: { code: string }[]; batches: unknown[] };
+    const json = JSON.parse(await downloadText(download)) as {
+      input: { name: string; size: number };
+      summary: unknown;
+      diagnostics: { code: string }[];
+      batches: unknown[];
+    };
     expect(json.summary).toEqual(parseSummary(status));
     expect(summaryText(json.summary as ReturnType<typeof parseSummary>)).toBe(status);
     expect(json.input).toEqual({ name: FILE, size: caseOf(FILE).size });

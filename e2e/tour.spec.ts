@@ -20,7 +20,14 @@ test("a first visit shows the tour; it can be walked to the end, stays closed, a
     seen.push((await tour.getByRole("heading").textContent()) ?? "");
     if (step < 7) await tour.getByRole("button", { name: "Next step" }).click();
   }
-  expect(seen).toEqual(["A batch starts with a 256-byte header", "Then come the frames", "Checksums", "What a violation looks like", "Share a finding", "Find your way"]);
+  expect(seen).toEqual([
+    "A batch starts with a 256-byte header",
+    "Then come the frames",
+    "Checksums",
+    "What a violation looks like",
+    "Share a finding",
+    "Find your way",
+  ]);
   await tour.getByRole("button", { name: "Finish tour" }).click();
   await expect(tour).toHaveCount(0);
   await expect(page.locator(".tour-focus")).toHaveCount(0);

@@ -10,10 +10,12 @@ function tooltipCoversField(page: Page): Promise<{ covered: number[]; hovered: n
   return page.evaluate(() => {
     const tip = document.querySelector('[role="tooltip"]')!.getBoundingClientRect();
     const cells = [...document.querySelectorAll<HTMLElement>("[data-offset][data-hover]")];
-    const covered = cells.filter((c) => {
-      const r = c.getBoundingClientRect();
-      return r.left < tip.right && r.right > tip.left && r.top < tip.bottom && r.bottom > tip.top;
-    }).map((c) => Number(c.dataset.offset));
+    const covered = cells
+      .filter((c) => {
+        const r = c.getBoundingClientRect();
+        return r.left < tip.right && r.right > tip.left && r.top < tip.bottom && r.bottom > tip.top;
+      })
+      .map((c) => Number(c.dataset.offset));
     return { covered, hovered: cells.length };
   });
 }
@@ -38,11 +40,15 @@ for (const width of [1024, 1366, 1920]) {
 test("every error and warning byte is marked invalid and flagged; clean bytes are not", async ({ page }) => {
   await openPage(page, "/?sample=frame-checksum-mismatch");
   await waitForInput(page, "sample: Flipped payload byte");
-  const marks = await hexMap(page).locator("[data-offset]").evaluateAll((els) => els.map((el) => ({
-    problem: el.getAttribute("data-problem"),
-    invalid: el.getAttribute("aria-invalid"),
-    flag: getComputedStyle(el).backgroundImage.split("gradient").length - 1,
-  })));
+  const marks = await hexMap(page)
+    .locator("[data-offset]")
+    .evaluateAll((els) =>
+      els.map((el) => ({
+        problem: el.getAttribute("data-problem"),
+        invalid: el.getAttribute("aria-invalid"),
+        flag: getComputedStyle(el).backgroundImage.split("gradient").length - 1,
+      })),
+    );
   const bad = marks.filter((m) => m.problem === "error" || m.problem === "warning");
   expect(bad.length).toBeGreaterThan(0);
   expect(bad.every((m) => m.invalid === "true")).toBe(true);

@@ -160,8 +160,10 @@ async function main() {
   const seg = await segmentFile();
   const { plan } = seg;
   console.log(`segment     ${seg.file}`);
-  console.log(`            ${plan.totalBytes.toLocaleString("en-US")} bytes · ${plan.batches.toLocaleString("en-US")} batches · ${plan.frames.toLocaleString("en-US")} frames` +
-    (seg.reused ? " (reused)" : ` (built in ${fmtMs(seg.buildMs)})`));
+  console.log(
+    `            ${plan.totalBytes.toLocaleString("en-US")} bytes · ${plan.batches.toLocaleString("en-US")} batches · ${plan.frames.toLocaleString("en-US")} frames` +
+      (seg.reused ? " (reused)" : ` (built in ${fmtMs(seg.buildMs)})`),
+  );
 
   if (!opts["no-build"]) {
     const vite = path.join(ROOT, "node_modules", "vite", "bin", "vite.js");
@@ -183,8 +185,11 @@ async function main() {
     await page.addInitScript(initScript);
     await page.goto(preview.url);
     // The first sample, decoded: the page is ready.
-    await page.waitForFunction(() => document.querySelector('header [role="status"]')?.getAttribute("aria-busy") === "false" &&
-      /batch/.test(document.querySelector('header [role="status"]')?.textContent ?? ""));
+    await page.waitForFunction(
+      () =>
+        document.querySelector('header [role="status"]')?.getAttribute("aria-busy") === "false" &&
+        /batch/.test(document.querySelector('header [role="status"]')?.textContent ?? ""),
+    );
 
     const name = path.basename(seg.file);
     // In-page timestamps: the input's change event, and the moment the summary shows.
@@ -231,10 +236,14 @@ async function main() {
       await box.fill(`hex:dead beef 0f1e 2d3c 4b5a 6978 8796 a5b${i}`);
       const t = await page.evaluate(() => performance.now());
       await box.press("Enter");
-      const end = await page.waitForFunction(() => {
-        const says = document.querySelector('[data-testid="search-says"]')?.textContent ?? "";
-        return /hits|No hits/.test(says) && !/Searching/.test(says) ? performance.now() : false;
-      }, null, { timeout: 120_000, polling: "raf" });
+      const end = await page.waitForFunction(
+        () => {
+          const says = document.querySelector('[data-testid="search-says"]')?.textContent ?? "";
+          return /hits|No hits/.test(says) && !/Searching/.test(says) ? performance.now() : false;
+        },
+        null,
+        { timeout: 120_000, polling: "raf" },
+      );
       const doneAt = await end.jsonValue();
       searchTimes.push(doneAt - t);
       await page.waitForTimeout(200);
@@ -245,10 +254,14 @@ async function main() {
     const middle = Math.floor(plan.totalBytes / 2 / 16) * 16;
     const jumpStart = await page.evaluate(() => performance.now());
     await page.mouse.click(ob.x + ob.width / 2, ob.y + ob.height / 2);
-    const jumpEnd = await page.waitForFunction((m) => {
-      const cells = [...document.querySelectorAll("[data-offset]")].map((c) => Number(c.dataset.offset));
-      return cells.some((o) => Math.abs(o - m) < 4096) ? performance.now() : false;
-    }, middle, { timeout: 60_000, polling: "raf" });
+    const jumpEnd = await page.waitForFunction(
+      (m) => {
+        const cells = [...document.querySelectorAll("[data-offset]")].map((c) => Number(c.dataset.offset));
+        return cells.some((o) => Math.abs(o - m) < 4096) ? performance.now() : false;
+      },
+      middle,
+      { timeout: 60_000, polling: "raf" },
+    );
     const jumpMs = (await jumpEnd.jsonValue()) - jumpStart;
 
     const memory = await page.evaluate(() => {
@@ -260,21 +273,35 @@ async function main() {
 
     console.log(`status      ${done.text}`);
     console.log(`input       ${done.name}`);
-    console.log(`time        ${fmtMs(wallMs)} from setInputFiles to the summary` +
-      (changeAt !== null ? ` (${fmtMs(done.at - changeAt)} in the page, from the input's change event)` : ""));
+    console.log(
+      `time        ${fmtMs(wallMs)} from setInputFiles to the summary` +
+        (changeAt !== null ? ` (${fmtMs(done.at - changeAt)} in the page, from the input's change event)` : ""),
+    );
     if (analysis) {
-      console.log(`main thread during analysis: longest task ${fmtMs(analysis.longest)}, ${analysis.count} task(s) > 50 ms, ${fmtMs(analysis.total)} in long tasks`);
+      console.log(
+        `main thread during analysis: longest task ${fmtMs(analysis.longest)}, ${analysis.count} task(s) > 50 ms, ${fmtMs(analysis.total)} in long tasks`,
+      );
     } else {
       console.log("main thread: long task timing not available in this browser");
     }
-    console.log(`scroll      hex map to the end (byte ${last.toLocaleString("en-US")} shown) in ${fmtMs(scrollEnd - scrollStart)}` +
-      (scrolling ? `; longest task ${fmtMs(scrolling.longest)}, ${scrolling.count} task(s) > 50 ms` : ""));
-    console.log(`search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (bytes handed to the search worker first), ${fmtMs(searchTimes[1])} again` +
-      (searchTasks[0] ? `; longest main-thread task ${fmtMs(searchTasks[0].longest)} then ${fmtMs(searchTasks[1].longest)}` : ""));
+    console.log(
+      `scroll      hex map to the end (byte ${last.toLocaleString("en-US")} shown) in ${fmtMs(scrollEnd - scrollStart)}` +
+        (scrolling ? `; longest task ${fmtMs(scrolling.longest)}, ${scrolling.count} task(s) > 50 ms` : ""),
+    );
+    console.log(
+      `search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (bytes handed to the search worker first), ${fmtMs(searchTimes[1])} again` +
+        (searchTasks[0] ? `; longest main-thread task ${fmtMs(searchTasks[0].longest)} then ${fmtMs(searchTasks[1].longest)}` : ""),
+    );
     console.log(`overview    one jump to the middle in ${fmtMs(jumpMs)} (click to the rows shown)`);
-    if (memory) console.log(`JS heap     ${fmtMiB(memory.used)} used of ${fmtMiB(memory.total)} (performance.memory, array buffers included; limit ${fmtMiB(memory.limit)})`);
+    if (memory)
+      console.log(
+        `JS heap     ${fmtMiB(memory.used)} used of ${fmtMiB(memory.total)} (performance.memory, array buffers included; limit ${fmtMiB(memory.limit)})`,
+      );
     else console.log("JS heap     performance.memory not available");
-    if (heap) console.log(`            ${fmtMiB(heap.usedSize)} used of ${fmtMiB(heap.totalSize)} (CDP Runtime.getHeapUsage${heap.embedderHeapUsedSize !== undefined ? `; embedder ${fmtMiB(heap.embedderHeapUsedSize)}` : ""}${heap.backingStorageSize !== undefined ? `; array buffers ${fmtMiB(heap.backingStorageSize)}` : ""})`);
+    if (heap)
+      console.log(
+        `            ${fmtMiB(heap.usedSize)} used of ${fmtMiB(heap.totalSize)} (CDP Runtime.getHeapUsage${heap.embedderHeapUsedSize !== undefined ? `; embedder ${fmtMiB(heap.embedderHeapUsedSize)}` : ""}${heap.backingStorageSize !== undefined ? `; array buffers ${fmtMiB(heap.backingStorageSize)}` : ""})`,
+      );
     if (pageErrors.length) console.log(`page errors ${pageErrors.join(" | ")}`);
   } finally {
     await browser.close();

@@ -92,9 +92,14 @@ async function measureSize(cfg: SizeConfig): Promise<SizeResult> {
     const s = a.summary;
     diagnostics = s.errors + s.warnings + s.infos;
     if (diagnostics !== 0 || s.frames !== plan.frames || s.batches !== plan.batches) {
-      const first = a.diagnostics.slice(0, 5).map((d) => `  ${d.code}: ${d.message}`).join("\n");
-      throw new Error(`payload ${cfg.payloadSize} B: expected ${plan.batches} batches, ${plan.frames} frames, 0 diagnostics; ` +
-        `analyze() found ${s.batches}, ${s.frames}, ${diagnostics}\n${first}`);
+      const first = a.diagnostics
+        .slice(0, 5)
+        .map((d) => `  ${d.code}: ${d.message}`)
+        .join("\n");
+      throw new Error(
+        `payload ${cfg.payloadSize} B: expected ${plan.batches} batches, ${plan.frames} frames, 0 diagnostics; ` +
+          `analyze() found ${s.batches}, ${s.frames}, ${diagnostics}\n${first}`,
+      );
     }
   };
   const analyzeOnce = async (): Promise<number> => {
@@ -155,8 +160,21 @@ async function measureSize(cfg: SizeConfig): Promise<SizeResult> {
     if (file) rmSync(dirname(file), { recursive: true, force: true });
   }
   return {
-    payloadSize: cfg.payloadSize, messagesPerBatch: plan.messagesPerBatch, batches: plan.batches, frames: plan.frames,
-    bytes: plan.totalBytes, buildMs, analyzeMs, diagnostics, rssBeforeBytes, peakRssBytes, maxRssKiB, hashMs, kernelMs, kernelNoSimdMs, nativeMs,
+    payloadSize: cfg.payloadSize,
+    messagesPerBatch: plan.messagesPerBatch,
+    batches: plan.batches,
+    frames: plan.frames,
+    bytes: plan.totalBytes,
+    buildMs,
+    analyzeMs,
+    diagnostics,
+    rssBeforeBytes,
+    peakRssBytes,
+    maxRssKiB,
+    hashMs,
+    kernelMs,
+    kernelNoSimdMs,
+    nativeMs,
   };
 }
 
@@ -167,7 +185,9 @@ function measureInChild(cfg: SizeConfig): Promise<SizeResult> {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     let result: SizeResult | null = null;
-    child.on("message", (m) => { result = m as SizeResult; });
+    child.on("message", (m) => {
+      result = m as SizeResult;
+    });
     child.on("error", reject);
     child.on("exit", (code, signal) => {
       if (result && code === 0) resolvePromise(result);
@@ -203,18 +223,38 @@ const fixed = (n: number, digits: number): string => n.toLocaleString("en-US", {
 const mib = (bytes: number): string => `${fixed(bytes / MiB, 0)} MiB`;
 
 const COLUMNS: Array<[string, number]> = [
-  ["payload", 8], ["msgs/batch", 10], ["batches", 8], ["frames", 11], ["segment", 9], ["build ms", 9],
-  ["median ms", 10], ["min–max ms", 17], ["ns/frame", 9], ["MB/s", 8], ["peak RSS", 10], ["maxRSS", 10], ["diag", 5],
+  ["payload", 8],
+  ["msgs/batch", 10],
+  ["batches", 8],
+  ["frames", 11],
+  ["segment", 9],
+  ["build ms", 9],
+  ["median ms", 10],
+  ["min–max ms", 17],
+  ["ns/frame", 9],
+  ["MB/s", 8],
+  ["peak RSS", 10],
+  ["maxRSS", 10],
+  ["diag", 5],
 ];
 const row = (cells: readonly string[]): string => cells.map((c, i) => c.padStart((COLUMNS[i] as [string, number])[1])).join("  ");
 
 function sizeLine(r: SizeResult): string {
   const med = median(r.analyzeMs);
   return row([
-    formatSize(r.payloadSize), int(r.messagesPerBatch), int(r.batches), int(r.frames), mib(r.bytes), int(r.buildMs),
-    fixed(med, 1), `${fixed(Math.min(...r.analyzeMs), 1)}–${fixed(Math.max(...r.analyzeMs), 1)}`,
-    fixed((med * 1e6) / r.frames, 1), fixed(r.bytes / 1e6 / (med / 1e3), 1),
-    mib(r.peakRssBytes), mib(r.maxRssKiB * 1024), String(r.diagnostics),
+    formatSize(r.payloadSize),
+    int(r.messagesPerBatch),
+    int(r.batches),
+    int(r.frames),
+    mib(r.bytes),
+    int(r.buildMs),
+    fixed(med, 1),
+    `${fixed(Math.min(...r.analyzeMs), 1)}–${fixed(Math.max(...r.analyzeMs), 1)}`,
+    fixed((med * 1e6) / r.frames, 1),
+    fixed(r.bytes / 1e6 / (med / 1e3), 1),
+    mib(r.peakRssBytes),
+    mib(r.maxRssKiB * 1024),
+    String(r.diagnostics),
   ]);
 }
 
@@ -224,9 +264,11 @@ function hashLine(r: SizeResult): string | null {
   const hashNs = (hashMed * 1e6) / r.frames;
   const analyzeNs = (median(r.analyzeMs) * 1e6) / r.frames;
   const overhead = analyzeNs - hashNs;
-  return `${"".padStart(8)}  └ hash only (hashWindows, same ${int(r.frames)} frames): median ${fixed(hashMed, 1)} ms ` +
+  return (
+    `${"".padStart(8)}  └ hash only (hashWindows, same ${int(r.frames)} frames): median ${fixed(hashMed, 1)} ms ` +
     `(${fixed(Math.min(...r.hashMs), 1)}–${fixed(Math.max(...r.hashMs), 1)}), ${fixed(hashNs, 1)} ns/frame → ` +
-    `decoder overhead ${fixed(overhead, 1)} ns/frame (${fixed((100 * overhead) / analyzeNs, 0)}% of analyze())`;
+    `decoder overhead ${fixed(overhead, 1)} ns/frame (${fixed((100 * overhead) / analyzeNs, 0)}% of analyze())`
+  );
 }
 
 function kernelLines(r: SizeResult): string[] {
@@ -234,11 +276,15 @@ function kernelLines(r: SizeResult): string[] {
   const mbs = (ms: number[]): string => fixed(r.bytes / 1e6 / (median(ms) / 1e3), 0);
   const analyzeNs = ns(r.analyzeMs);
   const kernelNs = ns(r.kernelMs);
-  const lines = [`${"".padStart(8)}  └ kernel walk alone (wasm SIMD, bytes already in its memory, no columns): ${fixed(kernelNs, 1)} ns/frame, ${mbs(r.kernelMs)} MB/s (without SIMD: ${fixed(ns(r.kernelNoSimdMs), 1)} ns/frame)`];
+  const lines = [
+    `${"".padStart(8)}  └ kernel walk alone (wasm SIMD, bytes already in its memory, no columns): ${fixed(kernelNs, 1)} ns/frame, ${mbs(r.kernelMs)} MB/s (without SIMD: ${fixed(ns(r.kernelNoSimdMs), 1)} ns/frame)`,
+  ];
   if (r.nativeMs) {
     const cNs = ns(r.nativeMs);
-    lines.push(`${"".padStart(8)}  └ native C (verify.c, libxxhash, cc -O2): ${fixed(cNs, 1)} ns/frame, ${mbs(r.nativeMs)} MB/s → ` +
-      `analyze() at ${fixed((100 * cNs) / analyzeNs, 0)}% of C (${fixed(analyzeNs / cNs, 2)}x), kernel alone at ${fixed((100 * cNs) / kernelNs, 0)}% of C (target ≥ 50%)`);
+    lines.push(
+      `${"".padStart(8)}  └ native C (verify.c, libxxhash, cc -O2): ${fixed(cNs, 1)} ns/frame, ${mbs(r.nativeMs)} MB/s → ` +
+        `analyze() at ${fixed((100 * cNs) / analyzeNs, 0)}% of C (${fixed(analyzeNs / cNs, 2)}x), kernel alone at ${fixed((100 * cNs) / kernelNs, 0)}% of C (target ≥ 50%)`,
+    );
   }
   return lines;
 }
@@ -318,7 +364,14 @@ async function main(): Promise<number> {
   console.log(header({ targetBytes, messagesPerBatch, runs, inProcess }));
   if ("missing" in native) console.log(`native C reference: skipped, ${native.missing}`);
   for (const payloadSize of sizes) {
-    const cfg: SizeConfig = { payloadSize, targetBytes, messagesPerBatch, runs, hashOnly: hashSizes.has(payloadSize), native: "path" in native ? native.path : null };
+    const cfg: SizeConfig = {
+      payloadSize,
+      targetBytes,
+      messagesPerBatch,
+      runs,
+      hashOnly: hashSizes.has(payloadSize),
+      native: "path" in native ? native.path : null,
+    };
     const r = inProcess ? await measureSize(cfg) : await measureInChild(cfg);
     console.log(sizeLine(r));
     const h = hashLine(r);
@@ -326,13 +379,21 @@ async function main(): Promise<number> {
     for (const line of kernelLines(r)) console.log(line);
   }
   if (values["cli-mib"] !== "0") {
-    for (const line of await cliSection({ mib: Number(values["cli-mib"]), sizes: values["cli-sizes"].split(",").filter(Boolean).map(parseSize),
-      runs: Math.min(runs, 3), native: native && "path" in native ? native.path : null, baselineBin: values["baseline-bin"] ?? null })) console.log(line);
+    for (const line of await cliSection({
+      mib: Number(values["cli-mib"]),
+      sizes: values["cli-sizes"].split(",").filter(Boolean).map(parseSize),
+      runs: Math.min(runs, 3),
+      native: native && "path" in native ? native.path : null,
+      baselineBin: values["baseline-bin"] ?? null,
+    }))
+      console.log(line);
   }
   const xxh = await loadXxh3();
   for (const payloadSize of [16, 1024]) {
     const e = measureRecheck(xxh, payloadSize);
-    console.log(`edit re-check: 1 MiB batch (${e.frames.toLocaleString("en-US")} frames of ${formatSize(payloadSize)}): copy + one byte + analyze() median ${e.medianMs.toFixed(1)} ms, max ${e.maxMs.toFixed(1)} ms (issue #4 asks < 50 ms)`);
+    console.log(
+      `edit re-check: 1 MiB batch (${e.frames.toLocaleString("en-US")} frames of ${formatSize(payloadSize)}): copy + one byte + analyze() median ${e.medianMs.toFixed(1)} ms, max ${e.maxMs.toFixed(1)} ms (issue #4 asks < 50 ms)`,
+    );
   }
   console.log(measureEditOverlay());
   return 0;

@@ -15,9 +15,19 @@ const CLANG = process.env.CLANG ?? "clang";
 
 /** Flags of both builds: freestanding wasm32, imported memory, no libc, names and producers stripped so the bytes depend on the compiler only. */
 const COMMON = [
-  "--target=wasm32", "-std=c11", "-O3", "-mbulk-memory", "-nostdlib", "-ffreestanding", "-Wall", "-Werror",
+  "--target=wasm32",
+  "-std=c11",
+  "-O3",
+  "-mbulk-memory",
+  "-nostdlib",
+  "-ffreestanding",
+  "-Wall",
+  "-Werror",
   `-I${join(SRC, "include")}`,
-  "-Wl,--no-entry", "-Wl,--import-memory", "-Wl,--export=__heap_base", "-Wl,--strip-all",
+  "-Wl,--no-entry",
+  "-Wl,--import-memory",
+  "-Wl,--export=__heap_base",
+  "-Wl,--strip-all",
 ];
 
 /** The clang version line the committed build came from; a rebuild with another clang may differ in bytes. */

@@ -12,11 +12,19 @@ import { loadCorpus, Mutator } from "../test/fuzz-inputs.ts";
 const USAGE = "usage: npm run fuzz -- [--count N] [--seed S]   (defaults: 100000 inputs, seed 1)";
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { count: { type: "string", default: "100000" }, seed: { type: "string", default: "1" }, help: { type: "boolean", short: "h", default: false } } });
-  if (values.help) { console.log(USAGE); return 0; }
+  const { values } = parseArgs({
+    options: { count: { type: "string", default: "100000" }, seed: { type: "string", default: "1" }, help: { type: "boolean", short: "h", default: false } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const count = Number(values.count);
   const seed = Number(values.seed);
-  if (!Number.isSafeInteger(count) || count < 1 || !Number.isSafeInteger(seed)) { console.error(USAGE); return 2; }
+  if (!Number.isSafeInteger(count) || count < 1 || !Number.isSafeInteger(seed)) {
+    console.error(USAGE);
+    return 2;
+  }
   const xxh = await loadXxh3();
   const corpus = loadCorpus();
   const mutator = new Mutator(corpus, seed);
@@ -47,8 +55,10 @@ async function main(): Promise<number> {
     }
   }
   const seconds = (performance.now() - t0) / 1000;
-  console.log(`fuzz: ${count.toLocaleString("en-US")} inputs (seed ${seed}, ${corpus.length} corpus files, ${(bytesTotal / 2 ** 20).toFixed(1)} MiB) in ${seconds.toFixed(1)} s: ` +
-    `${Math.round(count / seconds).toLocaleString("en-US")} inputs/s, ${failures} failure${failures === 1 ? "" : "s"}`);
+  console.log(
+    `fuzz: ${count.toLocaleString("en-US")} inputs (seed ${seed}, ${corpus.length} corpus files, ${(bytesTotal / 2 ** 20).toFixed(1)} MiB) in ${seconds.toFixed(1)} s: ` +
+      `${Math.round(count / seconds).toLocaleString("en-US")} inputs/s, ${failures} failure${failures === 1 ? "" : "s"}`,
+  );
   return failures ? 1 : 0;
 }
 

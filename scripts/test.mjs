@@ -82,7 +82,9 @@ function playwrightCounts(json) {
   if (stats.flaky) notes.push(`${stats.flaky} flaky`);
   if (stats.skipped) notes.push(`${stats.skipped} skipped`);
   if (globalErrors) {
-    const first = String(json.errors[0]?.message ?? '').split('\n')[0].slice(0, 120);
+    const first = String(json.errors[0]?.message ?? '')
+      .split('\n')[0]
+      .slice(0, 120);
     notes.push(`${globalErrors} global error(s)${first ? `: ${first}` : ''}`);
   }
   return { passed, failed, note: notes.join(', ') };

@@ -15,7 +15,11 @@ const CORPUS = join(ROOT, "test/fixtures/corpus-containers");
 const BATCH_CORPUS = join(ROOT, "test/fixtures/corpus");
 const BIN = join(ROOT, "bin/iggy-batch.mjs");
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 function run(cmd: string, args: string[]): Promise<Run> {
   return new Promise((done) => {
     execFile(cmd, args, { cwd: ROOT, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
@@ -25,22 +29,31 @@ function run(cmd: string, args: string[]): Promise<Run> {
 }
 const inspect = (path: string, ...args: string[]) => run(process.execPath, [BIN, "inspect", path, "--json", ...args]);
 
-const havePython = (() => { const p = spawnSync("python3", ["--version"]); return !p.error && p.status === 0; })();
+const havePython = (() => {
+  const p = spawnSync("python3", ["--version"]);
+  return !p.error && p.status === 0;
+})();
 const cmd = `"${process.execPath}" "${BIN}"`;
 
 describe("check.py of the container corpus against the real CLI", () => {
   for (const set of ["vectors", "partitions"]) {
-    it.skipIf(!havePython)(`${set}: N passed, 0 failed`, async () => {
-      const r = await run("python3", [join(CORPUS, set, "check.py"), join(CORPUS, set), "--cmd", cmd]);
-      const last = r.stdout.trim().split("\n").pop() ?? "";
-      expect(last, r.stdout).toMatch(/^\d+ passed, 0 failed$/);
-      expect(Number(last.split(" ")[0])).toBeGreaterThan(0);
-    }, 120_000);
+    it.skipIf(!havePython)(
+      `${set}: N passed, 0 failed`,
+      async () => {
+        const r = await run("python3", [join(CORPUS, set, "check.py"), join(CORPUS, set), "--cmd", cmd]);
+        const last = r.stdout.trim().split("\n").pop() ?? "";
+        expect(last, r.stdout).toMatch(/^\d+ passed, 0 failed$/);
+        expect(Number(last.split(" ")[0])).toBeGreaterThan(0);
+      },
+      120_000,
+    );
   }
 });
 
 const KIND_FORMAT: Record<string, string> = { batches: "batches", "poll-reply": "poll-reply", "send-messages-body": "send-messages" };
-const vectors = JSON.parse(readFileSync(join(CORPUS, "vectors/manifest.json"), "utf8")) as { cases: Array<{ file: string; kind: string; batches: Array<{ start: number }> }> };
+const vectors = JSON.parse(readFileSync(join(CORPUS, "vectors/manifest.json"), "utf8")) as {
+  cases: Array<{ file: string; kind: string; batches: Array<{ start: number }> }>;
+};
 
 describe("container vectors, auto-detected", () => {
   for (const c of vectors.cases) {
@@ -57,7 +70,12 @@ describe("container vectors, auto-detected", () => {
   }
 });
 
-interface PartitionCase { dir: string; exit: number; files: Record<string, number>; errors: Array<{ code: string; file: string; start?: number; end?: number }> }
+interface PartitionCase {
+  dir: string;
+  exit: number;
+  files: Record<string, number>;
+  errors: Array<{ code: string; file: string; start?: number; end?: number }>;
+}
 const partitions = JSON.parse(readFileSync(join(CORPUS, "partitions/manifest.json"), "utf8")) as { cases: PartitionCase[] };
 
 describe("partition directories through inspect DIR", () => {
@@ -73,7 +91,10 @@ describe("partition directories through inspect DIR", () => {
       expect(doc.summary).toEqual(sum);
       for (const d of doc.diagnostics) expect(Object.keys(c.files)).toContain(d.file);
       for (const e of c.errors) {
-        const hit = doc.diagnostics.find((d: { code: string; file: string; start: number; end: number }) => d.code === e.code && d.file === e.file && (e.start === undefined || (d.start === e.start && d.end === e.end)));
+        const hit = doc.diagnostics.find(
+          (d: { code: string; file: string; start: number; end: number }) =>
+            d.code === e.code && d.file === e.file && (e.start === undefined || (d.start === e.start && d.end === e.end)),
+        );
         expect(hit, `${e.code} in ${e.file}`).toBeTruthy();
         // The per-file document holds the same finding.
         expect(doc.files.find((f: { name: string }) => f.name === e.file).diagnostics.some((d: { code: string }) => d.code === e.code)).toBe(true);
@@ -90,7 +111,12 @@ describe("partition directories through inspect DIR", () => {
     const doc = JSON.parse((await inspect(join(CORPUS, "partitions/torn-tail"))).stdout);
     const last = doc.files.find((f: { name: string }) => f.name === "00000000000000001973.log");
     expect(last.recovery).toMatchObject({ path: "scan", keptBytes: 400, keptMessages: 2, stopsAt: 400, reason: "header-truncated" });
-    expect(doc.diagnostics.some((d: { code: string; file: string; start: number; end: number }) => d.code === "recovery-stops" && d.file === last.name && d.start === 400 && d.end === 500)).toBe(true);
+    expect(
+      doc.diagnostics.some(
+        (d: { code: string; file: string; start: number; end: number }) =>
+          d.code === "recovery-stops" && d.file === last.name && d.start === 400 && d.end === 500,
+      ),
+    ).toBe(true);
   });
 
   it("segment-gap: scan recovery stops at the batch that breaks the chain", async () => {
@@ -100,8 +126,13 @@ describe("partition directories through inspect DIR", () => {
 
   it("healthy: each segment takes the index path and keeps the whole file", async () => {
     const doc = JSON.parse((await inspect(join(CORPUS, "partitions/healthy"))).stdout);
-    for (const f of doc.files.filter((x: { name: string }) => x.name.endsWith(".log"))) expect(f.recovery).toMatchObject({ path: "index", keptBytes: f.input.size, stopsAt: null, reason: null });
-    expect(doc.partition.segments.map((s: { startOffset: string; lastOffset: string }) => [s.startOffset, s.lastOffset])).toEqual([["1949", "1962"], ["1963", "1972"], ["1973", "1974"]]);
+    for (const f of doc.files.filter((x: { name: string }) => x.name.endsWith(".log")))
+      expect(f.recovery).toMatchObject({ path: "index", keptBytes: f.input.size, stopsAt: null, reason: null });
+    expect(doc.partition.segments.map((s: { startOffset: string; lastOffset: string }) => [s.startOffset, s.lastOffset])).toEqual([
+      ["1949", "1962"],
+      ["1963", "1972"],
+      ["1973", "1974"],
+    ]);
   });
 
   it("the human output names the partition format, each file's format, and the verdict", async () => {

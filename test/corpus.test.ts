@@ -15,24 +15,54 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = join(ROOT, "test/fixtures/corpus");
 const BIN = join(ROOT, "bin/iggy-batch.mjs");
 
-interface Expect { code: string; severity: string; at: number }
+interface Expect {
+  code: string;
+  severity: string;
+  at: number;
+}
 interface ManifestFrame {
-  index: number; start: number; end: number; id: string; offsetDelta: number; timestampDelta: number;
-  payloadLength: number; userHeadersLength: number; checksum: string; computedChecksum: string;
+  index: number;
+  start: number;
+  end: number;
+  id: string;
+  offsetDelta: number;
+  timestampDelta: number;
+  payloadLength: number;
+  userHeadersLength: number;
+  checksum: string;
+  computedChecksum: string;
 }
 interface ManifestBatch {
-  start: number; stamped?: boolean; header?: Record<string, string | number>;
-  computedChecksum?: string | null; truncatedFrameStart?: number; frames: ManifestFrame[];
+  start: number;
+  stamped?: boolean;
+  header?: Record<string, string | number>;
+  computedChecksum?: string | null;
+  truncatedFrameStart?: number;
+  frames: ManifestFrame[];
 }
 interface Case {
-  file: string; size: number; exit: 0 | 1; batches: number; frames: number;
-  expect: Expect[]; allow?: string[]; batchList: ManifestBatch[];
+  file: string;
+  size: number;
+  exit: 0 | 1;
+  batches: number;
+  frames: number;
+  expect: Expect[];
+  allow?: string[];
+  batchList: ManifestBatch[];
 }
-interface Manifest { format: string; severities: Record<string, string>; cases: Case[] }
+interface Manifest {
+  format: string;
+  severities: Record<string, string>;
+  cases: Case[];
+}
 
 const manifest = JSON.parse(readFileSync(join(CORPUS, "manifest.json"), "utf8")) as Manifest;
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function runCli(file: string): Promise<Run> {
   return new Promise((done) => {
@@ -177,13 +207,17 @@ function run(cmd: string, args: string[]): Promise<Run> {
 const checkPy = havePython ? run("python3", [join(CORPUS, "check.py"), CORPUS, "--cmd", `"${process.execPath}" "${BIN}" inspect`]) : null;
 
 describe("check.py against the real CLI", () => {
-  it.skipIf(!havePython)(havePython ? "passes all 26 cases" : "passes all 26 cases (SKIPPED: python3 is not installed)", async () => {
-    const result = (await checkPy) as Run;
-    const lines = result.stdout.trim().split("\n");
-    expect(lines.slice(0, -1)).toEqual([]); // no FAIL lines
-    expect(lines.at(-1)).toBe("26 passed, 0 failed");
-    expect(result.code).toBe(0);
-  }, 150_000);
+  it.skipIf(!havePython)(
+    havePython ? "passes all 26 cases" : "passes all 26 cases (SKIPPED: python3 is not installed)",
+    async () => {
+      const result = (await checkPy) as Run;
+      const lines = result.stdout.trim().split("\n");
+      expect(lines.slice(0, -1)).toEqual([]); // no FAIL lines
+      expect(lines.at(-1)).toBe("26 passed, 0 failed");
+      expect(result.code).toBe(0);
+    },
+    150_000,
+  );
 
   it.skipIf(!havePython)("self-test: the fixture copy matches its manifest (sizes, sha256, field values)", async () => {
     const result = await run("python3", [join(CORPUS, "check.py"), CORPUS, "--self-test"]);

@@ -10,7 +10,10 @@ import { prng } from "./helpers.ts";
 
 /** The corpus files' bytes, in name order. */
 export function loadCorpus(dir = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures/corpus")): Uint8Array[] {
-  return readdirSync(dir).filter((n) => n.endsWith(".bin")).sort().map((n) => new Uint8Array(readFileSync(join(dir, n))));
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".bin"))
+    .sort()
+    .map((n) => new Uint8Array(readFileSync(join(dir, n))));
 }
 
 /** One fuzz case: the bytes and where analysis starts (an envelope's length, sometimes). */
@@ -20,13 +23,16 @@ export interface FuzzCase {
 }
 
 const U32_VALUES = [0, 1, 7, 47, 48, 49, 255, 256, 257, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff];
-const U64_VALUES = [0n, 1n, 255n, 256n, 257n, 304n, (1n << 31n) - 1n, 1n << 32n, (1n << 53n) + 1n, (1n << 63n), (1n << 64n) - 1n];
+const U64_VALUES = [0n, 1n, 255n, 256n, 257n, 304n, (1n << 31n) - 1n, 1n << 32n, (1n << 53n) + 1n, 1n << 63n, (1n << 64n) - 1n];
 
 /** Makes cases from the corpus with the PRNG; each call mutates a random corpus file 1–4 times. */
 export class Mutator {
   private readonly rand: () => number;
 
-  constructor(private readonly corpus: readonly Uint8Array[], seed: number) {
+  constructor(
+    private readonly corpus: readonly Uint8Array[],
+    seed: number,
+  ) {
     if (corpus.length === 0) throw new Error("empty corpus");
     this.rand = prng(seed);
   }
@@ -59,29 +65,34 @@ export class Mutator {
       case 1: // random bytes over a short run
         for (let i = at; i < Math.min(n, at + 1 + this.int(8)); i++) b[i] = this.int(256);
         return b;
-      case 2: { // an interesting u32 at a 4-aligned position (lengths, counts)
+      case 2: {
+        // an interesting u32 at a 4-aligned position (lengths, counts)
         const p = at & ~3;
         if (p + 4 <= n) new DataView(b.buffer, b.byteOffset).setUint32(p, U32_VALUES[this.int(U32_VALUES.length)] as number, true);
         return b;
       }
-      case 3: { // an interesting u64 at an 8-aligned position (batch_length, offsets, timestamps)
+      case 3: {
+        // an interesting u64 at an 8-aligned position (batch_length, offsets, timestamps)
         const p = at & ~7;
         if (p + 8 <= n) new DataView(b.buffer, b.byteOffset).setBigUint64(p, U64_VALUES[this.int(U64_VALUES.length)] as bigint, true);
         return b;
       }
       case 4: // truncate
         return b.slice(0, this.int(n + 1));
-      case 5: { // append random bytes or a piece of another file
+      case 5: {
+        // append random bytes or a piece of another file
         const other = this.pick();
         const s = this.int(other.length + 1);
         const tail = this.rand() < 0.5 ? other.subarray(s, s + 1 + this.int(600)) : Uint8Array.from({ length: this.int(300) }, () => this.int(256));
         return join2(b, tail);
       }
-      case 6: { // delete a run
+      case 6: {
+        // delete a run
         const len = 1 + this.int(64);
         return join2(b.subarray(0, at), b.subarray(Math.min(n, at + len)));
       }
-      case 7: { // duplicate a run in place
+      case 7: {
+        // duplicate a run in place
         const len = 1 + this.int(320);
         return join2(b.subarray(0, at + len), b.subarray(at));
       }

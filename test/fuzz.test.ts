@@ -21,7 +21,12 @@ describe("analysis invariants", () => {
   it("catch a model that breaks them (the checker is not vacuous)", () => {
     const bytes = producerBatch(3);
     const a = analyzeWith(xxh, bytes);
-    const broken: Analysis = { ...a, diagnostics: [{ ...a.diagnostics[0] ?? { code: "empty-batch", severity: "warning", batch: 0, frame: null, message: "" }, start: 5, end: bytes.length + 1 }] };
+    const broken: Analysis = {
+      ...a,
+      diagnostics: [
+        { ...(a.diagnostics[0] ?? { code: "empty-batch", severity: "warning", batch: 0, frame: null, message: "" }), start: 5, end: bytes.length + 1 },
+      ],
+    };
     expect(analysisViolations(broken, bytes.length).join("\n")).toMatch(/outside 0\.\./);
     const shifted: Analysis = { ...a, batches: a.batches.map((b) => ({ ...b, start: b.start + 1 })) };
     expect(analysisViolations(shifted, bytes.length).join("\n")).toMatch(/batch 0 starts at 1, expected 0/);

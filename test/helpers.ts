@@ -47,11 +47,23 @@ export function hexToBytes(hex: string): Uint8Array {
 // batch field offsets (batch-format.md), relative to the batch / frame start
 
 export const B = {
-  partitionId: 0, baseOffset: 8, baseTimestamp: 16, originTimestamp: 24,
-  batchLength: 32, batchChecksum: 40, messageCount: 48, reserved: 52,
+  partitionId: 0,
+  baseOffset: 8,
+  baseTimestamp: 16,
+  originTimestamp: 24,
+  batchLength: 32,
+  batchChecksum: 40,
+  messageCount: 48,
+  reserved: 52,
 } as const;
 export const F = {
-  checksum: 0, id: 8, offsetDelta: 24, timestampDelta: 28, userHeadersLength: 32, payloadLength: 36, reserved: 40,
+  checksum: 0,
+  id: 8,
+  offsetDelta: 24,
+  timestampDelta: 28,
+  userHeadersLength: 32,
+  payloadLength: 36,
+  reserved: 40,
 } as const;
 
 /** Starts of the frames of the batch at batchStart, walked by their length fields while each fits the batch and the input. */

@@ -6,8 +6,20 @@
 import { describe, expect, it } from "vitest";
 import { toContractJson } from "../src/core/contract-json.ts";
 import {
-  B, F, analyze, batchChecksum, codes, findings, getU32, getU64, producerBatch, randomBytes, refreshBatchChecksum,
-  setU32, setU64, type Finding,
+  B,
+  F,
+  analyze,
+  batchChecksum,
+  codes,
+  findings,
+  getU32,
+  getU64,
+  producerBatch,
+  randomBytes,
+  refreshBatchChecksum,
+  setU32,
+  setU64,
+  type Finding,
 } from "./helpers.ts";
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -33,7 +45,9 @@ describe("absurd fields", () => {
     setU64(b, B.batchLength, (1n << 53n) + 1n);
     refreshBatchChecksum(b);
     const input = new Uint8Array([...a, ...b]);
-    expect(findings(await analyze(input))).toEqual([{ code: "batch-truncated", severity: "error", start: a.length + 32, end: a.length + 40, batch: 1, frame: null }]);
+    expect(findings(await analyze(input))).toEqual([
+      { code: "batch-truncated", severity: "error", start: a.length + 32, end: a.length + 40, batch: 1, frame: null },
+    ]);
   });
 
   it("payload_length 0xFFFFFFFF (and user_headers_length too): the frame is truncated, not read", async () => {
@@ -91,15 +105,21 @@ describe("nothing and noise", () => {
       { code: "batch-truncated", severity: "error", start: 32, end: 40, batch: 0, frame: null },
       { code: "frame-truncated", severity: "error", start: 256, end: MB10, batch: 0, frame: 0 },
     ];
-    for (let i = 52; i < 256;) { // each run of nonzero reserved bytes
-      if (bytes[i] === 0) { i++; continue; }
+    for (let i = 52; i < 256;) {
+      // each run of nonzero reserved bytes
+      if (bytes[i] === 0) {
+        i++;
+        continue;
+      }
       const s = i;
       while (i < 256 && bytes[i] !== 0) i++;
       want.push({ code: "batch-reserved-nonzero", severity: "error", start: s, end: i, batch: 0, frame: null });
     }
-    if (bytes.subarray(256 + 40, 256 + 48).some((x) => x !== 0)) want.push({ code: "frame-reserved-nonzero", severity: "error", start: 296, end: 304, batch: 0, frame: 0 });
+    if (bytes.subarray(256 + 40, 256 + 48).some((x) => x !== 0))
+      want.push({ code: "frame-reserved-nonzero", severity: "error", start: 296, end: 304, batch: 0, frame: 0 });
     if (getU32(bytes, B.messageCount) !== 0) want.push({ code: "message-count-mismatch", severity: "error", start: 48, end: 52, batch: 0, frame: null });
-    if (batchChecksum(bytes, 0, []) !== getU64(bytes, B.batchChecksum)) want.push({ code: "batch-checksum-mismatch", severity: "error", start: 40, end: 48, batch: 0, frame: null });
+    if (batchChecksum(bytes, 0, []) !== getU64(bytes, B.batchChecksum))
+      want.push({ code: "batch-checksum-mismatch", severity: "error", start: 40, end: 48, batch: 0, frame: null });
     want.sort((x, y) => x.start - y.start || x.end - y.end);
 
     const r = await analyze(bytes);
@@ -113,7 +133,11 @@ describe("nothing and noise", () => {
     setU64(bytes, B.batchLength, BigInt(bytes.length));
     setU32(bytes, B.messageCount, n);
     for (let i = 0; i < n; i++) setU32(bytes, 256 + 48 * i + F.offsetDelta, i);
-    refreshBatchChecksum(bytes, 0, Array.from({ length: n }, (_, i) => 256 + 48 * i));
+    refreshBatchChecksum(
+      bytes,
+      0,
+      Array.from({ length: n }, (_, i) => 256 + 48 * i),
+    );
     const r = await analyze(bytes);
     expect(r.summary).toEqual({ batches: 1, frames: n, errors: n, warnings: 0, infos: 0 });
     expect(r.diagnostics).toHaveLength(200_000);

@@ -42,7 +42,8 @@ async function warmPoolLines(file: string, frames: number, runs: number, cSecond
       for (const [i, pool] of pools.entries()) {
         const t0 = performance.now();
         const a = await pool.analyzeFile(file, options);
-        if (a.summary.frames !== frames || a.summary.errors > 0) throw new Error(`pool of ${pool.threads}: ${a.summary.frames} frames, ${a.summary.errors} errors`);
+        if (a.summary.frames !== frames || a.summary.errors > 0)
+          throw new Error(`pool of ${pool.threads}: ${a.summary.frames} frames, ${a.summary.errors} errors`);
         if (r > 0) times[i]!.push((performance.now() - t0) / 1e3); // run 0 warms the kernels up
       }
     }
@@ -73,8 +74,18 @@ export async function cliSection(cfg: CliBenchConfig): Promise<string[]> {
       if (cfg.native) variants.push({ name: "C verifier (verify.c, 4 MiB reads)", cmd: cfg.native, args: [file] });
       variants.push({ name: "iggy-batch --help (start-up alone: the prebuilt bundle, or tsx when it is stale)", cmd: process.execPath, args: [BIN, "--help"] });
       variants.push({ name: "iggy-batch inspect FILE (default threads)", cmd: process.execPath, args: [BIN, "inspect", file] });
-      variants.push({ name: "iggy-batch inspect FILE, IGGY_BATCH_THREADS=2", cmd: process.execPath, args: [BIN, "inspect", file], env: { ...process.env, IGGY_BATCH_THREADS: "2" } });
-      variants.push({ name: "iggy-batch inspect FILE --json --no-frames, 1 thread", cmd: process.execPath, args: [BIN, "inspect", file, "--json", "--no-frames"], env: { ...process.env, IGGY_BATCH_THREADS: "1" } });
+      variants.push({
+        name: "iggy-batch inspect FILE, IGGY_BATCH_THREADS=2",
+        cmd: process.execPath,
+        args: [BIN, "inspect", file],
+        env: { ...process.env, IGGY_BATCH_THREADS: "2" },
+      });
+      variants.push({
+        name: "iggy-batch inspect FILE --json --no-frames, 1 thread",
+        cmd: process.execPath,
+        args: [BIN, "inspect", file, "--json", "--no-frames"],
+        env: { ...process.env, IGGY_BATCH_THREADS: "1" },
+      });
       if (cfg.baselineBin) variants.push({ name: `baseline ${cfg.baselineBin} inspect FILE`, cmd: process.execPath, args: [cfg.baselineBin, "inspect", file] });
       const times = variants.map(() => [] as number[]);
       const rss = variants.map(() => [] as number[]);
@@ -89,20 +100,26 @@ export async function cliSection(cfg: CliBenchConfig): Promise<string[]> {
         }
       }
       const c = cfg.native ? median(times[0]!) : null;
-      lines.push(`  ${label(payload)} payloads: ${plan.batches.toLocaleString("en-US")} batches, ${plan.frames.toLocaleString("en-US")} frames, ${(plan.totalBytes / MiB).toFixed(0)} MiB`);
+      lines.push(
+        `  ${label(payload)} payloads: ${plan.batches.toLocaleString("en-US")} batches, ${plan.frames.toLocaleString("en-US")} frames, ${(plan.totalBytes / MiB).toFixed(0)} MiB`,
+      );
       const startup = median(times[cfg.native ? 1 : 0]!);
       for (const [i, v] of variants.entries()) {
         const t = median(times[i]!);
         const net = v.args.includes("inspect") && !v.name.startsWith("baseline") ? `, ${((t - startup) / (c ?? 1)).toFixed(2)}x net of start-up` : "";
         const ratio = c && i > 0 ? ` = ${(t / c).toFixed(2)}x C${net}` : "";
-        lines.push(`    ${v.name.padEnd(56)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), peak RSS ${(median(rss[i]!) / 1024).toFixed(0)} MiB${ratio}`);
+        lines.push(
+          `    ${v.name.padEnd(56)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), peak RSS ${(median(rss[i]!) / 1024).toFixed(0)} MiB${ratio}`,
+        );
       }
       lines.push(...(await warmPoolLines(file, plan.frames, cfg.runs, c)));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  lines.push("  targets: CLI ≤ 2.0x C at 1 KiB, ≤ 3.0x at 100 B; peak RSS ≤ 256 MiB with --no-frames",
-    "  (\"net of start-up\" subtracts the --help row: the decode alone, without Node's and the bundle's start)");
+  lines.push(
+    "  targets: CLI ≤ 2.0x C at 1 KiB, ≤ 3.0x at 100 B; peak RSS ≤ 256 MiB with --no-frames",
+    "  (\"net of start-up\" subtracts the --help row: the decode alone, without Node's and the bundle's start)",
+  );
   return lines;
 }

@@ -18,6 +18,8 @@ export function measureEditOverlay(mib = 1024): string {
   const t3 = performance.now();
   const rss = process.memoryUsage.rss() - rss0;
   if (overlay.byteAt(at) !== 0xab || original[at] !== 0) throw new Error("edit overlay bench: wrong bytes");
-  return `edit overlay: ${mib.toLocaleString("en-US")} MiB input: one 2-byte edit ${((t1 - t0) * 1000).toFixed(0)} µs, one undo ${((t2 - t1) * 1000).toFixed(0)} µs, ` +
-    `redo + download pieces (${parts.length} parts, no copy) ${((t3 - t2) * 1000).toFixed(0)} µs; history holds ${overlay.heldBytes()} B, RSS +${(rss / 2 ** 20).toFixed(1)} MiB`;
+  return (
+    `edit overlay: ${mib.toLocaleString("en-US")} MiB input: one 2-byte edit ${((t1 - t0) * 1000).toFixed(0)} µs, one undo ${((t2 - t1) * 1000).toFixed(0)} µs, ` +
+    `redo + download pieces (${parts.length} parts, no copy) ${((t3 - t2) * 1000).toFixed(0)} µs; history holds ${overlay.heldBytes()} B, RSS +${(rss / 2 ** 20).toFixed(1)} MiB`
+  );
 }

@@ -17,7 +17,13 @@ export function buildNativeVerifier(): { path: string } | { missing: string } {
     execFileSync(process.env.CC ?? "cc", ["-O2", "-o", out, SOURCE, "-lxxhash"], { stdio: ["ignore", "ignore", "pipe"] });
     return existsSync(out) ? { path: out } : { missing: "cc wrote no binary" };
   } catch (err) {
-    return { missing: `cc -O2 verify.c -lxxhash failed (${String((err as { stderr?: Buffer }).stderr ?? err).trim().split("\n")[0]})` };
+    return {
+      missing: `cc -O2 verify.c -lxxhash failed (${
+        String((err as { stderr?: Buffer }).stderr ?? err)
+          .trim()
+          .split("\n")[0]
+      })`,
+    };
   }
 }
 
@@ -29,7 +35,11 @@ export function nativeInMemoryNs(verifier: string, file: string, runs: number): 
 }
 
 /** Wall seconds and peak RSS (KiB) of one whole process, from GNU time. */
-export function timeProcess(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): { seconds: number; maxRssKiB: number; status: number | null } {
+export function timeProcess(
+  cmd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { seconds: number; maxRssKiB: number; status: number | null } {
   const r = spawnSync("/usr/bin/time", ["-f", "%e %M", cmd, ...args], { encoding: "utf8", env, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 26 });
   const last = r.stderr.trim().split("\n").at(-1) ?? "";
   const [seconds, rss] = last.split(" ").map(Number);

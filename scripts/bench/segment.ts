@@ -29,7 +29,12 @@ export interface SegmentPlan {
  * As many whole batches as fit in targetBytes (at least one). A batch holds
  * maxMessages messages, or fewer so it stays within maxBatchBytes (at least one).
  */
-export function planSegment(payloadSize: number, targetBytes: number, maxMessages = DEFAULT_MESSAGES_PER_BATCH, maxBatchBytes = DEFAULT_MAX_BATCH_BYTES): SegmentPlan {
+export function planSegment(
+  payloadSize: number,
+  targetBytes: number,
+  maxMessages = DEFAULT_MESSAGES_PER_BATCH,
+  maxBatchBytes = DEFAULT_MAX_BATCH_BYTES,
+): SegmentPlan {
   const frameBytes = FRAME_HEADER_SIZE + payloadSize;
   const messagesPerBatch = Math.max(1, Math.min(maxMessages, Math.floor((maxBatchBytes - BATCH_HEADER_SIZE) / frameBytes)));
   const batchBytes = BATCH_HEADER_SIZE + messagesPerBatch * frameBytes;
@@ -42,9 +47,11 @@ function pseudoRandomBytes(length: number, seed: number): Uint8Array {
   const words = new Uint32Array(Math.ceil(length / 4));
   let x = seed >>> 0 || 1;
   for (let i = 0; i < words.length; i++) {
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     words[i] = x;
   }
   return new Uint8Array(words.buffer, 0, length);

@@ -21,14 +21,15 @@ export const FRAME_CHECKSUM_FROM = FRAME_CHECKSUM_FIELD.offset + FRAME_CHECKSUM_
  * The batch header bytes the batch checksum covers, relative to the batch start: every header field
  * but the checksum itself and the reserved bytes, in wire order, adjacent fields merged ([0, 40) and [48, 52)).
  */
-export const BATCH_CHECKSUM_HEADER_SPANS: readonly Span[] = BATCH_HEADER_LAYOUT
-  .filter((f) => f.role !== "checksum" && f.role !== "reserved")
-  .reduce<Span[]>((spans, f) => {
+export const BATCH_CHECKSUM_HEADER_SPANS: readonly Span[] = BATCH_HEADER_LAYOUT.filter((f) => f.role !== "checksum" && f.role !== "reserved").reduce<Span[]>(
+  (spans, f) => {
     const last = spans[spans.length - 1];
     if (last && last.end === f.offset) spans[spans.length - 1] = { start: last.start, end: f.offset + f.size };
     else spans.push({ start: f.offset, end: f.offset + f.size });
     return spans;
-  }, []);
+  },
+  [],
+);
 
 /** Length of the header part of the batch checksum input: five u64 fields and message_count. */
 export const BATCH_CHECKSUM_HEADER_BYTES = BATCH_CHECKSUM_HEADER_SPANS.reduce((n, s) => n + s.end - s.start, 0);
@@ -60,7 +61,15 @@ export function batchChecksumSpans(batchStart: number, headerEnd: number, frameS
  * Computes every frame checksum of frames [from, to): XXH3-64 of frame bytes 8..end,
  * for frames given by absolute starts and ends in the input.
  */
-export function computeFrameChecksums(xxh: Xxh3, input: Uint8Array, frameStarts: Float64Array, frameEnds: Float64Array, from: number, to: number, out: BigUint64Array): void {
+export function computeFrameChecksums(
+  xxh: Xxh3,
+  input: Uint8Array,
+  frameStarts: Float64Array,
+  frameEnds: Float64Array,
+  from: number,
+  to: number,
+  out: BigUint64Array,
+): void {
   const windowStarts = new Float64Array(to - from);
   for (let i = from; i < to; i++) windowStarts[i - from] = (frameStarts[i] as number) + FRAME_CHECKSUM_FROM;
   // hashWindows indexes starts/ends/out alike, so feed it views aligned at `from`.

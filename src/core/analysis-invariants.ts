@@ -11,7 +11,9 @@ const KEY = { error: "errors", warning: "warnings", info: "infos" } as const;
 /** The invariants an analysis of `size` bytes read from `startOffset` breaks, as sentences (empty when sound). */
 export function analysisViolations(a: Analysis, size: number, startOffset = 0): string[] {
   const out: string[] = [];
-  const fail = (text: string): void => { if (out.length < 20) out.push(text); };
+  const fail = (text: string): void => {
+    if (out.length < 20) out.push(text);
+  };
   if (a.size !== size) fail(`size ${a.size} ≠ input ${size}`);
   const from = Math.max(0, Math.min(size, startOffset));
 
@@ -39,13 +41,17 @@ export function analysisViolations(a: Analysis, size: number, startOffset = 0): 
       const s = f.start[i] as number;
       const e = f.end[i] as number;
       if (s !== at || !(s + 48 <= e && e <= b.end)) fail(`batch ${b.index} frame ${k} range ${s}..${e}, expected to start at ${at} and end by ${b.end}`);
-      if (f.batch[i] !== b.index || f.indexInBatch[i] !== k) fail(`frame column ${i} says batch ${f.batch[i]} frame ${f.indexInBatch[i]}, expected ${b.index}/${k}`);
-      if (e - s !== 48 + (f.payloadLength[i] as number) + (f.userHeadersLength[i] as number)) fail(`frame column ${i} length ${e - s} ≠ 48 + payload + user headers`);
+      if (f.batch[i] !== b.index || f.indexInBatch[i] !== k)
+        fail(`frame column ${i} says batch ${f.batch[i]} frame ${f.indexInBatch[i]}, expected ${b.index}/${k}`);
+      if (e - s !== 48 + (f.payloadLength[i] as number) + (f.userHeadersLength[i] as number))
+        fail(`frame column ${i} length ${e - s} ≠ 48 + payload + user headers`);
       at = e;
     }
     const t = b.truncatedFrame;
-    if (t && !(t.start === at && t.start <= t.end && t.end <= b.end)) fail(`batch ${b.index} truncated frame ${t.start}..${t.end}, expected from ${at} within the batch`);
-    if (!t && b.header && b.frameCount >= 0 && at !== b.end && !stopped) fail(`batch ${b.index} frames end at ${at}, batch at ${b.end}, and no truncated frame`);
+    if (t && !(t.start === at && t.start <= t.end && t.end <= b.end))
+      fail(`batch ${b.index} truncated frame ${t.start}..${t.end}, expected from ${at} within the batch`);
+    if (!t && b.header && b.frameCount >= 0 && at !== b.end && !stopped)
+      fail(`batch ${b.index} frames end at ${at}, batch at ${b.end}, and no truncated frame`);
     frameTotal += b.frameCount;
   }
   if (f.count !== frameTotal) fail(`frame columns hold ${f.count}, batches ${frameTotal}`);
@@ -55,7 +61,8 @@ export function analysisViolations(a: Analysis, size: number, startOffset = 0): 
   let prevStart = -1;
   let prevEnd = -1;
   for (const d of a.diagnostics) {
-    if (!(Number.isInteger(d.start) && Number.isInteger(d.end) && 0 <= d.start && d.start <= d.end && d.end <= size)) fail(`${d.code} range ${d.start}..${d.end} outside 0..${size}`);
+    if (!(Number.isInteger(d.start) && Number.isInteger(d.end) && 0 <= d.start && d.start <= d.end && d.end <= size))
+      fail(`${d.code} range ${d.start}..${d.end} outside 0..${size}`);
     if (d.start < prevStart || (d.start === prevStart && d.end < prevEnd)) fail(`${d.code} at ${d.start}..${d.end} out of order`);
     prevStart = d.start;
     prevEnd = d.end;
@@ -67,12 +74,17 @@ export function analysisViolations(a: Analysis, size: number, startOffset = 0): 
   if (s.batches !== a.batches.length) fail(`summary batches ${s.batches} ≠ ${a.batches.length}`);
   if (s.frames !== f.count) fail(`summary frames ${s.frames} ≠ ${f.count}`);
   const kept = seen.errors + seen.warnings + seen.infos;
-  if (s.errors + s.warnings + s.infos !== kept + a.diagnosticsOmitted) fail(`summary counts ${s.errors + s.warnings + s.infos} ≠ ${kept} kept + ${a.diagnosticsOmitted} omitted`);
+  if (s.errors + s.warnings + s.infos !== kept + a.diagnosticsOmitted)
+    fail(`summary counts ${s.errors + s.warnings + s.infos} ≠ ${kept} kept + ${a.diagnosticsOmitted} omitted`);
   if (a.diagnosticsOmitted === 0) {
     for (const k of ["errors", "warnings", "infos"] as const) if (s[k] !== seen[k]) fail(`summary ${k} ${s[k]} ≠ ${seen[k]} listed`);
   }
   const perBatch = { errors: 0, warnings: 0, infos: 0 };
-  for (const b of a.batches) { perBatch.errors += b.errors; perBatch.warnings += b.warnings; perBatch.infos += b.infos; }
+  for (const b of a.batches) {
+    perBatch.errors += b.errors;
+    perBatch.warnings += b.warnings;
+    perBatch.infos += b.infos;
+  }
   for (const k of ["errors", "warnings", "infos"] as const) if (perBatch[k] !== s[k]) fail(`batches' ${k} sum to ${perBatch[k]}, summary ${s[k]}`);
   return out;
 }

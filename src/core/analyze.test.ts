@@ -2,7 +2,19 @@
 import { describe, expect, it } from "vitest";
 import { analyze, analyzeWith } from "./analyze.ts";
 import type { Xxh3 } from "../checksum/xxh3.ts";
-import { concat, F, FRAME_HEADER, findings, frameStartsOf, HEADER, producerBatch, refreshBatchChecksum, refreshFrameChecksum, stampedBatch, xxh } from "../../test/helpers.ts";
+import {
+  concat,
+  F,
+  FRAME_HEADER,
+  findings,
+  frameStartsOf,
+  HEADER,
+  producerBatch,
+  refreshBatchChecksum,
+  refreshFrameChecksum,
+  stampedBatch,
+  xxh,
+} from "../../test/helpers.ts";
 
 const segment = concat([
   stampedBatch(3, { partitionId: 1n, baseOffset: 0n, baseTimestamp: 10n }),
@@ -14,7 +26,9 @@ describe("analyze options", () => {
   it("uses an injected XXH3 kernel for every checksum", async () => {
     const zero: Xxh3 = {
       hash: () => 0n,
-      hashWindows: (_input, _s, _e, from, to, out) => { for (let i = from; i < to; i++) out[i] = 0n; },
+      hashWindows: (_input, _s, _e, from, to, out) => {
+        for (let i = from; i < to; i++) out[i] = 0n;
+      },
     };
     const r = await analyze(producerBatch(2), { xxh3: zero });
     expect(findings(r).map((d) => d.code)).toEqual(["batch-checksum-mismatch", "frame-checksum-mismatch", "frame-checksum-mismatch"]);

@@ -100,9 +100,26 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     counts = { errors: 0, warnings: 0, infos: 0 };
     stampedNow = false;
     if (size - pos < BATCH_HEADER_SIZE) {
-      emit("header-truncated", pos, size, index, null, `batch ${index}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs ${BATCH_HEADER_SIZE}`);
-      batches.push({ index, start: pos, end: size, header: null, stamped: false, computedChecksum: null,
-        firstFrame: frames.count, frameCount: 0, truncatedFrame: null, ...counts });
+      emit(
+        "header-truncated",
+        pos,
+        size,
+        index,
+        null,
+        `batch ${index}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs ${BATCH_HEADER_SIZE}`,
+      );
+      batches.push({
+        index,
+        start: pos,
+        end: size,
+        header: null,
+        stamped: false,
+        computedChecksum: null,
+        firstFrame: frames.count,
+        frameCount: 0,
+        truncatedFrame: null,
+        ...counts,
+      });
       break;
     }
     const header: BatchHeader = readHeader(r, pos, BATCH_HEADER_LAYOUT);
@@ -112,15 +129,41 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
       emit("batch-reserved-nonzero", s, e, index, null, `batch ${index}: reserved header bytes ${s - pos}..${e - pos} are nonzero`);
     }
     if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
-      emitOver(emit, "batch-length-too-small", pos, BATCH_FIELD.batch_length, index, null, `batch ${index}: batch_length ${header.batchLength} < ${BATCH_HEADER_SIZE}, the walk cannot step past it`);
-      batches.push({ index, start: pos, end: pos + BATCH_HEADER_SIZE, header, stamped, computedChecksum: null,
-        firstFrame: frames.count, frameCount: 0, truncatedFrame: null, ...counts });
+      emitOver(
+        emit,
+        "batch-length-too-small",
+        pos,
+        BATCH_FIELD.batch_length,
+        index,
+        null,
+        `batch ${index}: batch_length ${header.batchLength} < ${BATCH_HEADER_SIZE}, the walk cannot step past it`,
+      );
+      batches.push({
+        index,
+        start: pos,
+        end: pos + BATCH_HEADER_SIZE,
+        header,
+        stamped,
+        computedChecksum: null,
+        firstFrame: frames.count,
+        frameCount: 0,
+        truncatedFrame: null,
+        ...counts,
+      });
       break;
     }
     // Compared as a float: batch_length may be up to 2^64−1, far past any input, and is never used to allocate.
     const declaredEnd = pos + Number(header.batchLength);
     if (declaredEnd > size) {
-      emitOver(emit, "batch-truncated", pos, BATCH_FIELD.batch_length, index, null, `batch ${index}: batch_length ${header.batchLength} runs ${declaredEnd - size} bytes past the end of the input`);
+      emitOver(
+        emit,
+        "batch-truncated",
+        pos,
+        BATCH_FIELD.batch_length,
+        index,
+        null,
+        `batch ${index}: batch_length ${header.batchLength} runs ${declaredEnd - size} bytes past the end of the input`,
+      );
     }
     const walkEnd = Math.min(declaredEnd, size);
 
@@ -131,18 +174,40 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
       const inBatch = frames.count - firstFrame;
       if (walkEnd - f < FRAME_HEADER_SIZE) {
         truncatedFrame = { start: f, end: walkEnd, headerComplete: false };
-        emit("frame-truncated", f, walkEnd, index, inBatch, `batch ${index} frame ${inBatch}: ${walkEnd - f} bytes left, a frame header needs ${FRAME_HEADER_SIZE}`);
+        emit(
+          "frame-truncated",
+          f,
+          walkEnd,
+          index,
+          inBatch,
+          `batch ${index} frame ${inBatch}: ${walkEnd - f} bytes left, a frame header needs ${FRAME_HEADER_SIZE}`,
+        );
         break;
       }
       const userHeadersLength = r.u32(f + USER_HEADERS_LENGTH_AT);
       const payloadLength = r.u32(f + PAYLOAD_LENGTH_AT);
       const reservedNonzero = !r.allZero(f + FRAME_RESERVED_START, f + FRAME_RESERVED_END);
-      if (reservedNonzero) emit("frame-reserved-nonzero", f + FRAME_RESERVED_START, f + FRAME_RESERVED_END, index, inBatch, `batch ${index} frame ${inBatch}: reserved bytes ${FRAME_RESERVED_START}..${FRAME_RESERVED_END} are not zero`);
+      if (reservedNonzero)
+        emit(
+          "frame-reserved-nonzero",
+          f + FRAME_RESERVED_START,
+          f + FRAME_RESERVED_END,
+          index,
+          inBatch,
+          `batch ${index} frame ${inBatch}: reserved bytes ${FRAME_RESERVED_START}..${FRAME_RESERVED_END} are not zero`,
+        );
       const frameEnd = f + FRAME_HEADER_SIZE + payloadLength + userHeadersLength;
       if (frameEnd > walkEnd) {
         truncatedFrame = { start: f, end: walkEnd, headerComplete: true };
         const where = walkEnd === size && declaredEnd > size ? "the input" : "the blob";
-        emit("frame-truncated", f, walkEnd, index, inBatch, `batch ${index} frame ${inBatch}: needs ${frameEnd - f} bytes (payload ${payloadLength}, user headers ${userHeadersLength}), ${where} has ${walkEnd - f}`);
+        emit(
+          "frame-truncated",
+          f,
+          walkEnd,
+          index,
+          inBatch,
+          `batch ${index} frame ${inBatch}: needs ${frameEnd - f} bytes (payload ${payloadLength}, user headers ${userHeadersLength}), ${where} has ${walkEnd - f}`,
+        );
         break;
       }
       const i = frames.next();
@@ -163,17 +228,41 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     checkFrames(frames, firstFrame, frameCount, index, stamped, bytes, emit);
 
     if (frameCount !== header.messageCount) {
-      emitOver(emit, "message-count-mismatch", pos, BATCH_FIELD.message_count, index, null, `batch ${index}: message_count ${header.messageCount}, ${frameCount} complete frame${frameCount === 1 ? "" : "s"} walked`);
+      emitOver(
+        emit,
+        "message-count-mismatch",
+        pos,
+        BATCH_FIELD.message_count,
+        index,
+        null,
+        `batch ${index}: message_count ${header.messageCount}, ${frameCount} complete frame${frameCount === 1 ? "" : "s"} walked`,
+      );
     }
     if (header.messageCount === 0 && header.batchLength === BigInt(BATCH_HEADER_SIZE)) {
       emitOver(emit, "empty-batch", pos, BATCH_FIELD.message_count, index, null, `batch ${index}: no messages; the server refuses to admit an empty batch`);
     }
     if (frameCount > 0 && !frames.timestampDelta.subarray(firstFrame, frames.count).includes(0)) {
-      emitOver(emit, "origin-not-earliest", pos, BATCH_FIELD.origin_timestamp, index, null, `batch ${index}: no frame has timestamp_delta 0, so origin_timestamp ${header.originTimestamp} is not the earliest`);
+      emitOver(
+        emit,
+        "origin-not-earliest",
+        pos,
+        BATCH_FIELD.origin_timestamp,
+        index,
+        null,
+        `batch ${index}: no frame has timestamp_delta 0, so origin_timestamp ${header.originTimestamp} is not the earliest`,
+      );
     }
     const computedChecksum = computeBatchChecksum(xxh, bytes, pos, frames.start, firstFrame, frames.count);
     if (computedChecksum !== header.batchChecksum) {
-      emitOver(emit, "batch-checksum-mismatch", pos, BATCH_FIELD.batch_checksum, index, null, `batch ${index}: stored batch_checksum ${hex64(header.batchChecksum)} ≠ computed ${hex64(computedChecksum)}`);
+      emitOver(
+        emit,
+        "batch-checksum-mismatch",
+        pos,
+        BATCH_FIELD.batch_checksum,
+        index,
+        null,
+        `batch ${index}: stored batch_checksum ${hex64(header.batchChecksum)} ≠ computed ${hex64(computedChecksum)}`,
+      );
     }
     if (stamped) checkContinuity(tails, header, frames, firstFrame, frameCount, pos, index, emit);
 
@@ -191,7 +280,11 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
   const { diagnostics, omitted } = kept.finish();
   const finished = frames.finish();
   return {
-    size, batches, frames: finished, diagnostics, diagnosticsOmitted: omitted,
+    size,
+    batches,
+    frames: finished,
+    diagnostics,
+    diagnosticsOmitted: omitted,
     summary: { batches: batches.length, frames: finished.count, ...totals },
   };
 }
@@ -200,13 +293,31 @@ type Emit = (code: DiagnosticCode, start: number, end: number, batch: number | n
 
 // A finding about field `f` of the unit at `base`. (Not a spread of a [start, end] pair: a spread call
 // in analyzeWith made V8 optimise the whole walk worse, about 7% slower on small frames.)
-function emitOver(emit: Emit, code: DiagnosticCode, base: number, f: { offset: number; size: number }, batch: number, frame: number | null, message: string): void {
+function emitOver(
+  emit: Emit,
+  code: DiagnosticCode,
+  base: number,
+  f: { offset: number; size: number },
+  batch: number,
+  frame: number | null,
+  message: string,
+): void {
   emit(code, base + f.offset, base + f.offset + f.size, batch, frame, message);
 }
 
 // Frame-level checks that need the computed checksums: checksum, offset deltas, user headers.
 // A finding on a complete frame also sets the frame's flag for its code.
-function flag(frames: FrameColumnsBuilder, i: number, first: number, batch: number, emit: Emit, code: DiagnosticCode, start: number, end: number, message: string): void {
+function flag(
+  frames: FrameColumnsBuilder,
+  i: number,
+  first: number,
+  batch: number,
+  emit: Emit,
+  code: DiagnosticCode,
+  start: number,
+  end: number,
+  message: string,
+): void {
   frames.flags[i]! |= FRAME_FLAG_OF[code];
   emit(code, start, end, batch, i - first, message);
 }
@@ -219,34 +330,89 @@ function checkFrames(frames: FrameColumnsBuilder, first: number, count: number, 
     const stored = frames.storedChecksum[i] as bigint;
     const computed = frames.computedChecksum[i] as bigint;
     if (stored !== computed) {
-      flag(frames, i, first, batch, emit, "frame-checksum-mismatch", s + CHECKSUM_AT, s + CHECKSUM_AT + FRAME_CHECKSUM.size, `batch ${batch} frame ${k}: stored checksum ${hex64(stored)} ≠ computed ${hex64(computed)}`);
+      flag(
+        frames,
+        i,
+        first,
+        batch,
+        emit,
+        "frame-checksum-mismatch",
+        s + CHECKSUM_AT,
+        s + CHECKSUM_AT + FRAME_CHECKSUM.size,
+        `batch ${batch} frame ${k}: stored checksum ${hex64(stored)} ≠ computed ${hex64(computed)}`,
+      );
     }
     const delta = frames.offsetDelta[i] as number;
     if (delta !== baseDelta + k) {
       const rule = stamped ? `frame 0's ${baseDelta} + ${k}` : `its index ${k}`;
-      flag(frames, i, first, batch, emit, "offset-delta-not-index", s + OFFSET_DELTA_AT, s + OFFSET_DELTA_AT + OFFSET_DELTA.size, `batch ${batch} frame ${k}: offset_delta ${delta}, expected ${rule}`);
+      flag(
+        frames,
+        i,
+        first,
+        batch,
+        emit,
+        "offset-delta-not-index",
+        s + OFFSET_DELTA_AT,
+        s + OFFSET_DELTA_AT + OFFSET_DELTA.size,
+        `batch ${batch} frame ${k}: offset_delta ${delta}, expected ${rule}`,
+      );
     }
     const uhLength = frames.userHeadersLength[i] as number;
     if (uhLength > 0) {
       const uhStart = s + FRAME_HEADER_SIZE + (frames.payloadLength[i] as number);
       const fault = findUserHeadersFault(bytes.subarray(uhStart, uhStart + uhLength));
       if (fault) {
-        flag(frames, i, first, batch, emit, "user-headers-malformed", uhStart, uhStart + uhLength, `batch ${batch} frame ${k}: user headers are not Iggy TLV (${fault.reason}); shown raw`);
+        flag(
+          frames,
+          i,
+          first,
+          batch,
+          emit,
+          "user-headers-malformed",
+          uhStart,
+          uhStart + uhLength,
+          `batch ${batch} frame ${k}: user headers are not Iggy TLV (${fault.reason}); shown raw`,
+        );
       }
     }
   }
 }
 
 // Offsets and base timestamps must move forward between stamped batches of one partition.
-function checkContinuity(tails: Map<bigint, PartitionTail>, header: BatchHeader, frames: FrameColumnsBuilder, first: number, count: number, pos: number, batch: number, emit: Emit): void {
+function checkContinuity(
+  tails: Map<bigint, PartitionTail>,
+  header: BatchHeader,
+  frames: FrameColumnsBuilder,
+  first: number,
+  count: number,
+  pos: number,
+  batch: number,
+  emit: Emit,
+): void {
   const prev = tails.get(header.partitionId);
   const firstOffset = count > 0 ? header.baseOffset + BigInt(frames.offsetDelta[first] as number) : null;
   if (prev) {
     if (prev.lastOffset !== null && firstOffset !== null && firstOffset !== prev.lastOffset + 1n) {
-      emitOver(emit, "offset-discontinuity", pos, BATCH_FIELD.base_offset, batch, null, `batch ${batch}: first message offset ${firstOffset}, expected ${prev.lastOffset + 1n} after partition ${header.partitionId}'s previous batch`);
+      emitOver(
+        emit,
+        "offset-discontinuity",
+        pos,
+        BATCH_FIELD.base_offset,
+        batch,
+        null,
+        `batch ${batch}: first message offset ${firstOffset}, expected ${prev.lastOffset + 1n} after partition ${header.partitionId}'s previous batch`,
+      );
     }
     if (header.baseTimestamp < prev.baseTimestamp) {
-      emitOver(emit, "timestamp-regression", pos, BATCH_FIELD.base_timestamp, batch, null, `batch ${batch}: base_timestamp ${header.baseTimestamp} < ${prev.baseTimestamp} of partition ${header.partitionId}'s previous batch`);
+      emitOver(
+        emit,
+        "timestamp-regression",
+        pos,
+        BATCH_FIELD.base_timestamp,
+        batch,
+        null,
+        `batch ${batch}: base_timestamp ${header.baseTimestamp} < ${prev.baseTimestamp} of partition ${header.partitionId}'s previous batch`,
+      );
     }
   }
   const lastOffset = count > 0 ? header.baseOffset + BigInt(frames.offsetDelta[first + count - 1] as number) : null;

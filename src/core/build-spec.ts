@@ -82,7 +82,10 @@ const u64 = (v: string | number | undefined, path: string): bigint | undefined =
 export function newUuidV7Bytes(env: BuildEnvironment): Uint8Array {
   const bytes = env.randomBytes(16).slice(0, 16);
   let ms = env.nowMillis();
-  for (let i = 5; i >= 0; i--) { bytes[i] = ms % 256; ms = Math.floor(ms / 256); }
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = ms % 256;
+    ms = Math.floor(ms / 256);
+  }
   bytes[6] = 0x70 | ((bytes[6] as number) & 0x0f);
   bytes[8] = 0x80 | ((bytes[8] as number) & 0x3f);
   return bytes;
@@ -120,7 +123,8 @@ function parsePayload(p: PayloadJson, path: string): Uint8Array | string {
 }
 
 function parseEntry(kind: string, value: string | number | boolean, path: string): TlvEntry {
-  if (!(HEADER_KINDS as readonly string[]).includes(kind) || kind === "") throw new BuildSpecError(`${path}: unknown kind ${JSON.stringify(kind)} (one of ${HEADER_KINDS.slice(1).join(", ")})`);
+  if (!(HEADER_KINDS as readonly string[]).includes(kind) || kind === "")
+    throw new BuildSpecError(`${path}: unknown kind ${JSON.stringify(kind)} (one of ${HEADER_KINDS.slice(1).join(", ")})`);
   if (kind === "raw") return { kind, value: hexBytes(String(value), path) };
   if (kind === "string") return { kind, value: String(value) };
   if (kind === "bool") {
@@ -130,7 +134,8 @@ function parseEntry(kind: string, value: string | number | boolean, path: string
   }
   if (kind === "f32" || kind === "f64") {
     const n = Number(value);
-    if (typeof value === "boolean" || (typeof value === "string" && value.trim() === "") || (Number.isNaN(n) && String(value) !== "NaN")) throw new BuildSpecError(`${path}: ${JSON.stringify(value)} is not a number`);
+    if (typeof value === "boolean" || (typeof value === "string" && value.trim() === "") || (Number.isNaN(n) && String(value) !== "NaN"))
+      throw new BuildSpecError(`${path}: ${JSON.stringify(value)} is not a number`);
     return { kind, value: n };
   }
   // Integer kinds: checked against the kind's range so a typo is an error with a path, not a wrapped value.

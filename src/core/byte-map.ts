@@ -1,5 +1,13 @@
 /** What every byte of the input is: the field kind at each offset, found from the model by binary search. */
-import { ALL_BYTE_KINDS, BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind } from "../format/fields.ts";
+import {
+  ALL_BYTE_KINDS,
+  BATCH_HEADER_FIELDS,
+  BATCH_HEADER_SIZE,
+  FRAME_FIELD,
+  FRAME_HEADER_FIELDS,
+  FRAME_HEADER_SIZE,
+  type ByteKind,
+} from "../format/fields.ts";
 import { readField } from "../format/field-codec.ts";
 import { ByteReader } from "../format/reader.ts";
 import type { Analysis, BatchModel } from "./model.ts";
@@ -43,8 +51,12 @@ export function locateByte(analysis: Analysis, bytes: Uint8Array, offset: number
   if (f >= 0) {
     const s = analysis.frames.start[f] as number;
     const r = offset - s;
-    const code = r < FRAME_HEADER_SIZE ? (FRAME_HEADER_KIND[r] as number)
-      : r < FRAME_HEADER_SIZE + (analysis.frames.payloadLength[f] as number) ? KIND_CODE["frame.payload"] : KIND_CODE["frame.user_headers"];
+    const code =
+      r < FRAME_HEADER_SIZE
+        ? (FRAME_HEADER_KIND[r] as number)
+        : r < FRAME_HEADER_SIZE + (analysis.frames.payloadLength[f] as number)
+          ? KIND_CODE["frame.payload"]
+          : KIND_CODE["frame.user_headers"];
     return { kind: ALL_BYTE_KINDS[code] as ByteKind, batch: b, frame: f, frameStart: s };
   }
   const t = batch.truncatedFrame;
@@ -70,8 +82,12 @@ export function fillKinds(analysis: Analysis, bytes: Uint8Array, start: number, 
       const s = loc.frameStart;
       for (let k = i; k < unitEnd; k++) {
         const r = k - s;
-        out[k - start] = r < FRAME_HEADER_SIZE ? (FRAME_HEADER_KIND[r] as number)
-          : r < FRAME_HEADER_SIZE + (analysis.frames.payloadLength[loc.frame] as number) ? KIND_CODE["frame.payload"] : KIND_CODE["frame.user_headers"];
+        out[k - start] =
+          r < FRAME_HEADER_SIZE
+            ? (FRAME_HEADER_KIND[r] as number)
+            : r < FRAME_HEADER_SIZE + (analysis.frames.payloadLength[loc.frame] as number)
+              ? KIND_CODE["frame.payload"]
+              : KIND_CODE["frame.user_headers"];
       }
       if (s >= start) frameEdge[s - start] = 1;
     } else if (loc.batch >= 0 && i - (analysis.batches[loc.batch] as BatchModel).start < BATCH_HEADER_SIZE) {

@@ -6,16 +6,37 @@ import { B, F, analyze, concat, getU64, producerBatch, setU32, setU64, stampedBa
 
 describe("toContractJson", () => {
   it("spells u64 values as decimal strings and checksums and ids as fixed-width lowercase hex", async () => {
-    const b = stampedBatch(1, { partitionId: (1n << 64n) - 1n, baseOffset: (1n << 53n) + 1n, baseTimestamp: 1764420000000000n }, { messages: [{ payload: "p", id: 0xabcn }] });
+    const b = stampedBatch(
+      1,
+      { partitionId: (1n << 64n) - 1n, baseOffset: (1n << 53n) + 1n, baseTimestamp: 1764420000000000n },
+      { messages: [{ payload: "p", id: 0xabcn }] },
+    );
     const doc = toContractJson(await analyze(b), b, "cap.bin");
     expect(doc.input).toEqual({ name: "cap.bin", size: b.length });
     expect(doc.batches[0]).toMatchObject({
-      index: 0, start: 0, end: b.length, stamped: true,
-      header: { partitionId: "18446744073709551615", baseOffset: "9007199254740993", baseTimestamp: "1764420000000000", originTimestamp: "1700000000000000", batchLength: String(b.length), messageCount: 1 },
+      index: 0,
+      start: 0,
+      end: b.length,
+      stamped: true,
+      header: {
+        partitionId: "18446744073709551615",
+        baseOffset: "9007199254740993",
+        baseTimestamp: "1764420000000000",
+        originTimestamp: "1700000000000000",
+        batchLength: String(b.length),
+        messageCount: 1,
+      },
       computedChecksum: getU64(b, B.batchChecksum).toString(16).padStart(16, "0"),
     });
     expect(doc.batches[0]?.header?.batchChecksum).toBe(doc.batches[0]?.computedChecksum);
-    expect(doc.batches[0]?.frames?.[0]).toMatchObject({ index: 0, start: 256, end: 305, id: "00000000000000000000000000000abc", payloadLength: 1, userHeadersLength: 0 });
+    expect(doc.batches[0]?.frames?.[0]).toMatchObject({
+      index: 0,
+      start: 256,
+      end: 305,
+      id: "00000000000000000000000000000abc",
+      payloadLength: 1,
+      userHeadersLength: 0,
+    });
     expect(doc.batches[0]?.frames?.[0]?.checksum).toMatch(/^[0-9a-f]{16}$/);
     expect(doc).not.toHaveProperty("diagnosticsOmitted");
   });

@@ -13,7 +13,10 @@ export type FrameJson = { index: number; start: number; end: number } & FrameFie
 
 /** One batch entry of the JSON contract. */
 export interface BatchJson {
-  index: number; start: number; end: number; stamped: boolean;
+  index: number;
+  start: number;
+  end: number;
+  stamped: boolean;
   header: HeaderJson<typeof BATCH_HEADER_LAYOUT> | null;
   computedChecksum: string | null;
   frames?: FrameJson[];
@@ -31,7 +34,14 @@ export interface AnalysisJson {
 
 // The contract lists a frame's fields in its own order (contracts.md §1), not in wire order;
 // the check below fails to compile when a frame field is missing from it.
-const FRAME_JSON_ORDER = ["id", "offsetDelta", "timestampDelta", "payloadLength", "userHeadersLength", "checksum"] as const satisfies readonly (keyof FrameFieldsJson)[];
+const FRAME_JSON_ORDER = [
+  "id",
+  "offsetDelta",
+  "timestampDelta",
+  "payloadLength",
+  "userHeadersLength",
+  "checksum",
+] as const satisfies readonly (keyof FrameFieldsJson)[];
 const everyFrameField: Exclude<keyof FrameFieldsJson, (typeof FRAME_JSON_ORDER)[number]> extends never ? true : never = true;
 void everyFrameField;
 const FRAME_JSON_FIELDS = FRAME_JSON_ORDER.map((key) => valueFields(FRAME_HEADER_LAYOUT).find((f) => f.jsonKey === key)!);
@@ -51,7 +61,10 @@ export function toContractJson(analysis: Analysis, bytes: Uint8Array, name: stri
 
 function batchHead(b: BatchModel): BatchJson {
   return {
-    index: b.index, start: b.start, end: b.end, stamped: b.stamped,
+    index: b.index,
+    start: b.start,
+    end: b.end,
+    stamped: b.stamped,
     header: b.header && headerJson(BATCH_HEADER_LAYOUT, b.header),
     computedChecksum: b.computedChecksum === null ? null : hex64(b.computedChecksum),
   };
@@ -92,7 +105,10 @@ export function* contractJsonChunks(analysis: Analysis, bytes: Uint8Array, name:
   yield `{\n  "input": ${JSON.stringify({ name, size: analysis.size })},\n  "summary": ${JSON.stringify(analysis.summary)},\n  "batches": [`;
   for (const [k, b] of analysis.batches.entries()) {
     const head = JSON.stringify(batchHead(b));
-    if (!withFrames) { yield `${k ? "," : ""}\n    ${head}`; continue; }
+    if (!withFrames) {
+      yield `${k ? "," : ""}\n    ${head}`;
+      continue;
+    }
     yield `${k ? "," : ""}\n    ${head.slice(0, -1)}, "frames": [`;
     let first = true;
     for (const frame of framesJson(analysis, r, b)) {

@@ -19,8 +19,14 @@ export class DiagnosticKeeper {
 
   /** Offers one finding, in whatever order the checks emit them. */
   add(d: Diagnostic): void {
-    if (d.batch === null || d.frame === null) { this.batchLevel.push(d); return; }
-    if (this.closed) { this.dropped++; return; }
+    if (d.batch === null || d.frame === null) {
+      this.batchLevel.push(d);
+      return;
+    }
+    if (this.closed) {
+      this.dropped++;
+      return;
+    }
     this.frameLevel.push(d);
     // Inside one batch findings come out of order; compact now and then so memory stays bounded.
     if (this.frameLevel.length >= 2 * this.max + 1024) this.trim();

@@ -7,8 +7,21 @@ import { describe, expect, it } from "vitest";
 import { encodeBatch } from "./encode.ts";
 import { FrameFlag } from "./model.ts";
 import {
-  B, F, analyze, codes, concat, findings, frameStartsOf, getU64, producerBatch, refreshBatchChecksum,
-  refreshFrameChecksum, setU32, setU64, stampedBatch, xxh,
+  B,
+  F,
+  analyze,
+  codes,
+  concat,
+  findings,
+  frameStartsOf,
+  getU64,
+  producerBatch,
+  refreshBatchChecksum,
+  refreshFrameChecksum,
+  setU32,
+  setU64,
+  stampedBatch,
+  xxh,
 } from "../../test/helpers.ts";
 
 // producerBatch(n): frame i carries payload "message-i" (9 bytes) and no user headers,
@@ -90,7 +103,9 @@ describe("batch-reserved-nonzero (error): nonzero bytes in header bytes 52..256;
     const a = producerBatch(1);
     const b = stampedBatch(1, { baseOffset: 1n, baseTimestamp: 5000n });
     b[52] = 1;
-    b[100] = 0xff; b[101] = 0x01; b[102] = 0x80;
+    b[100] = 0xff;
+    b[101] = 0x01;
+    b[102] = 0x80;
     b[255] = 7;
     const s = a.length;
     const r = await analyze(concat([a, b])); // reserved bytes are not in the batch checksum
@@ -103,8 +118,11 @@ describe("batch-reserved-nonzero (error): nonzero bytes in header bytes 52..256;
 
   it("does not fire when every byte of 0..52 is nonzero but 52..256 are zero", async () => {
     const b = encodeBatch(xxh, {
-      partitionId: 0x1111111111111111n, baseOffset: 0x2222222222222222n, baseTimestamp: 0x3333333333333333n,
-      originTimestamp: 0x4444444444444444n, messages: [{ payload: "p" }],
+      partitionId: 0x1111111111111111n,
+      baseOffset: 0x2222222222222222n,
+      baseTimestamp: 0x3333333333333333n,
+      originTimestamp: 0x4444444444444444n,
+      messages: [{ payload: "p" }],
     });
     setU32(b, B.messageCount, 0x01010101); // bytes 48..52 nonzero as well (a count finding, not a reserved one)
     refreshBatchChecksum(b);
@@ -147,7 +165,9 @@ describe("frame-truncated (error): a frame runs past the blob or the input; rang
   });
 
   it("does not fire when the last frame (payload and user headers) ends exactly at the blob end", async () => {
-    const b = encodeBatch(xxh, { messages: [{ payload: "abc" }, { payload: "", userHeaders: [{ key: { kind: "string", value: "k" }, value: { kind: "u8", value: 1 } }] }] });
+    const b = encodeBatch(xxh, {
+      messages: [{ payload: "abc" }, { payload: "", userHeaders: [{ key: { kind: "string", value: "k" }, value: { kind: "u8", value: 1 } }] }],
+    });
     const r = await analyze(concat([b, producerBatch(1)]));
     expect(findings(r)).toEqual([]);
     expect(r.batches[0]?.truncatedFrame).toBeNull();

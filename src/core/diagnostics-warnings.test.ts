@@ -8,7 +8,6 @@ import { encodeBatch, encodeUserHeaders, stampBatch, type MessageSpec } from "./
 import { FrameFlag } from "./model.ts";
 import { B, analyze, codes, concat, findings, frameStartsOf, producerBatch, setU32, stampedBatch, refreshBatchChecksum, xxh } from "../../test/helpers.ts";
 
-
 /** A batch of messages with the given offset deltas (payload "m<i>", timestamp delta 0 on frame 0). */
 function withDeltas(deltas: number[], stamp?: { partitionId: bigint; baseOffset: bigint; baseTimestamp: bigint }): Uint8Array {
   const b = encodeBatch(xxh, { originTimestamp: 1000n, messages: deltas.map((d, i) => ({ payload: `m${i}`, offsetDelta: d, timestampDelta: i })) });

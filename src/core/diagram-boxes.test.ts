@@ -4,7 +4,10 @@ import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEAD
 import { DIAGRAM_COLUMNS, diagramBoxes } from "./diagram-boxes.ts";
 
 describe("diagramBoxes", () => {
-  for (const [name, table, size] of [["batch", BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE], ["frame", FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE]] as const) {
+  for (const [name, table, size] of [
+    ["batch", BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE],
+    ["frame", FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE],
+  ] as const) {
     it(`tiles the ${name} header byte for byte, line by line`, () => {
       const boxes = diagramBoxes(table);
       let at = 0;
@@ -23,6 +26,9 @@ describe("diagramBoxes", () => {
 
   it("folds the 192 whole-line bytes of the batch header's reserved field into one box", () => {
     const reserved = diagramBoxes(BATCH_HEADER_FIELDS).filter((b) => b.field.name === "reserved");
-    expect(reserved.map((b) => [b.offset, b.size, b.lines])).toEqual([[52, 12, 1], [64, 192, 12]]);
+    expect(reserved.map((b) => [b.offset, b.size, b.lines])).toEqual([
+      [52, 12, 1],
+      [64, 192, 12],
+    ]);
   });
 });

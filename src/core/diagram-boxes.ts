@@ -68,12 +68,19 @@ export function frameFieldValue(analysis: Analysis, bytes: Uint8Array, frame: nu
   const f = analysis.frames;
   const start = f.start[frame] as number;
   switch (field.name) {
-    case "checksum": return hex64(f.storedChecksum[frame] as bigint);
-    case "id": return bytesToHex(bytes.subarray(start + 8, start + 24));
-    case "offset_delta": return String(f.offsetDelta[frame]);
-    case "timestamp_delta": return String(f.timestampDelta[frame]);
-    case "user_headers_length": return String(f.userHeadersLength[frame]);
-    case "payload_length": return String(f.payloadLength[frame]);
-    default: return reservedText(bytes, start + field.offset, field.size);
+    case "checksum":
+      return hex64(f.storedChecksum[frame] as bigint);
+    case "id":
+      return bytesToHex(bytes.subarray(start + 8, start + 24));
+    case "offset_delta":
+      return String(f.offsetDelta[frame]);
+    case "timestamp_delta":
+      return String(f.timestampDelta[frame]);
+    case "user_headers_length":
+      return String(f.userHeadersLength[frame]);
+    case "payload_length":
+      return String(f.payloadLength[frame]);
+    default:
+      return reservedText(bytes, start + field.offset, field.size);
   }
 }

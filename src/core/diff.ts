@@ -48,8 +48,10 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
   const spanOf = (bytes: Uint8Array, base: number, spec: FieldSpec): DiffRun | null =>
     base < 0 || base + spec.offset >= bytes.length ? null : { start: base + spec.offset, end: Math.min(bytes.length, base + spec.offset + spec.size) };
   for (const f of BATCH_HEADER_FIELDS) {
-    push("batch", f.name, fieldText(left.bytes, lb.start, f), fieldText(right.bytes, rb.start, f),
-      { left: spanOf(left.bytes, lb.start, f), right: spanOf(right.bytes, rb.start, f) });
+    push("batch", f.name, fieldText(left.bytes, lb.start, f), fieldText(right.bytes, rb.start, f), {
+      left: spanOf(left.bytes, lb.start, f),
+      right: spanOf(right.bytes, rb.start, f),
+    });
   }
   push("batch", "complete frames", String(lb.frameCount), String(rb.frameCount));
   const frames = Math.max(lb.frameCount, rb.frameCount);
@@ -59,8 +61,10 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
     const ls = li >= 0 ? (left.analysis.frames.start[li] as number) : -1;
     const rs = ri >= 0 ? (right.analysis.frames.start[ri] as number) : -1;
     for (const f of FRAME_HEADER_FIELDS) {
-      push(`frame ${k}`, f.name, ls < 0 ? "—" : fieldText(left.bytes, ls, f), rs < 0 ? "—" : fieldText(right.bytes, rs, f),
-        { left: spanOf(left.bytes, ls, f), right: spanOf(right.bytes, rs, f) });
+      push(`frame ${k}`, f.name, ls < 0 ? "—" : fieldText(left.bytes, ls, f), rs < 0 ? "—" : fieldText(right.bytes, rs, f), {
+        left: spanOf(left.bytes, ls, f),
+        right: spanOf(right.bytes, rs, f),
+      });
     }
     // Payload and user headers apart, each with a byte diff: "100 bytes vs 100 bytes" says nothing.
     const part = (ref: BatchRef, i: number, s: number, which: "payload" | "user headers") => {
@@ -80,7 +84,11 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
       };
       rows.push({
         spans: { left: spanIn(left, lpart), right: spanIn(right, rpart) },
-        scope: `frame ${k}`, field: which, left: lpart ? `${lpart.length} bytes` : "—", right: rpart ? `${rpart.length} bytes` : "—", same,
+        scope: `frame ${k}`,
+        field: which,
+        left: lpart ? `${lpart.length} bytes` : "—",
+        right: rpart ? `${rpart.length} bytes` : "—",
+        same,
         ...(diff && lpart && rpart ? { bytes: { left: lpart, right: rpart, diff, note: byteDiffText(diff) } } : {}),
       });
     }

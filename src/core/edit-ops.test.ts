@@ -10,7 +10,14 @@ const xxh = await loadXxh3();
 const codes = (bytes: Uint8Array) => analyzeWith(xxh, bytes).diagnostics.map((d) => d.code);
 const corpus = (name: string) => new Uint8Array(readFileSync(new URL(`../../test/fixtures/corpus/${name}`, import.meta.url)));
 
-const producer = () => encodeBatch(xxh, { originTimestamp: 1_000n, messages: [{ payload: "alpha", id: 1n }, { payload: "beta", id: 2n, userHeaders: [{ key: { kind: "string", value: "k" }, value: { kind: "u32", value: 7 } }] }] });
+const producer = () =>
+  encodeBatch(xxh, {
+    originTimestamp: 1_000n,
+    messages: [
+      { payload: "alpha", id: 1n },
+      { payload: "beta", id: 2n, userHeaders: [{ key: { kind: "string", value: "k" }, value: { kind: "u32", value: 7 } }] },
+    ],
+  });
 
 describe("edit operations", () => {
   it("editing a reserved header byte raises batch-reserved-nonzero; writing it back clears it", () => {
@@ -55,9 +62,13 @@ describe("edit operations", () => {
   });
 
   it("stamping reproduces the spec's stamped golden checksum", () => {
-    const golden = encodeBatch(xxh, { originTimestamp: 1000n, messages: [
-      { id: 7n, payload: "first-payload" },
-      { id: 8n, payload: "second-payload", timestampDelta: 50, userHeaders: new TextEncoder().encode("user-header-bytes") }] });
+    const golden = encodeBatch(xxh, {
+      originTimestamp: 1000n,
+      messages: [
+        { id: 7n, payload: "first-payload" },
+        { id: 8n, payload: "second-payload", timestampDelta: 50, userHeaders: new TextEncoder().encode("user-header-bytes") },
+      ],
+    });
     const stamped = stampAsServer(xxh, golden, analyzeWith(xxh, golden), 0, { partitionId: 3n, baseOffset: 100n, baseTimestamp: 5000n });
     expect(new DataView(stamped.buffer).getBigUint64(40, true)).toBe(0xd2ee8f8ab32668c9n);
   });

@@ -25,15 +25,23 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 class Naive {
   history: Uint8Array[];
   index = 0;
-  constructor(original: Uint8Array) { this.history = [original.slice()]; }
-  get current(): Uint8Array { return this.history[this.index]!; }
-  commit(next: Uint8Array): void { this.history = [...this.history.slice(0, this.index + 1), next]; this.index++; }
+  constructor(original: Uint8Array) {
+    this.history = [original.slice()];
+  }
+  get current(): Uint8Array {
+    return this.history[this.index]!;
+  }
+  commit(next: Uint8Array): void {
+    this.history = [...this.history.slice(0, this.index + 1), next];
+    this.index++;
+  }
   write(writes: { offset: number; bytes: Uint8Array }[]): void {
     const next = this.current.slice();
-    for (const w of writes) for (let i = 0; i < w.bytes.length; i++) {
-      const at = w.offset + i;
-      if (at >= 0 && at < next.length) next[at] = w.bytes[i]!;
-    }
+    for (const w of writes)
+      for (let i = 0; i < w.bytes.length; i++) {
+        const at = w.offset + i;
+        if (at >= 0 && at < next.length) next[at] = w.bytes[i]!;
+      }
     this.commit(next);
   }
 }
@@ -41,44 +49,66 @@ class Naive {
 const concat = (parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 };
 
 describe("edit overlay", () => {
   it("random edit / undo / redo / revert sequences read exactly like a full copy per step", () => {
-    fc.assert(fc.property(fc.uint8Array({ minLength: SIZE, maxLength: SIZE }), fc.array(opArb, { maxLength: 40 }), fc.array(fc.tuple(fc.nat(SIZE), fc.nat(SIZE)), { minLength: 3, maxLength: 3 }), (original, ops, probes) => {
-      const frozen = original.slice();
-      const overlay = new EditOverlay(original);
-      const naive = new Naive(original);
-      for (const op of ops) {
-        if (op.kind === "write") { overlay.apply("w", [op]); naive.write([op]); }
-        else if (op.kind === "multi") { overlay.apply("m", op.writes); naive.write(op.writes); }
-        else if (op.kind === "undo") { expect(overlay.undo() !== null).toBe(naive.index > 0); if (naive.index > 0) naive.index--; }
-        else if (op.kind === "redo") { const can = naive.index < naive.history.length - 1; expect(overlay.redo() !== null).toBe(can); if (can) naive.index++; }
-        else if (op.kind === "revert") { overlay.apply("revert", overlay.revertWrites()); naive.commit(frozen.slice()); }
-        else {
-          const next = naive.current.map((b, i) => ((op.seed + i) % 7 === 0 ? (b + 1) & 0xff : b));
-          const writes = overlay.diffWrites(next);
-          expect(writes.reduce((n, w) => n + w.bytes.length, 0)).toBe(next.filter((b, i) => b !== naive.current[i]).length);
-          overlay.apply("replace", writes);
-          naive.commit(next);
-        }
-        const current = naive.current;
-        expect(overlay.materialize()).toEqual(current);
-        expect(concat(overlay.parts())).toEqual(current);
-        expect(overlay.index).toBe(naive.index);
-        expect(overlay.stepCount).toBe(naive.history.length - 1);
-        for (const [a, b] of probes) {
-          expect(overlay.byteAt(a)).toBe(current[a]);
-          expect(overlay.read(Math.min(a, b), Math.max(a, b))).toEqual(current.slice(Math.min(a, b), Math.max(a, b)));
-        }
-        const runs = overlay.runs();
-        for (let k = 1; k < runs.length; k++) expect(runs[k]!.start).toBeGreaterThan(runs[k - 1]!.start + runs[k - 1]!.bytes.length);
-      }
-      // The original is never written.
-      expect(original).toEqual(frozen);
-    }), { numRuns: 300, seed: 10 });
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: SIZE, maxLength: SIZE }),
+        fc.array(opArb, { maxLength: 40 }),
+        fc.array(fc.tuple(fc.nat(SIZE), fc.nat(SIZE)), { minLength: 3, maxLength: 3 }),
+        (original, ops, probes) => {
+          const frozen = original.slice();
+          const overlay = new EditOverlay(original);
+          const naive = new Naive(original);
+          for (const op of ops) {
+            if (op.kind === "write") {
+              overlay.apply("w", [op]);
+              naive.write([op]);
+            } else if (op.kind === "multi") {
+              overlay.apply("m", op.writes);
+              naive.write(op.writes);
+            } else if (op.kind === "undo") {
+              expect(overlay.undo() !== null).toBe(naive.index > 0);
+              if (naive.index > 0) naive.index--;
+            } else if (op.kind === "redo") {
+              const can = naive.index < naive.history.length - 1;
+              expect(overlay.redo() !== null).toBe(can);
+              if (can) naive.index++;
+            } else if (op.kind === "revert") {
+              overlay.apply("revert", overlay.revertWrites());
+              naive.commit(frozen.slice());
+            } else {
+              const next = naive.current.map((b, i) => ((op.seed + i) % 7 === 0 ? (b + 1) & 0xff : b));
+              const writes = overlay.diffWrites(next);
+              expect(writes.reduce((n, w) => n + w.bytes.length, 0)).toBe(next.filter((b, i) => b !== naive.current[i]).length);
+              overlay.apply("replace", writes);
+              naive.commit(next);
+            }
+            const current = naive.current;
+            expect(overlay.materialize()).toEqual(current);
+            expect(concat(overlay.parts())).toEqual(current);
+            expect(overlay.index).toBe(naive.index);
+            expect(overlay.stepCount).toBe(naive.history.length - 1);
+            for (const [a, b] of probes) {
+              expect(overlay.byteAt(a)).toBe(current[a]);
+              expect(overlay.read(Math.min(a, b), Math.max(a, b))).toEqual(current.slice(Math.min(a, b), Math.max(a, b)));
+            }
+            const runs = overlay.runs();
+            for (let k = 1; k < runs.length; k++) expect(runs[k]!.start).toBeGreaterThan(runs[k - 1]!.start + runs[k - 1]!.bytes.length);
+          }
+          // The original is never written.
+          expect(original).toEqual(frozen);
+        },
+      ),
+      { numRuns: 300, seed: 10 },
+    );
   });
 
   it("an edit and an undo on a large input hold only the bytes they change", () => {

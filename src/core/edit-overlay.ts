@@ -164,7 +164,10 @@ export class EditOverlay {
     for (const piece of this.parts()) {
       let i = 0;
       while (i < piece.length) {
-        if (piece[i] === next[at + i]) { i++; continue; }
+        if (piece[i] === next[at + i]) {
+          i++;
+          continue;
+        }
         const s = i;
         while (i < piece.length && piece[i] !== next[at + i]) i++;
         const last = out[out.length - 1];

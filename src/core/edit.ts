@@ -40,7 +40,11 @@ export function writeField(bytes: Uint8Array, base: number, spec: FieldSpec, val
 }
 
 /** Recomputes every complete frame's checksum, then every batch checksum, and lists what changed. */
-export function recomputeChecksums(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis = analyzeWith(xxh, bytes)): { bytes: Uint8Array; changes: ChecksumChange[] } {
+export function recomputeChecksums(
+  xxh: Xxh3,
+  bytes: Uint8Array,
+  analysis: Analysis = analyzeWith(xxh, bytes),
+): { bytes: Uint8Array; changes: ChecksumChange[] } {
   const out = bytes.slice();
   const r = new ByteReader(out);
   const w = new ByteWriter(out);
@@ -52,7 +56,12 @@ export function recomputeChecksums(xxh: Xxh3, bytes: Uint8Array, analysis: Analy
     const stored = readField(r, s, FRAME_CHECKSUM);
     if (computed !== stored) {
       writeFieldValue(w, s, FRAME_CHECKSUM, computed);
-      changes.push({ what: `batch ${f.batch[i]} frame ${f.indexInBatch[i]} ${FRAME_CHECKSUM.name}`, start: s + FRAME_CHECKSUM.offset, before: hex64(stored), after: hex64(computed) });
+      changes.push({
+        what: `batch ${f.batch[i]} frame ${f.indexInBatch[i]} ${FRAME_CHECKSUM.name}`,
+        start: s + FRAME_CHECKSUM.offset,
+        before: hex64(stored),
+        after: hex64(computed),
+      });
     }
   }
   for (const b of analysis.batches) {
@@ -101,4 +110,3 @@ export function batchBytes(bytes: Uint8Array, analysis: Analysis, index: number)
   const b = analysis.batches[index];
   return b ? bytes.slice(b.start, b.end) : new Uint8Array(0);
 }
-

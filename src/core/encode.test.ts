@@ -13,7 +13,9 @@ describe("encodeUserHeaders", () => {
   });
 
   it("writes integers two's complement little-endian at their exact width", () => {
-    const h = (kind: HeaderKind, value: number | bigint | boolean) => [...encodeUserHeaders([{ key: { kind: "u8", value: 0 }, value: { kind, value } }]).subarray(11)];
+    const h = (kind: HeaderKind, value: number | bigint | boolean) => [
+      ...encodeUserHeaders([{ key: { kind: "u8", value: 0 }, value: { kind, value } }]).subarray(11),
+    ];
     expect(h("bool", true)).toEqual([1]);
     expect(h("i8", -2)).toEqual([0xfe]);
     expect(h("i32", -1)).toEqual([0xff, 0xff, 0xff, 0xff]);
@@ -43,7 +45,8 @@ describe("encodeUserHeaders", () => {
   });
 
   it("refuses what TLV cannot hold: kind 0 or 16, an unknown name, an empty or 256-byte value", () => {
-    const one = (kind: number | string, value: string | Uint8Array) => () => encodeUserHeaders([{ key: { kind, value }, value: { kind: "u8", value: 1 } } as never]);
+    const one = (kind: number | string, value: string | Uint8Array) => () =>
+      encodeUserHeaders([{ key: { kind, value }, value: { kind: "u8", value: 1 } } as never]);
     expect(one(0, "x")).toThrow(RangeError);
     expect(one(16, "x")).toThrow(RangeError);
     expect(one("nope", "x")).toThrow(RangeError);

@@ -59,20 +59,46 @@ function tlvValueBytes(kind: number, value: TlvEntry["value"]): Uint8Array {
   const widths: Record<number, number> = { 3: 1, 4: 1, 5: 2, 6: 4, 7: 8, 8: 16, 9: 1, 10: 2, 11: 4, 12: 8, 13: 16, 14: 4, 15: 8 };
   const w = ByteWriter.alloc(widths[kind] as number);
   // Float kinds never use `big`; converting NaN or ±Infinity to a BigInt would throw for a valid f32/f64 value.
-  const big = typeof value === "bigint" ? value : kind === 14 || kind === 15 ? 0n : BigInt(typeof value === "boolean" ? Number(value) : Math.trunc(Number(value)));
+  const big =
+    typeof value === "bigint" ? value : kind === 14 || kind === 15 ? 0n : BigInt(typeof value === "boolean" ? Number(value) : Math.trunc(Number(value)));
   switch (kind) {
-    case 3: w.u8(0, value ? 1 : 0); break;
-    case 4: w.i8(0, Number(big)); break;
-    case 5: w.i16(0, Number(big)); break;
-    case 6: w.i32(0, Number(big)); break;
-    case 7: w.i64(0, big); break;
-    case 9: w.u8(0, Number(big)); break;
-    case 10: w.u16(0, Number(big)); break;
-    case 11: w.u32(0, Number(big)); break;
-    case 12: w.u64(0, big); break;
-    case 8: case 13: w.u128(0, big); break;
-    case 14: w.f32(0, Number(value)); break;
-    case 15: w.f64(0, Number(value)); break;
+    case 3:
+      w.u8(0, value ? 1 : 0);
+      break;
+    case 4:
+      w.i8(0, Number(big));
+      break;
+    case 5:
+      w.i16(0, Number(big));
+      break;
+    case 6:
+      w.i32(0, Number(big));
+      break;
+    case 7:
+      w.i64(0, big);
+      break;
+    case 9:
+      w.u8(0, Number(big));
+      break;
+    case 10:
+      w.u16(0, Number(big));
+      break;
+    case 11:
+      w.u32(0, Number(big));
+      break;
+    case 12:
+      w.u64(0, big);
+      break;
+    case 8:
+    case 13:
+      w.u128(0, big);
+      break;
+    case 14:
+      w.f32(0, Number(value));
+      break;
+    case 15:
+      w.f64(0, Number(value));
+      break;
   }
   return w.bytes;
 }
@@ -98,12 +124,18 @@ export function encodeUserHeaders(headers: readonly HeaderSpec[]): Uint8Array {
 export function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 
 /** The batch header fields the server stamps (partition_id, base_offset, base_timestamp), under their JSON keys. */
-export type ServerStamp = { readonly [F in (typeof BATCH_HEADER_LAYOUT)[number] as F["role"] extends "server-stamped" ? F["jsonKey"] : never]: BatchHeader[F["jsonKey"] & keyof BatchHeader] };
+export type ServerStamp = {
+  readonly [F in (typeof BATCH_HEADER_LAYOUT)[number] as F["role"] extends "server-stamped" ? F["jsonKey"] : never]: BatchHeader[F["jsonKey"] &
+    keyof BatchHeader];
+};
 
 /** Encodes one batch with correct frame and batch checksums. */
 export function encodeBatch(xxh: Xxh3, spec: BatchSpec): Uint8Array {
@@ -119,7 +151,10 @@ export function encodeBatch(xxh: Xxh3, spec: BatchSpec): Uint8Array {
     messageCount: frames.length,
   });
   let at = BATCH_HEADER_SIZE;
-  for (const f of frames) { w.set(at, f); at += f.length; }
+  for (const f of frames) {
+    w.set(at, f);
+    at += f.length;
+  }
   writeField(w, 0, BATCH_FIELD.batch_checksum, batchChecksumOf(xxh, w.bytes));
   return w.bytes;
 }

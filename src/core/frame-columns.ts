@@ -4,7 +4,11 @@ import { FRAME_COLUMNS, type ColumnArrays, type ColumnType, type FrameColumnName
 type AnyColumn = ColumnArrays[ColumnType];
 
 const ARRAY_OF: { readonly [T in ColumnType]: new (length: number) => ColumnArrays[T] } = {
-  f64: Float64Array, u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, u64: BigUint64Array,
+  f64: Float64Array,
+  u8: Uint8Array,
+  u16: Uint16Array,
+  u32: Uint32Array,
+  u64: BigUint64Array,
 };
 
 const COLUMN_NAMES = Object.keys(FRAME_COLUMNS) as FrameColumnName[];

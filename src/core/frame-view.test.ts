@@ -6,7 +6,12 @@ import { analyze, concat, producerBatch, stampedBatch, xxh } from "../../test/he
 
 describe("frameAt / batchAt", () => {
   it("agree with a linear scan for every byte of a segment (headers, frames, a truncated tail)", async () => {
-    const bytes = concat([producerBatch(3), stampedBatch(1, { baseOffset: 5n, baseTimestamp: 9n }), encodeBatch(xxh, { messages: [] }), producerBatch(2).subarray(0, 330)]);
+    const bytes = concat([
+      producerBatch(3),
+      stampedBatch(1, { baseOffset: 5n, baseTimestamp: 9n }),
+      encodeBatch(xxh, { messages: [] }),
+      producerBatch(2).subarray(0, 330),
+    ]);
     const a = await analyze(bytes);
     for (let off = -1; off <= bytes.length; off++) {
       let frame = -1;
@@ -33,16 +38,28 @@ describe("placed fields and frame detail", () => {
   });
 
   it("gives a frame's offset, producer time, payload and user headers ranges", async () => {
-    const b = stampedBatch(2, { partitionId: 3n, baseOffset: 1000n, baseTimestamp: 77n }, {
-      originTimestamp: 500n,
-      messages: [
-        { payload: "ab", timestampDelta: 0 },
-        { payload: "xyz", timestampDelta: 25, id: 99n, userHeaders: [{ key: { kind: "string", value: "k" }, value: { kind: "i32", value: -5 } }] },
-      ],
-    });
+    const b = stampedBatch(
+      2,
+      { partitionId: 3n, baseOffset: 1000n, baseTimestamp: 77n },
+      {
+        originTimestamp: 500n,
+        messages: [
+          { payload: "ab", timestampDelta: 0 },
+          { payload: "xyz", timestampDelta: 25, id: 99n, userHeaders: [{ key: { kind: "string", value: "k" }, value: { kind: "i32", value: -5 } }] },
+        ],
+      },
+    );
     const a = await analyze(b);
     const d = frameDetail(a, b, 1);
-    expect(d).toMatchObject({ frame: 1, indexInBatch: 1, start: 306, end: b.length, messageOffset: 1001n, producerTime: 525n, payload: { start: 354, end: 357 } });
+    expect(d).toMatchObject({
+      frame: 1,
+      indexInBatch: 1,
+      start: 306,
+      end: b.length,
+      messageOffset: 1001n,
+      producerTime: 525n,
+      payload: { start: 354, end: 357 },
+    });
     expect(d.id.value).toBe(99n);
     expect(d.userHeaders).toMatchObject({ start: 357, end: b.length });
     expect(d.userHeaders.decoded).toMatchObject({ ok: true, headers: [{ key: { text: "k" }, value: { kindName: "i32", text: "-5" } }] });

@@ -25,12 +25,18 @@ const RUNS = { valid: 300 * SCALE, flip: 500 * SCALE, mutate: 1000 * SCALE, garb
 const utf8 = new TextEncoder();
 const hexSpaced = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join(" ");
 
-interface Tlv { spec: HeaderSpec["key"]; kind: number; text: string }
+interface Tlv {
+  spec: HeaderSpec["key"];
+  kind: number;
+  text: string;
+}
 const mk = (name: HeaderKind, kind: number, value: TlvEntry["value"], text: string): Tlv => ({ spec: { kind: name, value }, kind, text });
 
 const tlv: fc.Arbitrary<Tlv> = fc.oneof(
   fc.uint8Array({ minLength: 1, maxLength: 24 }).map((v) => mk("raw", 1, v, hexSpaced(v))),
-  fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }).filter((s) => utf8.encode(s).length <= 255)
+  fc
+    .string({ unit: "grapheme", minLength: 1, maxLength: 12 })
+    .filter((s) => utf8.encode(s).length <= 255)
     .map((v) => mk("string", 2, v, v)),
   fc.boolean().map((v) => mk("bool", 3, v, String(v))),
   fc.integer({ min: -128, max: 127 }).map((v) => mk("i8", 4, v, String(v))),
@@ -50,7 +56,10 @@ const tlv: fc.Arbitrary<Tlv> = fc.oneof(
 
 const header = fc.record({ key: tlv, value: tlv });
 
-interface Msg { spec: MessageSpec; headers: Array<{ key: Tlv; value: Tlv }> }
+interface Msg {
+  spec: MessageSpec;
+  headers: Array<{ key: Tlv; value: Tlv }>;
+}
 
 const message: fc.Arbitrary<Msg> = fc
   .record({
@@ -64,21 +73,32 @@ const message: fc.Arbitrary<Msg> = fc
     headers,
   }));
 
-interface BatchPlan { stamped: boolean; partition: bigint; firstDelta: number; messages: Msg[]; earliest: number; origin: bigint; gap: bigint; start: bigint }
+interface BatchPlan {
+  stamped: boolean;
+  partition: bigint;
+  firstDelta: number;
+  messages: Msg[];
+  earliest: number;
+  origin: bigint;
+  gap: bigint;
+  start: bigint;
+}
 
-const batchPlan: fc.Arbitrary<BatchPlan> = fc
-  .record({
-    stamped: fc.boolean(),
-    partition: fc.constantFrom(1n, 2n, 3n),
-    firstDelta: fc.nat({ max: 20 }),
-    messages: fc.array(message, { minLength: 1, maxLength: 5 }),
-    earliest: fc.nat(),
-    origin: fc.bigInt({ min: 0n, max: (1n << 62n) }),
-    gap: fc.bigInt({ min: 0n, max: 10_000_000n }),
-    start: fc.bigInt({ min: 0n, max: (1n << 60n) }),
-  });
+const batchPlan: fc.Arbitrary<BatchPlan> = fc.record({
+  stamped: fc.boolean(),
+  partition: fc.constantFrom(1n, 2n, 3n),
+  firstDelta: fc.nat({ max: 20 }),
+  messages: fc.array(message, { minLength: 1, maxLength: 5 }),
+  earliest: fc.nat(),
+  origin: fc.bigInt({ min: 0n, max: 1n << 62n }),
+  gap: fc.bigInt({ min: 0n, max: 10_000_000n }),
+  start: fc.bigInt({ min: 0n, max: 1n << 60n }),
+});
 
-interface Built { bytes: Uint8Array; batches: Array<{ plan: BatchPlan; baseOffset: bigint; baseTimestamp: bigint; deltas: number[]; tsDeltas: number[] }> }
+interface Built {
+  bytes: Uint8Array;
+  batches: Array<{ plan: BatchPlan; baseOffset: bigint; baseTimestamp: bigint; deltas: number[]; tsDeltas: number[] }>;
+}
 
 /** Builds a segment: stamped batches continue their partition's offsets and never go back in time. */
 function build(plans: BatchPlan[]): Built {
@@ -176,8 +196,10 @@ describe("(a) valid batches round-trip", () => {
           expect(b.stamped).toBe(want.plan.stamped);
           expect(b.header).toMatchObject({
             partitionId: want.plan.stamped ? want.plan.partition : 0n,
-            baseOffset: want.baseOffset, baseTimestamp: want.baseTimestamp,
-            originTimestamp: want.plan.origin, messageCount: want.plan.messages.length,
+            baseOffset: want.baseOffset,
+            baseTimestamp: want.baseTimestamp,
+            originTimestamp: want.plan.origin,
+            messageCount: want.plan.messages.length,
           });
           expect(b.computedChecksum).toBe(b.header?.batchChecksum);
           expect(b.frameCount).toBe(want.plan.messages.length);
@@ -216,12 +238,20 @@ describe("(b) a flipped bit in a frame's covered bytes is an error", () => {
   it("any bit of frame bytes 8..end: frame-checksum-mismatch on that frame, or (length fields) a structural error", () => {
     const arb = segment.chain((built) => {
       const a = analyzeAny(built.bytes);
-      return fc.record({
-        built: fc.constant(built),
-        frame: fc.nat({ max: a.frames.count - 1 }),
-        at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-        bit: fc.nat({ max: 7 }),
-      }).map((r) => ({ ...r, start: a.frames.start[r.frame] as number, end: a.frames.end[r.frame] as number, batch: a.frames.batch[r.frame] as number, indexInBatch: a.frames.indexInBatch[r.frame] as number }));
+      return fc
+        .record({
+          built: fc.constant(built),
+          frame: fc.nat({ max: a.frames.count - 1 }),
+          at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+          bit: fc.nat({ max: 7 }),
+        })
+        .map((r) => ({
+          ...r,
+          start: a.frames.start[r.frame] as number,
+          end: a.frames.end[r.frame] as number,
+          batch: a.frames.batch[r.frame] as number,
+          indexInBatch: a.frames.indexInBatch[r.frame] as number,
+        }));
     });
     fc.assert(
       fc.property(arb, ({ built, start, end, at, bit, batch, indexInBatch }) => {
@@ -246,15 +276,30 @@ describe("(c) hostile bytes never throw and stay consistent", () => {
   const pick = (b: Uint8Array, r: number): number => Math.floor(r * b.length);
   const unit = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-    fc.tuple(unit, fc.nat({ max: 255 })).map(([r, v]) => (b: Uint8Array) => { const c = b.slice(); if (c.length) c[pick(c, r)] = v; return c; }),
+    fc.tuple(unit, fc.nat({ max: 255 })).map(([r, v]) => (b: Uint8Array) => {
+      const c = b.slice();
+      if (c.length) c[pick(c, r)] = v;
+      return c;
+    }),
     unit.map((r) => (b: Uint8Array) => b.slice(0, pick(b, r))),
-    fc.tuple(unit, fc.uint8Array({ maxLength: 64 })).map(([r, ins]) => (b: Uint8Array) => concat([b.subarray(0, pick(b, r)), ins, b.subarray(pick(b, r))])),
-    fc.tuple(unit, fc.nat({ max: 80 })).map(([r, n]) => (b: Uint8Array) => concat([b.subarray(0, pick(b, r)), b.subarray(pick(b, r) + n)])),
+    fc.tuple(unit, fc.uint8Array({ maxLength: 64 })).map(
+      ([r, ins]) =>
+        (b: Uint8Array) =>
+          concat([b.subarray(0, pick(b, r)), ins, b.subarray(pick(b, r))]),
+    ),
+    fc.tuple(unit, fc.nat({ max: 80 })).map(
+      ([r, n]) =>
+        (b: Uint8Array) =>
+          concat([b.subarray(0, pick(b, r)), b.subarray(pick(b, r) + n)]),
+    ),
     // a hostile u32 or u64 anywhere, including over length and count fields
     fc.tuple(unit, fc.constantFrom(0, 1, 47, 48, 255, 256, 257, 0x7fffffff, 0xffffffff), fc.boolean()).map(([r, v, wide]) => (b: Uint8Array) => {
       const c = b.slice();
       const at = Math.min(pick(c, r), c.length - (wide ? 8 : 4));
-      if (at >= 0) { if (wide) setU64(c, at, v === 0xffffffff ? (1n << 64n) - 1n : BigInt(v)); else setU32(c, at, v); }
+      if (at >= 0) {
+        if (wide) setU64(c, at, v === 0xffffffff ? (1n << 64n) - 1n : BigInt(v));
+        else setU32(c, at, v);
+      }
       return c;
     }),
   );
@@ -270,18 +315,20 @@ describe("(c) hostile bytes never throw and stay consistent", () => {
   });
 
   it("random garbage, and garbage behind a plausible header", () => {
-    const plausible = fc.record({
-      rest: fc.uint8Array({ maxLength: 600 }),
-      batchLength: fc.oneof(fc.nat({ max: 1200 }).map(BigInt), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n })),
-      count: fc.nat({ max: 6 }),
-      base: fc.bigInt({ min: 0n, max: 3n }),
-    }).map(({ rest, batchLength, count, base }) => {
-      const b = concat([new Uint8Array(256), rest]);
-      setU64(b, 16, base);
-      setU64(b, 32, batchLength);
-      setU32(b, 48, count);
-      return b;
-    });
+    const plausible = fc
+      .record({
+        rest: fc.uint8Array({ maxLength: 600 }),
+        batchLength: fc.oneof(fc.nat({ max: 1200 }).map(BigInt), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n })),
+        count: fc.nat({ max: 6 }),
+        base: fc.bigInt({ min: 0n, max: 3n }),
+      })
+      .map(({ rest, batchLength, count, base }) => {
+        const b = concat([new Uint8Array(256), rest]);
+        setU64(b, 16, base);
+        setU64(b, 32, batchLength);
+        setU32(b, 48, count);
+        return b;
+      });
     fc.assert(
       fc.property(fc.oneof(fc.uint8Array({ maxLength: 2000 }), plausible), (bytes) => {
         const a = analyzeAny(bytes);

@@ -43,8 +43,11 @@ export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiag
       }
       keeper.endBatch();
       batches.push({
-        ...b, firstFrame: b.firstFrame + frameBase,
-        errors: b.errors + extra.errors, warnings: b.warnings + extra.warnings, infos: b.infos + extra.infos,
+        ...b,
+        firstFrame: b.firstFrame + frameBase,
+        errors: b.errors + extra.errors,
+        warnings: b.warnings + extra.warnings,
+        infos: b.infos + extra.infos,
       });
     }
     for (const [partition, tail] of part.tails) tails.set(partition, tail);
@@ -52,7 +55,11 @@ export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiag
   }
   const { diagnostics } = keeper.finish();
   return {
-    size, batches, frames: concatFrames(parts), diagnostics, diagnosticsOmitted: totals.errors + totals.warnings + totals.infos - diagnostics.length,
+    size,
+    batches,
+    frames: concatFrames(parts),
+    diagnostics,
+    diagnosticsOmitted: totals.errors + totals.warnings + totals.infos - diagnostics.length,
     summary: { batches: batches.length, frames: frameBase, ...totals },
   };
 }

@@ -118,7 +118,10 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     counts[key]++;
     // The same rule as analyze()'s cap (diagnostic-cap.ts); mergeRanges picks the final ones by position.
     if (d.batch === null || d.frame === null) diagnostics.push(d);
-    else if (!frameLevelClosed) { diagnostics.push(d); frameLevelKept++; }
+    else if (!frameLevelClosed) {
+      diagnostics.push(d);
+      frameLevelKept++;
+    }
   };
   const closeBatch = (b: BatchModel): void => {
     batches.push(b);
@@ -153,7 +156,20 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       const rec = result.records.subarray(b * BATCH_RECORD_WORDS, (b + 1) * BATCH_RECORD_WORDS);
       const firstFrame = frameCount;
       stampedNow = view.getBigUint64((rec[BATCH_RECORD.start] as number) + 16, true) !== 0n;
-      const model = batchFromRecord(rec, result.flaggedRecords, winStart, size, task.firstBatch + batches.length, firstFrame, view, r, emit, tails, pending, batches.length);
+      const model = batchFromRecord(
+        rec,
+        result.flaggedRecords,
+        winStart,
+        size,
+        task.firstBatch + batches.length,
+        firstFrame,
+        view,
+        r,
+        emit,
+        tails,
+        pending,
+        batches.length,
+      );
       frameCount += model.frameCount;
       closeBatch({ ...model, ...counts });
     }
@@ -173,7 +189,18 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     const index = task.firstBatch + batches.length;
     if (size - pos < BATCH_HEADER_SIZE) {
       emit("header-truncated", pos, size, index, null, `batch ${index}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs 256`);
-      closeBatch({ index, start: pos, end: size, header: null, stamped: false, computedChecksum: null, firstFrame: frameCount, frameCount: 0, truncatedFrame: null, ...counts });
+      closeBatch({
+        index,
+        start: pos,
+        end: size,
+        header: null,
+        stamped: false,
+        computedChecksum: null,
+        firstFrame: frameCount,
+        frameCount: 0,
+        truncatedFrame: null,
+        ...counts,
+      });
       break;
     }
     const header = readBatchHeader(view, 0);
@@ -181,7 +208,18 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
       emitReservedRuns(r, 0, pos, index, emit);
       emit("batch-length-too-small", pos + 32, pos + 40, index, null, `batch ${index}: batch_length ${header.batchLength} < 256, the walk cannot step past it`);
-      closeBatch({ index, start: pos, end: pos + BATCH_HEADER_SIZE, header, stamped: header.baseTimestamp !== 0n, computedChecksum: null, firstFrame: frameCount, frameCount: 0, truncatedFrame: null, ...counts });
+      closeBatch({
+        index,
+        start: pos,
+        end: pos + BATCH_HEADER_SIZE,
+        header,
+        stamped: header.baseTimestamp !== 0n,
+        computedChecksum: null,
+        firstFrame: frameCount,
+        frameCount: 0,
+        truncatedFrame: null,
+        ...counts,
+      });
       break;
     }
     const needed = Math.min(pos + Number(header.batchLength), size) - pos;
@@ -216,8 +254,20 @@ function emitReservedRuns(r: ByteReader, rel: number, pos: number, index: number
 const u64At = (words: Uint32Array, at: number): bigint => (BigInt(words[at + 1] as number) << 32n) | BigInt(words[at] as number);
 
 // One walked batch: the diagnostics analyze() emits for it, in its order, from the kernel's record.
-function batchFromRecord(rec: Uint32Array, flagged: Uint32Array, winStart: number, size: number, index: number, firstFrame: number,
-  view: DataView, r: ByteReader, emit: Emit, tails: Map<bigint, PartitionTail>, pending: PendingContinuity[], localBatch: number): Omit<BatchModel, keyof Counts> {
+function batchFromRecord(
+  rec: Uint32Array,
+  flagged: Uint32Array,
+  winStart: number,
+  size: number,
+  index: number,
+  firstFrame: number,
+  view: DataView,
+  r: ByteReader,
+  emit: Emit,
+  tails: Map<bigint, PartitionTail>,
+  pending: PendingContinuity[],
+  localBatch: number,
+): Omit<BatchModel, keyof Counts> {
   const rel = rec[BATCH_RECORD.start] as number;
   const pos = winStart + rel;
   const walkEnd = winStart + (rec[BATCH_RECORD.walkEnd] as number);
@@ -228,7 +278,14 @@ function batchFromRecord(rec: Uint32Array, flagged: Uint32Array, winStart: numbe
   if (flags & KERNEL_FLAG.batchReservedNonzero) emitReservedRuns(r, rel, pos, index, emit);
   const declaredEnd = pos + Number(header.batchLength);
   if (declaredEnd > size) {
-    emit("batch-truncated", pos + 32, pos + 40, index, null, `batch ${index}: batch_length ${header.batchLength} runs ${declaredEnd - size} bytes past the end of the input`);
+    emit(
+      "batch-truncated",
+      pos + 32,
+      pos + 40,
+      index,
+      null,
+      `batch ${index}: batch_length ${header.batchLength} runs ${declaredEnd - size} bytes past the end of the input`,
+    );
   }
   const from = (rec[BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
   const to = from + (rec[BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
@@ -244,12 +301,20 @@ function batchFromRecord(rec: Uint32Array, flagged: Uint32Array, winStart: numbe
     const f = winStart + fRel;
     const k = frameCount;
     if (flags & KERNEL_FLAG.batchTruncatedHeaderComplete) {
-      if (flags & KERNEL_FLAG.batchTruncatedReservedNonzero) emit("frame-reserved-nonzero", f + 40, f + 48, index, k, `batch ${index} frame ${k}: reserved bytes 40..48 are not zero`);
+      if (flags & KERNEL_FLAG.batchTruncatedReservedNonzero)
+        emit("frame-reserved-nonzero", f + 40, f + 48, index, k, `batch ${index} frame ${k}: reserved bytes 40..48 are not zero`);
       const uh = view.getUint32(fRel + 32, true);
       const pl = view.getUint32(fRel + 36, true);
       truncatedFrame = { start: f, end: walkEnd, headerComplete: true };
       const where = walkEnd === size && declaredEnd > size ? "the input" : "the blob";
-      emit("frame-truncated", f, walkEnd, index, k, `batch ${index} frame ${k}: needs ${FRAME_HEADER_SIZE + pl + uh} bytes (payload ${pl}, user headers ${uh}), ${where} has ${walkEnd - f}`);
+      emit(
+        "frame-truncated",
+        f,
+        walkEnd,
+        index,
+        k,
+        `batch ${index} frame ${k}: needs ${FRAME_HEADER_SIZE + pl + uh} bytes (payload ${pl}, user headers ${uh}), ${where} has ${walkEnd - f}`,
+      );
     } else {
       truncatedFrame = { start: f, end: walkEnd, headerComplete: false };
       emit("frame-truncated", f, walkEnd, index, k, `batch ${index} frame ${k}: ${walkEnd - f} bytes left, a frame header needs 48`);
@@ -262,7 +327,14 @@ function batchFromRecord(rec: Uint32Array, flagged: Uint32Array, winStart: numbe
     const s = winStart + sRel;
     const k = flagged[p + FLAGGED_RECORD.indexInBatch] as number;
     if (ff & KERNEL_FLAG.frameChecksumMismatch) {
-      emit("frame-checksum-mismatch", s, s + 8, index, k, `batch ${index} frame ${k}: stored checksum ${hex64(view.getBigUint64(sRel, true))} ≠ computed ${hex64(u64At(flagged, p + FLAGGED_RECORD.computedU64))}`);
+      emit(
+        "frame-checksum-mismatch",
+        s,
+        s + 8,
+        index,
+        k,
+        `batch ${index} frame ${k}: stored checksum ${hex64(view.getBigUint64(sRel, true))} ≠ computed ${hex64(u64At(flagged, p + FLAGGED_RECORD.computedU64))}`,
+      );
     }
     if (ff & KERNEL_FLAG.frameOffsetDeltaNotIndex) {
       const rule = stamped ? `frame 0's ${baseDelta} + ${k}` : `its index ${k}`;
@@ -273,21 +345,49 @@ function batchFromRecord(rec: Uint32Array, flagged: Uint32Array, winStart: numbe
       const uhRel = sRel + FRAME_HEADER_SIZE + view.getUint32(sRel + 36, true);
       const fault = findUserHeadersFault(new Uint8Array(view.buffer, view.byteOffset + uhRel, uhLength));
       if (!fault) throw new Error(`kernel and findUserHeadersFault disagree on the user headers at 0x${(winStart + uhRel).toString(16)}`);
-      emit("user-headers-malformed", winStart + uhRel, winStart + uhRel + uhLength, index, k, `batch ${index} frame ${k}: user headers are not Iggy TLV (${fault.reason}); shown raw`);
+      emit(
+        "user-headers-malformed",
+        winStart + uhRel,
+        winStart + uhRel + uhLength,
+        index,
+        k,
+        `batch ${index} frame ${k}: user headers are not Iggy TLV (${fault.reason}); shown raw`,
+      );
     }
   }
   if (frameCount !== header.messageCount) {
-    emit("message-count-mismatch", pos + 48, pos + 52, index, null, `batch ${index}: message_count ${header.messageCount}, ${frameCount} complete frame${frameCount === 1 ? "" : "s"} walked`);
+    emit(
+      "message-count-mismatch",
+      pos + 48,
+      pos + 52,
+      index,
+      null,
+      `batch ${index}: message_count ${header.messageCount}, ${frameCount} complete frame${frameCount === 1 ? "" : "s"} walked`,
+    );
   }
   if (header.messageCount === 0 && header.batchLength === BigInt(BATCH_HEADER_SIZE)) {
     emit("empty-batch", pos + 48, pos + 52, index, null, `batch ${index}: no messages; the server refuses to admit an empty batch`);
   }
   if (frameCount > 0 && !(flags & KERNEL_FLAG.batchHasZeroTimestampDelta)) {
-    emit("origin-not-earliest", pos + 24, pos + 32, index, null, `batch ${index}: no frame has timestamp_delta 0, so origin_timestamp ${header.originTimestamp} is not the earliest`);
+    emit(
+      "origin-not-earliest",
+      pos + 24,
+      pos + 32,
+      index,
+      null,
+      `batch ${index}: no frame has timestamp_delta 0, so origin_timestamp ${header.originTimestamp} is not the earliest`,
+    );
   }
   const computedChecksum = u64At(rec, BATCH_RECORD.checksumU64);
   if (computedChecksum !== header.batchChecksum) {
-    emit("batch-checksum-mismatch", pos + 40, pos + 48, index, null, `batch ${index}: stored batch_checksum ${hex64(header.batchChecksum)} ≠ computed ${hex64(computedChecksum)}`);
+    emit(
+      "batch-checksum-mismatch",
+      pos + 40,
+      pos + 48,
+      index,
+      null,
+      `batch ${index}: stored batch_checksum ${hex64(header.batchChecksum)} ≠ computed ${hex64(computedChecksum)}`,
+    );
   }
   if (stamped) {
     const firstOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[BATCH_RECORD.firstOffsetDelta] as number) : null;
@@ -303,10 +403,24 @@ function batchFromRecord(rec: Uint32Array, flagged: Uint32Array, winStart: numbe
 /** Offsets and base timestamps must move forward between stamped batches of one partition (as analyze()). */
 export function checkContinuity(prev: PartitionTail, header: BatchHeader, firstOffset: bigint | null, pos: number, batch: number, emit: Emit): void {
   if (prev.lastOffset !== null && firstOffset !== null && firstOffset !== prev.lastOffset + 1n) {
-    emit("offset-discontinuity", pos + 8, pos + 16, batch, null, `batch ${batch}: first message offset ${firstOffset}, expected ${prev.lastOffset + 1n} after partition ${header.partitionId}'s previous batch`);
+    emit(
+      "offset-discontinuity",
+      pos + 8,
+      pos + 16,
+      batch,
+      null,
+      `batch ${batch}: first message offset ${firstOffset}, expected ${prev.lastOffset + 1n} after partition ${header.partitionId}'s previous batch`,
+    );
   }
   if (header.baseTimestamp < prev.baseTimestamp) {
-    emit("timestamp-regression", pos + 16, pos + 24, batch, null, `batch ${batch}: base_timestamp ${header.baseTimestamp} < ${prev.baseTimestamp} of partition ${header.partitionId}'s previous batch`);
+    emit(
+      "timestamp-regression",
+      pos + 16,
+      pos + 24,
+      batch,
+      null,
+      `batch ${batch}: base_timestamp ${header.baseTimestamp} < ${prev.baseTimestamp} of partition ${header.partitionId}'s previous batch`,
+    );
   }
 }
 

@@ -20,7 +20,9 @@ function diagram(file: string, target: DiagramTarget, name = file) {
   const root = parseXml(svg);
   const all = allElements(root);
   return {
-    bytes, analysis, root,
+    bytes,
+    analysis,
+    root,
     title: all.find((e) => e.name === "title")!.text,
     fields: all.filter((e) => e.name === "g" && e.attrs.class === "field"),
     marks: all.filter((e) => e.attrs.class?.split(" ").includes("mark")),
@@ -46,7 +48,10 @@ describe("renderLayoutSvg", () => {
       expect(g.children.find((c) => c.name === "rect")!.attrs.fill).toBe(LIGHT_PALETTE.bg[f.kind]);
     }
     // The stored checksum is shown as the bytes hold it.
-    const stored = [...bytes.subarray(start, start + 8)].reverse().map((b) => b.toString(16).padStart(2, "0")).join("");
+    const stored = [...bytes.subarray(start, start + 8)]
+      .reverse()
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
     expect(textOf(fields[0]!)).toContain(stored);
     expect(title).toContain(FILE);
     expect(title).toContain(`Frame 0 of batch 0 header (frame 0 of the input): bytes 0x${start.toString(16)}..0x${(start + 48).toString(16)}`);
@@ -81,7 +86,9 @@ describe("renderLayoutSvg", () => {
     for (const [i, f] of BATCH_HEADER_FIELDS.entries()) expect(textOf(fields[i]!)).toContain(f.name);
     expect(title).toContain("Batch 0 header: bytes 0x0..0x100");
     // Written from the diagnostics as a reader counts them: a field is marked when a finding covers one of its bytes.
-    const touched = BATCH_HEADER_FIELDS.filter((f) => analysis.diagnostics.some((d) => d.start < f.offset + f.size && Math.max(d.end, d.start + 1) > f.offset)).map((f) => f.name);
+    const touched = BATCH_HEADER_FIELDS.filter((f) =>
+      analysis.diagnostics.some((d) => d.start < f.offset + f.size && Math.max(d.end, d.start + 1) > f.offset),
+    ).map((f) => f.name);
     expect([...new Set(marks.map((m) => m.attrs["data-field"]))].sort()).toEqual([...touched].sort());
     if (mustMark) expect(touched).toContain(mustMark);
     if (mustMark === undefined) expect(marks).toHaveLength(0);

@@ -63,8 +63,14 @@ function drawnOf(analysis: Analysis, bytes: Uint8Array, target: DiagramTarget): 
     if (!b) return `There is no batch ${target.batch} (the input has ${analysis.batches.length}).`;
     if (!b.header) return `Batch ${target.batch} has no whole header to draw.`;
     return {
-      title: `Batch ${target.batch} header`, base: b.start, boxes: BATCH_BOXES, fields: BATCH_HEADER_FIELDS, headerSize: BATCH_HEADER_SIZE,
-      span: { start: b.start, end: b.end }, value: (f) => batchFieldValue(analysis, bytes, target.batch, f), parts: [],
+      title: `Batch ${target.batch} header`,
+      base: b.start,
+      boxes: BATCH_BOXES,
+      fields: BATCH_HEADER_FIELDS,
+      headerSize: BATCH_HEADER_SIZE,
+      span: { start: b.start, end: b.end },
+      value: (f) => batchFieldValue(analysis, bytes, target.batch, f),
+      parts: [],
     };
   }
   const f = analysis.frames;
@@ -73,8 +79,13 @@ function drawnOf(analysis: Analysis, bytes: Uint8Array, target: DiagramTarget): 
   const start = f.start[i] as number;
   const payloadEnd = start + FRAME_HEADER_SIZE + (f.payloadLength[i] as number);
   return {
-    title: `Frame ${f.indexInBatch[i]} of batch ${f.batch[i]} header (frame ${i} of the input)`, base: start, boxes: FRAME_BOXES, fields: FRAME_HEADER_FIELDS,
-    headerSize: FRAME_HEADER_SIZE, span: { start, end: f.end[i] as number }, value: (field) => frameFieldValue(analysis, bytes, i, field),
+    title: `Frame ${f.indexInBatch[i]} of batch ${f.batch[i]} header (frame ${i} of the input)`,
+    base: start,
+    boxes: FRAME_BOXES,
+    fields: FRAME_HEADER_FIELDS,
+    headerSize: FRAME_HEADER_SIZE,
+    span: { start, end: f.end[i] as number },
+    value: (field) => frameFieldValue(analysis, bytes, i, field),
     parts: [
       { kind: "frame.payload", name: "payload", start: start + FRAME_HEADER_SIZE, end: payloadEnd },
       { kind: "frame.user_headers", name: "user_headers", start: payloadEnd, end: payloadEnd + (f.userHeadersLength[i] as number) },
@@ -130,7 +141,9 @@ export function renderLayoutSvg(analysis: Analysis, bytes: Uint8Array, req: Diag
       const start = base + field.offset;
       const severity = worst(analysis.diagnostics, start, start + field.size);
       const value = drawn.value(field);
-      const g: string[] = [`<title>${xmlText(`${field.name}: ${value} (bytes ${hex(start)}..${hex(start + field.size)}, ${field.size} B${severity ? `; ${severity}` : ""})`)}</title>`];
+      const g: string[] = [
+        `<title>${xmlText(`${field.name}: ${value} (bytes ${hex(start)}..${hex(start + field.size)}, ${field.size} B${severity ? `; ${severity}` : ""})`)}</title>`,
+      ];
       for (const [b, l] of pieces) {
         const x = GRID_X + b.column * BYTE_W + 1;
         const by = top + l * LINE_H + 1;
@@ -140,9 +153,21 @@ export function renderLayoutSvg(analysis: Analysis, bytes: Uint8Array, req: Diag
           ? [`<tspan font-weight="bold">${xmlText(fit(field.name, w))}</tspan>`, xmlText(fit(value, w)), xmlText(fit(`+${b.offset} · ${field.size} B`, w))]
           : [xmlText(fit(b.lines > 1 ? `… ${b.size} more bytes (${b.lines} lines)` : "…", w))];
         lines.forEach((t, k) => g.push(`<text x="${x + 4}" y="${by + 13 + k * 13}" fill="${palette.fg}"${k === 2 ? ' font-size="10"' : ""}>${t}</text>`));
-        if (severity) marks.push(markRect(severity, x + 1, by + 1, w - 2, LINE_H - 4, `class="mark mark-${severity}" data-field="${xmlText(field.name)}" data-offset="${base + b.offset}"`));
+        if (severity)
+          marks.push(
+            markRect(
+              severity,
+              x + 1,
+              by + 1,
+              w - 2,
+              LINE_H - 4,
+              `class="mark mark-${severity}" data-field="${xmlText(field.name)}" data-offset="${base + b.offset}"`,
+            ),
+          );
       }
-      body.push(`<g class="field" data-field="${xmlText(field.name)}" data-offset="${start}" data-size="${field.size}"${severity ? ` data-severity="${severity}"` : ""}>${g.join("")}</g>`);
+      body.push(
+        `<g class="field" data-field="${xmlText(field.name)}" data-offset="${start}" data-size="${field.size}"${severity ? ` data-severity="${severity}"` : ""}>${g.join("")}</g>`,
+      );
     }
     y = top + (line + 1) * LINE_H;
     // The frame's payload and user headers, under its header, half a line each as on the page.
@@ -155,7 +180,8 @@ export function renderLayoutSvg(analysis: Analysis, bytes: Uint8Array, req: Diag
         `<g class="part" data-part="${p.name}" data-offset="${p.start}" data-size="${p.end - p.start}"><rect x="${x}" y="${y + 1}" width="${half - 2}" height="22" rx="3" fill="${palette.bg[p.kind]}" stroke="#777" stroke-width="0.6"/>`,
         `<text x="${x + 4}" y="${y + 16}" fill="${palette.fg}">${xmlText(fit(text, half - 2))}</text></g>`,
       );
-      if (severity && p.end > p.start) marks.push(markRect(severity, x + 1, y + 2, half - 4, 20, `class="mark mark-${severity}" data-part="${p.name}" data-offset="${p.start}"`));
+      if (severity && p.end > p.start)
+        marks.push(markRect(severity, x + 1, y + 2, half - 4, 20, `class="mark mark-${severity}" data-part="${p.name}" data-offset="${p.start}"`));
     });
     if (drawn.parts.length > 0) y += 24;
   }

@@ -201,13 +201,11 @@ export function collectReport(analysis: Analysis, bytes: Uint8Array, info: Repor
       title,
       header: b ? headerRows(b) : [],
       frameNotes: frames.slice(0, 8).map((i) => frameNote(analysis, bytes, i)),
-      findings: numbers
-        .slice(0, take)
-        .map((n) => ({
-          number: n + 1,
-          diagnostic: diags[n] as Diagnostic,
-          excerpt: annotatedExcerpt(bytes, (diags[n] as Diagnostic).start, (diags[n] as Diagnostic).end),
-        })),
+      findings: numbers.slice(0, take).map((n) => ({
+        number: n + 1,
+        diagnostic: diags[n] as Diagnostic,
+        excerpt: annotatedExcerpt(bytes, (diags[n] as Diagnostic).start, (diags[n] as Diagnostic).end),
+      })),
       findingsLeftOut: numbers.length - take,
     });
   }

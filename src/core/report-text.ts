@@ -27,7 +27,8 @@ export function renderTextReport(analysis: Analysis, bytes: Uint8Array, info: Re
   if (o?.recovery) out.push(`Recovery: ${visibleText(o.recovery.sentence)}`, "");
   if (o?.container && o.container.fields.length > 0) {
     out.push(`Container fields (${o.format}):`);
-    for (const f of o.container.fields.slice(0, 64)) out.push(`  ${visibleText(f.name).padEnd(24)} ${`${hex(f.start)}..${hex(f.end)}`.padEnd(16)} ${visibleText(f.value.slice(0, 80))}`);
+    for (const f of o.container.fields.slice(0, 64))
+      out.push(`  ${visibleText(f.name).padEnd(24)} ${`${hex(f.start)}..${hex(f.end)}`.padEnd(16)} ${visibleText(f.value.slice(0, 80))}`);
     if (o.container.fields.length > 64) out.push(`  ${o.container.fields.length - 64} more fields are left out.`);
     out.push("");
   }

@@ -36,7 +36,10 @@ describe("markdown report", () => {
   it("marks the two reserved runs of 08-batch-reserved-nonzero in separate excerpts", () => {
     const bytes = corpus("08-batch-reserved-nonzero.bin");
     const md = renderMarkdownReport(analyzeWith(xxh, bytes), bytes, { name: "08.bin", sha256: "0".repeat(64), toolVersion: "0" });
-    const excerpts = md.split("```text\n").slice(1).map((s) => s.split("\n```")[0]!);
+    const excerpts = md
+      .split("```text\n")
+      .slice(1)
+      .map((s) => s.split("\n```")[0]!);
     expect(excerpts.map(markedOffsets)).toEqual([[60, 61, 62], [200]]);
   });
 

@@ -41,7 +41,10 @@ export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info
   const out: string[] = [];
   out.push(`# Iggy batch report: ${mdText(info.name)}`, "");
   if (info.redacted) {
-    out.push(`> **Redacted copy.** ${mdText(capitalized(info.redacted.what))} were replaced and the checksums re-made, so the findings below are exactly those of the original, SHA-256 \`${info.redacted.originalSha256}\`.`, "");
+    out.push(
+      `> **Redacted copy.** ${mdText(capitalized(info.redacted.what))} were replaced and the checksums re-made, so the findings below are exactly those of the original, SHA-256 \`${info.redacted.originalSha256}\`.`,
+      "",
+    );
   }
   out.push("| | |", "|---|---|");
   for (const [label, value, fromInput] of data.facts) {
@@ -68,8 +71,11 @@ export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info
     return out.join("\n");
   }
   out.push("| # | severity | code | bytes | batch | frame | message |", "|---:|---|---|---|---:|---:|---|");
-  data.listed.forEach((d, i) => out.push(`| ${i + 1} | ${d.severity} | \`${d.code}\` | ${hex(d.start)}..${hex(d.end)} | ${d.batch ?? ""} | ${d.frame ?? ""} | ${mdText(d.message)} |`));
-  if (data.notListed > 0) out.push("", `${data.notListed.toLocaleString("en-US")} more diagnostics are not listed (\`iggy-batch inspect --json\` lists every one kept).`);
+  data.listed.forEach((d, i) =>
+    out.push(`| ${i + 1} | ${d.severity} | \`${d.code}\` | ${hex(d.start)}..${hex(d.end)} | ${d.batch ?? ""} | ${d.frame ?? ""} | ${mdText(d.message)} |`),
+  );
+  if (data.notListed > 0)
+    out.push("", `${data.notListed.toLocaleString("en-US")} more diagnostics are not listed (\`iggy-batch inspect --json\` lists every one kept).`);
   out.push("");
 
   out.push("## Findings by code", "", "| code | severity | count | first at |", "|---|---|---:|---|");

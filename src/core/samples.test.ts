@@ -12,7 +12,9 @@ const xxh = await loadXxh3();
 
 describe("samples menu", () => {
   it("has one sample per batch diagnostic code plus good ones (container codes: core/containers/samples.ts)", () => {
-    const shown = SAMPLES.map((s) => s.shows).filter(Boolean).sort();
+    const shown = SAMPLES.map((s) => s.shows)
+      .filter(Boolean)
+      .sort();
     const containerCodes = new Set(CONTAINER_SAMPLES.map((s) => s.shows));
     expect(shown).toEqual(DIAGNOSTIC_CODES.filter((c) => !containerCodes.has(c)).sort());
     expect(SAMPLES[0]!.id).toBe(DEFAULT_SAMPLE_ID);
@@ -26,7 +28,9 @@ describe("samples menu", () => {
       else {
         expect(codes.has(sample.shows)).toBe(true);
         // Collateral findings are allowed only where the spec makes them unavoidable.
-        const collateral = [...codes].filter((c) => c !== sample.shows && !["message-count-mismatch", "batch-checksum-mismatch", "offset-delta-not-index"].includes(c));
+        const collateral = [...codes].filter(
+          (c) => c !== sample.shows && !["message-count-mismatch", "batch-checksum-mismatch", "offset-delta-not-index"].includes(c),
+        );
         expect(collateral).toEqual([]);
       }
       expect(sample.note.length).toBeGreaterThan(20);

@@ -59,18 +59,27 @@ function naive(bytes: Uint8Array, pattern: Uint8Array): number[] {
 
 describe("byte search", () => {
   it("finds the same matches as a naive scan, across chunk edges, overlapping ones included", async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.uint8Array({ minLength: 0, maxLength: 300 }).map((a) => a.map((b) => b % 3)),
-      fc.uint8Array({ minLength: 1, maxLength: 4 }).map((a) => a.map((b) => b % 3)),
-      fc.integer({ min: 1, max: 40 }),
-      async (bytes, pattern, chunk) => {
-        let pauses = 0;
-        const r = await searchBytes(bytes, pattern, { limit: 1e9, chunk, pause: () => { pauses++; return Promise.resolve(); } });
-        expect(r?.starts).toEqual(naive(bytes, pattern));
-        expect(r?.capped).toBe(false);
-        expect(pauses).toBe(Math.max(0, Math.ceil(bytes.length / chunk) - 1));
-      },
-    ));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 0, maxLength: 300 }).map((a) => a.map((b) => b % 3)),
+        fc.uint8Array({ minLength: 1, maxLength: 4 }).map((a) => a.map((b) => b % 3)),
+        fc.integer({ min: 1, max: 40 }),
+        async (bytes, pattern, chunk) => {
+          let pauses = 0;
+          const r = await searchBytes(bytes, pattern, {
+            limit: 1e9,
+            chunk,
+            pause: () => {
+              pauses++;
+              return Promise.resolve();
+            },
+          });
+          expect(r?.starts).toEqual(naive(bytes, pattern));
+          expect(r?.capped).toBe(false);
+          expect(pauses).toBe(Math.max(0, Math.ceil(bytes.length / chunk) - 1));
+        },
+      ),
+    );
   });
 
   it("stops at the limit and says so; stops with null when cancelled", async () => {
@@ -78,7 +87,15 @@ describe("byte search", () => {
     const capped = await searchBytes(bytes, Uint8Array.of(0, 0), { limit: 10 });
     expect(capped).toEqual({ starts: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], capped: true });
     let paused = 0;
-    const cancelled = await searchBytes(bytes, Uint8Array.of(1), { limit: 10, chunk: 100, pause: () => { paused++; return Promise.resolve(); }, cancelled: () => paused >= 2 });
+    const cancelled = await searchBytes(bytes, Uint8Array.of(1), {
+      limit: 10,
+      chunk: 100,
+      pause: () => {
+        paused++;
+        return Promise.resolve();
+      },
+      cancelled: () => paused >= 2,
+    });
     expect(cancelled).toBeNull();
     const out: number[] = [];
     findPattern(Uint8Array.of(1, 2, 1, 2), Uint8Array.of(1, 2), 1, 4, out, 10);
@@ -87,14 +104,24 @@ describe("byte search", () => {
 });
 
 describe("id and message-offset search", () => {
-  const a = encodeBatch(xxh, { partitionId: 1n, baseOffset: 100n, baseTimestamp: 5n, messages: [
-    { payload: "one", id: 0x74f75857_fc0846ee_9129f0ee_7cb845een },
-    { payload: "two", id: 2n },
-  ] });
-  const b = encodeBatch(xxh, { partitionId: 1n, baseOffset: 102n, baseTimestamp: 6n, messages: [
-    { payload: "three", id: 3n },
-    { payload: "four", id: 2n, offsetDelta: 7 },
-  ] });
+  const a = encodeBatch(xxh, {
+    partitionId: 1n,
+    baseOffset: 100n,
+    baseTimestamp: 5n,
+    messages: [
+      { payload: "one", id: 0x74f75857_fc0846ee_9129f0ee_7cb845een },
+      { payload: "two", id: 2n },
+    ],
+  });
+  const b = encodeBatch(xxh, {
+    partitionId: 1n,
+    baseOffset: 102n,
+    baseTimestamp: 6n,
+    messages: [
+      { payload: "three", id: 3n },
+      { payload: "four", id: 2n, offsetDelta: 7 },
+    ],
+  });
   const bytes = concat([a, b]);
 
   it("finds a frame by its message offset, also when the delta is not the frame's index", async () => {

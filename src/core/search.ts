@@ -71,12 +71,18 @@ export function parseQuery(raw: string): SearchQuery {
 /** One sentence saying how a query was read, for the page to show beside the box. */
 export function describeQuery(q: SearchQuery): string {
   switch (q.kind) {
-    case "empty": return "Type an offset, batch N, @message-offset, an id, hex bytes or text.";
-    case "offset": return `byte offset ${q.offset} (0x${q.offset.toString(16)})`;
-    case "batch": return `batch ${q.index}`;
-    case "message-offset": return `message offset ${q.value}`;
-    case "id": return `message id ${[...(q.orders[0] as Uint8Array)].map((b) => b.toString(16).padStart(2, "0")).join("")} (either byte order)`;
-    case "bytes": return q.as === "hex" ? `hex bytes (${q.pattern.length} B)` : `text "${new TextDecoder().decode(q.pattern)}" (${q.pattern.length} B as UTF-8)`;
+    case "empty":
+      return "Type an offset, batch N, @message-offset, an id, hex bytes or text.";
+    case "offset":
+      return `byte offset ${q.offset} (0x${q.offset.toString(16)})`;
+    case "batch":
+      return `batch ${q.index}`;
+    case "message-offset":
+      return `message offset ${q.value}`;
+    case "id":
+      return `message id ${[...(q.orders[0] as Uint8Array)].map((b) => b.toString(16).padStart(2, "0")).join("")} (either byte order)`;
+    case "bytes":
+      return q.as === "hex" ? `hex bytes (${q.pattern.length} B)` : `text "${new TextDecoder().decode(q.pattern)}" (${q.pattern.length} B as UTF-8)`;
   }
 }
 
@@ -115,7 +121,11 @@ export interface ChunkedSearchOptions {
 }
 
 /** Every match of pattern in bytes, in chunks; `capped` is true when the limit stopped it. Null when cancelled. */
-export async function searchBytes(bytes: Uint8Array, pattern: Uint8Array, options: ChunkedSearchOptions): Promise<{ starts: number[]; capped: boolean } | null> {
+export async function searchBytes(
+  bytes: Uint8Array,
+  pattern: Uint8Array,
+  options: ChunkedSearchOptions,
+): Promise<{ starts: number[]; capped: boolean } | null> {
   const chunk = options.chunk ?? 8 << 20;
   const starts: number[] = [];
   for (let from = 0; from < bytes.length; from += chunk) {

@@ -27,7 +27,13 @@ const withoutFrames = ({ frames: _frames, ...rest }: Analysis): Omit<Analysis, "
 const json = (a: Analysis, bytes: Uint8Array, frames: boolean): string => [...contractJsonChunks(a, bytes, "x", frames)].join("");
 
 /** Asserts every kernel route equals the reference for these bytes and options. */
-function expectSameEverywhere(bytes: Uint8Array, label: string, startOffset = 0, maxDiagnostics?: number, dropFinding?: AnalyzeOptions["dropFinding"]): Analysis {
+function expectSameEverywhere(
+  bytes: Uint8Array,
+  label: string,
+  startOffset = 0,
+  maxDiagnostics?: number,
+  dropFinding?: AnalyzeOptions["dropFinding"],
+): Analysis {
   const options = { startOffset, maxDiagnostics, dropFinding };
   const want = analyzeWith(reference, bytes, options);
   expect(analyzeWith(kernel, bytes, options), `${label}: analyze() in the kernel`).toEqual(want);
@@ -39,7 +45,8 @@ function expectSameEverywhere(bytes: Uint8Array, label: string, startOffset = 0,
     const source = memorySource(bytes);
     const max = maxDiagnostics ?? 200_000;
     const ranges = planRanges(source, parts, startOffset).map((p) =>
-      walkRange(kernel, source, { ...p, keepFrames: true, maxDiagnostics: max, windowBytes: 512, dropFinding }));
+      walkRange(kernel, source, { ...p, keepFrames: true, maxDiagnostics: max, windowBytes: 512, dropFinding }),
+    );
     expect(mergeRanges(bytes.length, ranges, max, dropFinding), `${label}: ${parts} ranges merged`).toEqual(want);
   }
   return want;
@@ -47,8 +54,15 @@ function expectSameEverywhere(bytes: Uint8Array, label: string, startOffset = 0,
 
 // Valid TLV (string key "color" → string "red"; bool; u16), and blocks that break one rule each.
 const USER_HEADER_BLOCKS = [
-  "0205000000636f6c6f720203000000726564", "02010000006b030100000001", "02010000006b0a020000003412",
-  "ff00", "0205000000636f6c6f72", "02010000006b030100000002", "02010000006b0a0300000034120a", "0200000000", "0201000000",
+  "0205000000636f6c6f720203000000726564",
+  "02010000006b030100000001",
+  "02010000006b0a020000003412",
+  "ff00",
+  "0205000000636f6c6f72",
+  "02010000006b030100000002",
+  "02010000006b0a0300000034120a",
+  "0200000000",
+  "0201000000",
 ].map((hex) => new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16))));
 
 /** The batch decoder's codes: the spec's table lists them before the containers' (diagnostics.ts). */
@@ -88,10 +102,14 @@ describe("the kernel walk equals the frame-by-frame reference", () => {
         }));
         const producer = encodeBatch(reference, { originTimestamp: 1_700_000_000_000_000n, messages });
         const partition = BigInt(int(3));
-        const stamped = int(4) === 0 ? producer : stampBatch(reference, producer, {
-          partitionId: partition, baseOffset: offsets[Number(partition)]! + BigInt(int(8) === 0 ? 5 : 0),
-          baseTimestamp: 1_800_000_000_000_000n + BigInt(b * 1000 - (int(8) === 0 ? 5000 : 0)),
-        });
+        const stamped =
+          int(4) === 0
+            ? producer
+            : stampBatch(reference, producer, {
+                partitionId: partition,
+                baseOffset: offsets[Number(partition)]! + BigInt(int(8) === 0 ? 5 : 0),
+                baseTimestamp: 1_800_000_000_000_000n + BigInt(b * 1000 - (int(8) === 0 ? 5000 : 0)),
+              });
         offsets[Number(partition)]! += BigInt(messages.length);
         batches.push(stamped);
       }
@@ -109,10 +127,13 @@ describe("the kernel walk equals the frame-by-frame reference", () => {
       const rule = DROP_RULES[round % DROP_RULES.length];
       const dropped = expectSameEverywhere(bytes, `round ${round} with a container's rule`, 0, undefined, rule);
       expect(dropped.summary.errors + dropped.summary.warnings + dropped.summary.infos).toBeLessThanOrEqual(analyzeWith(reference, bytes).diagnostics.length);
-      for (const d of want.diagnostics) seen.add(d.code === "frame-truncated" ? `${d.code} (header ${d.message.includes("header needs") ? "cut" : "whole"})` : d.code);
+      for (const d of want.diagnostics)
+        seen.add(d.code === "frame-truncated" ? `${d.code} (header ${d.message.includes("header needs") ? "cut" : "whole"})` : d.code);
     }
     // The rounds reach every code (and both kinds of cut frame), so no branch of the walk goes untested.
-    expect([...seen].sort()).toEqual([...BATCH_CODES.filter((c) => c !== "frame-truncated"), "frame-truncated (header cut)", "frame-truncated (header whole)"].sort());
+    expect([...seen].sort()).toEqual(
+      [...BATCH_CODES.filter((c) => c !== "frame-truncated"), "frame-truncated (header cut)", "frame-truncated (header whole)"].sort(),
+    );
   });
 
   it("walks a batch larger than the window by growing it, and an input with no batch at all", () => {

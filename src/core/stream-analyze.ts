@@ -29,13 +29,21 @@ export function analyzeSource(kernel: KernelWalker, source: ByteSource, options:
   const every = options.progressEveryBytes ?? 8 << 20;
   let next = every;
   const part = walkRange(kernel, source, {
-    start, end: size, firstBatch: 0, keepFrames: options.keepFrames ?? true, maxDiagnostics, windowBytes: options.windowBytes, dropFinding: options.dropFinding,
-    onProgress: options.onProgress && ((done) => {
-      if (done >= next) {
-        options.onProgress?.(done, size);
-        next = done + every;
-      }
-    }),
+    start,
+    end: size,
+    firstBatch: 0,
+    keepFrames: options.keepFrames ?? true,
+    maxDiagnostics,
+    windowBytes: options.windowBytes,
+    dropFinding: options.dropFinding,
+    onProgress:
+      options.onProgress &&
+      ((done) => {
+        if (done >= next) {
+          options.onProgress?.(done, size);
+          next = done + every;
+        }
+      }),
   });
   options.onProgress?.(size, size);
   return mergeRanges(size, [part], maxDiagnostics, options.dropFinding);

@@ -5,6 +5,11 @@ import type { Summary } from "./model.ts";
 export function summarySentence(s: Summary, grouped = false): string {
   const n = (v: number) => (grouped ? v.toLocaleString("en-US") : String(v));
   const count = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one : many}`;
-  return [count(s.batches, "batch", "batches"), count(s.frames, "frame", "frames"), count(s.errors, "error", "errors"),
-    count(s.warnings, "warning", "warnings"), count(s.infos, "info", "infos")].join(" · ");
+  return [
+    count(s.batches, "batch", "batches"),
+    count(s.frames, "frame", "frames"),
+    count(s.errors, "error", "errors"),
+    count(s.warnings, "warning", "warnings"),
+    count(s.infos, "info", "infos"),
+  ].join(" · ");
 }

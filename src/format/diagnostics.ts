@@ -27,15 +27,33 @@ export const DIAGNOSTIC_TABLE = [
   { code: "batch-reserved-nonzero", severity: "error", summary: "a nonzero byte in header bytes 52..256" },
   { code: "frame-truncated", severity: "error", summary: "a frame header, payload or user headers run past the blob or the input" },
   { code: "frame-reserved-nonzero", severity: "error", summary: "frame bytes 40..48 are not all zero", frameFlag: "reservedNonzero", frameBit: 2 },
-  { code: "frame-checksum-mismatch", severity: "error", summary: "stored frame checksum differs from the computed one", frameFlag: "checksumMismatch", frameBit: 1 },
+  {
+    code: "frame-checksum-mismatch",
+    severity: "error",
+    summary: "stored frame checksum differs from the computed one",
+    frameFlag: "checksumMismatch",
+    frameBit: 1,
+  },
   { code: "message-count-mismatch", severity: "error", summary: "complete frames walked differ from message_count" },
   { code: "batch-checksum-mismatch", severity: "error", summary: "stored batch_checksum differs from the computed one" },
   { code: "empty-batch", severity: "warning", summary: "message_count is 0 and the blob is empty: the server refuses such a batch" },
-  { code: "offset-delta-not-index", severity: "warning", summary: "offset_delta does not step by one from the first frame's (producer: from 0)", frameFlag: "offsetDeltaNotIndex", frameBit: 8 },
+  {
+    code: "offset-delta-not-index",
+    severity: "warning",
+    summary: "offset_delta does not step by one from the first frame's (producer: from 0)",
+    frameFlag: "offsetDeltaNotIndex",
+    frameBit: 8,
+  },
   { code: "origin-not-earliest", severity: "warning", summary: "no frame has timestamp_delta 0, so origin_timestamp is not the earliest" },
   { code: "offset-discontinuity", severity: "warning", summary: "a stamped batch does not continue its partition's previous offsets" },
   { code: "timestamp-regression", severity: "warning", summary: "a stamped batch's base_timestamp is smaller than its partition's previous one" },
-  { code: "user-headers-malformed", severity: "info", summary: "the user headers block is not Iggy TLV; shown raw (the server treats it as opaque)", frameFlag: "userHeadersMalformed", frameBit: 4 },
+  {
+    code: "user-headers-malformed",
+    severity: "info",
+    summary: "the user headers block is not Iggy TLV; shown raw (the server treats it as opaque)",
+    frameFlag: "userHeadersMalformed",
+    frameBit: 4,
+  },
   // Containers (containers.md "Container diagnostics"), then this project's two: garbage and legacy runs that cannot be checked.
   { code: "segment-name-mismatch", severity: "error", summary: "a segment's first batch base_offset differs from the start offset in its file name" },
   { code: "segment-offset-gap", severity: "error", summary: "in a segment, a batch's base_offset is not the previous base_offset + message_count" },
@@ -85,9 +103,9 @@ export const FrameFlag = Object.fromEntries(
 ) as { readonly [N in FrameFlagName]: number };
 
 /** The FrameFlag bit of each code, 0 for codes no frame column carries. */
-export const FRAME_FLAG_OF = Object.fromEntries(
-  DIAGNOSTIC_TABLE.map((d) => [d.code, "frameFlag" in d ? FrameFlag[d.frameFlag] : 0]),
-) as Readonly<Record<DiagnosticCode, number>>;
+export const FRAME_FLAG_OF = Object.fromEntries(DIAGNOSTIC_TABLE.map((d) => [d.code, "frameFlag" in d ? FrameFlag[d.frameFlag] : 0])) as Readonly<
+  Record<DiagnosticCode, number>
+>;
 
 /** The FrameFlag bits of each severity's codes, OR-ed together. */
 export const FRAME_FLAGS_OF_SEVERITY: Readonly<Record<Severity, number>> = {

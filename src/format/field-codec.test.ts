@@ -29,9 +29,23 @@ describe("headers through the layout tables", () => {
   });
 
   it("spell JSON as the contract does: u64 as decimal strings, checksums as 16 hex digits, u32 as numbers", () => {
-    const header = { partitionId: (1n << 64n) - 1n, baseOffset: 2n, baseTimestamp: 3n, originTimestamp: 4n, batchLength: 300n, batchChecksum: 0xabcn, messageCount: 6 };
+    const header = {
+      partitionId: (1n << 64n) - 1n,
+      baseOffset: 2n,
+      baseTimestamp: 3n,
+      originTimestamp: 4n,
+      batchLength: 300n,
+      batchChecksum: 0xabcn,
+      messageCount: 6,
+    };
     expect(headerJson(BATCH_HEADER_LAYOUT, header)).toEqual({
-      partitionId: "18446744073709551615", baseOffset: "2", baseTimestamp: "3", originTimestamp: "4", batchLength: "300", batchChecksum: "0000000000000abc", messageCount: 6,
+      partitionId: "18446744073709551615",
+      baseOffset: "2",
+      baseTimestamp: "3",
+      originTimestamp: "4",
+      batchLength: "300",
+      batchChecksum: "0000000000000abc",
+      messageCount: 6,
     });
   });
 

@@ -5,13 +5,23 @@ import { ALL_BYTE_KINDS, BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FI
 
 // | off | size | field | type | from the spec
 const SPEC_BATCH = [
-  [0, 8, "partition_id", "u64"], [8, 8, "base_offset", "u64"], [16, 8, "base_timestamp", "u64"],
-  [24, 8, "origin_timestamp", "u64"], [32, 8, "batch_length", "u64"], [40, 8, "batch_checksum", "u64"],
-  [48, 4, "message_count", "u32"], [52, 204, "reserved", "bytes"],
+  [0, 8, "partition_id", "u64"],
+  [8, 8, "base_offset", "u64"],
+  [16, 8, "base_timestamp", "u64"],
+  [24, 8, "origin_timestamp", "u64"],
+  [32, 8, "batch_length", "u64"],
+  [40, 8, "batch_checksum", "u64"],
+  [48, 4, "message_count", "u32"],
+  [52, 204, "reserved", "bytes"],
 ];
 const SPEC_FRAME = [
-  [0, 8, "checksum", "u64"], [8, 16, "id", "u128"], [24, 4, "offset_delta", "u32"], [28, 4, "timestamp_delta", "u32"],
-  [32, 4, "user_headers_length", "u32"], [36, 4, "payload_length", "u32"], [40, 8, "reserved", "u64"],
+  [0, 8, "checksum", "u64"],
+  [8, 16, "id", "u128"],
+  [24, 4, "offset_delta", "u32"],
+  [28, 4, "timestamp_delta", "u32"],
+  [32, 4, "user_headers_length", "u32"],
+  [36, 4, "payload_length", "u32"],
+  [40, 8, "reserved", "u64"],
 ];
 
 describe("field tables", () => {
@@ -23,8 +33,23 @@ describe("field tables", () => {
   });
 
   it("use the JSON contract's keys", () => {
-    expect(BATCH_HEADER_FIELDS.slice(0, 7).map((f) => f.jsonKey)).toEqual(["partitionId", "baseOffset", "baseTimestamp", "originTimestamp", "batchLength", "batchChecksum", "messageCount"]);
-    expect(FRAME_HEADER_FIELDS.slice(0, 6).map((f) => f.jsonKey)).toEqual(["checksum", "id", "offsetDelta", "timestampDelta", "userHeadersLength", "payloadLength"]);
+    expect(BATCH_HEADER_FIELDS.slice(0, 7).map((f) => f.jsonKey)).toEqual([
+      "partitionId",
+      "baseOffset",
+      "baseTimestamp",
+      "originTimestamp",
+      "batchLength",
+      "batchChecksum",
+      "messageCount",
+    ]);
+    expect(FRAME_HEADER_FIELDS.slice(0, 6).map((f) => f.jsonKey)).toEqual([
+      "checksum",
+      "id",
+      "offsetDelta",
+      "timestampDelta",
+      "userHeadersLength",
+      "payloadLength",
+    ]);
   });
 
   it("find fields by name and throw on a typo", () => {

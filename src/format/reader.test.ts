@@ -30,8 +30,15 @@ describe("ByteReader", () => {
     const z = new ByteReader(new Uint8Array([0, 5, 5, 0, 0, 9, 0, 1]));
     expect(z.allZero(3, 5)).toBe(true);
     expect(z.allZero(0, 2)).toBe(false);
-    expect(z.nonzeroRuns(0, 8)).toEqual([[1, 3], [5, 6], [7, 8]]);
-    expect(z.nonzeroRuns(2, 7)).toEqual([[2, 3], [5, 6]]);
+    expect(z.nonzeroRuns(0, 8)).toEqual([
+      [1, 3],
+      [5, 6],
+      [7, 8],
+    ]);
+    expect(z.nonzeroRuns(2, 7)).toEqual([
+      [2, 3],
+      [5, 6],
+    ]);
     expect(z.nonzeroRuns(3, 5)).toEqual([]);
   });
 });

@@ -114,7 +114,10 @@ export function nonzeroRuns(bytes: Uint8Array, start: number, end: number): Arra
   const runs: Array<[number, number]> = [];
   let i = start;
   while (i < end) {
-    if (bytes[i] === 0) { i++; continue; }
+    if (bytes[i] === 0) {
+      i++;
+      continue;
+    }
     const runStart = i;
     while (i < end && bytes[i] !== 0) i++;
     runs.push([runStart, i]);

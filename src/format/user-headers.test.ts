@@ -54,8 +54,14 @@ describe("decodeUserHeaders: every kind", () => {
   it("decodes keys of any kind and several headers in order, with offsets into the block", () => {
     const b = block(entry(11, le(7n, 4)), entry(3, [0]), entry(1, [0xab]), entry(4, [0x80]));
     const hs = ok(decodeUserHeaders(b));
-    expect(hs.map((h) => [h.key.text, h.value.text])).toEqual([["7", "false"], ["ab", "-128"]]);
-    expect(hs.map((h) => [h.key.offset, h.value.offset])).toEqual([[5, 14], [20, 26]]);
+    expect(hs.map((h) => [h.key.text, h.value.text])).toEqual([
+      ["7", "false"],
+      ["ab", "-128"],
+    ]);
+    expect(hs.map((h) => [h.key.offset, h.value.offset])).toEqual([
+      [5, 14],
+      [20, 26],
+    ]);
   });
 
   it("accepts lengths 1 and 255 for the free-size kinds", () => {
@@ -72,7 +78,21 @@ describe("decodeUserHeaders: every kind", () => {
 });
 
 describe("decodeUserHeaders: what is not TLV", () => {
-  const FIXED: Array<[number, number]> = [[3, 1], [4, 1], [5, 2], [6, 4], [7, 8], [8, 16], [9, 1], [10, 2], [11, 4], [12, 8], [13, 16], [14, 4], [15, 8]];
+  const FIXED: Array<[number, number]> = [
+    [3, 1],
+    [4, 1],
+    [5, 2],
+    [6, 4],
+    [7, 8],
+    [8, 16],
+    [9, 1],
+    [10, 2],
+    [11, 4],
+    [12, 8],
+    [13, 16],
+    [14, 4],
+    [15, 8],
+  ];
 
   it.each(FIXED)("kind %i needs exactly %i bytes", (kind, width) => {
     for (const w of [width - 1, width + 1]) {

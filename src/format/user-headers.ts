@@ -3,9 +3,7 @@ import { ByteReader } from "./reader.ts";
 import { bytesToHex } from "./values.ts";
 
 /** A TLV kind: 1..15 as Iggy's SDKs define them (16..255 decode as unknown kinds, batch-format.md "User headers"). */
-export const HEADER_KINDS = [
-  "", "raw", "string", "bool", "i8", "i16", "i32", "i64", "i128", "u8", "u16", "u32", "u64", "u128", "f32", "f64",
-] as const;
+export const HEADER_KINDS = ["", "raw", "string", "bool", "i8", "i16", "i32", "i64", "i128", "u8", "u16", "u32", "u64", "u128", "f32", "f64"] as const;
 
 // Exact value widths of the fixed-size kinds; null means any length 1..255.
 const WIDTH: readonly (number | null)[] = [0, null, null, 1, 1, 2, 4, 8, 16, 1, 2, 4, 8, 16, 4, 8];
@@ -27,9 +25,7 @@ export interface UserHeader {
 }
 
 /** The outcome of decoding: the entries, or where and why the block stops being TLV. */
-export type UserHeadersResult =
-  | { readonly ok: true; readonly headers: UserHeader[] }
-  | { readonly ok: false; readonly at: number; readonly reason: string };
+export type UserHeadersResult = { readonly ok: true; readonly headers: UserHeader[] } | { readonly ok: false; readonly at: number; readonly reason: string };
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 
@@ -47,21 +43,36 @@ export function shortestFloat32(value: number): string {
 export function renderTlvValue(kind: number, bytes: Uint8Array): string {
   const r = new ByteReader(bytes);
   switch (kind) {
-    case 2: return utf8.decode(bytes);
-    case 3: return bytes[0] === 1 ? "true" : "false";
-    case 4: return String(r.i8(0));
-    case 5: return String(r.i16(0));
-    case 6: return String(r.i32(0));
-    case 7: return String(r.i64(0));
-    case 8: return String(r.i128(0));
-    case 9: return String(r.u8(0));
-    case 10: return String(r.u16(0));
-    case 11: return String(r.u32(0));
-    case 12: return String(r.u64(0));
-    case 13: return String(r.u128(0));
-    case 14: return shortestFloat32(r.f32(0));
-    case 15: return String(r.f64(0));
-    default: return bytesToHex(bytes, " ");
+    case 2:
+      return utf8.decode(bytes);
+    case 3:
+      return bytes[0] === 1 ? "true" : "false";
+    case 4:
+      return String(r.i8(0));
+    case 5:
+      return String(r.i16(0));
+    case 6:
+      return String(r.i32(0));
+    case 7:
+      return String(r.i64(0));
+    case 8:
+      return String(r.i128(0));
+    case 9:
+      return String(r.u8(0));
+    case 10:
+      return String(r.u16(0));
+    case 11:
+      return String(r.u32(0));
+    case 12:
+      return String(r.u64(0));
+    case 13:
+      return String(r.u128(0));
+    case 14:
+      return shortestFloat32(r.f32(0));
+    case 15:
+      return String(r.f64(0));
+    default:
+      return bytesToHex(bytes, " ");
   }
 }
 
@@ -93,12 +104,16 @@ function scanUserHeaders(block: Uint8Array, render: boolean): UserHeadersResult 
     if (kind === 0) return { ok: false, at: pos, reason: `entry at ${pos} has kind 0, which is reserved` };
     if (length < 1 || length > 255) return { ok: false, at: pos, reason: `entry at ${pos} has length ${length}, TLV lengths are 1..255` };
     const width = kind < WIDTH.length ? WIDTH[kind] : null;
-    if (width != null && length !== width) return { ok: false, at: pos, reason: `entry at ${pos} is ${HEADER_KINDS[kind]} of length ${length}, which needs ${width}` };
-    if (kind === 3 && block[pos + 5] !== undefined && block[pos + 5]! > 1) return { ok: false, at: pos, reason: `entry at ${pos} is a bool with value ${block[pos + 5]}` };
+    if (width != null && length !== width)
+      return { ok: false, at: pos, reason: `entry at ${pos} is ${HEADER_KINDS[kind]} of length ${length}, which needs ${width}` };
+    if (kind === 3 && block[pos + 5] !== undefined && block[pos + 5]! > 1)
+      return { ok: false, at: pos, reason: `entry at ${pos} is a bool with value ${block[pos + 5]}` };
     const valueStart = pos + 5;
-    if (valueStart + length > block.length) return { ok: false, at: pos, reason: `entry at ${pos} declares ${length} bytes, ${block.length - valueStart} remain` };
+    if (valueStart + length > block.length)
+      return { ok: false, at: pos, reason: `entry at ${pos} declares ${length} bytes, ${block.length - valueStart} remain` };
     count++;
-    if (render) entries.push({ kind, kindName: kindName(kind), offset: valueStart, length, text: renderTlvValue(kind, block.subarray(valueStart, valueStart + length)) });
+    if (render)
+      entries.push({ kind, kindName: kindName(kind), offset: valueStart, length, text: renderTlvValue(kind, block.subarray(valueStart, valueStart + length)) });
     pos = valueStart + length;
   }
   if (count % 2 !== 0) return { ok: false, at: block.length, reason: `${count} entries, keys and values need an even count` };

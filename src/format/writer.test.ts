@@ -8,8 +8,15 @@ describe("ByteWriter", () => {
     const backing = new Uint8Array(64).fill(0xee);
     const view = backing.subarray(3, 3 + 48);
     const w = new ByteWriter(view);
-    w.u8(0, 0xab); w.u16(1, 0xbeef); w.u32(3, 0xdeadbeef); w.u64(7, (1n << 64n) - 2n); w.u128(15, (1n << 127n) + 5n);
-    w.i8(31, -2); w.i16(32, -3); w.i32(34, -4); w.i64(38, -5n);
+    w.u8(0, 0xab);
+    w.u16(1, 0xbeef);
+    w.u32(3, 0xdeadbeef);
+    w.u64(7, (1n << 64n) - 2n);
+    w.u128(15, (1n << 127n) + 5n);
+    w.i8(31, -2);
+    w.i16(32, -3);
+    w.i32(34, -4);
+    w.i64(38, -5n);
     const r = new ByteReader(view);
     expect([r.u8(0), r.u16(1), r.u32(3), r.u64(7), r.u128(15)]).toEqual([0xab, 0xbeef, 0xdeadbeef, (1n << 64n) - 2n, (1n << 127n) + 5n]);
     expect([r.i8(31), r.i16(32), r.i32(34), r.i64(38)]).toEqual([-2, -3, -4, -5n]);
@@ -20,7 +27,11 @@ describe("ByteWriter", () => {
 
   it("writes floats, byte runs and fills; wraps integers to their width", () => {
     const w = ByteWriter.alloc(24);
-    w.f32(0, 0.5); w.f64(4, -1.25); w.set(12, new Uint8Array([1, 2, 3])); w.fill(9, 15, 16); w.u64(16, -1n);
+    w.f32(0, 0.5);
+    w.f64(4, -1.25);
+    w.set(12, new Uint8Array([1, 2, 3]));
+    w.fill(9, 15, 16);
+    w.u64(16, -1n);
     const r = new ByteReader(w.bytes);
     expect([r.f32(0), r.f64(4)]).toEqual([0.5, -1.25]);
     expect([...w.bytes.subarray(12, 16)]).toEqual([1, 2, 3, 9]);

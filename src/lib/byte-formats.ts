@@ -74,10 +74,15 @@ export function toRustByteString(bytes: Uint8Array): string {
 /** Renders bytes in a copy format. */
 export function formatBytes(bytes: Uint8Array, format: CopyFormat, baseOffset = 0): string {
   switch (format) {
-    case "hex": return toHex(bytes);
-    case "xxd": return toXxd(bytes, baseOffset);
-    case "base64": return toBase64(bytes);
-    case "c": return toCArray(bytes);
-    case "rust": return toRustByteString(bytes);
+    case "hex":
+      return toHex(bytes);
+    case "xxd":
+      return toXxd(bytes, baseOffset);
+    case "base64":
+      return toBase64(bytes);
+    case "c":
+      return toCArray(bytes);
+    case "rust":
+      return toRustByteString(bytes);
   }
 }

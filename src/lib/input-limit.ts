@@ -9,6 +9,8 @@ const GiB = 2 ** 30;
 export function pageInputRefusal(name: string, size: number, limit = MAX_PAGE_INPUT_BYTES): string | null {
   if (size <= limit) return null;
   const shown = size >= GiB ? `${(size / GiB).toFixed(2)} GiB` : `${size.toLocaleString("en-US")} bytes`;
-  return `${name} is too large for the page: it is ${shown} (${size.toLocaleString("en-US")} bytes), and the page opens inputs of at most ` +
-    `${limit.toLocaleString("en-US")} bytes (just under 2 GiB). Split it, or inspect it with the command line: npx iggy-batch inspect FILE`;
+  return (
+    `${name} is too large for the page: it is ${shown} (${size.toLocaleString("en-US")} bytes), and the page opens inputs of at most ` +
+    `${limit.toLocaleString("en-US")} bytes (just under 2 GiB). Split it, or inspect it with the command line: npx iggy-batch inspect FILE`
+  );
 }

@@ -26,10 +26,13 @@ describe("paste decoding", () => {
     expect(decodePastedText("   ")).toMatchObject({ ok: false });
   });
   it("round-trips any bytes through xxd and base64", () => {
-    fc.assert(fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), (bytes) => {
-      expect(decodePastedText(toXxd(bytes))).toMatchObject({ ok: true, bytes });
-      expect(decodePastedText(formatBytes(bytes, "hex"))).toMatchObject({ ok: true, bytes });
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), (bytes) => {
+        expect(decodePastedText(toXxd(bytes))).toMatchObject({ ok: true, bytes });
+        expect(decodePastedText(formatBytes(bytes, "hex"))).toMatchObject({ ok: true, bytes });
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
@@ -49,17 +52,25 @@ describe("copy formats", () => {
 
 describe("share link codec", () => {
   it("round-trips input, name and selection", () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 2000 }), fc.string(), fc.option(fc.tuple(fc.nat(5000), fc.nat(5000))), (bytes, name, sel) => {
-      const selection = sel ? { start: Math.min(...sel), end: Math.max(...sel) } : null;
-      const fragment = encodeShareFragment({ name, bytes, selection });
-      expect(fragment.startsWith(SHARE_PREFIX)).toBe(true);
-      expect(/^[#A-Za-z0-9._-]+$/.test(fragment)).toBe(true);
-      expect(decodeShareFragment(fragment)).toEqual({ name, bytes, selection });
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), fc.string(), fc.option(fc.tuple(fc.nat(5000), fc.nat(5000))), (bytes, name, sel) => {
+        const selection = sel ? { start: Math.min(...sel), end: Math.max(...sel) } : null;
+        const fragment = encodeShareFragment({ name, bytes, selection });
+        expect(fragment.startsWith(SHARE_PREFIX)).toBe(true);
+        expect(/^[#A-Za-z0-9._-]+$/.test(fragment)).toBe(true);
+        expect(decodeShareFragment(fragment)).toEqual({ name, bytes, selection });
+      }),
+      { numRuns: 100 },
+    );
   });
   it("carries the format only when one is forced, and reads the envelope of older links as a format", () => {
     const bytes = Uint8Array.of(1, 2, 3);
-    expect(decodeShareFragment(encodeShareFragment({ name: "p", bytes, selection: null, format: "poll-reply" }))).toEqual({ name: "p", bytes, selection: null, format: "poll-reply" });
+    expect(decodeShareFragment(encodeShareFragment({ name: "p", bytes, selection: null, format: "poll-reply" }))).toEqual({
+      name: "p",
+      bytes,
+      selection: null,
+      format: "poll-reply",
+    });
     expect(decodeShareFragment(encodeShareFragment({ name: "p", bytes, selection: null, format: "auto" }))).toEqual({ name: "p", bytes, selection: null });
     // A link made before formats: meta {"n","s","e"} deflated the same way.
     const meta = new TextEncoder().encode(JSON.stringify({ n: "old", s: null, e: "replicated-record" }));
@@ -67,7 +78,12 @@ describe("share link codec", () => {
     new DataView(raw.buffer).setUint32(0, meta.length, true);
     raw.set(meta, 4);
     raw.set(bytes, 4 + meta.length);
-    const old = SHARE_PREFIX + btoa(String.fromCharCode(...deflateSync(raw))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const old =
+      SHARE_PREFIX +
+      btoa(String.fromCharCode(...deflateSync(raw)))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "");
     expect(decodeShareFragment(old)).toEqual({ name: "old", bytes, selection: null, format: "prepare" });
   });
 
@@ -91,24 +107,30 @@ describe("share link codec", () => {
 
 describe("range index", () => {
   it("finds every range overlapping a window, like a linear scan", () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(500), fc.nat(60)), { maxLength: 80 }), fc.nat(560), fc.nat(40), (raw, at, len) => {
-      const ranges = raw.map(([s, l]) => ({ start: s, end: s + l })).sort((a, b) => a.start - b.start);
-      const index = new RangeIndex(ranges);
-      const expected = ranges.filter((r) => r.start < at + len + 1 && r.end > at);
-      expect(index.overlapping(at, at + len + 1)).toEqual(expected);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(500), fc.nat(60)), { maxLength: 80 }), fc.nat(560), fc.nat(40), (raw, at, len) => {
+        const ranges = raw.map(([s, l]) => ({ start: s, end: s + l })).sort((a, b) => a.start - b.start);
+        const index = new RangeIndex(ranges);
+        const expected = ranges.filter((r) => r.start < at + len + 1 && r.end > at);
+        expect(index.overlapping(at, at + len + 1)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
 import { lowerBound, upperBound } from "./binary-search.ts";
 describe("binary search", () => {
   it("agrees with a linear scan on sorted arrays", () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: -50, max: 50 })), fc.integer({ min: -60, max: 60 }), (raw, value) => {
-      const sorted = Float64Array.from(raw).sort();
-      const firstGreater = sorted.findIndex((x) => x > value);
-      const firstAtLeast = sorted.findIndex((x) => x >= value);
-      expect(upperBound(sorted, value)).toBe(firstGreater < 0 ? sorted.length : firstGreater);
-      expect(lowerBound(sorted, value)).toBe(firstAtLeast < 0 ? sorted.length : firstAtLeast);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -50, max: 50 })), fc.integer({ min: -60, max: 60 }), (raw, value) => {
+        const sorted = Float64Array.from(raw).sort();
+        const firstGreater = sorted.findIndex((x) => x > value);
+        const firstAtLeast = sorted.findIndex((x) => x >= value);
+        expect(upperBound(sorted, value)).toBe(firstGreater < 0 ? sorted.length : firstGreater);
+        expect(lowerBound(sorted, value)).toBe(firstAtLeast < 0 ? sorted.length : firstAtLeast);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

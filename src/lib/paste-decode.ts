@@ -2,8 +2,7 @@
 
 /** The bytes a paste held and the form they were read from, or why the text is none of the forms. */
 export type PasteResult =
-  | { readonly ok: true; readonly bytes: Uint8Array; readonly form: "xxd" | "hex" | "base64" }
-  | { readonly ok: false; readonly reason: string };
+  { readonly ok: true; readonly bytes: Uint8Array; readonly form: "xxd" | "hex" | "base64" } | { readonly ok: false; readonly reason: string };
 
 const XXD_LINE = /^\s*[0-9a-fA-F]+:\s+((?:[0-9a-fA-F]{2,4}\s?)+)/;
 

@@ -30,9 +30,16 @@ function provenanceMeta(state: SharedState): Record<string, unknown> {
 function readProvenance(meta: { r?: unknown; p?: unknown }): Pick<SharedState, "redacted" | "part"> {
   const out: { redacted?: SharedState["redacted"]; part?: SharedState["part"] } = {};
   const r = meta.r;
-  if (Array.isArray(r) && typeof r[0] === "string" && SHA256_RE.test(r[0]) && typeof r[1] === "string") out.redacted = { originalSha256: r[0], what: r[1].slice(0, 200) };
+  if (Array.isArray(r) && typeof r[0] === "string" && SHA256_RE.test(r[0]) && typeof r[1] === "string")
+    out.redacted = { originalSha256: r[0], what: r[1].slice(0, 200) };
   const p = meta.p;
-  if (Array.isArray(p) && p.length === 4 && p.slice(0, 3).every((v) => Number.isSafeInteger(v) && (v as number) >= 0) && typeof p[3] === "string" && SHA256_RE.test(p[3])) {
+  if (
+    Array.isArray(p) &&
+    p.length === 4 &&
+    p.slice(0, 3).every((v) => Number.isSafeInteger(v) && (v as number) >= 0) &&
+    typeof p[3] === "string" &&
+    SHA256_RE.test(p[3])
+  ) {
     out.part = { start: p[0] as number, end: p[1] as number, size: p[2] as number, sha256: p[3] };
   }
   return out;
@@ -57,7 +64,14 @@ const fromBase64Url = (text: string): Uint8Array => {
 
 /** Encodes state as a URL fragment: [u32 meta length][meta JSON][input bytes], deflated. */
 export function encodeShareFragment(state: SharedState): string {
-  const meta = new TextEncoder().encode(JSON.stringify({ n: state.name, s: state.selection ? [state.selection.start, state.selection.end] : null, ...(state.format && state.format !== "auto" ? { f: state.format } : {}), ...provenanceMeta(state) }));
+  const meta = new TextEncoder().encode(
+    JSON.stringify({
+      n: state.name,
+      s: state.selection ? [state.selection.start, state.selection.end] : null,
+      ...(state.format && state.format !== "auto" ? { f: state.format } : {}),
+      ...provenanceMeta(state),
+    }),
+  );
   const raw = new Uint8Array(4 + meta.length + state.bytes.length);
   new DataView(raw.buffer).setUint32(0, meta.length, true);
   raw.set(meta, 4);
@@ -97,7 +111,10 @@ function inflateCapped(text: string, cap: number): Uint8Array {
   }
   const out = new Uint8Array(total);
   let at = 0;
-  for (const c of chunks) { out.set(c, at); at += c.length; }
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
   return out;
 }
 
@@ -114,9 +131,19 @@ export function decodeShareResult(fragment: string, maxBytes = MAX_SHARED_BYTES)
     const metaLength = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
     if (4 + metaLength > raw.length) return { ok: false, reason: "damaged" };
     if (raw.length - 4 - metaLength > maxBytes) return { ok: false, reason: "too-large" };
-    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as { n?: unknown; s?: unknown; e?: unknown; f?: unknown; r?: unknown; p?: unknown } | null;
+    const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as {
+      n?: unknown;
+      s?: unknown;
+      e?: unknown;
+      f?: unknown;
+      r?: unknown;
+      p?: unknown;
+    } | null;
     if (meta === null || typeof meta !== "object") return { ok: false, reason: "damaged" };
-    const sel = Array.isArray(meta.s) && meta.s.length === 2 && meta.s.every((v) => Number.isSafeInteger(v)) ? { start: meta.s[0] as number, end: meta.s[1] as number } : null;
+    const sel =
+      Array.isArray(meta.s) && meta.s.length === 2 && meta.s.every((v) => Number.isSafeInteger(v))
+        ? { start: meta.s[0] as number, end: meta.s[1] as number }
+        : null;
     const shared = { name: typeof meta.n === "string" ? meta.n : "shared input", bytes: raw.slice(4 + metaLength), selection: sel, ...readProvenance(meta) };
     const format = typeof meta.f === "string" ? meta.f : typeof meta.e === "string" ? OLD_ENVELOPES[meta.e] : undefined;
     return { ok: true, state: format ? { ...shared, format } : shared };

@@ -45,32 +45,43 @@ describe("share links: fuzz", () => {
   });
 
   it("mutated links (characters changed, inserted, removed) decode or are refused, never throw, never pass the cap", () => {
-    fc.assert(fc.property(
-      fc.array(fc.tuple(fc.nat(valid.length - 1), fc.constantFrom(...B64, "=", "+", "/", "!", " ", "é", "%"), fc.constantFrom("set", "insert", "delete")), { minLength: 1, maxLength: 6 }),
-      fc.integer({ min: 1000, max: 5000 }),
-      (edits, maxBytes) => {
-        let f = valid;
-        for (const [at, ch, op] of edits) {
-          const p = Math.max(SHARE_PREFIX.length, at);
-          f = op === "set" ? f.slice(0, p) + ch + f.slice(p + 1) : op === "insert" ? f.slice(0, p) + ch + f.slice(p) : f.slice(0, p) + f.slice(p + 1);
-        }
-        const r = decodeShareResult(f, maxBytes);
-        if (r.ok) expect(r.state.bytes.length).toBeLessThanOrEqual(maxBytes);
-        else expect(["damaged", "too-large"]).toContain(r.reason);
-      }), { numRuns: 400, seed: 10 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(valid.length - 1), fc.constantFrom(...B64, "=", "+", "/", "!", " ", "é", "%"), fc.constantFrom("set", "insert", "delete")), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.integer({ min: 1000, max: 5000 }),
+        (edits, maxBytes) => {
+          let f = valid;
+          for (const [at, ch, op] of edits) {
+            const p = Math.max(SHARE_PREFIX.length, at);
+            f = op === "set" ? f.slice(0, p) + ch + f.slice(p + 1) : op === "insert" ? f.slice(0, p) + ch + f.slice(p) : f.slice(0, p) + f.slice(p + 1);
+          }
+          const r = decodeShareResult(f, maxBytes);
+          if (r.ok) expect(r.state.bytes.length).toBeLessThanOrEqual(maxBytes);
+          else expect(["damaged", "too-large"]).toContain(r.reason);
+        },
+      ),
+      { numRuns: 400, seed: 10 },
+    );
   });
 
   it("random base64 bodies and random deflate streams are refused or bounded", () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...B64), maxLength: 3000 }), (body) => {
-      const r = decodeShareResult(SHARE_PREFIX + body, 10_000);
-      if (r.ok) expect(r.state.bytes.length).toBeLessThanOrEqual(10_000);
-    }), { numRuns: 400, seed: 10 });
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...B64), maxLength: 3000 }), (body) => {
+        const r = decodeShareResult(SHARE_PREFIX + body, 10_000);
+        if (r.ok) expect(r.state.bytes.length).toBeLessThanOrEqual(10_000);
+      }),
+      { numRuns: 400, seed: 10 },
+    );
   });
 
   it("malformed base64 and foreign fragments say so", () => {
     expect(decodeShareResult("#other").ok).toBe(false);
     expect(decodeShareResult("#other")).toEqual({ ok: false, reason: "not-a-link" });
-    for (const body of ["!!!", "AAAA", "A", "AAAAA", "AA==", "AB+/", "AB CD", ""]) expect(decodeShareResult(SHARE_PREFIX + body)).toEqual({ ok: false, reason: "damaged" });
+    for (const body of ["!!!", "AAAA", "A", "AAAAA", "AA==", "AB+/", "AB CD", ""])
+      expect(decodeShareResult(SHARE_PREFIX + body)).toEqual({ ok: false, reason: "damaged" });
   });
 
   it("a valid link still opens whole", () => {

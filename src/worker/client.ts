@@ -36,7 +36,9 @@ export interface OpenRequestOptions {
 /** Rejection reason when a call was aborted. */
 export class AbortedError extends Error {
   override readonly name = "AbortedError";
-  constructor() { super("analysis cancelled"); }
+  constructor() {
+    super("analysis cancelled");
+  }
 }
 
 /** What can be analysed: a File or Blob (read in the worker), or bytes the caller keeps. */
@@ -76,16 +78,29 @@ export class AnalysisClient {
   /** Opens input as its detected (or forced) format: the worker runs openInput. */
   async open(input: AnalysisInput, signal: AbortSignal, options: OpenRequestOptions = {}): Promise<OpenedAnalysis> {
     const c = options.companion;
-    const { reply, ranOn } = await this.run((id) => ({
-      type: "analyze", id, input: ownedInput(input), format: options.format ?? "auto", name: options.name,
-      companion: c ? { name: c.name, input: ownedInput(c.input) } : undefined,
-    }), signal, options.onProgress);
+    const { reply, ranOn } = await this.run(
+      (id) => ({
+        type: "analyze",
+        id,
+        input: ownedInput(input),
+        format: options.format ?? "auto",
+        name: options.name,
+        companion: c ? { name: c.name, input: ownedInput(c.input) } : undefined,
+      }),
+      signal,
+      options.onProgress,
+    );
     if (reply.type !== "result" || !reply.meta) throw new Error("unexpected worker reply");
     return { bytes: new Uint8Array(reply.buffer), analysis: reply.analysis, meta: reply.meta, ranOn };
   }
 
   /** Decodes files as one partition in the worker, one segment at a time; onProgress gets files done. */
-  async openPartition(files: readonly { name: string; input: Blob }[], signal: AbortSignal, onProgress?: (done: number, total: number) => void, maxFileBytes?: number): Promise<PartitionResult> {
+  async openPartition(
+    files: readonly { name: string; input: Blob }[],
+    signal: AbortSignal,
+    onProgress?: (done: number, total: number) => void,
+    maxFileBytes?: number,
+  ): Promise<PartitionResult> {
     const { reply } = await this.run((id) => ({ type: "partition", id, files, maxFileBytes }), signal, onProgress);
     if (reply.type !== "partition-result") throw new Error("unexpected worker reply");
     return reply.result;
@@ -107,8 +122,13 @@ export class AnalysisClient {
         const m = event.data;
         if (m.id !== id) return;
         if (m.type === "progress") onProgress?.(m.done, m.total);
-        else if (m.type === "error") { cleanup(); reject(new Error(m.message)); }
-        else { cleanup(); resolve({ reply: m, ranOn: "worker" }); }
+        else if (m.type === "error") {
+          cleanup();
+          reject(new Error(m.message));
+        } else {
+          cleanup();
+          resolve({ reply: m, ranOn: "worker" });
+        }
       };
       const onError = (event: ErrorEvent) => {
         // The worker itself failed (e.g. could not load): fall back to the main thread for good.
@@ -118,7 +138,11 @@ export class AnalysisClient {
         this.workerBroken = true;
         this.onMainThread(message, signal, onProgress).then(resolve, reject);
       };
-      const onAbort = () => { cleanup(); this.terminate(); reject(new AbortedError()); };
+      const onAbort = () => {
+        cleanup();
+        this.terminate();
+        reject(new AbortedError());
+      };
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
       signal.addEventListener("abort", onAbort);
@@ -134,22 +158,38 @@ export class AnalysisClient {
 
   /** Inflates a share-link fragment in the worker (capped as it inflates); the main thread does it where no worker starts. */
   decodeShare(fragment: string, signal: AbortSignal): Promise<ShareDecode> {
-    return this.exchange({ type: "decode-share", id: this.nextId++, fragment }, signal, (m) => (m.type === "shared" ? m.result : undefined),
-      () => Promise.resolve(decodeShareResult(fragment)));
+    return this.exchange(
+      { type: "decode-share", id: this.nextId++, fragment },
+      signal,
+      (m) => (m.type === "shared" ? m.result : undefined),
+      () => Promise.resolve(decodeShareResult(fragment)),
+    );
   }
 
   /**
    * Re-checks an edited input as original + patches. The original (or the File it came from) goes to the worker
    * once per key and is kept there, so later re-checks send only the patches; terminate() lets it go.
    */
-  async analyzePatched(key: number, original: Uint8Array, patches: readonly Patch[], startOffset: number, signal: AbortSignal, source?: Blob): Promise<Analysis> {
+  async analyzePatched(
+    key: number,
+    original: Uint8Array,
+    patches: readonly Patch[],
+    startOffset: number,
+    signal: AbortSignal,
+    source?: Blob,
+  ): Promise<Analysis> {
     const viaMain = async () => analyzeWith(await loadXxh3(), patchedCopy(original, patches), { startOffset });
     const ask = (withBase: boolean) => {
       // The File the original was read from crosses without a copy; else the bytes are copied once and transferred.
       const base = withBase ? (source ?? ownedInput(original)) : undefined;
       const message: ToWorker = { type: "analyze-patched", id: this.nextId++, key, patches, startOffset, ...(base ? { base } : {}) };
-      return this.exchange(message, signal, (m) => (m.type === "patched-result" ? m.analysis : m.type === "need-base" ? null : undefined), viaMain,
-        base instanceof ArrayBuffer ? [base] : []);
+      return this.exchange(
+        message,
+        signal,
+        (m) => (m.type === "patched-result" ? m.analysis : m.type === "need-base" ? null : undefined),
+        viaMain,
+        base instanceof ArrayBuffer ? [base] : [],
+      );
     };
     // A File changed on disk since it was loaded can no longer be read: then the page's bytes are sent instead.
     const first = await ask(this.baseKey !== key).catch((err: unknown) => {
@@ -163,7 +203,13 @@ export class AnalysisClient {
 
   // One request and its one reply: pick() maps a reply of this id to the answer (undefined: not the reply);
   // an error reply rejects, a worker that fails to run falls back to the main thread for good.
-  private exchange<T>(message: ToWorker, signal: AbortSignal, pick: (m: FromWorker) => T | undefined, onMain: () => Promise<T>, transfer: Transferable[] = []): Promise<T> {
+  private exchange<T>(
+    message: ToWorker,
+    signal: AbortSignal,
+    pick: (m: FromWorker) => T | undefined,
+    onMain: () => Promise<T>,
+    transfer: Transferable[] = [],
+  ): Promise<T> {
     if (signal.aborted) return Promise.reject(new AbortedError());
     const worker = this.workerBroken ? null : this.ensureWorker();
     if (!worker) return onMain();
@@ -176,7 +222,11 @@ export class AnalysisClient {
       const onMessage = (event: MessageEvent<FromWorker>) => {
         const m = event.data;
         if (m.id !== message.id) return;
-        if (m.type === "error") { cleanup(); reject(new Error(m.message)); return; }
+        if (m.type === "error") {
+          cleanup();
+          reject(new Error(m.message));
+          return;
+        }
         const answer = pick(m);
         if (answer === undefined) return;
         cleanup();
@@ -189,7 +239,11 @@ export class AnalysisClient {
         this.workerBroken = true;
         onMain().then(resolve, reject);
       };
-      const onAbort = () => { cleanup(); this.terminate(); reject(new AbortedError()); };
+      const onAbort = () => {
+        cleanup();
+        this.terminate();
+        reject(new AbortedError());
+      };
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
       signal.addEventListener("abort", onAbort);

@@ -7,7 +7,10 @@ import type { FromWorker, ToWorker } from "./protocol.ts";
 import { runRequest } from "./run-request.ts";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../test/fixtures");
-const buf = (file: string) => { const b = readFileSync(file); return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength); };
+const buf = (file: string) => {
+  const b = readFileSync(file);
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+};
 
 async function run(request: ToWorker): Promise<FromWorker[]> {
   const out: FromWorker[] = [];
@@ -46,7 +49,12 @@ describe("runRequest", () => {
     const files = readdirSync(dir).map((name) => {
       const bytes = readFileSync(path.join(dir, name));
       const blob = new Blob([bytes]);
-      const counted = Object.assign(blob, { arrayBuffer: () => { reads++; return Blob.prototype.arrayBuffer.call(blob); } });
+      const counted = Object.assign(blob, {
+        arrayBuffer: () => {
+          reads++;
+          return Blob.prototype.arrayBuffer.call(blob);
+        },
+      });
       return { name, input: counted };
     });
     const out = await run({ type: "partition", id: 5, files });

@@ -16,14 +16,21 @@ function split(opened: { analysis: Analysis } & InputMeta): { analysis: Analysis
   return { analysis, meta };
 }
 
-async function open(request: AnalyzeRequest, bytes: Uint8Array, onProgress: (done: number, total: number) => void): Promise<{ analysis: Analysis; meta: InputMeta | null }> {
+async function open(
+  request: AnalyzeRequest,
+  bytes: Uint8Array,
+  onProgress: (done: number, total: number) => void,
+): Promise<{ analysis: Analysis; meta: InputMeta | null }> {
   if (request.format === undefined) return { analysis: await analyze(bytes, { startOffset: request.startOffset, onProgress }), meta: null };
   const name = request.name ?? "";
   if (request.format === "auto" && !request.companion) {
     // Plain batches are most inputs and the biggest: walk them with progress, as openInput would without it.
     const d = detectFormat(bytes, name);
     if (d.recognized && d.format === "batches") {
-      return { analysis: await analyze(bytes, { onProgress }), meta: { format: "batches", detectedBy: d.detectedBy, container: null, recovery: null, entries: null, legacy: null } };
+      return {
+        analysis: await analyze(bytes, { onProgress }),
+        meta: { format: "batches", detectedBy: d.detectedBy, container: null, recovery: null, entries: null, legacy: null },
+      };
     }
   }
   const companion = request.companion ? { name: request.companion.name, bytes: new Uint8Array(await bytesOf(request.companion.input)) } : undefined;
@@ -51,7 +58,10 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
     try {
       const base = request.base instanceof Blob ? await request.base.arrayBuffer() : request.base;
       const bytes = patchedInput(request.key, request.patches, base);
-      if (!bytes) { post({ type: "need-base", id }, []); return; }
+      if (!bytes) {
+        post({ type: "need-base", id }, []);
+        return;
+      }
       const analysis = await analyze(bytes, { startOffset: request.startOffset });
       post({ type: "patched-result", id, analysis }, frameColumnBuffers(analysis.frames));
     } catch (err) {

@@ -29,7 +29,13 @@ export class SearchClient {
   private nextId = 1;
 
   /** Finds pattern in bytes (at most limit hits); onProgress gets bytes searched; the signal cancels it. */
-  search(bytes: Uint8Array, pattern: Uint8Array, limit: number, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<SearchOutcome> {
+  search(
+    bytes: Uint8Array,
+    pattern: Uint8Array,
+    limit: number,
+    signal: AbortSignal,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<SearchOutcome> {
     if (signal.aborted) return Promise.reject(new AbortedError());
     const worker = bytes.length > MAIN_THREAD_SEARCH_BYTES && !this.broken ? this.ensureWorker() : null;
     if (!worker) return this.onMainThread(bytes, pattern, limit, signal, onProgress);
@@ -52,7 +58,14 @@ export class SearchClient {
     this.sent = bytes;
   }
 
-  private ask(worker: Worker, bytes: Uint8Array, pattern: Uint8Array, limit: number, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<SearchOutcome> {
+  private ask(
+    worker: Worker,
+    bytes: Uint8Array,
+    pattern: Uint8Array,
+    limit: number,
+    signal: AbortSignal,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<SearchOutcome> {
     if (signal.aborted) return Promise.reject(new AbortedError());
     const id = this.nextId++;
     return new Promise<SearchOutcome>((resolve, reject) => {
@@ -65,8 +78,13 @@ export class SearchClient {
         const m = event.data;
         if (m.id !== id) return;
         if (m.type === "search-progress") onProgress?.(m.done, m.total);
-        else if (m.type === "search-result") { cleanup(); resolve({ starts: m.starts, capped: m.capped, ranOn: "worker" }); }
-        else { cleanup(); reject(new Error(m.message)); }
+        else if (m.type === "search-result") {
+          cleanup();
+          resolve({ starts: m.starts, capped: m.capped, ranOn: "worker" });
+        } else {
+          cleanup();
+          reject(new Error(m.message));
+        }
       };
       const onError = (event: ErrorEvent) => {
         cleanup();
@@ -111,7 +129,13 @@ export class SearchClient {
     return this.worker;
   }
 
-  private async onMainThread(bytes: Uint8Array, pattern: Uint8Array, limit: number, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<SearchOutcome> {
+  private async onMainThread(
+    bytes: Uint8Array,
+    pattern: Uint8Array,
+    limit: number,
+    signal: AbortSignal,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<SearchOutcome> {
     const result = await searchBytes(bytes, pattern, {
       limit,
       chunk: 1 << 20,

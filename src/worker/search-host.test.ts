@@ -6,7 +6,9 @@ import type { FromSearchWorker } from "./search-protocol.ts";
 function host() {
   const messages: FromSearchWorker[] = [];
   const handle = createSearchHost((m) => messages.push(m));
-  const until = async (pred: () => boolean) => { for (let i = 0; i < 2000 && !pred(); i++) await new Promise((r) => setTimeout(r, 1)); };
+  const until = async (pred: () => boolean) => {
+    for (let i = 0; i < 2000 && !pred(); i++) await new Promise((r) => setTimeout(r, 1));
+  };
   return { messages, handle, until };
 }
 

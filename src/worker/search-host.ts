@@ -10,7 +10,11 @@ export function createSearchHost(post: (message: FromSearchWorker, transfer: Tra
   const channel = new MessageChannel();
   const waiting: Array<() => void> = [];
   channel.port1.onmessage = () => waiting.shift()?.();
-  const pause = () => new Promise<void>((resolve) => { waiting.push(resolve); channel.port2.postMessage(0); });
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      channel.port2.postMessage(0);
+    });
 
   return (message) => {
     if (message.type === "search-data") {
@@ -40,13 +44,19 @@ export function createSearchHost(post: (message: FromSearchWorker, transfer: Tra
       cancelled: () => cancelled.has(id),
       onProgress: (done, total, hits) => {
         const now = Date.now();
-        if (now - lastReport >= 50 || done === total) { lastReport = now; post({ type: "search-progress", id, done, total, hits }, []); }
+        if (now - lastReport >= 50 || done === total) {
+          lastReport = now;
+          post({ type: "search-progress", id, done, total, hits }, []);
+        }
       },
-    }).then((result) => {
-      cancelled.delete(id);
-      if (!result) return;
-      const starts = Float64Array.from(result.starts);
-      post({ type: "search-result", id, starts, capped: result.capped }, [starts.buffer]);
-    }, (err: unknown) => post({ type: "search-error", id, message: err instanceof Error ? err.message : String(err) }, []));
+    }).then(
+      (result) => {
+        cancelled.delete(id);
+        if (!result) return;
+        const starts = Float64Array.from(result.starts);
+        post({ type: "search-result", id, starts, capped: result.capped }, [starts.buffer]);
+      },
+      (err: unknown) => post({ type: "search-error", id, message: err instanceof Error ? err.message : String(err) }, []),
+    );
   };
 }

@@ -20,7 +20,11 @@ function seededBytes(length: number, seed: number): Uint8Array {
   const out = new Uint8Array(length);
   let x = seed >>> 0 || 1;
   for (let i = 0; i < length; i++) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     out[i] = x & 0xff;
   }
   return out;
@@ -30,7 +34,11 @@ function seededInts(count: number, max: number, seed: number): number[] {
   const out: number[] = [];
   let x = seed >>> 0 || 1;
   for (let i = 0; i < count; i++) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     out.push(x % (max + 1));
   }
   return out;
@@ -122,7 +130,9 @@ describe("kernel build artefacts", () => {
   it("the committed kernel.wasm, kernel-nosimd.wasm and kernel-wasm.ts are what scripts/build-kernel.mjs builds", async (ctx) => {
     let version: string;
     try {
-      version = execFileSync(process.env.CLANG ?? "clang", ["--version"], { encoding: "utf8" }).split("\n")[0]!.trim();
+      version = execFileSync(process.env.CLANG ?? "clang", ["--version"], { encoding: "utf8" })
+        .split("\n")[0]!
+        .trim();
     } catch {
       console.warn("kernel rebuild check SKIPPED: no clang on PATH (apt-get install clang lld)");
       ctx.skip();

@@ -8,10 +8,7 @@ import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS,
 const macro = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 
 function fieldLines(prefix: string, fields: readonly FieldSpec[]): string[] {
-  return fields.flatMap((f) => [
-    `#define ${prefix}_${f.name.toUpperCase()}_OFFSET ${f.offset}`,
-    `#define ${prefix}_${f.name.toUpperCase()}_SIZE ${f.size}`,
-  ]);
+  return fields.flatMap((f) => [`#define ${prefix}_${f.name.toUpperCase()}_OFFSET ${f.offset}`, `#define ${prefix}_${f.name.toUpperCase()}_SIZE ${f.size}`]);
 }
 
 function slotLines(prefix: string, slots: Readonly<Record<string, number>>): string[] {

@@ -45,7 +45,11 @@ function walkLayout(origin: number, capacity: number): WalkLayout {
   const framesCap = Math.floor(capacity / FRAME_HEADER_SIZE) + 1;
   const batchesCap = Math.floor(capacity / BATCH_HEADER_SIZE) + 1;
   let at = align8(origin);
-  const take = (bytes: number): number => { const p = at; at = align8(at + bytes); return p; };
+  const take = (bytes: number): number => {
+    const p = at;
+    at = align8(at + bytes);
+    return p;
+  };
   const input = take(capacity);
   const ctl = take(WALK_CONTROL_WORDS * 4);
   const records = take(batchesCap * BATCH_RECORD_WORDS * 4);
@@ -114,10 +118,14 @@ export class WasmKernel implements KernelWalker {
     const instance = new WebAssembly.Instance(module, { env: { memory: this.memory } });
     this.ex = instance.exports as unknown as KernelExports;
     let at = align8(this.ex.__heap_base.value);
-    this.stage = at; at += STAGE_BYTES;
-    this.stageStarts = at; at += 4 * STAGE_WINDOWS;
-    this.stageEnds = at; at += 4 * STAGE_WINDOWS;
-    this.stageOut = at; at += 8 * STAGE_WINDOWS;
+    this.stage = at;
+    at += STAGE_BYTES;
+    this.stageStarts = at;
+    at += 4 * STAGE_WINDOWS;
+    this.stageEnds = at;
+    at += 4 * STAGE_WINDOWS;
+    this.stageOut = at;
+    at += 8 * STAGE_WINDOWS;
     this.layout = walkLayout(at, 0);
     this.u8 = new Uint8Array(this.memory.buffer);
     this.ensure(this.layout.end);
@@ -225,23 +233,27 @@ export class WasmKernel implements KernelWalker {
     const frames = ctl[WALK_CONTROL.outFrames] as number;
     const flagged = ctl[WALK_CONTROL.outFlagged] as number;
     return {
-      batches, frames, flagged,
+      batches,
+      frames,
+      flagged,
       consumed: ctl[WALK_CONTROL.outConsumed] as number,
       records: new Uint32Array(buf, L.records, batches * BATCH_RECORD_WORDS),
       flaggedRecords: new Uint32Array(buf, L.flagged, flagged * FLAGGED_RECORD_WORDS),
-      columns: fillColumns ? {
-        start: new Float64Array(buf, c[0], frames),
-        end: new Float64Array(buf, c[1], frames),
-        batch: new Uint32Array(buf, c[2], frames),
-        indexInBatch: new Uint32Array(buf, c[3], frames),
-        offsetDelta: new Uint32Array(buf, c[4], frames),
-        timestampDelta: new Uint32Array(buf, c[5], frames),
-        payloadLength: new Uint32Array(buf, c[6], frames),
-        userHeadersLength: new Uint32Array(buf, c[7], frames),
-        storedChecksum: new BigUint64Array(buf, c[8], frames),
-        computedChecksum: new BigUint64Array(buf, c[9], frames),
-        flags: new Uint8Array(buf, c[10], frames),
-      } : null,
+      columns: fillColumns
+        ? {
+            start: new Float64Array(buf, c[0], frames),
+            end: new Float64Array(buf, c[1], frames),
+            batch: new Uint32Array(buf, c[2], frames),
+            indexInBatch: new Uint32Array(buf, c[3], frames),
+            offsetDelta: new Uint32Array(buf, c[4], frames),
+            timestampDelta: new Uint32Array(buf, c[5], frames),
+            payloadLength: new Uint32Array(buf, c[6], frames),
+            userHeadersLength: new Uint32Array(buf, c[7], frames),
+            storedChecksum: new BigUint64Array(buf, c[8], frames),
+            computedChecksum: new BigUint64Array(buf, c[9], frames),
+            flags: new Uint8Array(buf, c[10], frames),
+          }
+        : null,
     };
   }
 }

@@ -7,14 +7,26 @@ import { containerFieldAt } from "./field-at.ts";
 import type { OpenedInput } from "./types.ts";
 
 /** Rewrites out[i] (the kind code of byte start + i) for every unattributed byte a container field holds. */
-export function overlayContainerKinds(opened: Pick<OpenedInput, "container" | "entries" | "legacy">, bytes: Uint8Array, start: number, end: number, out: Uint8Array): void {
+export function overlayContainerKinds(
+  opened: Pick<OpenedInput, "container" | "entries" | "legacy">,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  out: Uint8Array,
+): void {
   if (!opened.container) return;
   const none = KIND_CODE.unattributed;
   let i = start;
   while (i < end) {
-    if (out[i - start] !== none) { i++; continue; }
+    if (out[i - start] !== none) {
+      i++;
+      continue;
+    }
     const f = containerFieldAt(opened, bytes, i);
-    if (!f) { i++; continue; }
+    if (!f) {
+      i++;
+      continue;
+    }
     const code = KIND_CODE[f.kind];
     const stop = Math.min(end, f.end);
     for (let k = i; k < stop; k++) if (out[k - start] === none) out[k - start] = code;

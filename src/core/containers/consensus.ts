@@ -52,21 +52,41 @@ export function decodeConsensus(xxh: Xxh3, bytes: Uint8Array, format: ConsensusF
     const b = analysis.batches[0];
     if (b?.header) {
       const expected = BigInt(CONSENSUS_HEADER_SIZE) + b.header.batchLength;
-      if (BigInt(size) !== expected) f.add("consensus-size-mismatch", 48, 52, `size ${size}, a prepare of one ${b.header.batchLength}-byte batch has ${expected}`);
+      if (BigInt(size) !== expected)
+        f.add("consensus-size-mismatch", 48, 52, `size ${size}, a prepare of one ${b.header.batchLength}-byte batch has ${expected}`);
       const timestamp = view.getBigUint64(192, true);
-      if (b.header.baseTimestamp !== timestamp) f.add("prepare-timestamp-mismatch", b.start + 16, b.start + 24, `batch 0: base_timestamp ${b.header.baseTimestamp}, the prepare header's timestamp is ${timestamp}`, 0);
+      if (b.header.baseTimestamp !== timestamp)
+        f.add(
+          "prepare-timestamp-mismatch",
+          b.start + 16,
+          b.start + 24,
+          `batch 0: base_timestamp ${b.header.baseTimestamp}, the prepare header's timestamp is ${timestamp}`,
+          0,
+        );
     } else if (size !== bytes.length) f.add("consensus-size-mismatch", 48, 52, `size ${size}, the input has ${bytes.length} bytes`);
     return { fields, analysis, findings: f.list, body: "one stamped batch" };
   }
   if (size !== bytes.length) f.add("consensus-size-mismatch", 48, 52, `size ${size}, 256 + the body's ${bodyLength} bytes is ${bytes.length}`);
   if (format === "request") {
     const operation = bytes[176] as number;
-    if (operation !== SEND_MESSAGES_OPERATION) return { fields, analysis: emptyAnalysis(bytes.length), findings: f.list, body: `operation ${operation} is not SendMessages (160): the body is not decoded` };
+    if (operation !== SEND_MESSAGES_OPERATION)
+      return {
+        fields,
+        analysis: emptyAnalysis(bytes.length),
+        findings: f.list,
+        body: `operation ${operation} is not SendMessages (160): the body is not decoded`,
+      };
     const body = decodeSendMessages(xxh, bytes, CONSENSUS_HEADER_SIZE);
     return { fields: [...fields, ...body.fields], analysis: body.analysis, findings: [...f.list, ...body.findings], body: "a SendMessages body" };
   }
   const status = view.getUint32(216, true);
-  if (status !== 0 || bodyLength === 0) return { fields, analysis: emptyAnalysis(bytes.length), findings: f.list, body: status !== 0 ? `status ${status} (an error code): no body` : "an empty body" };
+  if (status !== 0 || bodyLength === 0)
+    return {
+      fields,
+      analysis: emptyAnalysis(bytes.length),
+      findings: f.list,
+      body: status !== 0 ? `status ${status} (an error code): no body` : "an empty body",
+    };
   const body = decodePollReply(xxh, bytes, CONSENSUS_HEADER_SIZE);
   return { fields: [...fields, ...body.fields], analysis: body.analysis, findings: [...f.list, ...body.findings], body: "a poll reply body" };
 }

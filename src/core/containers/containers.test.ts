@@ -9,9 +9,18 @@ import { legacyDumpOf } from "./legacy-dump.test-util.ts";
 
 const sample = (id: string) => CONTAINER_SAMPLES.find((s) => s.id === id)!.build(xxh);
 const T = 1_764_500_000_000_000n;
-const stamped = (offset: bigint, n: number, ts = T) => stampBatch(xxh, encodeBatch(xxh, { originTimestamp: ts - 10n, messages: Array.from({ length: n }, (_, i) => ({ payload: `m${i}` })) }), { partitionId: 1n, baseOffset: offset, baseTimestamp: ts });
+const stamped = (offset: bigint, n: number, ts = T) =>
+  stampBatch(xxh, encodeBatch(xxh, { originTimestamp: ts - 10n, messages: Array.from({ length: n }, (_, i) => ({ payload: `m${i}` })) }), {
+    partitionId: 1n,
+    baseOffset: offset,
+    baseTimestamp: ts,
+  });
 const codes = (o: { analysis: { diagnostics: { code: string }[] } }) => o.analysis.diagnostics.map((d) => d.code);
-const u64 = (v: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, v, true); return b; };
+const u64 = (v: bigint) => {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, v, true);
+  return b;
+};
 
 describe("the batch rules containers change", () => {
   const gap = concat([stamped(10n, 2), stamped(20n, 2, T + 1n)]);
@@ -22,7 +31,11 @@ describe("the batch rules containers change", () => {
     expect(codes(openInputWith(xxh, gap, { format: "batches" }))).toEqual(["offset-discontinuity"]);
   });
   it("in a poll reply origin-not-earliest is not raised for stamped records, but is for producer ones", () => {
-    const tail = stampBatch(xxh, encodeBatch(xxh, { originTimestamp: T, messages: [{ payload: "a", timestampDelta: 5 }] }), { partitionId: 3n, baseOffset: 1n, baseTimestamp: T });
+    const tail = stampBatch(xxh, encodeBatch(xxh, { originTimestamp: T, messages: [{ payload: "a", timestampDelta: 5 }] }), {
+      partitionId: 3n,
+      baseOffset: 1n,
+      baseTimestamp: T,
+    });
     const body = concat([Uint8Array.of(3, 0, 0, 0), u64(0n), Uint8Array.of(1, 0, 0, 0), tail]);
     expect(codes(openInputWith(xxh, body, { format: "poll-reply" }))).toEqual([]);
     expect(codes(openInputWith(xxh, body.subarray(16), { format: "batches" }))).toEqual(["origin-not-earliest"]);
@@ -44,7 +57,8 @@ describe("the batch rules containers change", () => {
 describe("recovery verdict", () => {
   it("index path: from the last entry, headers only; a checksum fault before it is kept", () => {
     const a = stamped(0n, 2);
-    const broken = a.slice(); broken[300]! ^= 1;
+    const broken = a.slice();
+    broken[300]! ^= 1;
     const b = stamped(2n, 1, T + 1n);
     const log = concat([broken, b]);
     const index = concat([u64(2n), u64(T + 1n), u64(BigInt(broken.length))]);
@@ -94,17 +108,38 @@ describe("partition directory", () => {
   it("reads one segment at a time: a file is read only after the previous segment's callback", async () => {
     const files = sample("partition");
     const events: string[] = [];
-    const sources = files.map((f) => ({ name: f.name, size: f.bytes.length, read: () => { events.push(`read ${f.name}`); return Promise.resolve(f.bytes); } }));
-    await openPartition(sources, { xxh3: xxh, onFile: (name) => { events.push(`done ${name}`); } });
+    const sources = files.map((f) => ({
+      name: f.name,
+      size: f.bytes.length,
+      read: () => {
+        events.push(`read ${f.name}`);
+        return Promise.resolve(f.bytes);
+      },
+    }));
+    await openPartition(sources, {
+      xxh3: xxh,
+      onFile: (name) => {
+        events.push(`done ${name}`);
+      },
+    });
     // Each segment pair is read (index first, then log), decoded and handed on before the next is read.
     expect(events).toEqual([
-      "read 00000000000000000000.index", "read 00000000000000000000.log", "done 00000000000000000000.log", "done 00000000000000000000.index",
-      "read 00000000000000000004.index", "read 00000000000000000004.log", "done 00000000000000000004.log", "done 00000000000000000004.index",
+      "read 00000000000000000000.index",
+      "read 00000000000000000000.log",
+      "done 00000000000000000000.log",
+      "done 00000000000000000000.index",
+      "read 00000000000000000004.index",
+      "read 00000000000000000004.log",
+      "done 00000000000000000004.log",
+      "done 00000000000000000004.index",
     ]);
   });
   it("each diagnostic names its file; the verdict refuses a gap", async () => {
     const files = sample("partition-chain-gap");
-    const r = await openPartition(files.map((f) => ({ name: f.name, size: f.bytes.length, read: () => Promise.resolve(f.bytes) })), { xxh3: xxh });
+    const r = await openPartition(
+      files.map((f) => ({ name: f.name, size: f.bytes.length, read: () => Promise.resolve(f.bytes) })),
+      { xxh3: xxh },
+    );
     expect(r.verdict).toBe("refused");
     expect(r.diagnostics).toEqual([expect.objectContaining({ code: "partition-chain-gap", file: "00000000000000000006.log", start: 8, end: 16 })]);
   });
@@ -114,7 +149,10 @@ describe("index file alone and with its log", () => {
   it("decodes entries and finds the container field at a byte", () => {
     const [idx, log] = sample("index");
     const o = openInputWith(xxh, idx!.bytes, { name: idx!.name, companion: log });
-    expect(o.entries!.map((e) => [e.offset, e.position])).toEqual([[1000n, 0n], [1005n, positionOfThird(log!.bytes)]]);
+    expect(o.entries!.map((e) => [e.offset, e.position])).toEqual([
+      [1000n, 0n],
+      [1005n, positionOfThird(log!.bytes)],
+    ]);
     expect(codes(o)).toEqual([]);
     expect(containerFieldAt(o, idx!.bytes, 40)).toMatchObject({ kind: "index.position", name: "entries[1].position", start: 40, end: 48 });
     expect(containerFieldAt(o, idx!.bytes, 48)).toBeNull();
@@ -136,7 +174,10 @@ describe("legacy messages", () => {
     expect(o.legacy!.messages.every((m) => m.check === "verified")).toBe(true);
     expect(containerFieldAt(o, dump!.bytes, 32)).toMatchObject({ kind: "legacy.timestamp", start: 32, end: 40 });
     expect(containerFieldAt(o, dump!.bytes, 64)).toMatchObject({ kind: "legacy.payload", start: 64 });
-    expect(containerFieldAt(o, dump!.bytes, o.legacy!.messages[1]!.start + 24)).toMatchObject({ kind: "legacy.offset", value: String(o.legacy!.messages[1]!.offset) });
+    expect(containerFieldAt(o, dump!.bytes, o.legacy!.messages[1]!.start + 24)).toMatchObject({
+      kind: "legacy.offset",
+      value: String(o.legacy!.messages[1]!.offset),
+    });
     const seg = legacyToSegment(xxh, dump!.bytes, o.legacy!, 3n);
     const back = openInputWith(xxh, seg, { name: "00000000000000000700.log" });
     expect(back.analysis.diagnostics).toEqual([]);
@@ -173,13 +214,22 @@ describe("partition refusals", () => {
     const log2 = stamped(2n, 1, T + 1n);
     const badIndex = concat([u64(0n), u64(T), u64(BigInt(log0.length + 50))]);
     const files = [
-      { name: "00000000000000000000.log", bytes: log0 }, { name: "00000000000000000000.index", bytes: badIndex },
+      { name: "00000000000000000000.log", bytes: log0 },
+      { name: "00000000000000000000.index", bytes: badIndex },
       { name: "00000000000000000002.log", bytes: log2 },
     ];
-    const r = await openPartition(files.map((f) => ({ name: f.name, size: f.bytes.length, read: () => Promise.resolve(f.bytes) })), { xxh3: xxh });
+    const r = await openPartition(
+      files.map((f) => ({ name: f.name, size: f.bytes.length, read: () => Promise.resolve(f.bytes) })),
+      { xxh3: xxh },
+    );
     expect(r.verdict).toBe("refused");
     expect(r.sentence).toMatch(/00000000000000000000\.log: the last index entry's position \d+ starts no whole batch/);
-    expect(r.diagnostics.map((d) => [d.code, d.file])).toEqual(expect.arrayContaining([["index-entry-misplaced", "00000000000000000000.index"], ["recovery-stops", "00000000000000000000.log"]]));
+    expect(r.diagnostics.map((d) => [d.code, d.file])).toEqual(
+      expect.arrayContaining([
+        ["index-entry-misplaced", "00000000000000000000.index"],
+        ["recovery-stops", "00000000000000000000.log"],
+      ]),
+    );
     expect(r.diagnostics.map((d) => d.code)).not.toContain("partition-empty-segment");
   });
 });
@@ -208,11 +258,18 @@ describe("hex map kinds", () => {
 describe("legacy runs", () => {
   it("two batches stamped in the same microsecond split into two checked runs, not a mismatch", () => {
     const a = stamped(10n, 2, T);
-    const b = stampBatch(xxh, encodeBatch(xxh, { originTimestamp: T - 5n, messages: [{ payload: "x" }, { payload: "y", timestampDelta: 3 }] }), { partitionId: 1n, baseOffset: 12n, baseTimestamp: T });
+    const b = stampBatch(xxh, encodeBatch(xxh, { originTimestamp: T - 5n, messages: [{ payload: "x" }, { payload: "y", timestampDelta: 3 }] }), {
+      partitionId: 1n,
+      baseOffset: 12n,
+      baseTimestamp: T,
+    });
     const dump = legacyDumpOf([a, b]);
     const o = openInputWith(xxh, dump, { name: "d.bin" });
     expect(codes(o)).toEqual([]);
-    expect(o.legacy!.runs.map((r) => [r.first, r.count, r.checkable])).toEqual([[0, 2, true], [2, 2, true]]);
+    expect(o.legacy!.runs.map((r) => [r.first, r.count, r.checkable])).toEqual([
+      [0, 2, true],
+      [2, 2, true],
+    ]);
     // Converted back, each run is its batch again, byte for byte.
     expect(legacyToSegment(xxh, dump, o.legacy!, 1n)).toEqual(concat([a, b]));
   });

@@ -30,17 +30,31 @@ export function detectFormat(bytes: Uint8Array, name = ""): Detection {
   const size = bytes.length;
   const asBatches = walkHeaders(bytes, 0);
   if (asBatches.tiles) {
-    return { format: "batches", detectedBy: `auto: ${plural(asBatches.headers.length, "batch header", "batch headers")} ${asBatches.headers.length === 1 ? "ends exactly at" : "step by batch_length to exactly"} the end of the input`, recognized: true };
+    return {
+      format: "batches",
+      detectedBy: `auto: ${plural(asBatches.headers.length, "batch header", "batch headers")} ${asBatches.headers.length === 1 ? "ends exactly at" : "step by batch_length to exactly"} the end of the input`,
+      recognized: true,
+    };
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (size >= CONSENSUS_HEADER_SIZE && view.getUint32(48, true) === size) {
     const format = consensusFormatOf(bytes[60] as number);
-    if (format) return { format, detectedBy: `auto: the consensus header's size at 48 equals the input length (${size}) and command at 60 is ${bytes[60]} (${format})`, recognized: true };
+    if (format)
+      return {
+        format,
+        detectedBy: `auto: the consensus header's size at 48 equals the input length (${size}) and command at 60 is ${bytes[60]} (${format})`,
+        recognized: true,
+      };
   }
   const meta = parseSendMetadata(bytes, 0);
   if (!meta.fault && meta.batchStart !== null) {
     const h = readHeaderAt(bytes, meta.batchStart, size);
-    if (typeof h !== "string" && h.end === size) return { format: "send-messages", detectedBy: "auto: metadata_length, the identifiers and the partitioning parse, and the batch ends exactly at the body end", recognized: true };
+    if (typeof h !== "string" && h.end === size)
+      return {
+        format: "send-messages",
+        detectedBy: "auto: metadata_length, the identifiers and the partitioning parse, and the batch ends exactly at the body end",
+        recognized: true,
+      };
   }
   if (size === POLL_PREFIX_SIZE && view.getUint32(0, true) === POLL_RESYNC_SENTINEL) {
     return { format: "poll-reply", detectedBy: "auto: a 16-byte body with partition_id 0xFFFFFFFF, the consumer-group resync sentinel", recognized: true };
@@ -49,17 +63,33 @@ export function detectFormat(bytes: Uint8Array, name = ""): Detection {
     const records = walkHeaders(bytes, POLL_PREFIX_SIZE);
     const sum = records.headers.reduce((n, h) => n + h.messageCount, 0);
     if (records.tiles && sum === view.getUint32(12, true)) {
-      return { format: "poll-reply", detectedBy: `auto: the prefix's count (${sum}) equals the sum of message_count of the ${plural(records.headers.length, "batch", "batches")} that tile the input from byte 16`, recognized: true };
+      return {
+        format: "poll-reply",
+        detectedBy: `auto: the prefix's count (${sum}) equals the sum of message_count of the ${plural(records.headers.length, "batch", "batches")} that tile the input from byte 16`,
+        recognized: true,
+      };
     }
   }
-  if (legacyTiles(bytes)) return { format: "legacy-messages", detectedBy: "auto: 64-byte legacy message headers tile the input exactly and their reserved bytes are zero", recognized: true };
+  if (legacyTiles(bytes))
+    return {
+      format: "legacy-messages",
+      detectedBy: "auto: 64-byte legacy message headers tile the input exactly and their reserved bytes are zero",
+      recognized: true,
+    };
   if (size >= BATCH_HEADER_SIZE) {
     let nonzero = 0;
     for (let i = 52; i < BATCH_HEADER_SIZE; i++) if (bytes[i] !== 0) nonzero++;
     if (nonzero * 2 > BATCH_HEADER_SIZE - 52) {
-      return { format: "batches", detectedBy: `auto: does not look like any Iggy format: ${nonzero} of the 204 reserved bytes of a batch header are nonzero (a batch has none) and no container's structure checks out; force a format to decode it anyway`, recognized: false };
+      return {
+        format: "batches",
+        detectedBy: `auto: does not look like any Iggy format: ${nonzero} of the 204 reserved bytes of a batch header are nonzero (a batch has none) and no container's structure checks out; force a format to decode it anyway`,
+        recognized: false,
+      };
     }
   }
-  const why = size < BATCH_HEADER_SIZE ? `the input (${plural(size, "byte")}) is shorter than a batch header` : `the batch walk stops at byte ${asBatches.stopAt} (${asBatches.stop})`;
+  const why =
+    size < BATCH_HEADER_SIZE
+      ? `the input (${plural(size, "byte")}) is shorter than a batch header`
+      : `the batch walk stops at byte ${asBatches.stopAt} (${asBatches.stop})`;
   return { format: "batches", detectedBy: `auto: no container's structure checks out and ${why}; read as batches`, recognized: true };
 }

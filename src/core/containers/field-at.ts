@@ -16,7 +16,14 @@ export function containerFieldAt(opened: Pick<OpenedInput, "container" | "entrie
   let fields: readonly ContainerField[] = opened.container?.fields ?? [];
   if (opened.entries) {
     const k = Math.floor(offset / INDEX_ENTRY_SIZE);
-    if (k >= opened.entries.length) return { kind: "index.trailing", name: "trailing_partial_entry", start: k * INDEX_ENTRY_SIZE, end: bytes.length, value: `${bytes.length - k * INDEX_ENTRY_SIZE} bytes` };
+    if (k >= opened.entries.length)
+      return {
+        kind: "index.trailing",
+        name: "trailing_partial_entry",
+        start: k * INDEX_ENTRY_SIZE,
+        end: bytes.length,
+        value: `${bytes.length - k * INDEX_ENTRY_SIZE} bytes`,
+      };
     fields = placeFields(bytes, INDEX_ENTRY_FIELDS, k * INDEX_ENTRY_SIZE, `entries[${k}].`);
   } else if (opened.legacy) {
     const ms = opened.legacy.messages;

@@ -22,7 +22,8 @@ export function checkIndexAlone(bytes: Uint8Array, entries: readonly IndexEntry[
     const e = entries[i] as IndexEntry;
     const p = entries[i - 1] as IndexEntry;
     if (e.offset < p.offset) f.add("index-not-ascending", e.start, e.start + 8, `entry ${i}: offset ${e.offset} < entry ${i - 1}'s ${p.offset}`);
-    if (e.timestamp < p.timestamp) f.add("index-not-ascending", e.start + 8, e.start + 16, `entry ${i}: timestamp ${e.timestamp} < entry ${i - 1}'s ${p.timestamp}`);
+    if (e.timestamp < p.timestamp)
+      f.add("index-not-ascending", e.start + 8, e.start + 16, `entry ${i}: timestamp ${e.timestamp} < entry ${i - 1}'s ${p.timestamp}`);
   }
   const rest = bytes.length % INDEX_ENTRY_SIZE;
   if (rest > 0) f.add("index-trailing-bytes", bytes.length - rest, bytes.length, `the file ends in a partial entry of ${rest} bytes; the server ignores it`);
@@ -49,8 +50,20 @@ export function crossCheckIndex(entries: readonly IndexEntry[], logSize: number,
       f.add("index-entry-misplaced", e.start + 16, e.start + 24, `entry ${e.index}: position ${e.position} is ${where}`);
       continue;
     }
-    if (at.baseOffset !== e.offset) f.add("index-entry-mismatch", e.start, e.start + 8, `entry ${e.index}: offset ${e.offset}, the batch at ${e.position} (batch ${at.index}) has base_offset ${at.baseOffset}`);
-    if (at.baseTimestamp !== e.timestamp) f.add("index-entry-mismatch", e.start + 8, e.start + 16, `entry ${e.index}: timestamp ${e.timestamp}, the batch at ${e.position} (batch ${at.index}) has base_timestamp ${at.baseTimestamp}`);
+    if (at.baseOffset !== e.offset)
+      f.add(
+        "index-entry-mismatch",
+        e.start,
+        e.start + 8,
+        `entry ${e.index}: offset ${e.offset}, the batch at ${e.position} (batch ${at.index}) has base_offset ${at.baseOffset}`,
+      );
+    if (at.baseTimestamp !== e.timestamp)
+      f.add(
+        "index-entry-mismatch",
+        e.start + 8,
+        e.start + 16,
+        `entry ${e.index}: timestamp ${e.timestamp}, the batch at ${e.position} (batch ${at.index}) has base_timestamp ${at.baseTimestamp}`,
+      );
   }
   return f.list;
 }

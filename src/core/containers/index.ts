@@ -45,7 +45,14 @@ export { indexOpened, segmentOpened, type IndexLog } from "./opened.ts";
 export { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
 export { sourceHeaderAt, memoryHeaderAt, type HeaderAt } from "./walk.ts";
 export { legacyToSegment } from "./legacy.ts";
-export { openPartition, type PartitionSource, type PartitionResult, type PartitionFileSummary, type PartitionSegment, type PartitionOptions } from "./partition.ts";
+export {
+  openPartition,
+  type PartitionSource,
+  type PartitionResult,
+  type PartitionFileSummary,
+  type PartitionSegment,
+  type PartitionOptions,
+} from "./partition.ts";
 
 /** How to open one input. */
 export interface OpenOptions {
@@ -77,7 +84,15 @@ export function openInputWith(xxh: Xxh3, bytes: Uint8Array, options: OpenOptions
     if (!d.recognized) {
       const f = new Findings();
       f.add("format-unrecognized", 0, bytes.length, d.detectedBy.replace(/^auto: /, ""));
-      return { format: d.format, detectedBy: d.detectedBy, analysis: mergeFindings(emptyAnalysis(bytes.length), f.list), container: null, recovery: null, entries: null, legacy: null };
+      return {
+        format: d.format,
+        detectedBy: d.detectedBy,
+        analysis: mergeFindings(emptyAnalysis(bytes.length), f.list),
+        container: null,
+        recovery: null,
+        entries: null,
+        legacy: null,
+      };
     }
     format = d.format;
     detectedBy = d.detectedBy;
@@ -118,11 +133,21 @@ function decodeAs(xxh: Xxh3, bytes: Uint8Array, format: FormatName, detectedBy: 
     case "prepare": {
       const c = decodeConsensus(xxh, bytes, format);
       const end = c.fields.reduce((m, f) => Math.max(m, f.end), 0);
-      return { ...base, detectedBy: `${detectedBy}; the body is ${c.body}`, analysis: mergeFindings(c.analysis, c.findings, bytes.length), container: container(c.fields, 0, end) };
+      return {
+        ...base,
+        detectedBy: `${detectedBy}; the body is ${c.body}`,
+        analysis: mergeFindings(c.analysis, c.findings, bytes.length),
+        container: container(c.fields, 0, end),
+      };
     }
     case "legacy-messages": {
       const l = decodeLegacy(xxh, bytes);
-      return { ...base, analysis: mergeFindings(emptyAnalysis(bytes.length), l.findings), container: container([], 0, bytes.length), legacy: { messages: l.messages, runs: l.runs } };
+      return {
+        ...base,
+        analysis: mergeFindings(emptyAnalysis(bytes.length), l.findings),
+        container: container([], 0, bytes.length),
+        legacy: { messages: l.messages, runs: l.runs },
+      };
     }
   }
 }

@@ -9,8 +9,17 @@ import type { PartitionResult } from "./partition.ts";
 
 /** The contract's `recovery` object (u64 values as decimal strings, as elsewhere). */
 export function recoveryJson(r: RecoveryVerdict | null): Record<string, unknown> | null {
-  return r && { path: r.path, keptBytes: r.keptBytes, keptMessages: r.keptMessages, stopsAt: r.stopsAt, reason: r.reason,
-    lastOffset: r.lastOffset === null ? null : r.lastOffset.toString(), sentence: r.sentence };
+  return (
+    r && {
+      path: r.path,
+      keptBytes: r.keptBytes,
+      keptMessages: r.keptMessages,
+      stopsAt: r.stopsAt,
+      reason: r.reason,
+      lastOffset: r.lastOffset === null ? null : r.lastOffset.toString(),
+      sentence: r.sentence,
+    }
+  );
 }
 
 /** The contract's `container` object. */
@@ -21,11 +30,20 @@ export function containerJson(c: ContainerInfo | null): Record<string, unknown> 
 const entryJson = (e: IndexEntry) => ({ offset: e.offset.toString(), timestamp: e.timestamp.toString(), position: e.position.toString() });
 
 /** The per-file JSON document: the batch document with the container keys, in pieces. */
-export function* openedJsonChunks(opened: OpenedInput, bytes: Uint8Array, name: string, withFrames = true, extra: Record<string, unknown> = {}): Generator<string> {
+export function* openedJsonChunks(
+  opened: OpenedInput,
+  bytes: Uint8Array,
+  name: string,
+  withFrames = true,
+  extra: Record<string, unknown> = {},
+): Generator<string> {
   let first = true;
   let pending: string | null = null;
-  const head = `{\n  "format": ${JSON.stringify(opened.format)},\n  "detectedBy": ${JSON.stringify(opened.detectedBy)},\n`
-    + Object.entries(extra).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},\n`).join("");
+  const head =
+    `{\n  "format": ${JSON.stringify(opened.format)},\n  "detectedBy": ${JSON.stringify(opened.detectedBy)},\n` +
+    Object.entries(extra)
+      .map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},\n`)
+      .join("");
   for (const chunk of contractJsonChunks(opened.analysis, bytes, name, withFrames)) {
     // Hold one chunk back: the last one closes the document, and the container keys go before it.
     if (pending !== null) yield pending;
@@ -41,7 +59,8 @@ export function* openedJsonChunks(opened: OpenedInput, bytes: Uint8Array, name: 
     for (const [i, e] of opened.entries.entries()) yield `${i ? "," : ""}\n    ${JSON.stringify(entryJson(e))}`;
     yield opened.entries.length ? "\n  ]" : "]";
   }
-  if (opened.legacy) yield `,\n  "legacy": ${JSON.stringify({ runs: opened.legacy.runs.map((r) => ({ ...r, timestamp: r.timestamp.toString(), originTimestamp: r.originTimestamp.toString() })), messages: opened.legacy.messages.length })}`;
+  if (opened.legacy)
+    yield `,\n  "legacy": ${JSON.stringify({ runs: opened.legacy.runs.map((r) => ({ ...r, timestamp: r.timestamp.toString(), originTimestamp: r.originTimestamp.toString() })), messages: opened.legacy.messages.length })}`;
   yield "\n}\n";
 }
 
@@ -58,10 +77,17 @@ export const partitionJson = {
   /** Everything after the last file: summary, partition verdict, container null, batches empty, the flat diagnostics with `file`. */
   *close(result: PartitionResult, fileCount: number): Generator<string> {
     const segments = result.segments.map((s) => ({
-      name: s.name, index: s.indexName, startOffset: s.startOffset.toString(), size: s.size, batches: s.batches,
-      firstOffset: s.firstOffset?.toString() ?? null, lastOffset: s.lastOffset?.toString() ?? null,
-      firstTimestamp: s.firstTimestamp?.toString() ?? null, lastTimestamp: s.lastTimestamp?.toString() ?? null,
-      recovery: recoveryJson(s.recovery), errors: s.errors,
+      name: s.name,
+      index: s.indexName,
+      startOffset: s.startOffset.toString(),
+      size: s.size,
+      batches: s.batches,
+      firstOffset: s.firstOffset?.toString() ?? null,
+      lastOffset: s.lastOffset?.toString() ?? null,
+      firstTimestamp: s.firstTimestamp?.toString() ?? null,
+      lastTimestamp: s.lastTimestamp?.toString() ?? null,
+      recovery: recoveryJson(s.recovery),
+      errors: s.errors,
     }));
     yield `${fileCount ? "\n  " : ""}],\n  "summary": ${JSON.stringify(result.summary)}`;
     yield `,\n  "partition": ${JSON.stringify({ verdict: result.verdict, sentence: result.sentence, segments, skipped: result.files.filter((f) => f.skipped).map((f) => ({ name: f.name, size: f.size, reason: f.skipped })) })}`;

@@ -74,14 +74,25 @@ export function decodeLegacy(xxh: Xxh3, bytes: Uint8Array): LegacyParts {
     if (view.getBigUint64(pos + 56, true) !== 0n) f.add("legacy-reserved-nonzero", pos + 56, pos + 64, `message ${i}: reserved bytes 56..64 are not zero`);
     const end = pos + LEGACY_HEADER_SIZE + payloadLength + userHeadersLength;
     if (end > bytes.length) {
-      f.add("legacy-truncated", pos, bytes.length, `message ${i}: needs ${end - pos} bytes (payload ${payloadLength}, user headers ${userHeadersLength}), ${bytes.length - pos} are left`);
+      f.add(
+        "legacy-truncated",
+        pos,
+        bytes.length,
+        `message ${i}: needs ${end - pos} bytes (payload ${payloadLength}, user headers ${userHeadersLength}), ${bytes.length - pos} are left`,
+      );
       break;
     }
     raw.push({
-      index: i, start: pos, end, checksum: view.getBigUint64(pos, true),
+      index: i,
+      start: pos,
+      end,
+      checksum: view.getBigUint64(pos, true),
       id: (view.getBigUint64(pos + 16, true) << 64n) | view.getBigUint64(pos + 8, true),
-      offset: view.getBigUint64(pos + 24, true), timestamp: view.getBigUint64(pos + 32, true), originTimestamp: view.getBigUint64(pos + 40, true),
-      userHeadersLength, payloadLength,
+      offset: view.getBigUint64(pos + 24, true),
+      timestamp: view.getBigUint64(pos + 32, true),
+      originTimestamp: view.getBigUint64(pos + 40, true),
+      userHeadersLength,
+      payloadLength,
     });
     pos = end;
   }
@@ -120,11 +131,19 @@ export function decodeLegacy(xxh: Xxh3, bytes: Uint8Array): LegacyParts {
         let bad = 0;
         for (; j < groupEnd; j++) {
           const m = msgs[j]!;
-          if (rebuiltChecksum(xxh, bytes, m, base, origin) === m.checksum) { checks[j] = "verified"; continue; }
+          if (rebuiltChecksum(xxh, bytes, m, base, origin) === m.checksum) {
+            checks[j] = "verified";
+            continue;
+          }
           if (headOrigin(j, first, suffixMin) !== null) break;
           checks[j] = "mismatch";
           bad++;
-          f.add("frame-checksum-mismatch", m.start, m.start + 8, `message ${j}: stored checksum differs from its rebuilt frame's (batch stamped at ${m.timestamp}, offset delta ${m.offset - base})`);
+          f.add(
+            "frame-checksum-mismatch",
+            m.start,
+            m.start + 8,
+            `message ${j}: stored checksum differs from its rebuilt frame's (batch stamped at ${m.timestamp}, offset delta ${m.offset - base})`,
+          );
         }
         const n = j - k;
         note = `${span(k, n)} (timestamp ${msgs[k]!.timestamp}) rebuild${n === 1 ? "s" : ""} as one batch from offset ${base}: ${n - bad} of ${n} checksums verified`;
@@ -147,16 +166,21 @@ export function legacyToSegment(xxh: Xxh3, bytes: Uint8Array, decoded: LegacyDec
     const ms = decoded.messages.slice(run.first, run.first + run.count);
     const base = ms[0]!.offset;
     const origin = run.originTimestamp;
-    out.push(encodeBatch(xxh, {
-      partitionId, baseOffset: base, baseTimestamp: run.timestamp === 0n ? 1n : run.timestamp, originTimestamp: origin,
-      messages: ms.map((m) => ({
-        id: m.id,
-        payload: bytes.slice(m.start + LEGACY_HEADER_SIZE, m.start + LEGACY_HEADER_SIZE + m.payloadLength),
-        userHeaders: bytes.slice(m.start + LEGACY_HEADER_SIZE + m.payloadLength, m.end),
-        offsetDelta: Number(m.offset - base),
-        timestampDelta: Number(m.originTimestamp - origin),
-      })),
-    }));
+    out.push(
+      encodeBatch(xxh, {
+        partitionId,
+        baseOffset: base,
+        baseTimestamp: run.timestamp === 0n ? 1n : run.timestamp,
+        originTimestamp: origin,
+        messages: ms.map((m) => ({
+          id: m.id,
+          payload: bytes.slice(m.start + LEGACY_HEADER_SIZE, m.start + LEGACY_HEADER_SIZE + m.payloadLength),
+          userHeaders: bytes.slice(m.start + LEGACY_HEADER_SIZE + m.payloadLength, m.end),
+          offsetDelta: Number(m.offset - base),
+          timestampDelta: Number(m.originTimestamp - origin),
+        })),
+      }),
+    );
   }
   return concat(out);
 }

@@ -19,8 +19,14 @@ export class Findings {
 
 /** An Analysis of an input with no batches (an index file, a legacy dump, garbage). */
 export function emptyAnalysis(size: number): Analysis {
-  return { size, batches: [], frames: new FrameColumnsBuilder(0).finish(), diagnostics: [], diagnosticsOmitted: 0,
-    summary: { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 } };
+  return {
+    size,
+    batches: [],
+    frames: new FrameColumnsBuilder(0).finish(),
+    diagnostics: [],
+    diagnosticsOmitted: 0,
+    summary: { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 },
+  };
 }
 
 const key = (d: Diagnostic): "errors" | "warnings" | "infos" => (d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos");

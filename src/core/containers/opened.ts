@@ -27,7 +27,12 @@ export function indexOpened(bytes: Uint8Array, detectedBy: string, log?: IndexLo
   if (log) findings.push(...crossCheckIndex(entries, log.size, log.starts, log.name));
   const why = log ? `${detectedBy}; cross-checked against ${log.name}` : detectedBy;
   return {
-    format: "index", detectedBy: why, analysis: mergeFindings(emptyAnalysis(bytes.length), findings), entries,
-    container: { format: "index", start: 0, end: bytes.length, fields: [] }, recovery: null, legacy: null,
+    format: "index",
+    detectedBy: why,
+    analysis: mergeFindings(emptyAnalysis(bytes.length), findings),
+    entries,
+    container: { format: "index", start: 0, end: bytes.length, fields: [] },
+    recovery: null,
+    legacy: null,
   };
 }

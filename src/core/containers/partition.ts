@@ -77,7 +77,12 @@ export interface PartitionResult {
 const ZERO: Summary = { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 };
 const DEFAULT_MAX = 2 ** 31 - 1;
 
-interface Plan { readonly source: PartitionSource; readonly start: bigint | null; readonly kind: "log" | "index" | "skip"; readonly why: string }
+interface Plan {
+  readonly source: PartitionSource;
+  readonly start: bigint | null;
+  readonly kind: "log" | "index" | "skip";
+  readonly why: string;
+}
 
 function planOf(sources: readonly PartitionSource[], max: number): { plans: Plan[]; logs: Set<string> } {
   const logs = new Set<string>();
@@ -91,8 +96,13 @@ function planOf(sources: readonly PartitionSource[], max: number): { plans: Plan
     return { source, start, kind: n.endsWith(".log") ? "log" : "index", why: "" };
   });
   // Start-offset order, a .log before its .index, skipped files last by name.
-  plans.sort((a, b) => (a.kind === "skip" ? 1 : 0) - (b.kind === "skip" ? 1 : 0) || (a.start !== null && b.start !== null && a.start !== b.start ? (a.start < b.start ? -1 : 1) : 0)
-    || (a.kind === b.kind ? 0 : a.kind === "log" ? -1 : 1) || a.source.name.localeCompare(b.source.name));
+  plans.sort(
+    (a, b) =>
+      (a.kind === "skip" ? 1 : 0) - (b.kind === "skip" ? 1 : 0) ||
+      (a.start !== null && b.start !== null && a.start !== b.start ? (a.start < b.start ? -1 : 1) : 0) ||
+      (a.kind === b.kind ? 0 : a.kind === "log" ? -1 : 1) ||
+      a.source.name.localeCompare(b.source.name),
+  );
   return { plans, logs };
 }
 
@@ -123,17 +133,27 @@ export async function openPartition(sources: readonly PartitionSource[], options
     await options.onSkip?.(file);
   };
   const read = async (p: Plan): Promise<Uint8Array | string> => {
-    try { return await p.source.read(); } catch (err) { return `unreadable: ${err instanceof Error ? err.message : String(err)}`; }
+    try {
+      return await p.source.read();
+    } catch (err) {
+      return `unreadable: ${err instanceof Error ? err.message : String(err)}`;
+    }
   };
 
   for (const p of plans) {
     const name = p.source.name;
     if (done.has(name)) continue;
-    if (p.kind === "skip") { await skip(p, p.why); continue; }
+    if (p.kind === "skip") {
+      await skip(p, p.why);
+      continue;
+    }
     if (p.kind === "index") {
       // Reached only for an index whose .log is absent or skipped: an orphan, deleted at boot.
       const bytes = await read(p);
-      if (typeof bytes === "string") { await skip(p, bytes); continue; }
+      if (typeof bytes === "string") {
+        await skip(p, bytes);
+        continue;
+      }
       const entries = decodeIndexEntries(bytes);
       const f = new Findings();
       const orphan = !logs.has(name.slice(0, -6));
@@ -157,7 +177,13 @@ export async function openPartition(sources: readonly PartitionSource[], options
     if (typeof bytes === "string") {
       await skip(p, bytes);
       if (indexBytes && indexPlan) {
-        await record(indexPlan.source.name, indexBytes.length, "index", indexOpened(indexBytes, entries, checkIndexAlone(indexBytes, entries), "auto: the file name ends in .index (its .log could not be read)"), indexBytes);
+        await record(
+          indexPlan.source.name,
+          indexBytes.length,
+          "index",
+          indexOpened(indexBytes, entries, checkIndexAlone(indexBytes, entries), "auto: the file name ends in .index (its .log could not be read)"),
+          indexBytes,
+        );
       }
       continue;
     }
@@ -175,7 +201,13 @@ export async function openPartition(sources: readonly PartitionSource[], options
       const expected = (prev.recovery.lastOffset ?? prev.startOffset - 1n) + 1n;
       if (start !== expected) {
         const what = start > expected ? `a gap of ${start - expected}` : `an overlap of ${expected - start}`;
-        f.add("partition-chain-gap", firstField[0], firstField[1], `${name} starts at ${start}, ${prev.name} ends at ${expected - 1n}: ${what}; the server refuses the partition`, first?.header ? 0 : null);
+        f.add(
+          "partition-chain-gap",
+          firstField[0],
+          firstField[1],
+          `${name} starts at ${start}, ${prev.name} ends at ${expected - 1n}: ${what}; the server refuses the partition`,
+          first?.header ? 0 : null,
+        );
         refusals.push(`${name} starts at ${start} after ${prev.name} ends at ${expected - 1n} (${what})`);
       }
     }
@@ -184,38 +216,66 @@ export async function openPartition(sources: readonly PartitionSource[], options
       refusals.push(`${name} is empty but not the last segment`);
     }
     const opened: OpenedInput = {
-      format: "segment", detectedBy: "auto: the file name ends in .log", analysis: mergeFindings(seg.analysis, f.list),
-      container: null, recovery: seg.recovery, entries: null, legacy: null,
+      format: "segment",
+      detectedBy: "auto: the file name ends in .log",
+      analysis: mergeFindings(seg.analysis, f.list),
+      container: null,
+      recovery: seg.recovery,
+      entries: null,
+      legacy: null,
     };
     await record(name, size, "segment", opened, bytes);
     const headers = seg.analysis.batches.filter((b) => b.header);
     const segment: PartitionSegment = {
-      name, indexName: indexBytes ? `${stem}.index` : null, startOffset: start, size, batches: seg.analysis.batches.length,
-      firstOffset: headers[0]?.header?.baseOffset ?? null, lastOffset: seg.recovery.lastOffset,
-      firstTimestamp: headers[0]?.header?.baseTimestamp ?? null, lastTimestamp: headers[headers.length - 1]?.header?.baseTimestamp ?? null,
-      recovery: seg.recovery, errors: opened.analysis.summary.errors,
+      name,
+      indexName: indexBytes ? `${stem}.index` : null,
+      startOffset: start,
+      size,
+      batches: seg.analysis.batches.length,
+      firstOffset: headers[0]?.header?.baseOffset ?? null,
+      lastOffset: seg.recovery.lastOffset,
+      firstTimestamp: headers[0]?.header?.baseTimestamp ?? null,
+      lastTimestamp: headers[headers.length - 1]?.header?.baseTimestamp ?? null,
+      recovery: seg.recovery,
+      errors: opened.analysis.summary.errors,
     };
     segments.push(segment);
     // Pair by pair as upstream's ensure_contiguous_chain: after an empty segment the refusal is that segment's, not a gap.
     prev = segment;
     if (indexBytes && indexPlan) {
       const starts = batchStartsOf(seg.analysis);
-      await record(indexPlan.source.name, indexBytes.length, "index",
-        indexOpened(indexBytes, entries, [...checkIndexAlone(indexBytes, entries), ...crossCheckIndex(entries, size, starts, name)], `auto: the file name ends in .index; cross-checked against ${name}`), indexBytes);
+      await record(
+        indexPlan.source.name,
+        indexBytes.length,
+        "index",
+        indexOpened(
+          indexBytes,
+          entries,
+          [...checkIndexAlone(indexBytes, entries), ...crossCheckIndex(entries, size, starts, name)],
+          `auto: the file name ends in .index; cross-checked against ${name}`,
+        ),
+        indexBytes,
+      );
     }
   }
   const verdict = refusals.length > 0 ? "refused" : "ok";
   const kept = segments.reduce((n, s) => n + s.recovery.keptMessages, 0);
   const range = segments.length > 0 && segments[0] ? ` from offset ${segments[0].startOffset}` : "";
-  const sentence = verdict === "refused"
-    ? `The server would refuse this partition at boot: ${refusals.join("; ")}.`
-    : `The server would load this partition: ${segments.length} segment${segments.length === 1 ? "" : "s"}${range}, ${kept} message${kept === 1 ? "" : "s"} kept${summary.errors > 0 ? `, with ${summary.errors} error${summary.errors === 1 ? "" : "s"} in the files` : ""}.`;
+  const sentence =
+    verdict === "refused"
+      ? `The server would refuse this partition at boot: ${refusals.join("; ")}.`
+      : `The server would load this partition: ${segments.length} segment${segments.length === 1 ? "" : "s"}${range}, ${kept} message${kept === 1 ? "" : "s"} kept${summary.errors > 0 ? `, with ${summary.errors} error${summary.errors === 1 ? "" : "s"} in the files` : ""}.`;
   return { files, segments, diagnostics, summary, verdict, sentence };
 }
 
 function indexOpened(bytes: Uint8Array, entries: ReturnType<typeof decodeIndexEntries>, findings: Diagnostic[], detectedBy: string): OpenedInput {
   return {
-    format: "index", detectedBy, analysis: mergeFindings(emptyAnalysis(bytes.length), findings),
-    container: { format: "index", start: 0, end: bytes.length, fields: [] }, recovery: null, entries, legacy: null,
+    format: "index",
+    detectedBy,
+    analysis: mergeFindings(emptyAnalysis(bytes.length), findings),
+    container: { format: "index", start: 0, end: bytes.length, fields: [] },
+    recovery: null,
+    entries,
+    legacy: null,
   };
 }

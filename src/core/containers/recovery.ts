@@ -45,15 +45,26 @@ export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, start
     let walked = false;
     while (pos < size) {
       const h = headerAt(pos, size);
-      if (typeof h === "string") { reason = h; break; }
+      if (typeof h === "string") {
+        reason = h;
+        break;
+      }
       if (h.messageCount > 0) lastOffset = h.baseOffset + BigInt(h.messageCount - 1);
       walked = true;
       pos = h.end;
     }
     if (!walked) {
       // Upstream RecoveredSegmentSizeDivergence: nothing to walk from the last entry refuses the boot.
-      return verdict(path, 0, 0, 0, "index-entry-misplaced", null, size,
-        `the last index entry's position ${last.position} starts no whole batch in this ${size}-byte log, so the server refuses to boot (size divergence)`);
+      return verdict(
+        path,
+        0,
+        0,
+        0,
+        "index-entry-misplaced",
+        null,
+        size,
+        `the last index entry's position ${last.position} starts no whole batch in this ${size}-byte log, so the server refuses to boot (size divergence)`,
+      );
     }
     kept = pos;
   } else {
@@ -63,11 +74,20 @@ export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, start
     let pos = 0;
     while (pos < size) {
       const h = headerAt(pos, size);
-      if (typeof h === "string") { reason = h; break; }
-      if (h.baseOffset !== expected) { reason = pos === 0 ? "segment-name-mismatch" : "segment-offset-gap"; break; }
+      if (typeof h === "string") {
+        reason = h;
+        break;
+      }
+      if (h.baseOffset !== expected) {
+        reason = pos === 0 ? "segment-name-mismatch" : "segment-offset-gap";
+        break;
+      }
       const model = analysis.batches[starts.get(pos) ?? -1];
       const fault = model && model.errors > 0 ? firstBatchError(analysis, model.index) : null;
-      if (fault) { reason = fault; break; }
+      if (fault) {
+        reason = fault;
+        break;
+      }
       if (h.messageCount > 0) {
         lastOffset = h.baseOffset + BigInt(h.messageCount - 1);
         expected = lastOffset + 1n;
@@ -89,12 +109,26 @@ function firstBatchError(analysis: Analysis, batch: number): DiagnosticCode | nu
   return d ? d.code : null;
 }
 
-function verdict(path: "index" | "scan", keptBytes: number, keptMessages: number, _total: number, reason: DiagnosticCode | null, lastOffset: bigint | null, size: number, custom: string | null): RecoveryVerdict {
+function verdict(
+  path: "index" | "scan",
+  keptBytes: number,
+  keptMessages: number,
+  _total: number,
+  reason: DiagnosticCode | null,
+  lastOffset: bigint | null,
+  size: number,
+  custom: string | null,
+): RecoveryVerdict {
   const stopsAt = keptBytes < size ? keptBytes : null;
-  const how = path === "index" ? "(index path: from the last whole index entry, headers only)" : "(scan path: no usable index, from byte 0, offset chain and checksums)";
-  const keeps = keptBytes === 0 && size > 0 ? "recovers the segment as empty" : `keeps ${plural(keptBytes, "byte")}, ${plural(keptMessages, "message")}${lastOffset === null ? "" : ` (last offset ${lastOffset})`}`;
+  const how =
+    path === "index" ? "(index path: from the last whole index entry, headers only)" : "(scan path: no usable index, from byte 0, offset chain and checksums)";
+  const keeps =
+    keptBytes === 0 && size > 0
+      ? "recovers the segment as empty"
+      : `keeps ${plural(keptBytes, "byte")}, ${plural(keptMessages, "message")}${lastOffset === null ? "" : ` (last offset ${lastOffset})`}`;
   const why = reason ? (WHY[reason] ?? `a batch does not verify (${reason})`) : "";
-  const stop = stopsAt === null ? "" : `; it stops at byte ${stopsAt} because ${why}, so the ${plural(size - stopsAt, "byte")} from there on count as a torn tail`;
+  const stop =
+    stopsAt === null ? "" : `; it stops at byte ${stopsAt} because ${why}, so the ${plural(size - stopsAt, "byte")} from there on count as a torn tail`;
   const sentence = custom ? `Recovery ${how}: ${custom}.` : size === 0 ? "Recovery: the segment is empty." : `Recovery ${how} ${keeps}${stop}.`;
   return { path, keptBytes, keptMessages, stopsAt, reason: stopsAt === null ? null : reason, lastOffset, sentence };
 }

@@ -28,8 +28,16 @@ export interface ContainerSample {
 }
 
 const T0 = 1_764_500_000_000_000n;
-const u32 = (v: number): Uint8Array => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, v, true); return b; };
-const u64 = (v: bigint): Uint8Array => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, v, true); return b; };
+const u32 = (v: number): Uint8Array => {
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setUint32(0, v, true);
+  return b;
+};
+const u64 = (v: bigint): Uint8Array => {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, v, true);
+  return b;
+};
 const name20 = (n: bigint, ext: string): string => `${n.toString().padStart(20, "0")}.${ext}`;
 const text = new TextEncoder();
 
@@ -44,8 +52,11 @@ function stampedChain(xxh: Xxh3, start: bigint, sizes: readonly number[], partit
   let offset = start;
   let at = 0;
   sizes.forEach((n, k) => {
-    const b = stampBatch(xxh, encodeBatch(xxh, { originTimestamp: t - 1000n + BigInt(k) * 1000n, messages: messages(n, Number(offset)) }),
-      { partitionId: partition, baseOffset: offset, baseTimestamp: t + BigInt(k) * 1000n });
+    const b = stampBatch(xxh, encodeBatch(xxh, { originTimestamp: t - 1000n + BigInt(k) * 1000n, messages: messages(n, Number(offset)) }), {
+      partitionId: partition,
+      baseOffset: offset,
+      baseTimestamp: t + BigInt(k) * 1000n,
+    });
     batches.push(b);
     positions.push(at);
     at += b.length;
@@ -56,10 +67,12 @@ function stampedChain(xxh: Xxh3, start: bigint, sizes: readonly number[], partit
 
 /** Index entries for chosen batches of a chain. */
 function indexOf(batches: readonly Uint8Array[], positions: readonly number[], pick: readonly number[]): Uint8Array {
-  return concat(pick.flatMap((k) => {
-    const v = new DataView((batches[k] as Uint8Array).buffer);
-    return [u64(v.getBigUint64(8, true)), u64(v.getBigUint64(16, true)), u64(BigInt(positions[k] as number))];
-  }));
+  return concat(
+    pick.flatMap((k) => {
+      const v = new DataView((batches[k] as Uint8Array).buffer);
+      return [u64(v.getBigUint64(8, true)), u64(v.getBigUint64(16, true)), u64(BigInt(positions[k] as number))];
+    }),
+  );
 }
 
 function patch(bytes: Uint8Array, at: number, value: Uint8Array): Uint8Array {
@@ -70,7 +83,10 @@ function patch(bytes: Uint8Array, at: number, value: Uint8Array): Uint8Array {
 
 function segmentPair(xxh: Xxh3, start: bigint, sizes: readonly number[], pick: readonly number[] = [0]): SampleFile[] {
   const { batches, positions } = stampedChain(xxh, start, sizes);
-  return [{ name: name20(start, "log"), bytes: concat(batches) }, { name: name20(start, "index"), bytes: indexOf(batches, positions, pick) }];
+  return [
+    { name: name20(start, "log"), bytes: concat(batches) },
+    { name: name20(start, "index"), bytes: indexOf(batches, positions, pick) },
+  ];
 }
 
 function identifier(v: number | string): Uint8Array {
@@ -79,7 +95,10 @@ function identifier(v: number | string): Uint8Array {
   return concat([Uint8Array.of(2, b.length), b]);
 }
 
-function sendBody(xxh: Xxh3, opts: { count?: number; messages?: number; partitioning?: Uint8Array; trailing?: number; batch?: Uint8Array; metaPad?: number } = {}): Uint8Array {
+function sendBody(
+  xxh: Xxh3,
+  opts: { count?: number; messages?: number; partitioning?: Uint8Array; trailing?: number; batch?: Uint8Array; metaPad?: number } = {},
+): Uint8Array {
   const batch = opts.batch ?? encodeBatch(xxh, { originTimestamp: T0, messages: messages(opts.messages ?? 2, 0) });
   const partitioning = opts.partitioning ?? concat([Uint8Array.of(2, 4), u32(3)]);
   const fields = concat([identifier("orders"), identifier(2), partitioning, u32(opts.count ?? opts.messages ?? 2), new Uint8Array(opts.metaPad ?? 0)]);
@@ -105,7 +124,10 @@ function sliceTail(xxh: Xxh3, batch: Uint8Array, from: number): Uint8Array {
   const v = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
   let f = 256;
   const starts: number[] = [];
-  while (f < batch.length) { starts.push(f); f += 48 + v.getUint32(f + 32, true) + v.getUint32(f + 36, true); }
+  while (f < batch.length) {
+    starts.push(f);
+    f += 48 + v.getUint32(f + 32, true) + v.getUint32(f + 36, true);
+  }
   const out = concat([batch.subarray(0, 256), batch.subarray(starts[from])]);
   const o = new DataView(out.buffer);
   o.setBigUint64(32, BigInt(out.length), true);
@@ -128,7 +150,11 @@ function prepare(xxh: Xxh3, timestampShift = 0n, sizeShift = 0): Uint8Array {
   const { batches } = stampedChain(xxh, 500n, [3]);
   const b = batches[0] as Uint8Array;
   const ts = new DataView(b.buffer).getBigUint64(16, true);
-  return consensus(6, b, (v) => { out208(v); v.setBigUint64(192, ts + timestampShift, true); v.setUint32(48, 256 + b.length + sizeShift, true); });
+  return consensus(6, b, (v) => {
+    out208(v);
+    v.setBigUint64(192, ts + timestampShift, true);
+    v.setUint32(48, 256 + b.length + sizeShift, true);
+  });
 }
 const out208 = (v: DataView) => v.setUint8(208, 160);
 
@@ -171,70 +197,313 @@ const one = (name: string, bytes: Uint8Array): SampleFile[] => [{ name, bytes }]
 
 /** Every container sample; good ones first. */
 export const CONTAINER_SAMPLES: readonly ContainerSample[] = [
-  { id: "segment", title: "Segment file (.log) with its index", note: "Three chained stamped batches named by their start offset, with a sparse index of two entries.", format: "segment", shows: null,
-    build: (x) => segmentPair(x, 1000n, [2, 3, 1], [0, 2]) },
-  { id: "index", title: "Index file (.index) beside its segment", note: "Two 24-byte entries pointing at the first and third batch of 00000000000000001000.log.", format: "index", shows: null,
-    build: (x) => segmentPair(x, 1000n, [2, 3, 1], [0, 2]).reverse() },
-  { id: "partition", title: "Partition directory", note: "Two chained segments with their indexes: the healthy partition the server loads.", format: "partition", shows: null,
-    build: (x) => [...segmentPair(x, 0n, [2, 2], [0]), ...segmentPair(x, 4n, [3], [0])] },
-  { id: "poll-reply-body", title: "Poll reply body", note: "Prefix partition 3, count 5, then two stamped records of partition 3.", format: "poll-reply", shows: null, build: (x) => one("poll.bin", pollBody(x)) },
-  { id: "poll-reply-sliced", title: "Poll reply with a sliced record", note: "The tail of a stored batch: offset deltas 2..4 and no timestamp delta 0, which a poll reply may hold.", format: "poll-reply", shows: null,
-    build: (x) => one("poll-sliced.bin", pollBody(x, { sliced: true })) },
-  { id: "send-messages", title: "SendMessages body", note: "Stream \"orders\", topic 2, partition id 3, two messages: the request a producer sends.", format: "send-messages", shows: null, build: (x) => one("send.bin", sendBody(x)) },
-  { id: "request", title: "Consensus request (SendMessages)", note: "A 256-byte request header (command 5, operation 160) framing a SendMessages body.", format: "request", shows: null,
-    build: (x) => one("request.bin", consensus(5, sendBody(x), (v) => v.setUint8(176, 160))) },
-  { id: "reply", title: "Consensus reply (poll)", note: "A 256-byte reply header (command 8) framing a poll reply body; batches start at byte 272.", format: "reply", shows: null,
-    build: (x) => one("reply.bin", consensus(8, pollBody(x))) },
-  { id: "prepare", title: "Consensus prepare (replicated record)", note: "A prepare header (command 6) whose timestamp equals the one stamped batch's base_timestamp.", format: "prepare", shows: null, build: (x) => one("prepare.bin", prepare(x)) },
-  { id: "legacy-messages", title: "Legacy messages (iggy message poll --output-file)", note: "Five 64-byte legacy messages from two batches; every checksum is rebuilt and verified.", format: "legacy-messages", shows: null,
-    build: (x) => one("poll-output.bin", legacyDump(x)) },
+  {
+    id: "segment",
+    title: "Segment file (.log) with its index",
+    note: "Three chained stamped batches named by their start offset, with a sparse index of two entries.",
+    format: "segment",
+    shows: null,
+    build: (x) => segmentPair(x, 1000n, [2, 3, 1], [0, 2]),
+  },
+  {
+    id: "index",
+    title: "Index file (.index) beside its segment",
+    note: "Two 24-byte entries pointing at the first and third batch of 00000000000000001000.log.",
+    format: "index",
+    shows: null,
+    build: (x) => segmentPair(x, 1000n, [2, 3, 1], [0, 2]).reverse(),
+  },
+  {
+    id: "partition",
+    title: "Partition directory",
+    note: "Two chained segments with their indexes: the healthy partition the server loads.",
+    format: "partition",
+    shows: null,
+    build: (x) => [...segmentPair(x, 0n, [2, 2], [0]), ...segmentPair(x, 4n, [3], [0])],
+  },
+  {
+    id: "poll-reply-body",
+    title: "Poll reply body",
+    note: "Prefix partition 3, count 5, then two stamped records of partition 3.",
+    format: "poll-reply",
+    shows: null,
+    build: (x) => one("poll.bin", pollBody(x)),
+  },
+  {
+    id: "poll-reply-sliced",
+    title: "Poll reply with a sliced record",
+    note: "The tail of a stored batch: offset deltas 2..4 and no timestamp delta 0, which a poll reply may hold.",
+    format: "poll-reply",
+    shows: null,
+    build: (x) => one("poll-sliced.bin", pollBody(x, { sliced: true })),
+  },
+  {
+    id: "send-messages",
+    title: "SendMessages body",
+    note: 'Stream "orders", topic 2, partition id 3, two messages: the request a producer sends.',
+    format: "send-messages",
+    shows: null,
+    build: (x) => one("send.bin", sendBody(x)),
+  },
+  {
+    id: "request",
+    title: "Consensus request (SendMessages)",
+    note: "A 256-byte request header (command 5, operation 160) framing a SendMessages body.",
+    format: "request",
+    shows: null,
+    build: (x) =>
+      one(
+        "request.bin",
+        consensus(5, sendBody(x), (v) => v.setUint8(176, 160)),
+      ),
+  },
+  {
+    id: "reply",
+    title: "Consensus reply (poll)",
+    note: "A 256-byte reply header (command 8) framing a poll reply body; batches start at byte 272.",
+    format: "reply",
+    shows: null,
+    build: (x) => one("reply.bin", consensus(8, pollBody(x))),
+  },
+  {
+    id: "prepare",
+    title: "Consensus prepare (replicated record)",
+    note: "A prepare header (command 6) whose timestamp equals the one stamped batch's base_timestamp.",
+    format: "prepare",
+    shows: null,
+    build: (x) => one("prepare.bin", prepare(x)),
+  },
+  {
+    id: "legacy-messages",
+    title: "Legacy messages (iggy message poll --output-file)",
+    note: "Five 64-byte legacy messages from two batches; every checksum is rebuilt and verified.",
+    format: "legacy-messages",
+    shows: null,
+    build: (x) => one("poll-output.bin", legacyDump(x)),
+  },
 
-  { id: "segment-name-mismatch", title: "Segment named after the wrong offset", note: "Named 1001 but its first batch starts at 1000: without an index the server recovers it as empty.", format: "segment", shows: "segment-name-mismatch",
-    build: (x) => one(name20(1001n, "log"), concat(stampedChain(x, 1000n, [2, 2]).batches)) },
-  { id: "segment-offset-gap", title: "Gap inside a segment", note: "Batch 1 starts at 1004 where the chain expects 1002; recovery without an index stops there.", format: "segment", shows: "segment-offset-gap",
-    build: (x) => one(name20(1000n, "log"), concat([...stampedChain(x, 1000n, [2]).batches, ...stampedChain(x, 1004n, [2], 3n, T0 + 5000n).batches])) },
-  { id: "recovery-stops", title: "Torn tail", note: "100 bytes of a batch header after the last whole batch: recovery keeps what precedes them.", format: "segment", shows: "recovery-stops",
-    build: (x) => one(name20(1000n, "log"), concat([...stampedChain(x, 1000n, [2, 2]).batches, new Uint8Array(100).fill(7)])) },
-  { id: "index-entry-misplaced", title: "Index entry pointing inside a batch", note: "Entry 1's position is 7 bytes into batch 1.", format: "index", shows: "index-entry-misplaced",
-    build: (x) => { const [log, idx] = segmentPair(x, 1000n, [2, 3], [0, 1]) as [SampleFile, SampleFile]; return [{ ...idx, bytes: patch(idx.bytes, 40, u64(new DataView(idx.bytes.buffer).getBigUint64(40, true) + 7n)) }, log]; } },
-  { id: "index-entry-mismatch", title: "Index entry with the wrong offset", note: "Entry 1 says offset 1003; the batch it points at starts at 1002.", format: "index", shows: "index-entry-mismatch",
-    build: (x) => { const [log, idx] = segmentPair(x, 1000n, [2, 3], [0, 1]) as [SampleFile, SampleFile]; return [{ ...idx, bytes: patch(idx.bytes, 24, u64(1003n)) }, log]; } },
-  { id: "index-not-ascending", title: "Index entries out of order", note: "Entry 1's timestamp is lower than entry 0's (and so no longer the batch's).", format: "index", shows: "index-not-ascending",
-    build: (x) => one(name20(1000n, "index"), patch(segmentPair(x, 1000n, [2, 3], [0, 1])[1]!.bytes, 32, u64(T0 - 5n))) },
-  { id: "index-trailing-bytes", title: "Index with a partial entry", note: "Ten bytes of a torn entry at the end; the server ignores them.", format: "index", shows: "index-trailing-bytes",
-    build: (x) => { const [log, idx] = segmentPair(x, 1000n, [2, 3], [0, 1]) as [SampleFile, SampleFile]; return [{ ...idx, bytes: concat([idx.bytes, new Uint8Array(10)]) }, log]; } },
-  { id: "index-orphan", title: "Partition with an orphan index", note: "An .index whose .log is missing: the server deletes it at boot.", format: "partition", shows: "index-orphan",
-    build: (x) => [...segmentPair(x, 0n, [2, 2], [0]), segmentPair(x, 4n, [3], [0])[1]!] },
-  { id: "partition-chain-gap", title: "Gap between segments", note: "The second segment starts at 6; the first ends at 3.", format: "partition", shows: "partition-chain-gap",
-    build: (x) => [...segmentPair(x, 0n, [2, 2], [0]), ...segmentPair(x, 6n, [3], [0])] },
-  { id: "partition-empty-segment", title: "Empty segment in the middle", note: "Segment 4 is empty but not the last: the server refuses the partition.", format: "partition", shows: "partition-empty-segment",
-    build: (x) => [...segmentPair(x, 0n, [2, 2], [0]), { name: name20(4n, "log"), bytes: new Uint8Array(0) }, ...segmentPair(x, 5n, [3], [0])] },
-  { id: "poll-count-mismatch", title: "Poll reply with a wrong count", note: "The prefix says 9 messages; the records hold 5.", format: "poll-reply", shows: "poll-count-mismatch", forced: true,
-    build: (x) => one("poll.bin", pollBody(x, { count: 9 })) },
-  { id: "poll-partition-mismatch", title: "Poll record of another partition", note: "The prefix says partition 3; the records say 4.", format: "poll-reply", shows: "poll-partition-mismatch",
-    build: (x) => one("poll.bin", pollBody(x, { recordPartition: 4n })) },
-  { id: "send-metadata-invalid", title: "SendMessages with a bad partitioning", note: "Partitioning kind 2 (partition id) with length 3 instead of 4.", format: "send-messages", shows: "send-metadata-invalid", forced: true,
-    build: (x) => one("send.bin", sendBody(x, { partitioning: Uint8Array.of(2, 3, 3, 0, 0) })) },
-  { id: "send-count-mismatch", title: "SendMessages with a wrong messages_count", note: "messages_count 3, the batch holds 2: admission refuses it.", format: "send-messages", shows: "send-count-mismatch", forced: true,
-    build: (x) => one("send.bin", sendBody(x, { count: 3 })) },
-  { id: "send-empty-batch", title: "SendMessages with an empty batch", note: "messages_count 0 and a batch of no messages: an error here (admission refuses it), not the empty-batch warning.", format: "send-messages", shows: "send-count-mismatch", forced: true,
-    build: (x) => one("send.bin", sendBody(x, { messages: 0, count: 0 })) },
-  { id: "send-batch-not-at-end", title: "SendMessages with bytes after the batch", note: "Eight bytes follow the batch; no checksum covers them.", format: "send-messages", shows: "send-batch-not-at-end", forced: true,
-    build: (x) => one("send.bin", sendBody(x, { trailing: 8 })) },
-  { id: "send-producer-fields-set", title: "SendMessages with a stamped batch", note: "The batch carries base_offset 7, which a producer sends as 0.", format: "send-messages", shows: "send-producer-fields-set",
-    build: (x) => one("send.bin", sendBody(x, { batch: stampBatch(x, encodeBatch(x, { originTimestamp: T0, messages: messages(2, 0) }), { partitionId: 0n, baseOffset: 7n, baseTimestamp: 0n }) })) },
-  { id: "consensus-size-mismatch", title: "Prepare with a wrong size", note: "size says 8 bytes more than 256 + batch_length.", format: "prepare", shows: "consensus-size-mismatch", forced: true,
-    build: (x) => one("prepare.bin", prepare(x, 0n, 8)) },
-  { id: "consensus-command-unexpected", title: "Reply read as a prepare", note: "Forced to prepare, the header's command is 8 (reply).", format: "prepare", shows: "consensus-command-unexpected", forced: true,
-    build: (x) => one("prepare.bin", patch(prepare(x), 60, Uint8Array.of(8))) },
-  { id: "prepare-timestamp-mismatch", title: "Prepare whose timestamp differs from the batch's", note: "The header's timestamp is one µs later than the batch's base_timestamp.", format: "prepare", shows: "prepare-timestamp-mismatch",
-    build: (x) => one("prepare.bin", prepare(x, 1n)) },
-  { id: "legacy-truncated", title: "Cut legacy dump", note: "The last message's payload is cut by 5 bytes.", format: "legacy-messages", shows: "legacy-truncated", forced: true,
-    build: (x) => one("poll-output.bin", legacyDump(x, { cut: 5 })) },
-  { id: "legacy-reserved-nonzero", title: "Legacy header with reserved bytes set", note: "Message 0's reserved u64 is 1.", format: "legacy-messages", shows: "legacy-reserved-nonzero", forced: true,
-    build: (x) => one("poll-output.bin", legacyDump(x, { reservedAt: 0 })) },
-  { id: "legacy-unverifiable", title: "Legacy dump polled from inside a batch", note: "The dump starts at the second message of a batch: those checksums cannot be checked, and it says so.", format: "legacy-messages", shows: "legacy-unverifiable",
-    build: (x) => one("poll-output.bin", legacyDump(x, { fromFrame: 1 })) },
-  { id: "format-unrecognized", title: "Not an Iggy format", note: "Pseudo-random bytes: auto-detect says so plainly instead of decoding a bogus batch.", format: "batches", shows: "format-unrecognized",
-    build: () => { const b = new Uint8Array(1024); let s = 12345; for (let i = 0; i < b.length; i++) { s = (s * 1103515245 + 12345) >>> 0; b[i] = s >>> 24; } return one("noise.bin", b); } },
+  {
+    id: "segment-name-mismatch",
+    title: "Segment named after the wrong offset",
+    note: "Named 1001 but its first batch starts at 1000: without an index the server recovers it as empty.",
+    format: "segment",
+    shows: "segment-name-mismatch",
+    build: (x) => one(name20(1001n, "log"), concat(stampedChain(x, 1000n, [2, 2]).batches)),
+  },
+  {
+    id: "segment-offset-gap",
+    title: "Gap inside a segment",
+    note: "Batch 1 starts at 1004 where the chain expects 1002; recovery without an index stops there.",
+    format: "segment",
+    shows: "segment-offset-gap",
+    build: (x) => one(name20(1000n, "log"), concat([...stampedChain(x, 1000n, [2]).batches, ...stampedChain(x, 1004n, [2], 3n, T0 + 5000n).batches])),
+  },
+  {
+    id: "recovery-stops",
+    title: "Torn tail",
+    note: "100 bytes of a batch header after the last whole batch: recovery keeps what precedes them.",
+    format: "segment",
+    shows: "recovery-stops",
+    build: (x) => one(name20(1000n, "log"), concat([...stampedChain(x, 1000n, [2, 2]).batches, new Uint8Array(100).fill(7)])),
+  },
+  {
+    id: "index-entry-misplaced",
+    title: "Index entry pointing inside a batch",
+    note: "Entry 1's position is 7 bytes into batch 1.",
+    format: "index",
+    shows: "index-entry-misplaced",
+    build: (x) => {
+      const [log, idx] = segmentPair(x, 1000n, [2, 3], [0, 1]) as [SampleFile, SampleFile];
+      return [{ ...idx, bytes: patch(idx.bytes, 40, u64(new DataView(idx.bytes.buffer).getBigUint64(40, true) + 7n)) }, log];
+    },
+  },
+  {
+    id: "index-entry-mismatch",
+    title: "Index entry with the wrong offset",
+    note: "Entry 1 says offset 1003; the batch it points at starts at 1002.",
+    format: "index",
+    shows: "index-entry-mismatch",
+    build: (x) => {
+      const [log, idx] = segmentPair(x, 1000n, [2, 3], [0, 1]) as [SampleFile, SampleFile];
+      return [{ ...idx, bytes: patch(idx.bytes, 24, u64(1003n)) }, log];
+    },
+  },
+  {
+    id: "index-not-ascending",
+    title: "Index entries out of order",
+    note: "Entry 1's timestamp is lower than entry 0's (and so no longer the batch's).",
+    format: "index",
+    shows: "index-not-ascending",
+    build: (x) => one(name20(1000n, "index"), patch(segmentPair(x, 1000n, [2, 3], [0, 1])[1]!.bytes, 32, u64(T0 - 5n))),
+  },
+  {
+    id: "index-trailing-bytes",
+    title: "Index with a partial entry",
+    note: "Ten bytes of a torn entry at the end; the server ignores them.",
+    format: "index",
+    shows: "index-trailing-bytes",
+    build: (x) => {
+      const [log, idx] = segmentPair(x, 1000n, [2, 3], [0, 1]) as [SampleFile, SampleFile];
+      return [{ ...idx, bytes: concat([idx.bytes, new Uint8Array(10)]) }, log];
+    },
+  },
+  {
+    id: "index-orphan",
+    title: "Partition with an orphan index",
+    note: "An .index whose .log is missing: the server deletes it at boot.",
+    format: "partition",
+    shows: "index-orphan",
+    build: (x) => [...segmentPair(x, 0n, [2, 2], [0]), segmentPair(x, 4n, [3], [0])[1]!],
+  },
+  {
+    id: "partition-chain-gap",
+    title: "Gap between segments",
+    note: "The second segment starts at 6; the first ends at 3.",
+    format: "partition",
+    shows: "partition-chain-gap",
+    build: (x) => [...segmentPair(x, 0n, [2, 2], [0]), ...segmentPair(x, 6n, [3], [0])],
+  },
+  {
+    id: "partition-empty-segment",
+    title: "Empty segment in the middle",
+    note: "Segment 4 is empty but not the last: the server refuses the partition.",
+    format: "partition",
+    shows: "partition-empty-segment",
+    build: (x) => [...segmentPair(x, 0n, [2, 2], [0]), { name: name20(4n, "log"), bytes: new Uint8Array(0) }, ...segmentPair(x, 5n, [3], [0])],
+  },
+  {
+    id: "poll-count-mismatch",
+    title: "Poll reply with a wrong count",
+    note: "The prefix says 9 messages; the records hold 5.",
+    format: "poll-reply",
+    shows: "poll-count-mismatch",
+    forced: true,
+    build: (x) => one("poll.bin", pollBody(x, { count: 9 })),
+  },
+  {
+    id: "poll-partition-mismatch",
+    title: "Poll record of another partition",
+    note: "The prefix says partition 3; the records say 4.",
+    format: "poll-reply",
+    shows: "poll-partition-mismatch",
+    build: (x) => one("poll.bin", pollBody(x, { recordPartition: 4n })),
+  },
+  {
+    id: "send-metadata-invalid",
+    title: "SendMessages with a bad partitioning",
+    note: "Partitioning kind 2 (partition id) with length 3 instead of 4.",
+    format: "send-messages",
+    shows: "send-metadata-invalid",
+    forced: true,
+    build: (x) => one("send.bin", sendBody(x, { partitioning: Uint8Array.of(2, 3, 3, 0, 0) })),
+  },
+  {
+    id: "send-count-mismatch",
+    title: "SendMessages with a wrong messages_count",
+    note: "messages_count 3, the batch holds 2: admission refuses it.",
+    format: "send-messages",
+    shows: "send-count-mismatch",
+    forced: true,
+    build: (x) => one("send.bin", sendBody(x, { count: 3 })),
+  },
+  {
+    id: "send-empty-batch",
+    title: "SendMessages with an empty batch",
+    note: "messages_count 0 and a batch of no messages: an error here (admission refuses it), not the empty-batch warning.",
+    format: "send-messages",
+    shows: "send-count-mismatch",
+    forced: true,
+    build: (x) => one("send.bin", sendBody(x, { messages: 0, count: 0 })),
+  },
+  {
+    id: "send-batch-not-at-end",
+    title: "SendMessages with bytes after the batch",
+    note: "Eight bytes follow the batch; no checksum covers them.",
+    format: "send-messages",
+    shows: "send-batch-not-at-end",
+    forced: true,
+    build: (x) => one("send.bin", sendBody(x, { trailing: 8 })),
+  },
+  {
+    id: "send-producer-fields-set",
+    title: "SendMessages with a stamped batch",
+    note: "The batch carries base_offset 7, which a producer sends as 0.",
+    format: "send-messages",
+    shows: "send-producer-fields-set",
+    build: (x) =>
+      one(
+        "send.bin",
+        sendBody(x, {
+          batch: stampBatch(x, encodeBatch(x, { originTimestamp: T0, messages: messages(2, 0) }), { partitionId: 0n, baseOffset: 7n, baseTimestamp: 0n }),
+        }),
+      ),
+  },
+  {
+    id: "consensus-size-mismatch",
+    title: "Prepare with a wrong size",
+    note: "size says 8 bytes more than 256 + batch_length.",
+    format: "prepare",
+    shows: "consensus-size-mismatch",
+    forced: true,
+    build: (x) => one("prepare.bin", prepare(x, 0n, 8)),
+  },
+  {
+    id: "consensus-command-unexpected",
+    title: "Reply read as a prepare",
+    note: "Forced to prepare, the header's command is 8 (reply).",
+    format: "prepare",
+    shows: "consensus-command-unexpected",
+    forced: true,
+    build: (x) => one("prepare.bin", patch(prepare(x), 60, Uint8Array.of(8))),
+  },
+  {
+    id: "prepare-timestamp-mismatch",
+    title: "Prepare whose timestamp differs from the batch's",
+    note: "The header's timestamp is one µs later than the batch's base_timestamp.",
+    format: "prepare",
+    shows: "prepare-timestamp-mismatch",
+    build: (x) => one("prepare.bin", prepare(x, 1n)),
+  },
+  {
+    id: "legacy-truncated",
+    title: "Cut legacy dump",
+    note: "The last message's payload is cut by 5 bytes.",
+    format: "legacy-messages",
+    shows: "legacy-truncated",
+    forced: true,
+    build: (x) => one("poll-output.bin", legacyDump(x, { cut: 5 })),
+  },
+  {
+    id: "legacy-reserved-nonzero",
+    title: "Legacy header with reserved bytes set",
+    note: "Message 0's reserved u64 is 1.",
+    format: "legacy-messages",
+    shows: "legacy-reserved-nonzero",
+    forced: true,
+    build: (x) => one("poll-output.bin", legacyDump(x, { reservedAt: 0 })),
+  },
+  {
+    id: "legacy-unverifiable",
+    title: "Legacy dump polled from inside a batch",
+    note: "The dump starts at the second message of a batch: those checksums cannot be checked, and it says so.",
+    format: "legacy-messages",
+    shows: "legacy-unverifiable",
+    build: (x) => one("poll-output.bin", legacyDump(x, { fromFrame: 1 })),
+  },
+  {
+    id: "format-unrecognized",
+    title: "Not an Iggy format",
+    note: "Pseudo-random bytes: auto-detect says so plainly instead of decoding a bogus batch.",
+    format: "batches",
+    shows: "format-unrecognized",
+    build: () => {
+      const b = new Uint8Array(1024);
+      let s = 12345;
+      for (let i = 0; i < b.length; i++) {
+        s = (s * 1103515245 + 12345) >>> 0;
+        b[i] = s >>> 24;
+      }
+      return one("noise.bin", b);
+    },
+  },
 ];

@@ -40,13 +40,25 @@ export function segmentOf(raw: Analysis, headerAt: HeaderAt, name: string, entri
     const h = b.header;
     if (!h) break;
     if (b.index === 0 && startOffset !== null && h.baseOffset !== startOffset) {
-      f.add("segment-name-mismatch", b.start + 8, b.start + 16, `batch 0: base_offset ${h.baseOffset}, the file name says the segment starts at ${startOffset}; the server would recover it without an index as empty`, 0);
+      f.add(
+        "segment-name-mismatch",
+        b.start + 8,
+        b.start + 16,
+        `batch 0: base_offset ${h.baseOffset}, the file name says the segment starts at ${startOffset}; the server would recover it without an index as empty`,
+        0,
+      );
     }
     if (prev) {
       const expected: bigint = prev.baseOffset + BigInt(prev.messageCount);
       if (h.baseOffset !== expected) {
         const what = h.baseOffset > expected ? `a gap of ${h.baseOffset - expected}` : `an overlap of ${expected - h.baseOffset}`;
-        f.add("segment-offset-gap", b.start + 8, b.start + 16, `batch ${b.index}: base_offset ${h.baseOffset}, the chain expects ${expected} (previous ${prev.baseOffset} + ${prev.messageCount}): ${what}`, b.index);
+        f.add(
+          "segment-offset-gap",
+          b.start + 8,
+          b.start + 16,
+          `batch ${b.index}: base_offset ${h.baseOffset}, the chain expects ${expected} (previous ${prev.baseOffset} + ${prev.messageCount}): ${what}`,
+          b.index,
+        );
       }
     }
     prev = { baseOffset: h.baseOffset, messageCount: h.messageCount };

@@ -5,7 +5,16 @@ import type { Analysis } from "../model.ts";
 
 /** The format names of containers.md, "Formats and their names". */
 export const FORMAT_NAMES = [
-  "batches", "segment", "index", "partition", "poll-reply", "send-messages", "request", "reply", "prepare", "legacy-messages",
+  "batches",
+  "segment",
+  "index",
+  "partition",
+  "poll-reply",
+  "send-messages",
+  "request",
+  "reply",
+  "prepare",
+  "legacy-messages",
 ] as const;
 
 /** One format name. */

@@ -24,13 +24,22 @@ export function readHeaderAt(bytes: Uint8Array, pos: number, end: number): Walke
   for (let i = pos + 52; i < pos + BATCH_HEADER_SIZE; i++) if (bytes[i] !== 0) return "batch-reserved-nonzero";
   if (batchLength > BigInt(end - pos)) return "batch-truncated";
   return {
-    start: pos, end: pos + Number(batchLength), partitionId: view.getBigUint64(pos, true), baseOffset: view.getBigUint64(pos + 8, true),
-    baseTimestamp: view.getBigUint64(pos + 16, true), messageCount: view.getUint32(pos + 48, true),
+    start: pos,
+    end: pos + Number(batchLength),
+    partitionId: view.getBigUint64(pos, true),
+    baseOffset: view.getBigUint64(pos + 8, true),
+    baseTimestamp: view.getBigUint64(pos + 16, true),
+    messageCount: view.getUint32(pos + 48, true),
   };
 }
 
 /** Walks headers from `start`; `tiles` is true when they end exactly at `end` (at least one header). */
-export function walkHeaders(bytes: Uint8Array, start: number, end: number = bytes.length, limit = Infinity): { headers: WalkedHeader[]; tiles: boolean; stop: WalkStop | null; stopAt: number } {
+export function walkHeaders(
+  bytes: Uint8Array,
+  start: number,
+  end: number = bytes.length,
+  limit = Infinity,
+): { headers: WalkedHeader[]; tiles: boolean; stop: WalkStop | null; stopAt: number } {
   const headers: WalkedHeader[] = [];
   let pos = start;
   while (pos < end && headers.length < limit) {

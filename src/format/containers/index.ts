@@ -25,14 +25,22 @@ export const CONTAINER_TABLES: readonly ContainerTable[] = [
   { title: "Index entry (24 bytes, `.index` files)", origin: "from the entry's start", fields: INDEX_ENTRY_FIELDS },
   { title: "Poll reply prefix (16 bytes), then batch records", origin: "from the body's start", fields: POLL_PREFIX_FIELDS },
   { title: "SendMessages body: metadata_length", origin: "from the body's start", fields: SEND_METADATA_LENGTH_FIELDS },
-  { title: "SendMessages body: identifier (stream_id, then topic_id)", origin: "from the identifier's first byte; the value is `length` bytes", fields: SEND_IDENTIFIER_FIELDS },
+  {
+    title: "SendMessages body: identifier (stream_id, then topic_id)",
+    origin: "from the identifier's first byte; the value is `length` bytes",
+    fields: SEND_IDENTIFIER_FIELDS,
+  },
   { title: "SendMessages body: partitioning", origin: "from its first byte; the value is `length` bytes", fields: SEND_PARTITIONING_FIELDS },
   { title: "SendMessages body: messages_count, then the batch at 4 + metadata_length", origin: "from its first byte", fields: SEND_MESSAGES_COUNT_FIELDS },
   { title: "Consensus header, common part (bytes 0..128)", origin: "from the frame's start", fields: CONSENSUS_COMMON_FIELDS },
   { title: "Consensus request (command 5), then a SendMessages body", origin: "from the frame's start", fields: REQUEST_FIELDS },
   { title: "Consensus reply (command 8), then a poll reply body", origin: "from the frame's start", fields: REPLY_FIELDS },
   { title: "Consensus prepare (command 6, the replicated record), then one stamped batch", origin: "from the frame's start", fields: PREPARE_FIELDS },
-  { title: "Legacy message header (64 bytes, `iggy message poll --output-file`), then payload, then user headers", origin: "from the message's start", fields: LEGACY_HEADER_FIELDS },
+  {
+    title: "Legacy message header (64 bytes, `iggy message poll --output-file`), then payload, then user headers",
+    origin: "from the message's start",
+    fields: LEGACY_HEADER_FIELDS,
+  },
 ];
 
 /** Container kinds no fixed table row describes: variable parts. */

@@ -11,7 +11,13 @@ export const LEGACY_HEADER_SIZE = 64;
 
 /** The 64-byte legacy message header, in wire order. */
 export const LEGACY_HEADER_FIELDS: readonly FieldSpec[] = layout(0, [
-  ["legacy.checksum", "u64", 8, "checksum", "The frame checksum of the batch the message was polled from (polled_messages.rs:121-131); checkable only where the batch's frames can be rebuilt."],
+  [
+    "legacy.checksum",
+    "u64",
+    8,
+    "checksum",
+    "The frame checksum of the batch the message was polled from (polled_messages.rs:121-131); checkable only where the batch's frames can be rebuilt.",
+  ],
   ["legacy.id", "u128", 16, "producer-set", "Message id (a u128 stored little-endian)."],
   ["legacy.offset", "u64", 8, "server-stamped", "Absolute message offset."],
   ["legacy.timestamp", "u64", 8, "server-stamped", "The batch's base_timestamp (µs): messages with the same timestamp came from one batch."],

@@ -12,7 +12,13 @@ export const POLL_RESYNC_SENTINEL = 0xffff_ffff;
 
 /** The poll reply prefix, in wire order. */
 export const POLL_PREFIX_FIELDS: readonly FieldSpec[] = layout(0, [
-  ["poll.partition_id", "u32", 4, "server-stamped", "The partition polled; every record's partition_id equals it. 0xFFFFFFFF in a 16-byte body is a consumer-group resync sentinel."],
+  [
+    "poll.partition_id",
+    "u32",
+    4,
+    "server-stamped",
+    "The partition polled; every record's partition_id equals it. 0xFFFFFFFF in a 16-byte body is a consumer-group resync sentinel.",
+  ],
   ["poll.current_offset", "u64", 8, "server-stamped", "The partition's current (last) offset when the reply was built."],
   ["poll.count", "u32", 4, "length", "Messages in the reply: the sum of the records' message_count."],
 ]);

@@ -13,11 +13,20 @@ export interface SegmentFact {
 
 /** The segment's per-file facts, in the order the report lists them. */
 export const SEGMENT_FACTS: readonly SegmentFact[] = [
-  { name: "start_offset", jsonKey: "startOffset", description: "The file name's 20 digits (`00000000000000001000.log`); the first batch's base_offset must equal it." },
+  {
+    name: "start_offset",
+    jsonKey: "startOffset",
+    description: "The file name's 20 digits (`00000000000000001000.log`); the first batch's base_offset must equal it.",
+  },
   { name: "size", jsonKey: "size", description: "Bytes in the file; segments close at about 1 GiB (one whole batch past the limit at most)." },
   { name: "first_offset", jsonKey: "firstOffset", description: "base_offset of the first batch." },
   { name: "last_offset", jsonKey: "lastOffset", description: "Offset of the last message recovery keeps: the next segment must start at last_offset + 1." },
-  { name: "recovery", jsonKey: "recovery", description: "What boot recovery keeps: with an index from the last whole entry (headers only), else a walk from byte 0 checking the offset chain and checksums." },
+  {
+    name: "recovery",
+    jsonKey: "recovery",
+    description:
+      "What boot recovery keeps: with an index from the last whole entry (headers only), else a walk from byte 0 checking the offset chain and checksums.",
+  },
 ];
 
 /** The start offset a segment's or index's file name gives (`{start:020}.log`), or null for another name. */

@@ -21,7 +21,13 @@ export const SEND_IDENTIFIER_FIELDS: readonly FieldSpec[] = layout(0, [
 
 /** The partitioning relative to its first byte; the value's size is the length byte. */
 export const SEND_PARTITIONING_FIELDS: readonly FieldSpec[] = layout(0, [
-  ["send.partitioning_kind", "u8", 1, "producer-set", "Partitioning kind: 1 balanced (length 0), 2 partition id (length 4, u32), 3 messages key (1..255 bytes)."],
+  [
+    "send.partitioning_kind",
+    "u8",
+    1,
+    "producer-set",
+    "Partitioning kind: 1 balanced (length 0), 2 partition id (length 4, u32), 3 messages key (1..255 bytes).",
+  ],
   ["send.partitioning_length", "u8", 1, "length", "Length of the partitioning value."],
   ["send.partitioning_value", "bytes", 0, "producer-set", "The partition id or the messages key; empty for balanced."],
 ]);

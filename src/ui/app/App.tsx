@@ -43,11 +43,16 @@ export function App() {
   const topRef = useRef<HTMLElement>(null);
   useTopHeight(topRef);
 
-  useEffect(() => { void startPage(); }, []);
+  useEffect(() => {
+    void startPage();
+  }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
-      if (e.key === "?" && !(t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA"))) { e.preventDefault(); setHelp((h) => !h); }
+      if (e.key === "?" && !(t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA"))) {
+        e.preventDefault();
+        setHelp((h) => !h);
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -59,9 +64,15 @@ export function App() {
         <div className="toolbar">
           <h1>Iggy Batch Explorer</h1>
           <InputBar />
-          <button type="button" onClick={() => setDialog("build")}>Build a batch</button>
-          <button type="button" onClick={() => setDialog("diff")} disabled={!input}>Compare batches</button>
-          <button type="button" className="help-button" onClick={() => setHelp(true)} aria-keyshortcuts="?">Keyboard help</button>
+          <button type="button" onClick={() => setDialog("build")}>
+            Build a batch
+          </button>
+          <button type="button" onClick={() => setDialog("diff")} disabled={!input}>
+            Compare batches
+          </button>
+          <button type="button" className="help-button" onClick={() => setHelp(true)} aria-keyshortcuts="?">
+            Keyboard help
+          </button>
         </div>
         <StatusLine />
         <Tour openSample={(id) => void loadSample(id)} />
@@ -75,7 +86,9 @@ export function App() {
               <HexView input={input} />
               <Overview input={input} />
             </div>
-          ) : <p className="empty">Drop a batch file, paste bytes, or pick a sample.</p>}
+          ) : (
+            <p className="empty">Drop a batch file, paste bytes, or pick a sample.</p>
+          )}
         </section>
         <div className="side">
           {partition && <PartitionView partition={partition} />}
@@ -97,8 +110,20 @@ export function App() {
         </div>
       </main>
       <footer className="privacy">Everything runs in this tab: your bytes never leave your machine.</footer>
-      {dragging && <div className="drop-overlay" aria-hidden="true">Drop to open</div>}
-      {help && <HelpOverlay onClose={() => setHelp(false)} onTour={() => { setHelp(false); startTour(); }} />}
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          Drop to open
+        </div>
+      )}
+      {help && (
+        <HelpOverlay
+          onClose={() => setHelp(false)}
+          onTour={() => {
+            setHelp(false);
+            startTour();
+          }}
+        />
+      )}
       {dialog === "build" && <BuilderDialog onClose={() => setDialog(null)} />}
       {dialog === "diff" && <DiffDialog onClose={() => setDialog(null)} />}
       <DiscardEditsDialog />

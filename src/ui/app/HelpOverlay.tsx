@@ -13,19 +13,45 @@ const PAGE_KEYS: readonly { keys: string; action: string }[] = [
 export function HelpOverlay({ onClose, onTour }: { onClose: () => void; onTour?: () => void }) {
   const modal = useModal(onClose);
   return (
-    <dialog {...modal} className="help" aria-labelledby="help-title"
-      onKeyDown={(e) => { modal.onKeyDown(e); if (e.key === "?") { e.preventDefault(); onClose(); } }}>
+    <dialog
+      {...modal}
+      className="help"
+      aria-labelledby="help-title"
+      onKeyDown={(e) => {
+        modal.onKeyDown(e);
+        if (e.key === "?") {
+          e.preventDefault();
+          onClose();
+        }
+      }}
+    >
       <h2 id="help-title">Keyboard</h2>
       <table aria-label="Keyboard shortcuts">
-        <thead><tr><th scope="col">Keys</th><th scope="col">Action</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Keys</th>
+            <th scope="col">Action</th>
+          </tr>
+        </thead>
         <tbody>
           {[...HEX_KEYS, ...PAGE_KEYS].map((k) => (
-            <tr key={k.keys + k.action}><td><kbd>{k.keys}</kbd></td><td>{k.action}</td></tr>
+            <tr key={k.keys + k.action}>
+              <td>
+                <kbd>{k.keys}</kbd>
+              </td>
+              <td>{k.action}</td>
+            </tr>
           ))}
         </tbody>
       </table>
-      <button type="button" onClick={onClose} autoFocus>Close</button>
-      {onTour && <button type="button" onClick={onTour} className="help-tour">Take the tour</button>}
+      <button type="button" onClick={onClose} autoFocus>
+        Close
+      </button>
+      {onTour && (
+        <button type="button" onClick={onTour} className="help-tour">
+          Take the tour
+        </button>
+      )}
     </dialog>
   );
 }

@@ -17,7 +17,10 @@ export function useEscapeCancels(): void {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Escape" || e.defaultPrevented || dialogOpen()) return;
       if (cancelLoading()) e.preventDefault();
-      else if (isSearching()) { cancelSearch(); e.preventDefault(); }
+      else if (isSearching()) {
+        cancelSearch();
+        e.preventDefault();
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -29,5 +32,9 @@ export function CancelDecode(): JSX.Element | null {
   const cancellable = useStore(cancellableStore, selectFlag);
   useEscapeCancels();
   if (!cancellable) return null;
-  return <button type="button" className="cancel-decode" onClick={() => cancelLoading()} aria-keyshortcuts="Escape">Cancel</button>;
+  return (
+    <button type="button" className="cancel-decode" onClick={() => cancelLoading()} aria-keyshortcuts="Escape">
+      Cancel
+    </button>
+  );
 }

@@ -43,27 +43,46 @@ export function StatusLine() {
       )}
       {partition && (
         <span className="format-facts" data-format="partition">
-          {formatLine({ format: "partition", detectedBy: `auto: ${partition.result.files.length} files opened together; the server would ${partition.result.verdict === "ok" ? "load" : "refuse"} it` })}
+          {formatLine({
+            format: "partition",
+            detectedBy: `auto: ${partition.result.files.length} files opened together; the server would ${partition.result.verdict === "ok" ? "load" : "refuse"} it`,
+          })}
         </span>
       )}
       {input && !partition && (
         <span className="input-name" title={input.name}>
-          {loading ? "still showing " : ""}{input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
+          {loading ? "still showing " : ""}
+          {input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
           {input.analysis.diagnosticsOmitted > 0 ? ` · ${input.analysis.diagnosticsOmitted} diagnostics not listed` : ""}
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
         </span>
       )}
-      {input?.meta && !partition && <span className="format-facts" data-format={input.meta.format} title={formatLine(input.meta)}>{formatLine(input.meta)}</span>}
-      {input?.note && (provenanceOf(input)
-        ? <span className="provenance-note" role="note" data-testid="provenance-note">{input.note}</span>
-        : <span className="sample-note">{input.note}</span>)}
+      {input?.meta && !partition && (
+        <span className="format-facts" data-format={input.meta.format} title={formatLine(input.meta)}>
+          {formatLine(input.meta)}
+        </span>
+      )}
+      {input?.note &&
+        (provenanceOf(input) ? (
+          <span className="provenance-note" role="note" data-testid="provenance-note">
+            {input.note}
+          </span>
+        ) : (
+          <span className="sample-note">{input.note}</span>
+        ))}
       {loading && (
         <span className="loading">
-          <progress max={100} value={percent} aria-label={`Decoding ${loading.name}`}>{percent}%</progress>{" "}
+          <progress max={100} value={percent} aria-label={`Decoding ${loading.name}`}>
+            {percent}%
+          </progress>{" "}
           <CancelDecode />
         </span>
       )}
-      {error && <span className="input-error" role="alert">{error}</span>}
+      {error && (
+        <span className="input-error" role="alert">
+          {error}
+        </span>
+      )}
     </div>
   );
 }

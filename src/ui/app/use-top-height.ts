@@ -17,7 +17,9 @@ export function useTopHeight(ref: RefObject<HTMLElement | null>): void {
       document.documentElement.style.setProperty("--top-h", `${Math.max(0, Math.ceil(r.bottom))}px`);
       document.documentElement.style.setProperty("--top-full", `${Math.ceil(r.height)}px`);
     };
-    const later = () => { if (!frame) frame = requestAnimationFrame(set); };
+    const later = () => {
+      if (!frame) frame = requestAnimationFrame(set);
+    };
     set();
     const observer = new ResizeObserver(later);
     observer.observe(el);

@@ -13,15 +13,23 @@ import { copyText, downloadFile } from "../common/download.ts";
 import { browserEnv, nowMicros, useXxh3 } from "../session/building.ts";
 import { useModal } from "../common/use-modal.ts";
 import {
-  formReducer, initialForm, PAYLOAD_MODES, VALUE_KINDS,
-  type BatchField, type BuilderForm, type FormAction, type HeaderKindName, type HeaderRow, type MessageForm, type PayloadMode,
+  formReducer,
+  initialForm,
+  PAYLOAD_MODES,
+  VALUE_KINDS,
+  type BatchField,
+  type BuilderForm,
+  type FormAction,
+  type HeaderKindName,
+  type HeaderRow,
+  type MessageForm,
+  type PayloadMode,
 } from "./form-state.ts";
 import { fieldKey, formToSpec, payloadByteLength, specText, type FormIssue } from "./form-to-spec.ts";
 import "../common/dialog.css";
 import "./builder.css";
 
 type Built = { readonly bytes: Uint8Array; readonly analysis: Analysis } | { readonly error: string };
-
 
 const VALUE_PLACEHOLDER: Partial<Record<HeaderKindName, string>> = {
   raw: "hex bytes, e.g. 01 ff",
@@ -39,10 +47,15 @@ function useFocusAfterRender(root: RefObject<HTMLElement | null>) {
     pending.current = null;
     for (const key of keys) {
       const el = root.current?.querySelector<HTMLElement>(`[data-focus="${key}"]`);
-      if (el && !(el as HTMLButtonElement).disabled) { el.focus(); return; }
+      if (el && !(el as HTMLButtonElement).disabled) {
+        el.focus();
+        return;
+      }
     }
   });
-  return (...keys: string[]) => { pending.current = keys; };
+  return (...keys: string[]) => {
+    pending.current = keys;
+  };
 }
 
 /** The builder as a modal dialog. */
@@ -80,21 +93,41 @@ export function BuilderDialog({ onClose }: { onClose: () => void }) {
     <dialog {...modal} className="builder-dialog" aria-labelledby={`${ids}-title`}>
       <div className="dialog-head">
         <h2 id={`${ids}-title`}>Build a batch</h2>
-        <button type="button" onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
       <div className="dialog-body">
         <BatchFields form={form} dispatch={dispatch} errorOf={errorOf} ids={ids} />
 
         <section className="builder-messages" aria-labelledby={`${ids}-messages`}>
-          <h3 id={`${ids}-messages`}>Messages <span className="count">{form.messages.length}</span></h3>
+          <h3 id={`${ids}-messages`}>
+            Messages <span className="count">{form.messages.length}</span>
+          </h3>
           {form.messages.length === 0 && <p className="note">No messages yet.</p>}
           <ol className="message-list">
             {form.messages.map((m, i) => (
-              <MessageEditor key={m.uid} message={m} index={i} count={form.messages.length} nextUid={form.nextUid}
-                dispatch={dispatch} errorOf={errorOf} focusLater={focusLater} ids={ids} />
+              <MessageEditor
+                key={m.uid}
+                message={m}
+                index={i}
+                count={form.messages.length}
+                nextUid={form.nextUid}
+                dispatch={dispatch}
+                errorOf={errorOf}
+                focusLater={focusLater}
+                ids={ids}
+              />
             ))}
           </ol>
-          <button type="button" data-focus="add-message" onClick={() => { focusLater(`payload-${form.nextUid}`); dispatch({ type: "addMessage" }); }}>
+          <button
+            type="button"
+            data-focus="add-message"
+            onClick={() => {
+              focusLater(`payload-${form.nextUid}`);
+              dispatch({ type: "addMessage" });
+            }}
+          >
             Add message
           </button>
         </section>
@@ -102,31 +135,68 @@ export function BuilderDialog({ onClose }: { onClose: () => void }) {
         <section className="builder-result" aria-labelledby={`${ids}-result`}>
           <h3 id={`${ids}-result`}>Result</h3>
           <p className="builder-size" data-testid="builder-size">
-            {bytes ? <>Size: <strong>{bytes.length}</strong> bytes ({plural(form.messages.length, "message")})</>
-              : !xxh ? "Loading the checksum kernel…" : result.errors.length > 0 ? "Size: — (fix the problems below)" : "Size: —"}
+            {bytes ? (
+              <>
+                Size: <strong>{bytes.length}</strong> bytes ({plural(form.messages.length, "message")})
+              </>
+            ) : !xxh ? (
+              "Loading the checksum kernel…"
+            ) : result.errors.length > 0 ? (
+              "Size: — (fix the problems below)"
+            ) : (
+              "Size: —"
+            )}
           </p>
           {built && "analysis" in built && <AnalyzerVerdict analysis={built.analysis} />}
-          {built && "error" in built && <p className="field-error" role="alert">Cannot build: {built.error}</p>}
+          {built && "error" in built && (
+            <p className="field-error" role="alert">
+              Cannot build: {built.error}
+            </p>
+          )}
           <IssueList title={`${plural(result.errors.length, "problem")} to fix`} issues={result.errors} kind="error" />
           <IssueList title={plural(result.warnings.length, "warning")} issues={result.warnings} kind="warning" />
 
-          <label className="spec-label" htmlFor={`${ids}-spec`}>Spec JSON</label>
-          <textarea id={`${ids}-spec`} className="spec-json" readOnly rows={10} value={text} spellCheck={false}
-            aria-describedby={`${ids}-spec-hint`} placeholder="The spec appears once the form has no problems." />
+          <label className="spec-label" htmlFor={`${ids}-spec`}>
+            Spec JSON
+          </label>
+          <textarea
+            id={`${ids}-spec`}
+            className="spec-json"
+            readOnly
+            rows={10}
+            value={text}
+            spellCheck={false}
+            aria-describedby={`${ids}-spec-hint`}
+            placeholder="The spec appears once the form has no problems."
+          />
           <p className="note" id={`${ids}-spec-hint`}>
             The same description <code>iggy-batch build SPEC.json -o batch.bin</code> reads; "auto" ids get a fresh UUIDv7 on every build.
           </p>
           <div className="share-row">
-            <button type="button" onClick={() => void copySpec()} disabled={!text}>Copy</button>
-            <button type="button" onClick={() => downloadFile("batch-spec.json", text + "\n", "application/json")} disabled={!text}>Download spec .json</button>
+            <button type="button" onClick={() => void copySpec()} disabled={!text}>
+              Copy
+            </button>
+            <button type="button" onClick={() => downloadFile("batch-spec.json", text + "\n", "application/json")} disabled={!text}>
+              Download spec .json
+            </button>
           </div>
-          {note && <p className="note" role="status">{note}</p>}
+          {note && (
+            <p className="note" role="status">
+              {note}
+            </p>
+          )}
         </section>
       </div>
       <div className="dialog-actions">
-        <button type="button" className="primary" onClick={showInExplorer} disabled={!bytes}>Show in explorer</button>
-        <button type="button" onClick={() => bytes && downloadFile("built-batch.bin", bytes)} disabled={!bytes}>Download .bin</button>
-        <button type="button" onClick={onClose}>Close</button>
+        <button type="button" className="primary" onClick={showInExplorer} disabled={!bytes}>
+          Show in explorer
+        </button>
+        <button type="button" onClick={() => bytes && downloadFile("built-batch.bin", bytes)} disabled={!bytes}>
+          Download .bin
+        </button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
     </dialog>
   );
@@ -147,16 +217,27 @@ function BatchFields({ form, dispatch, errorOf, ids }: FieldProps) {
       <legend>Batch</legend>
       <fieldset className="kind-choice">
         <legend>Kind</legend>
-        <label><input type="radio" name={`${ids}-kind`} checked={!stamped} onChange={() => dispatch({ type: "setBatchKind", batchKind: "producer" })} /> Producer batch</label>
-        <label><input type="radio" name={`${ids}-kind`} checked={stamped} onChange={() => dispatch({ type: "setBatchKind", batchKind: "stamped" })} /> Stamped batch</label>
-        <span className="note">{stamped ? "as the server stores it: partition, base offset and time set" : "as a producer sends it: partition_id, base_offset and base_timestamp are 0"}</span>
+        <label>
+          <input type="radio" name={`${ids}-kind`} checked={!stamped} onChange={() => dispatch({ type: "setBatchKind", batchKind: "producer" })} /> Producer
+          batch
+        </label>
+        <label>
+          <input type="radio" name={`${ids}-kind`} checked={stamped} onChange={() => dispatch({ type: "setBatchKind", batchKind: "stamped" })} /> Stamped batch
+        </label>
+        <span className="note">
+          {stamped
+            ? "as the server stores it: partition, base offset and time set"
+            : "as a producer sends it: partition_id, base_offset and base_timestamp are 0"}
+        </span>
       </fieldset>
       <div className="batch-grid">
-        {stamped && <>
-          <U64Field field="partitionId" label="partition_id" form={form} dispatch={dispatch} errorOf={errorOf} ids={ids} />
-          <U64Field field="baseOffset" label="base_offset" form={form} dispatch={dispatch} errorOf={errorOf} ids={ids} />
-          <U64Field field="baseTimestamp" label="base_timestamp (µs)" time form={form} dispatch={dispatch} errorOf={errorOf} ids={ids} />
-        </>}
+        {stamped && (
+          <>
+            <U64Field field="partitionId" label="partition_id" form={form} dispatch={dispatch} errorOf={errorOf} ids={ids} />
+            <U64Field field="baseOffset" label="base_offset" form={form} dispatch={dispatch} errorOf={errorOf} ids={ids} />
+            <U64Field field="baseTimestamp" label="base_timestamp (µs)" time form={form} dispatch={dispatch} errorOf={errorOf} ids={ids} />
+          </>
+        )}
         <U64Field field="originTimestamp" label="origin_timestamp (µs)" time form={form} dispatch={dispatch} errorOf={errorOf} ids={ids} />
       </div>
     </fieldset>
@@ -175,19 +256,45 @@ function U64Field({ field, label, time = false, form, dispatch, errorOf, ids }: 
     <div className="batch-field">
       <label htmlFor={id}>{label}</label>
       <div className="inline-row">
-        <input id={id} inputMode="numeric" spellCheck={false} value={value} size={22}
-          aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : date ? hintId : undefined}
-          onChange={(e) => dispatch({ type: "setBatchField", field, value: e.target.value })} />
-        {time && <button type="button" aria-label={`Set ${label.replace(/ \(µs\)$/, "")} to now`}
-          onClick={() => dispatch({ type: "setBatchField", field, value: nowMicros().toString() })}>Now</button>}
+        <input
+          id={id}
+          inputMode="numeric"
+          spellCheck={false}
+          value={value}
+          size={22}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : date ? hintId : undefined}
+          onChange={(e) => dispatch({ type: "setBatchField", field, value: e.target.value })}
+        />
+        {time && (
+          <button
+            type="button"
+            aria-label={`Set ${label.replace(/ \(µs\)$/, "")} to now`}
+            onClick={() => dispatch({ type: "setBatchField", field, value: nowMicros().toString() })}
+          >
+            Now
+          </button>
+        )}
       </div>
-      {error ? <FieldError id={`${id}-error`} message={error} /> : date && <span className="hint" id={hintId}>{date}</span>}
+      {error ? (
+        <FieldError id={`${id}-error`} message={error} />
+      ) : (
+        date && (
+          <span className="hint" id={hintId}>
+            {date}
+          </span>
+        )
+      )}
     </div>
   );
 }
 
 function FieldError({ id, message }: { id: string; message: string }) {
-  return <p className="field-error" id={id} role="alert">{message}</p>;
+  return (
+    <p className="field-error" id={id} role="alert">
+      {message}
+    </p>
+  );
 }
 
 interface MessageProps {
@@ -225,49 +332,96 @@ function MessageEditor({ message: m, index, count, nextUid, dispatch, errorOf, f
       <fieldset>
         <legend>Message {n}</legend>
         <div className="message-tools">
-          <button type="button" data-focus={`up-${m.uid}`} onClick={() => move(-1)} disabled={index === 0} aria-label={`Move message ${n} up`}>↑ Up</button>
-          <button type="button" data-focus={`down-${m.uid}`} onClick={() => move(1)} disabled={index === count - 1} aria-label={`Move message ${n} down`}>↓ Down</button>
+          <button type="button" data-focus={`up-${m.uid}`} onClick={() => move(-1)} disabled={index === 0} aria-label={`Move message ${n} up`}>
+            ↑ Up
+          </button>
+          <button type="button" data-focus={`down-${m.uid}`} onClick={() => move(1)} disabled={index === count - 1} aria-label={`Move message ${n} down`}>
+            ↓ Down
+          </button>
           {/* Keyed by position: after a removal the next message's Remove button takes the focus. */}
-          <button type="button" data-focus={`remove-${index}`} onClick={remove} aria-label={`Remove message ${n}`}>Remove</button>
+          <button type="button" data-focus={`remove-${index}`} onClick={remove} aria-label={`Remove message ${n}`}>
+            Remove
+          </button>
         </div>
 
         <div className="payload-head">
           <label htmlFor={`${id}-mode`}>{hr}Payload format</label>
-          <select id={`${id}-mode`} value={m.payloadMode} onChange={(e) => dispatch({ type: "setPayloadMode", uid: m.uid, mode: e.target.value as PayloadMode })}>
-            {PAYLOAD_MODES.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
+          <select
+            id={`${id}-mode`}
+            value={m.payloadMode}
+            onChange={(e) => dispatch({ type: "setPayloadMode", uid: m.uid, mode: e.target.value as PayloadMode })}
+          >
+            {PAYLOAD_MODES.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
           </select>
-          <span className="hint">{size === null ? "" : plural(size, "byte")}{m.payloadMode === "json" ? " · written compact" : ""}</span>
+          <span className="hint">
+            {size === null ? "" : plural(size, "byte")}
+            {m.payloadMode === "json" ? " · written compact" : ""}
+          </span>
         </div>
         <label htmlFor={`${id}-payload`}>{hr}Payload</label>
-        <textarea id={`${id}-payload`} data-focus={`payload-${m.uid}`} className={`payload-input mode-${m.payloadMode}`} rows={3}
-          value={m.payload} spellCheck={m.payloadMode === "text"}
-          aria-invalid={payloadError ? true : undefined} aria-describedby={payloadError ? `${id}-payload-error` : undefined}
+        <textarea
+          id={`${id}-payload`}
+          data-focus={`payload-${m.uid}`}
+          className={`payload-input mode-${m.payloadMode}`}
+          rows={3}
+          value={m.payload}
+          spellCheck={m.payloadMode === "text"}
+          aria-invalid={payloadError ? true : undefined}
+          aria-describedby={payloadError ? `${id}-payload-error` : undefined}
           placeholder={m.payloadMode === "hex" ? "e.g. de ad be ef" : m.payloadMode === "json" ? '{"key": "value"}' : ""}
-          onChange={(e) => dispatch({ type: "setMessageField", uid: m.uid, field: "payload", value: e.target.value })} />
+          onChange={(e) => dispatch({ type: "setMessageField", uid: m.uid, field: "payload", value: e.target.value })}
+        />
         {payloadError && <FieldError id={`${id}-payload-error`} message={payloadError} />}
 
         <div className="message-grid">
           <div className="batch-field">
             <label htmlFor={`${id}-idmode`}>{hr}Id</label>
             <div className="inline-row">
-              <select id={`${id}-idmode`} value={m.idMode} onChange={(e) => dispatch({ type: "setIdMode", uid: m.uid, idMode: e.target.value as "auto" | "given" })}>
+              <select
+                id={`${id}-idmode`}
+                value={m.idMode}
+                onChange={(e) => dispatch({ type: "setIdMode", uid: m.uid, idMode: e.target.value as "auto" | "given" })}
+              >
                 <option value="auto">auto UUIDv7</option>
                 <option value="given">given</option>
               </select>
-              {m.idMode === "given" && <>
-                <label className="visually-hidden" htmlFor={`${id}-id`}>Message {n} id value</label>
-                <input id={`${id}-id`} className="id-input" value={m.id} size={38} spellCheck={false} placeholder="UUID, 0x… or decimal u128"
-                  aria-invalid={idError ? true : undefined} aria-describedby={idError ? `${id}-id-error` : undefined}
-                  onChange={(e) => dispatch({ type: "setMessageField", uid: m.uid, field: "id", value: e.target.value })} />
-              </>}
+              {m.idMode === "given" && (
+                <>
+                  <label className="visually-hidden" htmlFor={`${id}-id`}>
+                    Message {n} id value
+                  </label>
+                  <input
+                    id={`${id}-id`}
+                    className="id-input"
+                    value={m.id}
+                    size={38}
+                    spellCheck={false}
+                    placeholder="UUID, 0x… or decimal u128"
+                    aria-invalid={idError ? true : undefined}
+                    aria-describedby={idError ? `${id}-id-error` : undefined}
+                    onChange={(e) => dispatch({ type: "setMessageField", uid: m.uid, field: "id", value: e.target.value })}
+                  />
+                </>
+              )}
             </div>
             {idError && <FieldError id={`${id}-id-error`} message={idError} />}
           </div>
           <div className="batch-field">
             <label htmlFor={`${id}-delta`}>{hr}Timestamp delta (µs)</label>
-            <input id={`${id}-delta`} inputMode="numeric" size={12} value={m.timestampDelta} spellCheck={false}
-              aria-invalid={deltaError ? true : undefined} aria-describedby={deltaError ? `${id}-delta-error` : undefined}
-              onChange={(e) => dispatch({ type: "setMessageField", uid: m.uid, field: "timestampDelta", value: e.target.value })} />
+            <input
+              id={`${id}-delta`}
+              inputMode="numeric"
+              size={12}
+              value={m.timestampDelta}
+              spellCheck={false}
+              aria-invalid={deltaError ? true : undefined}
+              aria-describedby={deltaError ? `${id}-delta-error` : undefined}
+              onChange={(e) => dispatch({ type: "setMessageField", uid: m.uid, field: "timestampDelta", value: e.target.value })}
+            />
             {deltaError && <FieldError id={`${id}-delta-error`} message={deltaError} />}
           </div>
         </div>
@@ -279,8 +433,22 @@ function MessageEditor({ message: m, index, count, nextUid, dispatch, errorOf, f
 }
 
 /** The user header rows of one message: key, kind of the value, value, and a remove button each. */
-function HeaderRows({ message: m, n, nextUid, dispatch, errorOf, focusLater, id }: {
-  message: MessageForm; n: number; nextUid: number; dispatch: Dispatch<FormAction>; errorOf: ReadonlyMap<string, string>; focusLater: (...keys: string[]) => void; id: string;
+function HeaderRows({
+  message: m,
+  n,
+  nextUid,
+  dispatch,
+  errorOf,
+  focusLater,
+  id,
+}: {
+  message: MessageForm;
+  n: number;
+  nextUid: number;
+  dispatch: Dispatch<FormAction>;
+  errorOf: ReadonlyMap<string, string>;
+  focusLater: (...keys: string[]) => void;
+  id: string;
 }) {
   const setKind = (h: HeaderRow, kind: HeaderKindName) => {
     const value = kind === "bool" && !/^(true|false)$/.test(h.value) ? "true" : h.value;
@@ -290,7 +458,16 @@ function HeaderRows({ message: m, n, nextUid, dispatch, errorOf, focusLater, id 
     <div className="header-rows">
       {m.headers.length > 0 && (
         <table className="header-table" aria-label={`Message ${n} user headers`}>
-          <thead><tr><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Value</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Value</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {m.headers.map((h, j) => {
               const where = `Message ${n} header ${j + 1}`;
@@ -300,33 +477,61 @@ function HeaderRows({ message: m, n, nextUid, dispatch, errorOf, focusLater, id 
               return (
                 <tr key={h.uid}>
                   <td>
-                    <input aria-label={`${where} key`} data-focus={`hkey-${h.uid}`} value={h.key} spellCheck={false} placeholder="key"
-                      aria-invalid={keyError ? true : undefined} aria-describedby={keyError ? `${hid}-key-error` : undefined}
-                      onChange={(e) => dispatch({ type: "setHeader", uid: m.uid, headerUid: h.uid, patch: { key: e.target.value } })} />
+                    <input
+                      aria-label={`${where} key`}
+                      data-focus={`hkey-${h.uid}`}
+                      value={h.key}
+                      spellCheck={false}
+                      placeholder="key"
+                      aria-invalid={keyError ? true : undefined}
+                      aria-describedby={keyError ? `${hid}-key-error` : undefined}
+                      onChange={(e) => dispatch({ type: "setHeader", uid: m.uid, headerUid: h.uid, patch: { key: e.target.value } })}
+                    />
                     {keyError && <FieldError id={`${hid}-key-error`} message={keyError} />}
                   </td>
                   <td>
                     <select aria-label={`${where} kind`} value={h.kind} onChange={(e) => setKind(h, e.target.value as HeaderKindName)}>
-                      {VALUE_KINDS.map((k, i) => <option key={k} value={k}>{i + 1} {k}</option>)}
+                      {VALUE_KINDS.map((k, i) => (
+                        <option key={k} value={k}>
+                          {i + 1} {k}
+                        </option>
+                      ))}
                     </select>
                   </td>
                   <td>
                     {h.kind === "bool" ? (
-                      <select aria-label={`${where} value`} value={/^(true|1)$/i.test(h.value.trim()) ? "true" : "false"}
-                        onChange={(e) => dispatch({ type: "setHeader", uid: m.uid, headerUid: h.uid, patch: { value: e.target.value } })}>
+                      <select
+                        aria-label={`${where} value`}
+                        value={/^(true|1)$/i.test(h.value.trim()) ? "true" : "false"}
+                        onChange={(e) => dispatch({ type: "setHeader", uid: m.uid, headerUid: h.uid, patch: { value: e.target.value } })}
+                      >
                         <option value="true">true</option>
                         <option value="false">false</option>
                       </select>
                     ) : (
-                      <input aria-label={`${where} value`} value={h.value} spellCheck={false} placeholder={VALUE_PLACEHOLDER[h.kind] ?? "e.g. 42"}
-                        aria-invalid={valueError ? true : undefined} aria-describedby={valueError ? `${hid}-value-error` : undefined}
-                        onChange={(e) => dispatch({ type: "setHeader", uid: m.uid, headerUid: h.uid, patch: { value: e.target.value } })} />
+                      <input
+                        aria-label={`${where} value`}
+                        value={h.value}
+                        spellCheck={false}
+                        placeholder={VALUE_PLACEHOLDER[h.kind] ?? "e.g. 42"}
+                        aria-invalid={valueError ? true : undefined}
+                        aria-describedby={valueError ? `${hid}-value-error` : undefined}
+                        onChange={(e) => dispatch({ type: "setHeader", uid: m.uid, headerUid: h.uid, patch: { value: e.target.value } })}
+                      />
                     )}
                     {valueError && <FieldError id={`${hid}-value-error`} message={valueError} />}
                   </td>
                   <td>
-                    <button type="button" aria-label={`Remove header ${j + 1} of message ${n}`}
-                      onClick={() => { focusLater(`add-header-${m.uid}`); dispatch({ type: "removeHeader", uid: m.uid, headerUid: h.uid }); }}>Remove</button>
+                    <button
+                      type="button"
+                      aria-label={`Remove header ${j + 1} of message ${n}`}
+                      onClick={() => {
+                        focusLater(`add-header-${m.uid}`);
+                        dispatch({ type: "removeHeader", uid: m.uid, headerUid: h.uid });
+                      }}
+                    >
+                      Remove
+                    </button>
                   </td>
                 </tr>
               );
@@ -334,8 +539,17 @@ function HeaderRows({ message: m, n, nextUid, dispatch, errorOf, focusLater, id 
           </tbody>
         </table>
       )}
-      <button type="button" data-focus={`add-header-${m.uid}`} aria-label={`Add header to message ${n}`}
-        onClick={() => { focusLater(`hkey-${nextUid}`); dispatch({ type: "addHeader", uid: m.uid }); }}>Add header</button>
+      <button
+        type="button"
+        data-focus={`add-header-${m.uid}`}
+        aria-label={`Add header to message ${n}`}
+        onClick={() => {
+          focusLater(`hkey-${nextUid}`);
+          dispatch({ type: "addHeader", uid: m.uid });
+        }}
+      >
+        Add header
+      </button>
     </div>
   );
 }
@@ -347,7 +561,11 @@ function AnalyzerVerdict({ analysis }: { analysis: Analysis }) {
     <div>
       <p className="note">Analyzer findings:</p>
       <ul className="issue-list">
-        {analysis.diagnostics.map((d, i) => <li key={i} className={`issue-${d.severity}`}><strong>{d.severity}</strong> {d.code}: {d.message}</li>)}
+        {analysis.diagnostics.map((d, i) => (
+          <li key={i} className={`issue-${d.severity}`}>
+            <strong>{d.severity}</strong> {d.code}: {d.message}
+          </li>
+        ))}
       </ul>
     </div>
   );
@@ -358,9 +576,15 @@ function IssueList({ title, issues, kind }: { title: string; issues: readonly Fo
   if (issues.length === 0) return null;
   return (
     <div className={`issues issues-${kind}`}>
-      <p className="issues-title">{kind === "error" ? "✖" : "⚠"} {title}:</p>
+      <p className="issues-title">
+        {kind === "error" ? "✖" : "⚠"} {title}:
+      </p>
       <ul className="issue-list">
-        {issues.map((e, i) => <li key={`${e.field}-${i}`}>{e.where}: {e.message}</li>)}
+        {issues.map((e, i) => (
+          <li key={`${e.field}-${i}`}>
+            {e.where}: {e.message}
+          </li>
+        ))}
       </ul>
     </div>
   );

@@ -115,14 +115,22 @@ export function convertPayload(text: string, from: PayloadMode, to: PayloadMode)
   if (from === to) return text;
   if (to === "hex") {
     if (from === "json") {
-      try { return bytesToHex(utf8.encode(JSON.stringify(JSON.parse(text))), " "); } catch { /* not JSON yet: keep its bytes */ }
+      try {
+        return bytesToHex(utf8.encode(JSON.stringify(JSON.parse(text))), " ");
+      } catch {
+        /* not JSON yet: keep its bytes */
+      }
     }
     return bytesToHex(utf8.encode(text), " ");
   }
   if (from === "hex") {
     const bytes = parseHexText(text);
     if (!bytes) return text;
-    try { return strictUtf8.decode(bytes); } catch { return text; }
+    try {
+      return strictUtf8.decode(bytes);
+    } catch {
+      return text;
+    }
   }
   return text; // text ↔ JSON: the characters stay
 }

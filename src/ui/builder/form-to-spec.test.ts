@@ -43,15 +43,19 @@ describe("formToSpec: valid forms build into clean batches", () => {
   });
 
   it("a stamped batch of three messages with every payload mode, given ids and TLV headers of every kind", async () => {
-    let form = apply(base(),
+    let form = apply(
+      base(),
       { type: "setBatchKind", batchKind: "stamped" },
       { type: "setBatchField", field: "partitionId", value: "3" },
       { type: "setBatchField", field: "baseOffset", value: "0x64" },
       { type: "setBatchField", field: "baseTimestamp", value: "5000" },
       { type: "setBatchField", field: "originTimestamp", value: "1000" },
-      { type: "addMessage" }, { type: "addMessage" });
+      { type: "addMessage" },
+      { type: "addMessage" },
+    );
     const [a, b, c] = form.messages.map((m) => m.uid) as [number, number, number];
-    form = apply(form,
+    form = apply(
+      form,
       { type: "setPayloadMode", uid: a, mode: "json" },
       { type: "setMessageField", uid: a, field: "payload", value: '{ "n": 1, "s": "x" }' },
       { type: "setIdMode", uid: a, idMode: "given" },
@@ -63,10 +67,24 @@ describe("formToSpec: valid forms build into clean batches", () => {
       { type: "setMessageField", uid: b, field: "timestampDelta", value: "50" },
       { type: "setMessageField", uid: c, field: "payload", value: "third" },
       { type: "setIdMode", uid: c, idMode: "given" },
-      { type: "setMessageField", uid: c, field: "id", value: "340282366920938463463374607431768211455" });
+      { type: "setMessageField", uid: c, field: "id", value: "340282366920938463463374607431768211455" },
+    );
     const values: Record<string, string> = {
-      raw: "01 02", string: "héllo", bool: "true", i8: "-128", i16: "-2", i32: "0x7fffffff", i64: "-9223372036854775808", i128: "-1",
-      u8: "255", u16: "65535", u32: "4294967295", u64: "18446744073709551615", u128: "0xffffffffffffffffffffffffffffffff", f32: "1.5", f64: "-Infinity",
+      raw: "01 02",
+      string: "héllo",
+      bool: "true",
+      i8: "-128",
+      i16: "-2",
+      i32: "0x7fffffff",
+      i64: "-9223372036854775808",
+      i128: "-1",
+      u8: "255",
+      u16: "65535",
+      u32: "4294967295",
+      u64: "18446744073709551615",
+      u128: "0xffffffffffffffffffffffffffffffff",
+      f32: "1.5",
+      f64: "-Infinity",
     };
     for (const kind of VALUE_KINDS) {
       form = formReducer(form, { type: "addHeader", uid: c });
@@ -94,10 +112,21 @@ describe("formToSpec: valid forms build into clean batches", () => {
     expect(decoded.ok).toBe(true);
     if (!decoded.ok) return;
     expect(decoded.headers.map((h) => [h.key.text, h.value.kindName, h.value.text])).toEqual([
-      ["k-raw", "raw", "01 02"], ["k-string", "string", "héllo"], ["k-bool", "bool", "true"], ["k-i8", "i8", "-128"],
-      ["k-i16", "i16", "-2"], ["k-i32", "i32", "2147483647"], ["k-i64", "i64", "-9223372036854775808"], ["k-i128", "i128", "-1"],
-      ["k-u8", "u8", "255"], ["k-u16", "u16", "65535"], ["k-u32", "u32", "4294967295"], ["k-u64", "u64", "18446744073709551615"],
-      ["k-u128", "u128", "340282366920938463463374607431768211455"], ["k-f32", "f32", "1.5"], ["k-f64", "f64", "-Infinity"],
+      ["k-raw", "raw", "01 02"],
+      ["k-string", "string", "héllo"],
+      ["k-bool", "bool", "true"],
+      ["k-i8", "i8", "-128"],
+      ["k-i16", "i16", "-2"],
+      ["k-i32", "i32", "2147483647"],
+      ["k-i64", "i64", "-9223372036854775808"],
+      ["k-i128", "i128", "-1"],
+      ["k-u8", "u8", "255"],
+      ["k-u16", "u16", "65535"],
+      ["k-u32", "u32", "4294967295"],
+      ["k-u64", "u64", "18446744073709551615"],
+      ["k-u128", "u128", "340282366920938463463374607431768211455"],
+      ["k-f32", "f32", "1.5"],
+      ["k-f64", "f64", "-Infinity"],
     ]);
   });
 
@@ -120,7 +149,8 @@ describe("formToSpec: problems are tied to their fields", () => {
   it("invalid JSON, odd hex, a bad id, a bad delta and bad header values are errors; no spec is made", () => {
     let form = apply(base(), { type: "addMessage" }, { type: "addMessage" });
     const [a, b, c] = form.messages.map((m) => m.uid) as [number, number, number];
-    form = apply(form,
+    form = apply(
+      form,
       { type: "setPayloadMode", uid: a, mode: "json" },
       { type: "setMessageField", uid: a, field: "payload", value: "{nope" },
       { type: "setPayloadMode", uid: b, mode: "hex" },
@@ -128,18 +158,27 @@ describe("formToSpec: problems are tied to their fields", () => {
       { type: "setIdMode", uid: b, idMode: "given" },
       { type: "setMessageField", uid: b, field: "id", value: "deadbeef" },
       { type: "setMessageField", uid: c, field: "timestampDelta", value: "4294967296" },
-      { type: "addHeader", uid: c });
+      { type: "addHeader", uid: c },
+    );
     const h = form.messages[2]!.headers[0]!.uid;
     form = apply(form, { type: "setHeader", uid: c, headerUid: h, patch: { key: "", kind: "u8", value: "256" } });
     const r = formToSpec(form);
     expect(r.spec).toBeNull();
     expect(r.errors.map((e) => e.field)).toEqual([
       fieldKey.message(a, "payload"),
-      fieldKey.message(b, "id"), fieldKey.message(b, "payload"),
-      fieldKey.message(c, "timestampDelta"), fieldKey.header(c, h, "key"), fieldKey.header(c, h, "value"),
+      fieldKey.message(b, "id"),
+      fieldKey.message(b, "payload"),
+      fieldKey.message(c, "timestampDelta"),
+      fieldKey.header(c, h, "key"),
+      fieldKey.header(c, h, "value"),
     ]);
     expect(r.errors.map((e) => e.where)).toEqual([
-      "Message 1 payload", "Message 2 id", "Message 2 payload", "Message 3 timestamp delta", "Message 3 header 1 key", "Message 3 header 1 value",
+      "Message 1 payload",
+      "Message 2 id",
+      "Message 2 payload",
+      "Message 3 timestamp delta",
+      "Message 3 header 1 key",
+      "Message 3 header 1 value",
     ]);
     expect(r.errors[0]!.message).toMatch(/^not valid JSON/);
     expect(r.errors[1]!.message).toMatch(/0x prefix/);
@@ -147,10 +186,13 @@ describe("formToSpec: problems are tied to their fields", () => {
   });
 
   it("a stamped batch needs a nonzero base_timestamp and u64 fields", () => {
-    const form = apply(base(), { type: "setBatchKind", batchKind: "stamped" },
+    const form = apply(
+      base(),
+      { type: "setBatchKind", batchKind: "stamped" },
       { type: "setBatchField", field: "baseTimestamp", value: "0" },
       { type: "setBatchField", field: "partitionId", value: "18446744073709551616" },
-      { type: "setBatchField", field: "originTimestamp", value: "-1" });
+      { type: "setBatchField", field: "originTimestamp", value: "-1" },
+    );
     const r = formToSpec(form);
     expect(r.errors.map((e) => e.field)).toEqual(["batch.partitionId", "batch.baseTimestamp", "batch.originTimestamp"]);
   });

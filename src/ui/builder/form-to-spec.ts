@@ -178,7 +178,11 @@ export function formToSpec(form: BuilderForm): FormResult {
     spec.baseOffset = take(parseU64Text(form.baseOffset), fieldKey.batch("baseOffset"), "base_offset");
     const baseTimestamp = take(parseU64Text(form.baseTimestamp), fieldKey.batch("baseTimestamp"), "base_timestamp");
     if (baseTimestamp === "0") {
-      errors.push({ field: fieldKey.batch("baseTimestamp"), where: "base_timestamp", message: "a stamped batch has a nonzero base_timestamp (0 means a producer batch)" });
+      errors.push({
+        field: fieldKey.batch("baseTimestamp"),
+        where: "base_timestamp",
+        message: "a stamped batch has a nonzero base_timestamp (0 means a producer batch)",
+      });
     }
     spec.baseTimestamp = baseTimestamp;
   }
@@ -198,9 +202,22 @@ export function formToSpec(form: BuilderForm): FormResult {
   spec.messages = messages;
 
   if (form.messages.length === 0) {
-    warnings.push({ field: fieldKey.batch("messages"), where: "Messages", message: "an empty batch: a valid layout, but the server refuses to admit a batch with no messages (empty-batch)" });
-  } else if (!form.messages.some((m) => { const d = parseTimestampDelta(m.timestampDelta); return !d.ok || d.value === 0; })) {
-    warnings.push({ field: fieldKey.batch("originTimestamp"), where: "origin_timestamp", message: "no message has timestamp delta 0, so origin_timestamp is not the earliest message time (origin-not-earliest)" });
+    warnings.push({
+      field: fieldKey.batch("messages"),
+      where: "Messages",
+      message: "an empty batch: a valid layout, but the server refuses to admit a batch with no messages (empty-batch)",
+    });
+  } else if (
+    !form.messages.some((m) => {
+      const d = parseTimestampDelta(m.timestampDelta);
+      return !d.ok || d.value === 0;
+    })
+  ) {
+    warnings.push({
+      field: fieldKey.batch("originTimestamp"),
+      where: "origin_timestamp",
+      message: "no message has timestamp delta 0, so origin_timestamp is not the earliest message time (origin-not-earliest)",
+    });
   }
 
   return { spec: errors.length === 0 ? spec : null, errors, warnings };

@@ -22,9 +22,17 @@ const same = (t: FieldEditTarget | null) => t;
 /** An "Edit" button for a field; opens the form in its panel. */
 export function EditFieldButton({ target }: { target: FieldEditTarget }) {
   return (
-    <button type="button" className="field-edit-button" aria-label={`Edit ${target.label}`} title={`Edit ${target.label}`}
-      onClick={(e) => { e.stopPropagation(); fieldEditStore.set(target); }}
-      onKeyDown={(e) => e.stopPropagation()}>
+    <button
+      type="button"
+      className="field-edit-button"
+      aria-label={`Edit ${target.label}`}
+      title={`Edit ${target.label}`}
+      onClick={(e) => {
+        e.stopPropagation();
+        fieldEditStore.set(target);
+      }}
+      onKeyDown={(e) => e.stopPropagation()}
+    >
       ✎
     </button>
   );
@@ -55,20 +63,55 @@ export function FieldEditForm({ where, onApply }: { where: FieldEditTarget["wher
   if (!target || target.where !== where) return null;
   const apply = () => {
     const parsed = parseFieldText(text, target.spec);
-    if (!parsed.ok) { setError(parsed.error); return; }
+    if (!parsed.ok) {
+      setError(parsed.error);
+      return;
+    }
     onApply(target.base, target.spec, parsed.value, `${target.label} = ${text.trim()}`);
     fieldEditStore.set(null);
   };
   return (
-    <form className="field-edit" onSubmit={(e) => { e.preventDefault(); apply(); }}
-      onKeyDown={(e) => { e.stopPropagation(); if (e.key === "Escape") fieldEditStore.set(null); }}>
+    <form
+      className="field-edit"
+      onSubmit={(e) => {
+        e.preventDefault();
+        apply();
+      }}
+      onKeyDown={(e) => {
+        e.stopPropagation();
+        if (e.key === "Escape") fieldEditStore.set(null);
+      }}
+    >
       <label htmlFor={inputId}>{target.label}</label>
-      <input id={inputId} ref={inputRef} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false}
-        aria-invalid={error !== null} aria-describedby={error ? errorId : undefined} className="field-edit-input" />
+      <input
+        id={inputId}
+        ref={inputRef}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        spellCheck={false}
+        aria-invalid={error !== null}
+        aria-describedby={error ? errorId : undefined}
+        className="field-edit-input"
+      />
       <button type="submit">Apply</button>
-      <button type="button" onClick={() => fieldEditStore.set(null)}>Cancel</button>
-      {error && <span id={errorId} role="alert" className="field-edit-error">{error}</span>}
-      <span className="note">{target.spec.type === "bytes" ? "hex bytes" : target.spec.role === "checksum" ? "16 hex digits" : target.spec.type === "u128" ? "UUID, 0x hex or decimal" : "decimal or 0x hex"}; checks re-run at once, Undo reverts.</span>
+      <button type="button" onClick={() => fieldEditStore.set(null)}>
+        Cancel
+      </button>
+      {error && (
+        <span id={errorId} role="alert" className="field-edit-error">
+          {error}
+        </span>
+      )}
+      <span className="note">
+        {target.spec.type === "bytes"
+          ? "hex bytes"
+          : target.spec.role === "checksum"
+            ? "16 hex digits"
+            : target.spec.type === "u128"
+              ? "UUID, 0x hex or decimal"
+              : "decimal or 0x hex"}
+        ; checks re-run at once, Undo reverts.
+      </span>
     </form>
   );
 }

@@ -44,7 +44,11 @@ describe("value text", () => {
   });
 
   it("gives a frame checksum verdict", () => {
-    expect(checksumVerdict(0x7596755a20b9d2bfn, 0x7596755a20b9d2bfn)).toEqual({ ok: true, text: "✓", title: "stored 7596755a20b9d2bf / computed 7596755a20b9d2bf" });
+    expect(checksumVerdict(0x7596755a20b9d2bfn, 0x7596755a20b9d2bfn)).toEqual({
+      ok: true,
+      text: "✓",
+      title: "stored 7596755a20b9d2bf / computed 7596755a20b9d2bf",
+    });
     const bad = checksumVerdict(1n, 2n);
     expect(bad.ok).toBe(false);
     expect(bad.text).toBe("✗ stored≠computed");

@@ -1,7 +1,17 @@
 /** Text of table cells: verdicts, offsets, times, ids and payload previews (pure, no DOM). */
 import type { BatchModel } from "../../core/model.ts";
 import { FRAME_FLAGS_OF_SEVERITY, frameFlagSeverity } from "../../format/diagnostics.ts";
-import { decodeMessageId, formatCount, hex128, hex64, hexOffset, microsToIso, plural as pluralOf, timeText as timeOf, type MessageId } from "../../format/values.ts";
+import {
+  decodeMessageId,
+  formatCount,
+  hex128,
+  hex64,
+  hexOffset,
+  microsToIso,
+  plural as pluralOf,
+  timeText as timeOf,
+  type MessageId,
+} from "../../format/values.ts";
 
 export { formatCount, hexOffset };
 
@@ -75,7 +85,11 @@ export function idCell(id: MessageId): { uuid: string; tag: string; title: strin
   if (isUuid(id)) return { uuid: id.uuid, tag: `v${id.version}`, title: `${u128}\nUUID v${id.version} in wire order` };
   const reversed = valueOrderId(id);
   if (isUuid(reversed)) {
-    return { uuid: id.uuid, tag: `LE v${reversed.version}`, title: `${u128}\nthe u128 value read as a UUID is v${reversed.version}: ${reversed.uuid} (Node SDK byte order)` };
+    return {
+      uuid: id.uuid,
+      tag: `LE v${reversed.version}`,
+      title: `${u128}\nthe u128 value read as a UUID is v${reversed.version}: ${reversed.uuid} (Node SDK byte order)`,
+    };
   }
   return { uuid: id.uuid, tag: "—", title: `${u128}\nnot an RFC 9562 UUID in either byte order` };
 }

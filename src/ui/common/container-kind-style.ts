@@ -14,5 +14,8 @@ export function containerColourClass(kind: ContainerByteKind): string {
 
 /** Style of every container kind: its group's colour class, a class of its own (for tests and selectors) and a label naming the field. */
 export const CONTAINER_KIND_STYLE = Object.fromEntries(
-  Object.keys(CONTAINER_COLOUR_GROUP).map((kind) => [kind, { className: `${containerColourClass(kind as ContainerByteKind)} kind-c-${kind.replace(/[._]/g, "-")}`, label: kind.replace(".", " ") }]),
+  Object.keys(CONTAINER_COLOUR_GROUP).map((kind) => [
+    kind,
+    { className: `${containerColourClass(kind as ContainerByteKind)} kind-c-${kind.replace(/[._]/g, "-")}`, label: kind.replace(".", " ") },
+  ]),
 ) as { readonly [K in ContainerByteKind]: KindStyle };

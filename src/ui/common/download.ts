@@ -27,12 +27,17 @@ export async function copyText(text: string): Promise<boolean> {
 /** Lowercase hex SHA-256 of bytes, with Web Crypto (local, nothing leaves the page). */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   // A view over a plain ArrayBuffer is hashed in place: copying a 256 MiB input only to hash it doubled the memory.
-  const data = bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : (bytes.slice());
+  const data = bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice();
   const digest = await crypto.subtle.digest("SHA-256", data);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** A file name safe to save under, from an input name. */
 export function baseName(name: string): string {
-  return name.replace(/^sample: /, "sample-").replace(/[^\w.-]+/g, "_").replace(/\.bin$/i, "") || "input";
+  return (
+    name
+      .replace(/^sample: /, "sample-")
+      .replace(/[^\w.-]+/g, "_")
+      .replace(/\.bin$/i, "") || "input"
+  );
 }

@@ -19,8 +19,9 @@ describe("the Format control", () => {
   });
 
   test("the format line reads as the contract's example", () => {
-    expect(formatLine({ format: "send-messages", detectedBy: "auto: metadata parses, batch ends at body end" }))
-      .toBe("format: SendMessages body (auto: metadata parses, batch ends at body end)");
+    expect(formatLine({ format: "send-messages", detectedBy: "auto: metadata parses, batch ends at body end" })).toBe(
+      "format: SendMessages body (auto: metadata parses, batch ends at body end)",
+    );
   });
 });
 

@@ -21,12 +21,19 @@ export function useModal(onClose: () => void): ModalProps {
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
-    return () => { if (d?.open) d.close(); };
+    return () => {
+      if (d?.open) d.close();
+    };
   }, []);
   return {
     ref,
-    onCancel: (e) => { e.preventDefault(); onClose(); },
-    onClose: () => { if (!ref.current?.open) onClose(); },
+    onCancel: (e) => {
+      e.preventDefault();
+      onClose();
+    },
+    onClose: () => {
+      if (!ref.current?.open) onClose();
+    },
     onKeyDown: (e) => e.stopPropagation(),
     onPaste: (e) => e.stopPropagation(),
   };

@@ -25,21 +25,43 @@ function LegacyFacts({ input, legacy }: { input: LoadedInput; legacy: LegacyDeco
   const convert = async (how: "open" | "download") => {
     const segment = legacyToSegment(await loadXxh3(), input.bytes, legacy);
     const name = convertedName(legacy);
-    if (how === "download") { downloadFile(name, segment); setNote(`Downloaded ${name} (${segment.length} bytes).`); return; }
-    void loadInput(`${name} (converted from ${input.name})`, segment, `${legacy.runs.length} batches rebuilt from ${legacy.messages.length} legacy messages of ${baseName(input.name)}`, undefined, { fileName: name });
+    if (how === "download") {
+      downloadFile(name, segment);
+      setNote(`Downloaded ${name} (${segment.length} bytes).`);
+      return;
+    }
+    void loadInput(
+      `${name} (converted from ${input.name})`,
+      segment,
+      `${legacy.runs.length} batches rebuilt from ${legacy.messages.length} legacy messages of ${baseName(input.name)}`,
+      undefined,
+      { fileName: name },
+    );
   };
   return (
     <div className="legacy-facts">
       <p>
-        {legacy.messages.length} messages in {legacy.runs.length} runs (one origin batch each): {counts.verified} checksums verified,{" "}
-        {counts.mismatch} mismatched, {counts.unverifiable} not checkable.
+        {legacy.messages.length} messages in {legacy.runs.length} runs (one origin batch each): {counts.verified} checksums verified, {counts.mismatch}{" "}
+        mismatched, {counts.unverifiable} not checkable.
       </p>
       <ul className="legacy-runs">
-        {legacy.runs.slice(0, 20).map((r) => <li key={r.first}>messages {r.first}..{r.first + r.count - 1}: {r.note}</li>)}
+        {legacy.runs.slice(0, 20).map((r) => (
+          <li key={r.first}>
+            messages {r.first}..{r.first + r.count - 1}: {r.note}
+          </li>
+        ))}
       </ul>
-      <button type="button" onClick={() => void convert("open")} disabled={legacy.messages.length === 0}>Convert to batches</button>{" "}
-      <button type="button" onClick={() => void convert("download")} disabled={legacy.messages.length === 0}>Download converted segment</button>
-      {note && <span className="legacy-note" role="status">{note}</span>}
+      <button type="button" onClick={() => void convert("open")} disabled={legacy.messages.length === 0}>
+        Convert to batches
+      </button>{" "}
+      <button type="button" onClick={() => void convert("download")} disabled={legacy.messages.length === 0}>
+        Download converted segment
+      </button>
+      {note && (
+        <span className="legacy-note" role="status">
+          {note}
+        </span>
+      )}
     </div>
   );
 }
@@ -53,17 +75,33 @@ export function ContainerPanel({ input }: { input: LoadedInput }) {
     <section className="panel container-panel" aria-labelledby="container-heading" data-format={meta.format}>
       <h2 id="container-heading">{FORMAT_TITLES[meta.format]}</h2>
       <p className="container-why">{meta.detectedBy}</p>
-      {meta.recovery && <p className={`recovery-sentence tone-${meta.recovery.stopsAt === null ? "ok" : "bad"}`} aria-label="Recovery verdict">{meta.recovery.sentence}</p>}
+      {meta.recovery && (
+        <p className={`recovery-sentence tone-${meta.recovery.stopsAt === null ? "ok" : "bad"}`} aria-label="Recovery verdict">
+          {meta.recovery.sentence}
+        </p>
+      )}
       {meta.legacy && <LegacyFacts input={input} legacy={meta.legacy} />}
       {fields.length > 0 && meta.format !== "index" && (
         <div className="table-scroll">
           <table className="container-fields" aria-label="Container fields">
-            <thead><tr><th>Field</th><th>Bytes</th><th>Value</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Field</th>
+                <th>Bytes</th>
+                <th>Value</th>
+              </tr>
+            </thead>
             <tbody>
               {fields.slice(0, MAX_FIELDS_LISTED).map((f) => (
                 <tr key={`${f.start}:${f.name}`} data-kind={f.kind}>
-                  <td><button type="button" className="link-button" onClick={() => selectRange(f.start, f.end, "table")}>{f.name}</button></td>
-                  <td>{f.start}..{f.end}</td>
+                  <td>
+                    <button type="button" className="link-button" onClick={() => selectRange(f.start, f.end, "table")}>
+                      {f.name}
+                    </button>
+                  </td>
+                  <td>
+                    {f.start}..{f.end}
+                  </td>
                   <td>{f.value}</td>
                 </tr>
               ))}

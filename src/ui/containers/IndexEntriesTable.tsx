@@ -38,19 +38,46 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
   const canJump = !isIndex || input.companion !== null;
   return (
     <section className="panel index-panel" aria-labelledby="index-heading">
-      <h2 id="index-heading">Index entries <span className="count">{rows.length}</span> <span className="index-name">{indexName}</span></h2>
+      <h2 id="index-heading">
+        Index entries <span className="count">{rows.length}</span> <span className="index-name">{indexName}</span>
+      </h2>
       <div className="table-scroll">
         <table className="index-table" aria-label="Index entries">
-          <thead><tr><th>#</th><th>Offset</th><th>Timestamp</th><th>Position</th><th>Check</th></tr></thead>
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Offset</th>
+              <th>Timestamp</th>
+              <th>Position</th>
+              <th>Check</th>
+            </tr>
+          </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.index} data-entry={r.index}>
-                <td>{isIndex ? <button type="button" className="link-button" onClick={() => selectRange(r.start, r.start + 24, "table")} title="Select this entry's 24 bytes">{r.index}</button> : r.index}</td>
+                <td>
+                  {isIndex ? (
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => selectRange(r.start, r.start + 24, "table")}
+                      title="Select this entry's 24 bytes"
+                    >
+                      {r.index}
+                    </button>
+                  ) : (
+                    r.index
+                  )}
+                </td>
                 <td>{r.offset}</td>
                 <td>{r.timestamp}</td>
                 <td>
-                  <button type="button" disabled={!canJump} onClick={() => void goToBatch(input, r.position)}
-                    title={canJump ? "Go to the batch this entry points at" : "Open the .log with this index to go to its batches"}>
+                  <button
+                    type="button"
+                    disabled={!canJump}
+                    onClick={() => void goToBatch(input, r.position)}
+                    title={canJump ? "Go to the batch this entry points at" : "Open the .log with this index to go to its batches"}
+                  >
                     Go to batch at {r.position}
                   </button>
                 </td>

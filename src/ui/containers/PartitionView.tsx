@@ -11,12 +11,25 @@ export function PartitionView({ partition }: { partition: OpenPartition }) {
   const others = useMemo(() => otherFiles(result), [result]);
   return (
     <section className="panel partition-panel" aria-labelledby="partition-heading">
-      <h2 id="partition-heading">Partition <span className="count">{rows.length} segments</span></h2>
-      <p className={`partition-verdict tone-${result.verdict === "ok" ? "ok" : "bad"}`} data-verdict={result.verdict} aria-label="Partition verdict">{result.sentence}</p>
+      <h2 id="partition-heading">
+        Partition <span className="count">{rows.length} segments</span>
+      </h2>
+      <p className={`partition-verdict tone-${result.verdict === "ok" ? "ok" : "bad"}`} data-verdict={result.verdict} aria-label="Partition verdict">
+        {result.sentence}
+      </p>
       <div className="table-scroll">
         <table className="partition-table" aria-label="Segments">
           <thead>
-            <tr><th>Segment</th><th>Offsets</th><th>Time</th><th>Size</th><th>Batches</th><th>Verdict</th><th>Chain</th><th>Index</th></tr>
+            <tr>
+              <th>Segment</th>
+              <th>Offsets</th>
+              <th>Time</th>
+              <th>Size</th>
+              <th>Batches</th>
+              <th>Verdict</th>
+              <th>Chain</th>
+              <th>Index</th>
+            </tr>
           </thead>
           <tbody>
             {rows.map((r) => {
@@ -25,19 +38,36 @@ export function PartitionView({ partition }: { partition: OpenPartition }) {
                 <Fragment key={r.name}>
                   <tr aria-current={current} data-segment={r.name} className="segment-row">
                     <td>
-                      <button type="button" onClick={() => void showPartitionFile(r.name)} title={`Open ${r.name} in the hex map and tables`}>{r.name}</button>
-                      {r.indexName && <button type="button" className="link-button" onClick={() => void showPartitionFile(r.indexName!)} title={`Open ${r.indexName}`}>.index</button>}
+                      <button type="button" onClick={() => void showPartitionFile(r.name)} title={`Open ${r.name} in the hex map and tables`}>
+                        {r.name}
+                      </button>
+                      {r.indexName && (
+                        <button type="button" className="link-button" onClick={() => void showPartitionFile(r.indexName!)} title={`Open ${r.indexName}`}>
+                          .index
+                        </button>
+                      )}
                     </td>
                     <td>{r.offsets}</td>
-                    <td className="partition-time">{r.times.split(" .. ").map((t, i) => <div key={i}>{i > 0 ? "→ " : ""}{t}</div>)}</td>
+                    <td className="partition-time">
+                      {r.times.split(" .. ").map((t, i) => (
+                        <div key={i}>
+                          {i > 0 ? "→ " : ""}
+                          {t}
+                        </div>
+                      ))}
+                    </td>
                     <td>{r.size.toLocaleString("en-US")} B</td>
                     <td>{r.batches}</td>
-                    <td className={`tone-${r.tone}`} data-verdict={r.tone}>{r.verdict}</td>
+                    <td className={`tone-${r.tone}`} data-verdict={r.tone}>
+                      {r.verdict}
+                    </td>
                     <td className={`tone-${r.chainOk ? "ok" : "bad"}`}>{r.chain}</td>
                     <td className={`tone-${r.indexOk ? "ok" : "bad"}`}>{r.indexCheck}</td>
                   </tr>
                   <tr aria-current={current} data-recovery-of={r.name} className="recovery-row">
-                    <td colSpan={8} className="recovery-sentence">{r.recovery}</td>
+                    <td colSpan={8} className="recovery-sentence">
+                      {r.recovery}
+                    </td>
                   </tr>
                 </Fragment>
               );
@@ -51,10 +81,14 @@ export function PartitionView({ partition }: { partition: OpenPartition }) {
           <ul className="partition-others" aria-label="Files not in the chain">
             {others.map((f) => (
               <li key={f.name} data-file={f.name}>
-                {partition.files.has(f.name) && !f.why.startsWith("not a") && f.size > 0 && !f.why.includes("limit")
-                  ? <button type="button" className="link-button" onClick={() => void showPartitionFile(f.name)}>{f.name}</button>
-                  : <span>{f.name}</span>}
-                {" "}({f.size.toLocaleString("en-US")} B): {f.why}
+                {partition.files.has(f.name) && !f.why.startsWith("not a") && f.size > 0 && !f.why.includes("limit") ? (
+                  <button type="button" className="link-button" onClick={() => void showPartitionFile(f.name)}>
+                    {f.name}
+                  </button>
+                ) : (
+                  <span>{f.name}</span>
+                )}{" "}
+                ({f.size.toLocaleString("en-US")} B): {f.why}
               </li>
             ))}
           </ul>

@@ -33,7 +33,10 @@ describe("segment rows", () => {
   });
 
   test("index faults name their codes; a torn tail says recovery stops", async () => {
-    expect(segmentRows(await openPartition(sources("index-faults")))[0]).toMatchObject({ indexOk: false, indexCheck: "index-entry-misplaced, index-entry-mismatch" });
+    expect(segmentRows(await openPartition(sources("index-faults")))[0]).toMatchObject({
+      indexOk: false,
+      indexCheck: "index-entry-misplaced, index-entry-mismatch",
+    });
     const torn = segmentRows(await openPartition(sources("torn-tail")));
     expect(torn[2]!.verdict).toBe("1 error · recovery stops");
   });
@@ -54,7 +57,10 @@ describe("entry rows", () => {
   test("each entry carries the findings on its 24 bytes", async () => {
     const result = await openPartition(sources("index-faults"));
     const idx = new Uint8Array(readFileSync(path.join(PARTITIONS, "index-faults", "00000000000000001949.index")));
-    const rows = entryRows(decodeIndexEntries(idx), result.diagnostics.filter((d) => d.file === "00000000000000001949.index"));
+    const rows = entryRows(
+      decodeIndexEntries(idx),
+      result.diagnostics.filter((d) => d.file === "00000000000000001949.index"),
+    );
     expect(rows.map((r) => r.check)).toEqual(["✓", "index-entry-misplaced", "index-entry-mismatch", "✓"]);
     expect(rows[0]).toMatchObject({ index: 0, start: 0, offset: "1949", position: 0, ok: true });
   });

@@ -42,7 +42,7 @@ export function segmentRows(result: PartitionResult): SegmentRow[] {
     const own = byFile.get(s.name) ?? [];
     const gap = own.find((d) => d.code === "partition-chain-gap" || d.code === "partition-empty-segment");
     const prev = result.segments[i - 1];
-    const indexFindings = (s.indexName ? byFile.get(s.indexName) ?? [] : []).filter((d) => d.severity !== "info");
+    const indexFindings = (s.indexName ? (byFile.get(s.indexName) ?? []) : []).filter((d) => d.severity !== "info");
     const indexFile = entriesOf(s.indexName);
     const stops = s.recovery.stopsAt !== null;
     return {
@@ -57,9 +57,11 @@ export function segmentRows(result: PartitionResult): SegmentRow[] {
       recovery: s.recovery.sentence,
       chain: gap ? gap.message : !prev ? "first segment" : `follows ${prev.lastOffset ?? "an empty segment"} ✓`,
       chainOk: !gap,
-      indexCheck: !s.indexName ? "no index" : indexFindings.length > 0
-        ? [...new Set(indexFindings.map((d) => d.code))].join(", ")
-        : `${indexFile ? Math.floor(indexFile.size / 24) : 0} entries agree ✓`,
+      indexCheck: !s.indexName
+        ? "no index"
+        : indexFindings.length > 0
+          ? [...new Set(indexFindings.map((d) => d.code))].join(", ")
+          : `${indexFile ? Math.floor(indexFile.size / 24) : 0} entries agree ✓`,
       indexOk: indexFindings.length === 0,
     };
   });
@@ -68,10 +70,13 @@ export function segmentRows(result: PartitionResult): SegmentRow[] {
 /** The files the partition did not decode (foreign, scratch, huge, unreadable) and orphan indexes, with why. */
 export function otherFiles(result: PartitionResult): { name: string; size: number; why: string }[] {
   const segments = new Set(result.segments.flatMap((s) => [s.name, s.indexName ?? ""]));
-  return result.files.filter((f) => !segments.has(f.name)).map((f) => ({
-    name: f.name, size: f.size,
-    why: f.skipped ?? (f.format === "index" ? "an .index without its .log (deleted at boot)" : `read as ${f.format ?? "?"}`),
-  }));
+  return result.files
+    .filter((f) => !segments.has(f.name))
+    .map((f) => ({
+      name: f.name,
+      size: f.size,
+      why: f.skipped ?? (f.format === "index" ? "an .index without its .log (deleted at boot)" : `read as ${f.format ?? "?"}`),
+    }));
 }
 
 /** One index entry as the entries table lists it; `check` names the findings on its bytes, or "✓". */
@@ -90,8 +95,13 @@ export function entryRows(entries: readonly IndexEntry[], findings: readonly Dia
   return entries.map((e) => {
     const own = findings.filter((d) => d.severity !== "info" && d.start < e.start + 24 && Math.max(d.end, d.start + 1) > e.start);
     return {
-      index: e.index, start: e.start, offset: e.offset.toString(), timestamp: `${e.timestamp} (${time(e.timestamp)})`, position: Number(e.position),
-      check: own.length > 0 ? [...new Set(own.map((d) => d.code))].join(", ") : "✓", ok: own.length === 0,
+      index: e.index,
+      start: e.start,
+      offset: e.offset.toString(),
+      timestamp: `${e.timestamp} (${time(e.timestamp)})`,
+      position: Number(e.position),
+      check: own.length > 0 ? [...new Set(own.map((d) => d.code))].join(", ") : "✓",
+      ok: own.length === 0,
     };
   });
 }

@@ -23,13 +23,30 @@ function DiagnosticItem({ d, index, setSize, offsetY, shown }: { d: Listed; inde
   const jump = () => void jumpTo(d, shown);
   const here = d.file === undefined || d.file === shown;
   return (
-    <li className={`diag diag-${d.severity}`} data-code={d.code} data-severity={d.severity} data-file={d.file} aria-posinset={index + 1} aria-setsize={setSize}
+    <li
+      className={`diag diag-${d.severity}`}
+      data-code={d.code}
+      data-severity={d.severity}
+      data-file={d.file}
+      aria-posinset={index + 1}
+      aria-setsize={setSize}
       style={{ transform: `translateY(${offsetY}px)` }}
-      onMouseEnter={() => { if (here) hoverRange({ start: d.start, end: Math.max(d.end, d.start + 1) }); }} onMouseLeave={() => hoverRange(null)}>
+      onMouseEnter={() => {
+        if (here) hoverRange({ start: d.start, end: Math.max(d.end, d.start + 1) });
+      }}
+      onMouseLeave={() => hoverRange(null)}
+    >
       <button type="button" onClick={jump} className="diag-jump">
-        <span className="diag-sev" aria-hidden="true">{d.severity === "error" ? "✗" : d.severity === "warning" ? "!" : "i"}</span>
-        <span className="diag-code">{d.code}{d.file !== undefined && <span className="diag-file"> · {d.file}</span>}</span>
-        <span className="diag-range">{hex(d.start)}..{hex(d.end)}</span>
+        <span className="diag-sev" aria-hidden="true">
+          {d.severity === "error" ? "✗" : d.severity === "warning" ? "!" : "i"}
+        </span>
+        <span className="diag-code">
+          {d.code}
+          {d.file !== undefined && <span className="diag-file"> · {d.file}</span>}
+        </span>
+        <span className="diag-range">
+          {hex(d.start)}..{hex(d.end)}
+        </span>
         <span className="diag-msg">{d.message}</span>
       </button>
     </li>
@@ -45,11 +62,20 @@ export function DiagnosticsList({ input }: { input: LoadedInput | null }) {
   const items = virtualizer.getVirtualItems();
   return (
     <section className="panel diagnostics-panel" aria-labelledby="diagnostics-heading">
-      <h2 id="diagnostics-heading">Diagnostics <span className="count">{list.length}</span></h2>
+      <h2 id="diagnostics-heading">
+        Diagnostics <span className="count">{list.length}</span>
+      </h2>
       <div ref={scrollRef} className="diag-scroll" tabIndex={0} aria-label="Diagnostics, scrollable">
         <ul aria-label="Diagnostics" className="diag-list" style={{ height: list.length ? virtualizer.getTotalSize() : undefined }}>
           {items.map((item) => (
-            <DiagnosticItem key={item.key} d={list[item.index]!} index={item.index} setSize={list.length} offsetY={item.start} shown={partition?.shown ?? null} />
+            <DiagnosticItem
+              key={item.key}
+              d={list[item.index]!}
+              index={item.index}
+              setSize={list.length}
+              offsetY={item.start}
+              shown={partition?.shown ?? null}
+            />
           ))}
         </ul>
         {list.length === 0 && <p className="empty">{input || partition ? "No findings: every check passed." : "Nothing loaded."}</p>}

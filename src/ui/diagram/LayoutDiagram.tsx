@@ -45,8 +45,12 @@ function Boxes({ boxes, base, value, label }: { boxes: readonly DiagramBox[]; ba
           onMouseEnter={() => enter(b)}
           onMouseLeave={() => hoverRange(null)}
         >
-          <button type="button" className="dg-button" onClick={() => selectRange(base + b.field.offset, base + b.field.offset + b.field.size, "table")}
-            aria-label={`${b.field.name}, bytes ${b.field.offset} to ${b.field.offset + b.field.size}${b.first ? `: ${value(b.field)}` : " (continued)"}`}>
+          <button
+            type="button"
+            className="dg-button"
+            onClick={() => selectRange(base + b.field.offset, base + b.field.offset + b.field.size, "table")}
+            aria-label={`${b.field.name}, bytes ${b.field.offset} to ${b.field.offset + b.field.size}${b.first ? `: ${value(b.field)}` : " (continued)"}`}
+          >
             {b.first ? (
               <>
                 <span className="dg-name">{b.field.name}</span>
@@ -55,7 +59,9 @@ function Boxes({ boxes, base, value, label }: { boxes: readonly DiagramBox[]; ba
             ) : (
               <span className="dg-cont">{b.lines > 1 ? `… ${b.size} more bytes (${b.lines} lines)` : "…"}</span>
             )}
-            <span className="dg-size">+{b.offset} · {b.field.size} B</span>
+            <span className="dg-size">
+              +{b.offset} · {b.field.size} B
+            </span>
           </button>
         </li>
       ))}
@@ -79,14 +85,26 @@ export function LayoutDiagram({ input }: { input: LoadedInput }): JSX.Element {
       <figure className="dg" aria-label="Layout diagram">
         {b?.header ? (
           <>
-            <figcaption className="dg-caption">Batch {batch} header: 256 bytes at 0x{b.start.toString(16)}, 16 bytes a line</figcaption>
+            <figcaption className="dg-caption">
+              Batch {batch} header: 256 bytes at 0x{b.start.toString(16)}, 16 bytes a line
+            </figcaption>
             <Boxes boxes={BATCH_BOXES} base={b.start} value={(f) => batchFieldValue(analysis, bytes, batch, f)} label={`Batch ${batch} header fields`} />
           </>
-        ) : <figcaption className="dg-caption">No whole batch header to draw.</figcaption>}
+        ) : (
+          <figcaption className="dg-caption">No whole batch header to draw.</figcaption>
+        )}
         {frame >= 0 && (
           <>
-            <p className="dg-caption">Frame {analysis.frames.indexInBatch[frame]} of batch {analysis.frames.batch[frame]}: {FRAME_HEADER_SIZE}-byte header at 0x{fStart.toString(16)}, then</p>
-            <Boxes boxes={FRAME_BOXES} base={fStart} value={(f) => frameFieldValue(analysis, bytes, frame, f)} label={`Frame ${analysis.frames.indexInBatch[frame]} header fields`} />
+            <p className="dg-caption">
+              Frame {analysis.frames.indexInBatch[frame]} of batch {analysis.frames.batch[frame]}: {FRAME_HEADER_SIZE}-byte header at 0x{fStart.toString(16)},
+              then
+            </p>
+            <Boxes
+              boxes={FRAME_BOXES}
+              base={fStart}
+              value={(f) => frameFieldValue(analysis, bytes, frame, f)}
+              label={`Frame ${analysis.frames.indexInBatch[frame]} header fields`}
+            />
             <p className="dg-tail">
               <span className={`dg-part ${KIND_STYLE["frame.payload"].className}`}>payload · {analysis.frames.payloadLength[frame]} B</span>
               <span className={`dg-part ${KIND_STYLE["frame.user_headers"].className}`}>user headers · {analysis.frames.userHeadersLength[frame]} B</span>
@@ -95,7 +113,9 @@ export function LayoutDiagram({ input }: { input: LoadedInput }): JSX.Element {
         )}
         <ul className="dg-key" aria-label="Field roles">
           {ROLES.map((r) => (
-            <li key={r.role}><span className={`kind-swatch ${KIND_STYLE[r.kind].className}`} aria-hidden="true" /> <strong>{r.role}</strong> {r.text}</li>
+            <li key={r.role}>
+              <span className={`kind-swatch ${KIND_STYLE[r.kind].className}`} aria-hidden="true" /> <strong>{r.role}</strong> {r.text}
+            </li>
           ))}
         </ul>
       </figure>

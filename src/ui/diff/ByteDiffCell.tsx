@@ -14,11 +14,21 @@ export function ByteDiffCell({ bytes, diff }: { bytes: Uint8Array; diff: ByteDif
   const cells: JSX.Element[] = [];
   for (let i = from; i < to; i++) {
     const text = (bytes[i] as number).toString(16).padStart(2, "0");
-    cells.push(differs(i) ? <mark key={i} data-at={i}>{text}</mark> : <span key={i}>{text}</span>);
+    cells.push(
+      differs(i) ? (
+        <mark key={i} data-at={i}>
+          {text}
+        </mark>
+      ) : (
+        <span key={i}>{text}</span>
+      ),
+    );
   }
   return (
     <span className="byte-diff" title={`bytes ${from}..${to} of ${bytes.length}`}>
-      {from > 0 ? "… " : ""}{cells}{to < bytes.length ? " …" : ""}
+      {from > 0 ? "… " : ""}
+      {cells}
+      {to < bytes.length ? " …" : ""}
     </span>
   );
 }

@@ -13,7 +13,18 @@ import { useStore } from "../state/store.ts";
 import { editStore, INLINE_RECHECK_LIMIT, type EditState } from "../session/editing.ts";
 import { useXxh3 } from "../session/building.ts";
 import { useModal } from "../common/use-modal.ts";
-import { clampSide, defaultSides, displayValue, originalVsCurrent, sideLabel, visibleRows, type Side, type Sides, type SourceCounts, type SourceId } from "./diff-sources.ts";
+import {
+  clampSide,
+  defaultSides,
+  displayValue,
+  originalVsCurrent,
+  sideLabel,
+  visibleRows,
+  type Side,
+  type Sides,
+  type SourceCounts,
+  type SourceId,
+} from "./diff-sources.ts";
 import "../common/dialog.css";
 import "./diff.css";
 import { ByteDiffCell } from "./ByteDiffCell.tsx";
@@ -42,14 +53,11 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const fileName = input?.fileName ?? input?.name;
   // Analysed here on the page's thread, so only up to the size edits are re-checked inline.
   const originalTooLarge = original !== null && original.length > INLINE_RECHECK_LIMIT;
-  const originalAnalysis = useMemo<Analysis | null>(
-    () => {
-      if (!edited || !xxh || !original || originalTooLarge) return null;
-      // The original is read as the same format as the input, so a container's bytes compare as its batches.
-      return format && format !== "batches" ? openInputWith(xxh, original, { name: fileName, format }).analysis : analyzeWith(xxh, original, { startOffset });
-    },
-    [edited, xxh, original, startOffset, originalTooLarge, format, fileName],
-  );
+  const originalAnalysis = useMemo<Analysis | null>(() => {
+    if (!edited || !xxh || !original || originalTooLarge) return null;
+    // The original is read as the same format as the input, so a container's bytes compare as its batches.
+    return format && format !== "batches" ? openInputWith(xxh, original, { name: fileName, format }).analysis : analyzeWith(xxh, original, { startOffset });
+  }, [edited, xxh, original, startOffset, originalTooLarge, format, fileName]);
   // A second file to compare with, analysed here (so only up to the inline re-check size).
   const [other, setOther] = useState<{ name: string; bytes: Uint8Array; analysis: Analysis } | null>(null);
   const [otherNote, setOtherNote] = useState<string | null>(null);
@@ -63,7 +71,8 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     setOther({ name: file.name, bytes, analysis: analyzeWith(xxh, bytes, { startOffset }) });
     setOtherNote(null);
     setChosen({ left: { source: "current", batch: 0 }, right: { source: "other", batch: 0 } });
-  };  const counts: SourceCounts = {
+  };
+  const counts: SourceCounts = {
     current: input?.analysis.batches.length ?? 0,
     original: originalAnalysis ? originalAnalysis.batches.length : null,
     other: other ? other.analysis.batches.length : null,
@@ -74,10 +83,14 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const [changedOnly, setChangedOnly] = useState(false);
   const ready = input !== null && (!edited || originalAnalysis !== null || originalTooLarge);
   const sides: Sides | null = ready
-    ? (() => { const s = chosen ?? defaultSides(counts); return { left: clampSide(s.left, counts), right: clampSide(s.right, counts) }; })()
+    ? (() => {
+        const s = chosen ?? defaultSides(counts);
+        return { left: clampSide(s.left, counts), right: clampSide(s.right, counts) };
+      })()
     : null;
 
-  const l = sides?.left, r = sides?.right;
+  const l = sides?.left,
+    r = sides?.right;
   const rightSide = r;
   const { rows, refs } = useMemo(() => {
     const refOf = (source: SourceId | undefined, batch: number | undefined): BatchRef | null => {
@@ -99,13 +112,16 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
       const b = ref.analysis.batches[ref.batch];
       return b ? { ref, start: b.start, end: b.end, marks: diffMarks(rows, which, b.start, b.end) } : null;
     };
-    const left = pane("left"), right = pane("right");
+    const left = pane("left"),
+      right = pane("right");
     return left && right ? { left, right } : null;
   }, [refs, rows]);
   const truncated = shown.rows.length > MAX_DIFF_ROWS;
   const sameSide = sides !== null && sides.left.source === sides.right.source && sides.left.batch === sides.right.batch;
 
-  const set = (which: "left" | "right", side: Side) => { if (sides) setChosen({ ...sides, [which]: side }); };
+  const set = (which: "left" | "right", side: Side) => {
+    if (sides) setChosen({ ...sides, [which]: side });
+  };
   // Where a side's bytes sit in the shown input (a view into its bytes), so a difference can be selected there; -1 for another source.
   const shownAt = (part: Uint8Array, source: SourceId | undefined): number =>
     input && source === "current" && part.buffer === input.bytes.buffer ? part.byteOffset - input.bytes.byteOffset : -1;
@@ -120,42 +136,73 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     <dialog {...modal} className="builder-dialog diff-dialog" aria-labelledby={`${ids}-title`}>
       <div className="dialog-head">
         <h2 id={`${ids}-title`}>Compare batches</h2>
-        <button type="button" onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
       <div className="dialog-body">
-        {!input ? <p className="note">Load an input first: the diff compares its batches.</p>
-          : !sides ? <p className="note">Analysing the original input…</p>
-          : <>
+        {!input ? (
+          <p className="note">Load an input first: the diff compares its batches.</p>
+        ) : !sides ? (
+          <p className="note">Analysing the original input…</p>
+        ) : (
+          <>
             <div className="diff-controls">
               <SidePicker name="Left" side={sides.left} counts={counts} onChange={(s) => set("left", s)} ids={ids} />
               <SidePicker name="Right" side={sides.right} counts={counts} onChange={(s) => set("right", s)} ids={ids} />
               <div className="diff-actions">
-                <button type="button" onClick={() => setChosen({ left: sides.right, right: sides.left })}>Swap sides</button>
-                <button type="button" disabled={counts.original === null} onClick={() => setChosen(originalVsCurrent(sides, counts))}
-                  title={counts.original === null ? "The input has not been edited" : undefined}>Original vs current</button>
-                <label className="changed-only"><input type="checkbox" checked={changedOnly} onChange={(e) => setChangedOnly(e.target.checked)} /> Changed only</label>
-                <label className="diff-other">Compare with a file <input type="file" onChange={(e) => void openOther(e.target.files?.[0])} /></label>
+                <button type="button" onClick={() => setChosen({ left: sides.right, right: sides.left })}>
+                  Swap sides
+                </button>
+                <button
+                  type="button"
+                  disabled={counts.original === null}
+                  onClick={() => setChosen(originalVsCurrent(sides, counts))}
+                  title={counts.original === null ? "The input has not been edited" : undefined}
+                >
+                  Original vs current
+                </button>
+                <label className="changed-only">
+                  <input type="checkbox" checked={changedOnly} onChange={(e) => setChangedOnly(e.target.checked)} /> Changed only
+                </label>
+                <label className="diff-other">
+                  Compare with a file <input type="file" onChange={(e) => void openOther(e.target.files?.[0])} />
+                </label>
               </div>
             </div>
-            {(other || otherNote) && <p className="note" data-testid="diff-other">{otherNote ?? `Other file: ${other!.name}, ${other!.bytes.length.toLocaleString("en-US")} bytes, ${other!.analysis.batches.length} batches.`}</p>}
+            {(other || otherNote) && (
+              <p className="note" data-testid="diff-other">
+                {otherNote ?? `Other file: ${other!.name}, ${other!.bytes.length.toLocaleString("en-US")} bytes, ${other!.analysis.batches.length} batches.`}
+              </p>
+            )}
             <p className="note">
               {originalTooLarge && edited
                 ? "The original input is too large to analyse again on this page; compare batches of the current input."
                 : counts.original === null
-                ? "The input is unedited. After an edit (Edit panel: bytes, recompute, stamp as server) the original input can be picked on either side."
-                : "The input has been edited: “Original” is the input as loaded, before any edit."}
+                  ? "The input is unedited. After an edit (Edit panel: bytes, recompute, stamp as server) the original input can be picked on either side."
+                  : "The input has been edited: “Original” is the input as loaded, before any edit."}
             </p>
             <p className="diff-summary" role="status" data-testid="diff-summary">
               {sameSide ? "Both sides are the same batch. " : ""}
-              {rows.length === 0 ? "Nothing to compare: the input has no batch header to read."
-                : shown.changed === 0 ? `No differences in ${rows.length} compared fields.` : `${shown.changed} of ${rows.length} compared fields differ.`}
+              {rows.length === 0
+                ? "Nothing to compare: the input has no batch header to read."
+                : shown.changed === 0
+                  ? `No differences in ${rows.length} compared fields.`
+                  : `${shown.changed} of ${rows.length} compared fields differ.`}
             </p>
             {panes && (
               <div className="diff-panes">
                 {(["left", "right"] as const).map((which) => (
-                  <DiffPane key={which} name={which === "left" ? "Left" : "Right"} title={sideLabel(sides[which])}
-                    bytes={panes[which].ref.bytes} analysis={panes[which].ref.analysis}
-                    start={panes[which].start} end={panes[which].end} marks={panes[which].marks} />
+                  <DiffPane
+                    key={which}
+                    name={which === "left" ? "Left" : "Right"}
+                    title={sideLabel(sides[which])}
+                    bytes={panes[which].ref.bytes}
+                    analysis={panes[which].ref.analysis}
+                    start={panes[which].start}
+                    end={panes[which].end}
+                    marks={panes[which].marks}
+                  />
                 ))}
               </div>
             )}
@@ -163,49 +210,109 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
               <table className="diff-table" aria-label="Batch diff">
                 <thead>
                   <tr>
-                    <th scope="col" className="diff-mark"><span aria-hidden="true">≠</span><span className="visually-hidden">Changed</span></th>
+                    <th scope="col" className="diff-mark">
+                      <span aria-hidden="true">≠</span>
+                      <span className="visually-hidden">Changed</span>
+                    </th>
                     <th scope="col">Scope</th>
                     <th scope="col">Field</th>
-                    <th scope="col">Left <span className="side-name">({sideLabel(sides.left)})</span></th>
-                    <th scope="col">Right <span className="side-name">({sideLabel(sides.right)})</span></th>
+                    <th scope="col">
+                      Left <span className="side-name">({sideLabel(sides.left)})</span>
+                    </th>
+                    <th scope="col">
+                      Right <span className="side-name">({sideLabel(sides.right)})</span>
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
                   {shown.rows.slice(0, MAX_DIFF_ROWS).map((r, i) => (
                     <tr key={`${r.scope}.${r.field}.${i}`} className={r.same ? undefined : "changed"}>
-                      <td className="diff-mark">{r.same ? "" : <><span aria-hidden="true">≠</span><span className="visually-hidden">changed</span></>}</td>
+                      <td className="diff-mark">
+                        {r.same ? (
+                          ""
+                        ) : (
+                          <>
+                            <span aria-hidden="true">≠</span>
+                            <span className="visually-hidden">changed</span>
+                          </>
+                        )}
+                      </td>
                       <td>{r.scope}</td>
-                      <td>{r.field}{r.bytes && !r.same ? <span className="diff-note" data-testid="byte-diff-note">{r.bytes.note}</span> : null}
-                        {r.bytes && !r.same && r.bytes.diff.runs[0] && (shownAt(r.bytes.left, l?.source) >= 0 || shownAt(r.bytes.right, rightSide?.source) >= 0) ? (
-                          <button type="button" className="diff-show" onClick={() => {
-                            const run = r.bytes!.diff.runs[0]!;
-                            if (shownAt(r.bytes!.left, l?.source) >= 0) showDifference(r.bytes!.left, l?.source, run.start, run.end);
-                            else showDifference(r.bytes!.right, rightSide?.source, run.start, run.end);
-                          }}>Show in hex map</button>
+                      <td>
+                        {r.field}
+                        {r.bytes && !r.same ? (
+                          <span className="diff-note" data-testid="byte-diff-note">
+                            {r.bytes.note}
+                          </span>
+                        ) : null}
+                        {r.bytes &&
+                        !r.same &&
+                        r.bytes.diff.runs[0] &&
+                        (shownAt(r.bytes.left, l?.source) >= 0 || shownAt(r.bytes.right, rightSide?.source) >= 0) ? (
+                          <button
+                            type="button"
+                            className="diff-show"
+                            onClick={() => {
+                              const run = r.bytes!.diff.runs[0]!;
+                              if (shownAt(r.bytes!.left, l?.source) >= 0) showDifference(r.bytes!.left, l?.source, run.start, run.end);
+                              else showDifference(r.bytes!.right, rightSide?.source, run.start, run.end);
+                            }}
+                          >
+                            Show in hex map
+                          </button>
                         ) : null}
                       </td>
-                      <td className="diff-value">{displayValue(r.field, r.left)}{r.bytes && !r.same ? <ByteDiffCell bytes={r.bytes.left} diff={r.bytes.diff} /> : null}</td>
-                      <td className="diff-value">{displayValue(r.field, r.right)}{r.bytes && !r.same ? <ByteDiffCell bytes={r.bytes.right} diff={r.bytes.diff} /> : null}</td>
+                      <td className="diff-value">
+                        {displayValue(r.field, r.left)}
+                        {r.bytes && !r.same ? <ByteDiffCell bytes={r.bytes.left} diff={r.bytes.diff} /> : null}
+                      </td>
+                      <td className="diff-value">
+                        {displayValue(r.field, r.right)}
+                        {r.bytes && !r.same ? <ByteDiffCell bytes={r.bytes.right} diff={r.bytes.diff} /> : null}
+                      </td>
                     </tr>
                   ))}
                   {shown.rows.length === 0 && (
-                    <tr><td colSpan={5} className="note">{changedOnly ? "No field differs." : "Nothing to compare."}</td></tr>
+                    <tr>
+                      <td colSpan={5} className="note">
+                        {changedOnly ? "No field differs." : "Nothing to compare."}
+                      </td>
+                    </tr>
                   )}
                 </tbody>
               </table>
             </div>
-            {truncated && <p className="note">Showing the first {MAX_DIFF_ROWS} of {shown.rows.length} rows{changedOnly ? "" : "; tick Changed only to see just the differences"}.</p>}
-          </>}
+            {truncated && (
+              <p className="note">
+                Showing the first {MAX_DIFF_ROWS} of {shown.rows.length} rows{changedOnly ? "" : "; tick Changed only to see just the differences"}.
+              </p>
+            )}
+          </>
+        )}
       </div>
       <div className="dialog-actions">
-        <button type="button" onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
     </dialog>
   );
 }
 
 /** One side's pickers: the source (only once the input is edited) and the batch. */
-function SidePicker({ name, side, counts, onChange, ids }: { name: "Left" | "Right"; side: Side; counts: SourceCounts; onChange: (s: Side) => void; ids: string }) {
+function SidePicker({
+  name,
+  side,
+  counts,
+  onChange,
+  ids,
+}: {
+  name: "Left" | "Right";
+  side: Side;
+  counts: SourceCounts;
+  onChange: (s: Side) => void;
+  ids: string;
+}) {
   const id = `${ids}-${name.toLowerCase()}`;
   const n = side.source === "original" ? (counts.original ?? 0) : side.source === "other" ? (counts.other ?? 0) : counts.current;
   const prefix = side.source === "original" ? "Original batch" : side.source === "other" ? "Other file batch" : "Batch";
@@ -215,8 +322,11 @@ function SidePicker({ name, side, counts, onChange, ids }: { name: "Left" | "Rig
       {(counts.original !== null || counts.other != null) && (
         <div className="batch-field">
           <label htmlFor={`${id}-source`}>{name} input</label>
-          <select id={`${id}-source`} value={side.source}
-            onChange={(e) => onChange(clampSide({ source: e.target.value as SourceId, batch: side.batch }, counts))}>
+          <select
+            id={`${id}-source`}
+            value={side.source}
+            onChange={(e) => onChange(clampSide({ source: e.target.value as SourceId, batch: side.batch }, counts))}
+          >
             <option value="current">Current (as shown)</option>
             {counts.original !== null && <option value="original">Original (before edits)</option>}
             {counts.other != null && <option value="other">Other file</option>}
@@ -227,11 +337,25 @@ function SidePicker({ name, side, counts, onChange, ids }: { name: "Left" | "Rig
         <label htmlFor={`${id}-batch`}>{name} batch</label>
         {n <= MAX_BATCH_OPTIONS ? (
           <select id={`${id}-batch`} value={side.batch} onChange={(e) => onChange({ ...side, batch: Number(e.target.value) })}>
-            {Array.from({ length: n }, (_, i) => <option key={i} value={i}>{prefix} {i}</option>)}
+            {Array.from({ length: n }, (_, i) => (
+              <option key={i} value={i}>
+                {prefix} {i}
+              </option>
+            ))}
           </select>
         ) : (
-          <input id={`${id}-batch`} type="number" min={0} max={n - 1} step={1} value={side.batch}
-            onChange={(e) => { const v = Math.trunc(Number(e.target.value)); if (Number.isFinite(v)) onChange(clampSide({ ...side, batch: v }, counts)); }} />
+          <input
+            id={`${id}-batch`}
+            type="number"
+            min={0}
+            max={n - 1}
+            step={1}
+            value={side.batch}
+            onChange={(e) => {
+              const v = Math.trunc(Number(e.target.value));
+              if (Number.isFinite(v)) onChange(clampSide({ ...side, batch: v }, counts));
+            }}
+          />
         )}
       </div>
     </fieldset>

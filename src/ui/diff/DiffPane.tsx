@@ -69,27 +69,49 @@ export function DiffPane({ name, title, bytes, analysis, start, end, marks }: Di
     for (let i = at; i < Math.min(at + ROW_BYTES, shownEnd); i++) {
       const cls = `diff-pane-b ${KIND_CLASS[kinds[i - start] as number] as string}`;
       const text = HEX[bytes[i] as number];
-      cells.push(marked[i - start]
-        ? <mark key={i} className={`${cls} diff-pane-differs`} data-at={i} data-diff="true" title={`differs at ${i}`}>{text}</mark>
-        : <span key={i} className={cls} data-at={i}>{text}</span>);
+      cells.push(
+        marked[i - start] ? (
+          <mark key={i} className={`${cls} diff-pane-differs`} data-at={i} data-diff="true" title={`differs at ${i}`}>
+            {text}
+          </mark>
+        ) : (
+          <span key={i} className={cls} data-at={i}>
+            {text}
+          </span>
+        ),
+      );
     }
     rowEls.push(
       <div key={row} className="diff-pane-row" style={{ top: row * ROW_PX }}>
-        <span className="diff-pane-offset">{hexOffset(at).slice(2)}</span>{cells}
+        <span className="diff-pane-offset">{hexOffset(at).slice(2)}</span>
+        {cells}
       </div>,
     );
   }
   const count = markedBytes(marks);
   return (
     <section className="diff-pane">
-      <h3>{name}: {title}</h3>
+      <h3>
+        {name}: {title}
+      </h3>
       <p className="diff-pane-note" data-testid="diff-pane-note">
-        {count === 0 ? "No differing bytes." : `${plural(count, "differing byte", undefined, (n) => formatCount(Number(n)))} marked, the first at ${hexOffset(marks[0]!.start)} (${marks[0]!.start}).`}
+        {count === 0
+          ? "No differing bytes."
+          : `${plural(count, "differing byte", undefined, (n) => formatCount(Number(n)))} marked, the first at ${hexOffset(marks[0]!.start)} (${marks[0]!.start}).`}
         {shownEnd < end ? ` Showing the first ${formatCount(MAX_PANE_BYTES)} of ${formatCount(end - start)} bytes.` : ""}
       </p>
-      <div ref={scrollRef} className="diff-pane-scroll" tabIndex={0} role="region" aria-label={`${name} bytes`}
-        style={{ height: Math.min(rows, VIEW_ROWS) * ROW_PX + 2 }} onScroll={(e) => setTop(e.currentTarget.scrollTop)}>
-        <div className="diff-pane-rows" style={{ height: rows * ROW_PX }}>{rowEls}</div>
+      <div
+        ref={scrollRef}
+        className="diff-pane-scroll"
+        tabIndex={0}
+        role="region"
+        aria-label={`${name} bytes`}
+        style={{ height: Math.min(rows, VIEW_ROWS) * ROW_PX + 2 }}
+        onScroll={(e) => setTop(e.currentTarget.scrollTop)}
+      >
+        <div className="diff-pane-rows" style={{ height: rows * ROW_PX }}>
+          {rowEls}
+        </div>
       </div>
     </section>
   );

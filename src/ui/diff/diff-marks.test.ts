@@ -11,13 +11,14 @@ import { diffMarks, markedBytes } from "./diff-marks.ts";
 const xxh = await loadXxh3();
 const text = (s: string) => new TextEncoder().encode(s);
 // The golden batch of batch-format.md: frame 0 at 256..317 (payload 304..317), frame 1 at 317..396 (payload 365..379, user headers 379..396).
-const golden = () => encodeBatch(xxh, {
-  originTimestamp: 1000n,
-  messages: [
-    { id: 7n, payload: "first-payload" },
-    { id: 8n, timestampDelta: 50, payload: "second-payload", userHeaders: text("user-header-bytes") },
-  ],
-});
+const golden = () =>
+  encodeBatch(xxh, {
+    originTimestamp: 1000n,
+    messages: [
+      { id: 7n, payload: "first-payload" },
+      { id: 8n, timestampDelta: 50, payload: "second-payload", userHeaders: text("user-header-bytes") },
+    ],
+  });
 const diffOf = (a: Uint8Array, b: Uint8Array) =>
   diffBatches({ bytes: a, analysis: analyzeWith(xxh, a), batch: 0 }, { bytes: b, analysis: analyzeWith(xxh, b), batch: 0 });
 const offsets = (runs: readonly { start: number; end: number }[]) => runs.flatMap((r) => Array.from({ length: r.end - r.start }, (_, k) => r.start + k));
@@ -25,14 +26,22 @@ const offsets = (runs: readonly { start: number; end: number }[]) => runs.flatMa
 describe("diffMarks", () => {
   it("marks exactly the flipped payload and user-header bytes on both sides", () => {
     const a = golden();
-    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 304, max: 395 }).filter((i) => i < 317 || i >= 365), { maxLength: 12 }), (at) => {
-      const b = a.slice();
-      for (const i of at) b[i]! ^= 0x5a;
-      const rows = diffOf(a, b);
-      const expected = [...at].sort((x, y) => x - y);
-      expect(offsets(diffMarks(rows, "left", 0, a.length))).toEqual(expected);
-      expect(offsets(diffMarks(rows, "right", 0, b.length))).toEqual(expected);
-    }));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.integer({ min: 304, max: 395 }).filter((i) => i < 317 || i >= 365),
+          { maxLength: 12 },
+        ),
+        (at) => {
+          const b = a.slice();
+          for (const i of at) b[i]! ^= 0x5a;
+          const rows = diffOf(a, b);
+          const expected = [...at].sort((x, y) => x - y);
+          expect(offsets(diffMarks(rows, "left", 0, a.length))).toEqual(expected);
+          expect(offsets(diffMarks(rows, "right", 0, b.length))).toEqual(expected);
+        },
+      ),
+    );
   });
 
   it("marks a differing header field whole, and clips to the pane's window", () => {
@@ -49,7 +58,10 @@ describe("diffMarks", () => {
     const a = golden();
     const b = encodeBatch(xxh, {
       originTimestamp: 1000n,
-      messages: [{ id: 7n, payload: "first-payload!!" }, { id: 8n, timestampDelta: 50, payload: "second-payload", userHeaders: text("user-header-bytes") }],
+      messages: [
+        { id: 7n, payload: "first-payload!!" },
+        { id: 8n, timestampDelta: 50, payload: "second-payload", userHeaders: text("user-header-bytes") },
+      ],
     });
     const rows = diffOf(a, b);
     const left = diffMarks(rows, "left", 0, a.length);

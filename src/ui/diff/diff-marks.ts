@@ -13,13 +13,17 @@ export const MAX_MARK_RUNS = 4096;
 export function diffMarks(rows: readonly DiffRow[], side: "left" | "right", from: number, to: number): DiffRun[] {
   const runs: DiffRun[] = [];
   const add = (start: number, end: number) => {
-    const s = Math.max(start, from), e = Math.min(end, to);
+    const s = Math.max(start, from),
+      e = Math.min(end, to);
     if (s < e) runs.push({ start: s, end: e });
   };
   for (const row of rows) {
     const span = row.same ? null : row.spans?.[side];
     if (!span) continue;
-    if (!row.bytes) { add(span.start, span.end); continue; }
+    if (!row.bytes) {
+      add(span.start, span.end);
+      continue;
+    }
     const diff = row.bytes.diff.truncated ? byteDiff(row.bytes.left, row.bytes.right, MAX_MARK_RUNS) : row.bytes.diff;
     for (const r of diff.runs) add(span.start + r.start, Math.min(span.end, span.start + r.end));
   }

@@ -55,7 +55,12 @@ describe("visibleRows on a real diff: stamping a producer batch", () => {
     const changed = visibleRows(rows, true);
     expect(all.rows).toHaveLength(rows.length);
     expect(all.changed).toBe(4);
-    expect(changed.rows.map((r) => `${r.scope}.${r.field}`)).toEqual(["batch.partition_id", "batch.base_offset", "batch.base_timestamp", "batch.batch_checksum"]);
+    expect(changed.rows.map((r) => `${r.scope}.${r.field}`)).toEqual([
+      "batch.partition_id",
+      "batch.base_offset",
+      "batch.base_timestamp",
+      "batch.batch_checksum",
+    ]);
     expect(changed.rows[0]).toMatchObject({ left: "0", right: "3" });
   });
 });

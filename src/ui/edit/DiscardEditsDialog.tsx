@@ -37,9 +37,15 @@ function Question({ question }: { question: DiscardQuestion }) {
         {name} has {edits} that are not saved. Opening {question.what} replaces it, and the edits and their undo history are lost.
       </p>
       <div className="share-row">
-        <button type="button" onClick={downloadFirst}>Download edited bytes first</button>
-        <button type="button" onClick={() => question.answer("discard")}>Discard edits</button>
-        <button type="button" ref={cancel} onClick={() => question.answer("cancel")}>Cancel</button>
+        <button type="button" onClick={downloadFirst}>
+          Download edited bytes first
+        </button>
+        <button type="button" onClick={() => question.answer("discard")}>
+          Discard edits
+        </button>
+        <button type="button" ref={cancel} onClick={() => question.answer("cancel")}>
+          Cancel
+        </button>
       </div>
     </dialog>
   );

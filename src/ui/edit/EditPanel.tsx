@@ -25,8 +25,13 @@ export function EditPanel() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || (e.target as HTMLElement | null)?.tagName === "INPUT") return;
-      if (e.key.toLowerCase() === "z" && !e.shiftKey) { e.preventDefault(); undo(); }
-      else if (e.key.toLowerCase() === "y" || (e.key.toLowerCase() === "z" && e.shiftKey)) { e.preventDefault(); redo(); }
+      if (e.key.toLowerCase() === "z" && !e.shiftKey) {
+        e.preventDefault();
+        undo();
+      } else if (e.key.toLowerCase() === "y" || (e.key.toLowerCase() === "z" && e.shiftKey)) {
+        e.preventDefault();
+        redo();
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -46,7 +51,12 @@ export function EditPanel() {
   const stampBatch = () => {
     if (!xxh || !header) return;
     let partitionId: bigint, baseOffset: bigint;
-    try { partitionId = BigInt(stamp.partitionId); baseOffset = BigInt(stamp.baseOffset); } catch { return; }
+    try {
+      partitionId = BigInt(stamp.partitionId);
+      baseOffset = BigInt(stamp.baseOffset);
+    } catch {
+      return;
+    }
     const now = BigInt(Date.now()) * 1000n;
     commitEdit(stampAsServer(xxh, input.bytes, input.analysis, batch, { partitionId, baseOffset, baseTimestamp: now }), `stamp batch ${batch}`);
   };
@@ -55,23 +65,47 @@ export function EditPanel() {
     <section className="panel edit-panel" aria-labelledby="edit-heading">
       <h2 id="edit-heading">Edit (what-if)</h2>
       <div className="share-row">
-        <label><input type="checkbox" checked={editMode} onChange={(e) => editModeStore.set(e.target.checked)} /> Edit bytes (type hex digits in the hex map)</label>
-        <button type="button" onClick={undo} disabled={edit.index === 0} aria-keyshortcuts="Control+Z">Undo</button>
-        <button type="button" onClick={redo} disabled={edit.index >= edit.steps} aria-keyshortcuts="Control+Y">Redo</button>
+        <label>
+          <input type="checkbox" checked={editMode} onChange={(e) => editModeStore.set(e.target.checked)} /> Edit bytes (type hex digits in the hex map)
+        </label>
+        <button type="button" onClick={undo} disabled={edit.index === 0} aria-keyshortcuts="Control+Z">
+          Undo
+        </button>
+        <button type="button" onClick={redo} disabled={edit.index >= edit.steps} aria-keyshortcuts="Control+Y">
+          Redo
+        </button>
       </div>
       <div className="share-row">
-        <button type="button" onClick={recompute} disabled={!xxh || busy}>Recompute checksums</button>
-        <button type="button" onClick={() => xxh && header && commitEdit(makeProducerBatch(xxh, input.bytes, input.analysis, batch), `make batch ${batch} a producer batch`)} disabled={!xxh || !header || busy}>Make producer batch</button>
+        <button type="button" onClick={recompute} disabled={!xxh || busy}>
+          Recompute checksums
+        </button>
+        <button
+          type="button"
+          onClick={() => xxh && header && commitEdit(makeProducerBatch(xxh, input.bytes, input.analysis, batch), `make batch ${batch} a producer batch`)}
+          disabled={!xxh || !header || busy}
+        >
+          Make producer batch
+        </button>
       </div>
       <div className="share-row">
-        <label>partition_id <input size={6} value={stamp.partitionId} onChange={(e) => setStamp({ ...stamp, partitionId: e.target.value })} /></label>
-        <label>base_offset <input size={8} value={stamp.baseOffset} onChange={(e) => setStamp({ ...stamp, baseOffset: e.target.value })} /></label>
-        <button type="button" onClick={stampBatch} disabled={!xxh || !header || busy}>Stamp as server</button>
+        <label>
+          partition_id <input size={6} value={stamp.partitionId} onChange={(e) => setStamp({ ...stamp, partitionId: e.target.value })} />
+        </label>
+        <label>
+          base_offset <input size={8} value={stamp.baseOffset} onChange={(e) => setStamp({ ...stamp, baseOffset: e.target.value })} />
+        </label>
+        <button type="button" onClick={stampBatch} disabled={!xxh || !header || busy}>
+          Stamp as server
+        </button>
         <span className="note">applies to batch {batch}; base_timestamp = now</span>
       </div>
       <div className="share-row">
-        <button type="button" disabled={!edited} onClick={() => downloadFile(`${baseName(input.name)}-edited.bin`, editedParts())}>Download edited</button>
-        <button type="button" disabled={!edited} onClick={revertToOriginal}>Revert to original</button>
+        <button type="button" disabled={!edited} onClick={() => downloadFile(`${baseName(input.name)}-edited.bin`, editedParts())}>
+          Download edited
+        </button>
+        <button type="button" disabled={!edited} onClick={revertToOriginal}>
+          Revert to original
+        </button>
         <span className="note" data-testid="edit-state">
           {edited ? `${edit.index} edit${edit.index === 1 ? "" : "s"}: ${edit.labels[edit.index]}` : "unedited"}
           {edit.lastRecheckMs !== null ? ` · re-checked in ${edit.lastRecheckMs.toFixed(1)} ms` : ""}
@@ -79,10 +113,18 @@ export function EditPanel() {
       </div>
       {edit.lastChanges && (
         <div>
-          <p className="note">{edit.lastChanges.length === 0 ? "Every checksum already matched." : `${edit.lastChanges.length} checksum${edit.lastChanges.length === 1 ? "" : "s"} changed:`}</p>
+          <p className="note">
+            {edit.lastChanges.length === 0
+              ? "Every checksum already matched."
+              : `${edit.lastChanges.length} checksum${edit.lastChanges.length === 1 ? "" : "s"} changed:`}
+          </p>
           {edit.lastChanges.length > 0 && (
             <ul aria-label="Checksum changes" className="changes">
-              {edit.lastChanges.map((c) => <li key={c.start}>{c.what} at 0x{c.start.toString(16)}: {c.before} → {c.after}</li>)}
+              {edit.lastChanges.map((c) => (
+                <li key={c.start}>
+                  {c.what} at 0x{c.start.toString(16)}: {c.before} → {c.after}
+                </li>
+              ))}
             </ul>
           )}
         </div>

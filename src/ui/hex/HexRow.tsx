@@ -36,10 +36,22 @@ export const HexRow = memo(function HexRow({ data, bytes, offsetDigits, idPrefix
   // row subscribes through a selector that reduces the state to one number for this row (a
   // 16-bit mask of its bytes, or a column), so a pointer move re-renders only the rows whose
   // number changed, not the whole grid (vscode-hexeditor dropped Recoil for the same reason).
-  const hover = useStore(hoverStore, useCallback((h: ByteSpan | null) => (h ? spanMask(h.start, h.end, start, length) : 0), [start, length]));
-  const selected = useStore(selectionStore, useCallback((s: Selection | null) => (s ? spanMask(s.start, s.end, start, length) : 0), [start, length]));
-  const covered = useStore(coverageStore, useCallback((c: Coverage | null) => (c ? spansMask(c.spans, start, length) : 0), [start, length]));
-  const cursor = useStore(cursorStore, useCallback((c: number) => (c >= start && c < start + length ? c - start : -1), [start, length]));
+  const hover = useStore(
+    hoverStore,
+    useCallback((h: ByteSpan | null) => (h ? spanMask(h.start, h.end, start, length) : 0), [start, length]),
+  );
+  const selected = useStore(
+    selectionStore,
+    useCallback((s: Selection | null) => (s ? spanMask(s.start, s.end, start, length) : 0), [start, length]),
+  );
+  const covered = useStore(
+    coverageStore,
+    useCallback((c: Coverage | null) => (c ? spansMask(c.spans, start, length) : 0), [start, length]),
+  );
+  const cursor = useStore(
+    cursorStore,
+    useCallback((c: number) => (c >= start && c < start + length ? c - start : -1), [start, length]),
+  );
 
   const hexCells: JSX.Element[] = [];
   const asciiCells: JSX.Element[] = [];
@@ -89,7 +101,11 @@ export const HexRow = memo(function HexRow({ data, bytes, offsetDigits, idPrefix
     if (isSelected) cls += " is-selected";
     if (isCovered) cls += " is-covered";
     if (isCursor) cls += " is-cursor";
-    asciiCells.push(<span key={i} className={cls} data-a={offset}>{ASCII[byte]}</span>);
+    asciiCells.push(
+      <span key={i} className={cls} data-a={offset}>
+        {ASCII[byte]}
+      </span>,
+    );
   }
   return (
     <div role="row" aria-rowindex={data.row + 2} className="hx-row" style={{ height: ROW_HEIGHT }}>
@@ -97,7 +113,9 @@ export const HexRow = memo(function HexRow({ data, bytes, offsetDigits, idPrefix
         {start.toString(16).padStart(offsetDigits, "0")}
       </span>
       <span className="hx-hex">{hexCells}</span>
-      <span role="gridcell" className="hx-ascii">{asciiCells}</span>
+      <span role="gridcell" className="hx-ascii">
+        {asciiCells}
+      </span>
     </div>
   );
 });

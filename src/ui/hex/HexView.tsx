@@ -9,7 +9,20 @@
  * TanStack Virtual is not used there: it keeps one measurement object per item, 16M for 256 MiB.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent, type MouseEvent, type PointerEvent, type RefObject } from "react";
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type JSX,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+  type RefObject,
+} from "react";
 import { editByte, editModeStore, latestBytes } from "../session/editing.ts";
 import { cancelLoading, cancellableStore } from "../session/loading.ts";
 import { selectRange, stepFrame, stepProblem } from "../state/actions.ts";
@@ -104,29 +117,35 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     return geometry.scaled ? topRowRef.current : topRowAt(geometry, el.scrollTop, viewportOf(el));
   }, [geometry]);
 
-  const setTopRow = useCallback((row: number): void => {
-    const el = scrollRef.current;
-    if (!el) return;
-    const vh = viewportOf(el);
-    const top = Math.max(0, Math.min(row, maxTopRow(geometry, vh)));
-    const scrollTop = scrollTopFor(geometry, top, vh);
-    if (!geometry.scaled) {
+  const setTopRow = useCallback(
+    (row: number): void => {
+      const el = scrollRef.current;
+      if (!el) return;
+      const vh = viewportOf(el);
+      const top = Math.max(0, Math.min(row, maxTopRow(geometry, vh)));
+      const scrollTop = scrollTopFor(geometry, top, vh);
+      if (!geometry.scaled) {
+        el.scrollTop = scrollTop;
+        return;
+      }
+      topRowRef.current = top;
       el.scrollTop = scrollTop;
-      return;
-    }
-    topRowRef.current = top;
-    el.scrollTop = scrollTop;
-    echoRef.current = el.scrollTop;
-    setScaledTop(top);
-  }, [geometry]);
+      echoRef.current = el.scrollTop;
+      setScaledTop(top);
+    },
+    [geometry],
+  );
 
-  const reveal = useCallback((row: number, align: "nearest" | "center"): void => {
-    const el = scrollRef.current;
-    if (!el) return;
-    const top = getTopRow();
-    const next = revealTopRow(geometry, top, row, viewportOf(el), align);
-    if (next !== top) setTopRow(next);
-  }, [geometry, getTopRow, setTopRow]);
+  const reveal = useCallback(
+    (row: number, align: "nearest" | "center"): void => {
+      const el = scrollRef.current;
+      if (!el) return;
+      const top = getTopRow();
+      const next = revealTopRow(geometry, top, row, viewportOf(el), align);
+      if (next !== top) setTopRow(next);
+    },
+    [geometry, getTopRow, setTopRow],
+  );
 
   // Scaled mode: follow scrollbar drags, and turn wheel events into row steps.
   useEffect(() => {
@@ -347,24 +366,38 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
         onBlur={onBlur}
       >
         <div role="row" aria-rowindex={1} className="hx-row hx-head" style={{ height: ROW_HEIGHT }}>
-          <span role="columnheader" className="hx-off">Offset</span>
-          <span className="hx-hex">
-            {COLUMNS.map((c) => <span key={c} role="columnheader" className="hx-b">{c}</span>)}
+          <span role="columnheader" className="hx-off">
+            Offset
           </span>
-          <span role="columnheader" className="hx-ascii">ASCII</span>
+          <span className="hx-hex">
+            {COLUMNS.map((c) => (
+              <span key={c} role="columnheader" className="hx-b">
+                {c}
+              </span>
+            ))}
+          </span>
+          <span role="columnheader" className="hx-ascii">
+            ASCII
+          </span>
         </div>
         {rows === 0 ? (
           <div role="row" aria-rowindex={2} className="hx-row">
-            <span role="gridcell" className="hx-empty">Empty input: 0 bytes.</span>
+            <span role="gridcell" className="hx-empty">
+              Empty input: 0 bytes.
+            </span>
           </div>
         ) : geometry.scaled ? (
           <>
             {/* Geometry only: the layer is one viewport tall and stays put; the spacer makes the scroll range. */}
-            <div className="hx-layer" style={{ height: viewportHeight }}>{rowsBlock}</div>
+            <div className="hx-layer" style={{ height: viewportHeight }}>
+              {rowsBlock}
+            </div>
             <div className="hx-spacer" style={{ height: Math.max(0, geometry.contentHeight - viewportHeight) }} />
           </>
         ) : (
-          <div className="hx-content" style={{ height: virtualizer.getTotalSize() }}>{rowsBlock}</div>
+          <div className="hx-content" style={{ height: virtualizer.getTotalSize() }}>
+            {rowsBlock}
+          </div>
         )}
       </div>
       <HexTooltip

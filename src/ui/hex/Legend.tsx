@@ -9,7 +9,11 @@ import "./hex.css";
 const MARKS: readonly { sample: string; name: string; description: string }[] = [
   { sample: "edge-batch", name: "batch start", description: "A thick bar on the first byte of each batch." },
   { sample: "edge-frame", name: "frame start", description: "A thin bar on the first byte of each frame." },
-  { sample: "problem-error", name: "error", description: "A corner flag, a bar above, dense hatching and a dashed underline: bytes an error is about (also marked in the Overview)." },
+  {
+    sample: "problem-error",
+    name: "error",
+    description: "A corner flag, a bar above, dense hatching and a dashed underline: bytes an error is about (also marked in the Overview).",
+  },
   { sample: "problem-warning", name: "warning", description: "A small corner flag, sparse hatching and a dotted underline: bytes a warning is about." },
   { sample: "problem-info", name: "info", description: "Dots and a double underline: bytes an info note is about." },
   { sample: "is-hover", name: "hover", description: "Thin lines above and below: the field under the pointer or cursor." },
@@ -37,18 +41,24 @@ export function Legend(): JSX.Element {
   return (
     <div className="hx-legend">
       <ul className="hx-legend-kinds" aria-label="Byte kinds">
-        {BATCH_KINDS.map((kind) => <KindItem key={kind} kind={kind} />)}
+        {BATCH_KINDS.map((kind) => (
+          <KindItem key={kind} kind={kind} />
+        ))}
       </ul>
       <details className="hx-legend-containers">
         <summary>Container fields ({CONTAINER_KINDS.length})</summary>
         <ul className="hx-legend-kinds" aria-label="Container byte kinds">
-          {CONTAINER_KINDS.map((kind) => <KindItem key={kind} kind={kind} />)}
+          {CONTAINER_KINDS.map((kind) => (
+            <KindItem key={kind} kind={kind} />
+          ))}
         </ul>
       </details>
       <ul className="hx-legend-marks" aria-label="Marks">
         {MARKS.map((m) => (
           <li key={m.name}>
-            <span className={`hx-legend-sample hx-a kind-frame-payload ${m.sample}`} aria-hidden="true">0a</span>
+            <span className={`hx-legend-sample hx-a kind-frame-payload ${m.sample}`} aria-hidden="true">
+              0a
+            </span>
             <span className="hx-legend-name">{m.name}</span>
             <span className="hx-legend-desc">{m.description}</span>
           </li>

@@ -109,13 +109,19 @@ interface ShownField {
 /** The value rows of a fixed field, one renderer per way a layout table shows a value (fields.ts ValueShow). */
 const SHOW_ROWS: { readonly [S in ValueShow]: (f: ShownField) => InfoRow[] } = {
   integer: ({ value }) => [{ label: "Value", value: String(value) }],
-  micros: ({ value }) => [{ label: "Value", value: `${String(value)} µs` }, { label: "Time", value: timeText(value as bigint) }],
+  micros: ({ value }) => [
+    { label: "Value", value: `${String(value)} µs` },
+    { label: "Time", value: timeText(value as bigint) },
+  ],
   "byte-length": ({ value }) => [{ label: "Value", value: plural(value as number | bigint, "byte") }],
   "total-length": ({ value }) => [{ label: "Value", value: plural(value as number | bigint, "byte") }],
   "frame-count": ({ value, batch }) => {
     const v = Number(value);
     const walked = batch?.frameCount ?? 0;
-    return [{ label: "Value", value: String(v) }, { label: "Frames walked", value: `${walked} ${walked === v ? "✓" : "✗"}`, tone: walked === v ? "ok" : "bad" }];
+    return [
+      { label: "Value", value: String(v) },
+      { label: "Frames walked", value: `${walked} ${walked === v ? "✓" : "✗"}`, tone: walked === v ? "ok" : "bad" },
+    ];
   },
   checksum: ({ analysis, hit, value, batch }) => {
     const v = value as bigint;
@@ -157,7 +163,10 @@ const SHOW_ROWS: { readonly [S in ValueShow]: (f: ShownField) => InfoRow[] } = {
     for (const b of field) if (b !== 0) nonzero++;
     return nonzero === 0
       ? [{ label: "Value", value: "all zero ✓", tone: "ok" }]
-      : [{ label: "Value", value: `${plural(nonzero, "nonzero byte")} ✗`, tone: "bad" }, { label: "Hex", value: hexPreview(field) }];
+      : [
+          { label: "Value", value: `${plural(nonzero, "nonzero byte")} ✗`, tone: "bad" },
+          { label: "Hex", value: hexPreview(field) },
+        ];
   },
   hex: ({ field }) => [{ label: "Hex", value: hexPreview(field) }],
 };
@@ -184,7 +193,11 @@ function valueRows(analysis: Analysis, bytes: Uint8Array, hit: FieldHit): InfoRo
     rows.push({ label: "Hex", value: hexPreview(field) });
     return rows;
   }
-  if (hit.kind === "unattributed") return [{ label: "Run", value: plural(field.length, "byte") }, { label: "Hex", value: hexPreview(field) }];
+  if (hit.kind === "unattributed")
+    return [
+      { label: "Run", value: plural(field.length, "byte") },
+      { label: "Hex", value: hexPreview(field) },
+    ];
   return [{ label: "Value", value: hexPreview(field) }];
 }
 
@@ -208,7 +221,13 @@ function userHeaderRows(block: Uint8Array): InfoRow[] {
 }
 
 /** Describes byte `offset` of an analysed input for the tooltip. */
-export function describeByte(analysis: Analysis, bytes: Uint8Array, offset: number, diagnostics: RangeIndex<Diagnostic>, container?: readonly ContainerField[]): ByteInfo {
+export function describeByte(
+  analysis: Analysis,
+  bytes: Uint8Array,
+  offset: number,
+  diagnostics: RangeIndex<Diagnostic>,
+  container?: readonly ContainerField[],
+): ByteInfo {
   const hit = fieldAt(analysis, bytes, offset, container);
   const kind = describeKind(hit.kind);
   const rows: InfoRow[] = [
@@ -223,5 +242,12 @@ export function describeByte(analysis: Analysis, bytes: Uint8Array, offset: numb
     value: `${hit.start}..${hit.end} · ${hit.spec ? `${hit.spec.type}, ${plural(hit.spec.size, "byte")}` : `bytes, ${plural(size, "byte")}`}`,
   });
   rows.push(...valueRows(analysis, bytes, hit));
-  return { hit, name: hit.container?.name ?? kind.name, where: whereText(analysis, hit), description: kind.description, rows, problems: diagnostics.overlapping(offset, offset + 1) };
+  return {
+    hit,
+    name: hit.container?.name ?? kind.name,
+    where: whereText(analysis, hit),
+    description: kind.description,
+    rows,
+    problems: diagnostics.overlapping(offset, offset + 1),
+  };
 }

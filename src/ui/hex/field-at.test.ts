@@ -20,7 +20,16 @@ describe("the golden batch", () => {
   });
 
   test("frame bytes name their field and frame", () => {
-    expect(fieldAt(analysis, bytes, 256)).toMatchObject({ kind: "frame.checksum", start: 256, end: 264, frame: 0, frameStart: 256, frameEnd: 317, frameInBatch: 0, truncated: false });
+    expect(fieldAt(analysis, bytes, 256)).toMatchObject({
+      kind: "frame.checksum",
+      start: 256,
+      end: 264,
+      frame: 0,
+      frameStart: 256,
+      frameEnd: 317,
+      frameInBatch: 0,
+      truncated: false,
+    });
     expect(fieldAt(analysis, bytes, 340)).toMatchObject({ kind: "frame.id", start: 325, end: 341, frame: 1, frameInBatch: 1 });
     expect(fieldAt(analysis, bytes, 310)).toMatchObject({ kind: "frame.payload", start: 304, end: 317, spec: null });
     expect(fieldAt(analysis, bytes, 365)).toMatchObject({ kind: "frame.payload", start: 365, end: 379 });
@@ -44,7 +53,16 @@ describe("damaged inputs", () => {
 
   test("a truncated frame's payload stops at the blob", () => {
     const { analysis, bytes } = corpus("09-frame-truncated.bin");
-    expect(fieldAt(analysis, bytes, 337)).toMatchObject({ kind: "frame.checksum", start: 337, end: 345, frame: -1, frameStart: 337, frameEnd: 425, frameInBatch: 1, truncated: true });
+    expect(fieldAt(analysis, bytes, 337)).toMatchObject({
+      kind: "frame.checksum",
+      start: 337,
+      end: 345,
+      frame: -1,
+      frameStart: 337,
+      frameEnd: 425,
+      frameInBatch: 1,
+      truncated: true,
+    });
     expect(fieldAt(analysis, bytes, 400)).toMatchObject({ kind: "frame.payload", start: 385, end: 425, truncated: true });
   });
 });

@@ -2,7 +2,15 @@
 import { partitionPoint, upperBound } from "../../lib/binary-search.ts";
 import { locateByte } from "../../core/byte-map.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
-import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind, type FieldSpec } from "../../format/fields.ts";
+import {
+  BATCH_HEADER_FIELDS,
+  BATCH_HEADER_SIZE,
+  FRAME_FIELD,
+  FRAME_HEADER_FIELDS,
+  FRAME_HEADER_SIZE,
+  type ByteKind,
+  type FieldSpec,
+} from "../../format/fields.ts";
 import { readField } from "../../format/field-codec.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { CONTAINER_TABLES } from "../../format/containers/index.ts";
@@ -80,12 +88,26 @@ function unattributedRun(analysis: Analysis, offset: number, batch: number): [nu
  * Container fields (sorted by start, as openInput gives them) come first: they lie outside the batches.
  */
 export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number, container: readonly ContainerField[] = NO_FIELDS): FieldHit {
-  const c = container.length > 0 ? containerFieldAt({ container: { format: "batches", start: 0, end: 0, fields: container }, entries: null, legacy: null }, bytes, offset) : null;
+  const c =
+    container.length > 0
+      ? containerFieldAt({ container: { format: "batches", start: 0, end: 0, fields: container }, entries: null, legacy: null }, bytes, offset)
+      : null;
   if (c) {
     const spec = containerSpec(c.kind);
     return {
-      offset, kind: c.kind, start: c.start, end: c.end, spec: spec && spec.size === c.end - c.start ? spec : null,
-      batch: -1, batchStart: -1, frame: -1, frameStart: -1, frameEnd: -1, frameInBatch: -1, truncated: false, container: c,
+      offset,
+      kind: c.kind,
+      start: c.start,
+      end: c.end,
+      spec: spec && spec.size === c.end - c.start ? spec : null,
+      batch: -1,
+      batchStart: -1,
+      frame: -1,
+      frameStart: -1,
+      frameEnd: -1,
+      frameInBatch: -1,
+      truncated: false,
+      container: c,
     };
   }
   const loc = locateByte(analysis, bytes, offset);

@@ -49,21 +49,36 @@ export function hexCommand(key: string, mods: KeyMods, cursor: number, size: num
     return null;
   }
   switch (key) {
-    case "ArrowLeft": return move(cursor - 1);
-    case "ArrowRight": return move(cursor + 1);
-    case "ArrowUp": return cursor >= BYTES_PER_ROW ? move(cursor - BYTES_PER_ROW) : move(cursor);
-    case "ArrowDown": return cursor + BYTES_PER_ROW <= last ? move(cursor + BYTES_PER_ROW) : move(cursor);
-    case "PageUp": return move(cursor - page < 0 ? cursor % BYTES_PER_ROW : cursor - page);
-    case "PageDown": return move(cursor + page);
-    case "Home": return move(rowStart);
-    case "End": return move(rowStart + BYTES_PER_ROW - 1);
-    case "Enter": return { type: "select-field" };
-    case "n": return { type: "frame", direction: 1 };
-    case "p": return { type: "frame", direction: -1 };
-    case "]": return { type: "problem", direction: 1 };
-    case "[": return { type: "problem", direction: -1 };
-    case "Escape": return decoding ? { type: "cancel-decode" } : { type: "dismiss" };
-    default: return null;
+    case "ArrowLeft":
+      return move(cursor - 1);
+    case "ArrowRight":
+      return move(cursor + 1);
+    case "ArrowUp":
+      return cursor >= BYTES_PER_ROW ? move(cursor - BYTES_PER_ROW) : move(cursor);
+    case "ArrowDown":
+      return cursor + BYTES_PER_ROW <= last ? move(cursor + BYTES_PER_ROW) : move(cursor);
+    case "PageUp":
+      return move(cursor - page < 0 ? cursor % BYTES_PER_ROW : cursor - page);
+    case "PageDown":
+      return move(cursor + page);
+    case "Home":
+      return move(rowStart);
+    case "End":
+      return move(rowStart + BYTES_PER_ROW - 1);
+    case "Enter":
+      return { type: "select-field" };
+    case "n":
+      return { type: "frame", direction: 1 };
+    case "p":
+      return { type: "frame", direction: -1 };
+    case "]":
+      return { type: "problem", direction: 1 };
+    case "[":
+      return { type: "problem", direction: -1 };
+    case "Escape":
+      return decoding ? { type: "cancel-decode" } : { type: "dismiss" };
+    default:
+      return null;
   }
 }
 

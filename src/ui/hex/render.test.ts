@@ -86,7 +86,14 @@ describe("HexTooltip", () => {
     inspectStore.set({ offset: 310, via: "pointer" });
     const gridRef: RefObject<HTMLElement | null> = { current: null };
     const html = renderToStaticMarkup(
-      createElement(HexTooltip, { id: "tip", analysis: evil.analysis, bytes: evil.bytes, diagnostics: new RowCache(evil.analysis, evil.bytes).diagnostics, gridRef, layoutKey: "" }),
+      createElement(HexTooltip, {
+        id: "tip",
+        analysis: evil.analysis,
+        bytes: evil.bytes,
+        diagnostics: new RowCache(evil.analysis, evil.bytes).diagnostics,
+        gridRef,
+        layoutKey: "",
+      }),
     );
     expect(html).toContain('role="tooltip"');
     expect(html).toContain("payload");

@@ -124,7 +124,14 @@ export class RowCache {
 
   private overlayContainer(start: number, end: number, kinds: Uint8Array): void {
     const fields = this.container;
-    for (let i = Math.max(0, partitionPoint(0, fields.length, (k) => (fields[k] as ContainerField).end <= start)); i < fields.length; i++) {
+    for (
+      let i = Math.max(
+        0,
+        partitionPoint(0, fields.length, (k) => (fields[k] as ContainerField).end <= start),
+      );
+      i < fields.length;
+      i++
+    ) {
       const f = fields[i] as ContainerField;
       if (f.start >= end) break;
       kinds.fill(KIND_CODE[f.kind], Math.max(f.start, start) - start, Math.min(f.end, end) - start);

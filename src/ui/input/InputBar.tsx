@@ -29,28 +29,55 @@ export function InputBar() {
   };
   return (
     <div className="input-bar">
-      <label htmlFor={fileId} className="button">Open batch file</label>
+      <label htmlFor={fileId} className="button">
+        Open batch file
+      </label>
       <input id={fileId} type="file" multiple className="visually-hidden" onChange={onFile} aria-label="Open batch file" />
-      <label htmlFor={sampleId} className="visually-hidden">Load a sample</label>
+      <label htmlFor={sampleId} className="visually-hidden">
+        Load a sample
+      </label>
       <select id={sampleId} defaultValue="" onChange={onSample} className="samples">
-        <option value="" disabled>Samples…</option>
+        <option value="" disabled>
+          Samples…
+        </option>
         <optgroup label="Batches">
           {SAMPLES.map((s) => (
-            <option key={s.id} value={s.id} title={s.note}>{s.title}{s.shows ? ` (${s.shows})` : ""}</option>
+            <option key={s.id} value={s.id} title={s.note}>
+              {s.title}
+              {s.shows ? ` (${s.shows})` : ""}
+            </option>
           ))}
         </optgroup>
         <optgroup label="Containers">
-          {good.map((s) => <option key={s.id} value={CONTAINER_SAMPLE_PREFIX + s.id} title={s.note}>{s.title}</option>)}
+          {good.map((s) => (
+            <option key={s.id} value={CONTAINER_SAMPLE_PREFIX + s.id} title={s.note}>
+              {s.title}
+            </option>
+          ))}
         </optgroup>
         <optgroup label="Broken containers">
-          {broken.map((s) => <option key={s.id} value={CONTAINER_SAMPLE_PREFIX + s.id} title={s.note}>{s.title} ({s.shows})</option>)}
+          {broken.map((s) => (
+            <option key={s.id} value={CONTAINER_SAMPLE_PREFIX + s.id} title={s.note}>
+              {s.title} ({s.shows})
+            </option>
+          ))}
         </optgroup>
       </select>
       <span className="format-choice">
-        <label htmlFor={formatId} className="format-label">Format</label>
-        <select id={formatId} value={format} onChange={(e) => void setFormat(formatOfAlias(e.target.value) ?? "auto")}
-          title="Auto-detect picks the format from the file name and the bytes; choose one to force it">
-          {FORMAT_OPTIONS.map((x) => <option key={x.value} value={x.value}>{x.label}</option>)}
+        <label htmlFor={formatId} className="format-label">
+          Format
+        </label>
+        <select
+          id={formatId}
+          value={format}
+          onChange={(e) => void setFormat(formatOfAlias(e.target.value) ?? "auto")}
+          title="Auto-detect picks the format from the file name and the bytes; choose one to force it"
+        >
+          {FORMAT_OPTIONS.map((x) => (
+            <option key={x.value} value={x.value}>
+              {x.label}
+            </option>
+          ))}
         </select>
       </span>
       <span className="hint">or drop a file or a partition folder anywhere, or paste (Ctrl+V) binary, hex, xxd or base64</span>

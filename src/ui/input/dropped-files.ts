@@ -40,7 +40,7 @@ async function walk(entry: FileSystemEntry, prefix: string, out: DroppedFile[]):
 
 /** Reads a drop's files; one dropped folder opens as its files (subfolders' files keep their paths). */
 export async function droppedFiles(data: DataTransfer): Promise<Dropped> {
-  const entries = [...data.items].map((item) => (item.kind === "file" ? item.webkitGetAsEntry?.() ?? null : null));
+  const entries = [...data.items].map((item) => (item.kind === "file" ? (item.webkitGetAsEntry?.() ?? null) : null));
   const folders = entries.filter((e): e is FileSystemDirectoryEntry => e?.isDirectory === true);
   if (folders.length === 1 && entries.length === 1) {
     const folder = folders[0]!;

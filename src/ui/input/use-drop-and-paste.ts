@@ -14,9 +14,19 @@ export function useDropAndPaste(): boolean {
   const [dragging, setDragging] = useState(false);
   useEffect(() => {
     let depth = 0;
-    const onDragEnter = (e: DragEvent) => { if (e.dataTransfer?.types.includes("Files")) { depth++; setDragging(true); } };
-    const onDragLeave = () => { depth = Math.max(0, depth - 1); if (depth === 0) setDragging(false); };
-    const onDragOver = (e: DragEvent) => { if (e.dataTransfer?.types.includes("Files")) e.preventDefault(); };
+    const onDragEnter = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes("Files")) {
+        depth++;
+        setDragging(true);
+      }
+    };
+    const onDragLeave = () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setDragging(false);
+    };
+    const onDragOver = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes("Files")) e.preventDefault();
+    };
     const onDrop = (e: DragEvent) => {
       e.preventDefault();
       depth = 0;
@@ -34,12 +44,19 @@ export function useDropAndPaste(): boolean {
       const data = e.clipboardData;
       if (!data) return;
       const file = data.files[0];
-      if (file) { e.preventDefault(); void loadInput(file.name || "pasted file", file); return; }
+      if (file) {
+        e.preventDefault();
+        void loadInput(file.name || "pasted file", file);
+        return;
+      }
       const text = data.getData("text/plain");
       if (!text) return;
       e.preventDefault();
       const result = decodePastedText(text);
-      if (!result.ok) { reportInputProblem(result.reason); return; }
+      if (!result.ok) {
+        reportInputProblem(result.reason);
+        return;
+      }
       const { bytes } = result;
       void loadInput(`pasted ${result.form} (${bytes.length} bytes)`, bytes);
     };

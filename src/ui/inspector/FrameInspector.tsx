@@ -66,12 +66,18 @@ export function FrameInspector({ input }: { input: LoadedInput }) {
   return (
     <section className="panel insp" aria-labelledby={headingId}>
       <div className="insp-bar">
-        <h2 id={headingId} className="insp-title">Frame inspector</h2>
+        <h2 id={headingId} className="insp-title">
+          Frame inspector
+        </h2>
         <span className="insp-subtitle">{subtitle}</span>
         {detail ? (
           <span className="insp-nav">
-            <button type="button" onClick={() => selectFrame(detail.frame - 1, "keyboard")} disabled={detail.frame <= 0}>Previous frame</button>
-            <button type="button" onClick={() => selectFrame(detail.frame + 1, "keyboard")} disabled={detail.frame >= analysis.frames.count - 1}>Next frame</button>
+            <button type="button" onClick={() => selectFrame(detail.frame - 1, "keyboard")} disabled={detail.frame <= 0}>
+              Previous frame
+            </button>
+            <button type="button" onClick={() => selectFrame(detail.frame + 1, "keyboard")} disabled={detail.frame >= analysis.frames.count - 1}>
+              Next frame
+            </button>
           </span>
         ) : null}
       </div>
@@ -96,13 +102,17 @@ function FrameBody({ detail, bytes, tab, setTab }: { detail: FrameDetail; bytes:
           {d.indexInBatch} of {formatCount(d.batch.frameCount)} · bytes {hexOffset(d.start)}..{hexOffset(d.end)} ({formatCount(d.end - d.start)} bytes)
         </Fact>
         <Fact label="Message offset" span={{ start: d.start + 24, end: d.start + 28 }}>
-          {d.messageOffset === null ? "—" : `${d.messageOffset} (base_offset ${header?.baseOffset} + offset_delta ${d.messageOffset - (header?.baseOffset ?? 0n)})`}
+          {d.messageOffset === null
+            ? "—"
+            : `${d.messageOffset} (base_offset ${header?.baseOffset} + offset_delta ${d.messageOffset - (header?.baseOffset ?? 0n)})`}
         </Fact>
         <Fact label="Producer time" span={{ start: d.start + 28, end: d.start + 32 }}>
           {d.producerTime === null ? "—" : timeWithRaw(d.producerTime)}
         </Fact>
         {d.batch.stamped && header ? (
-          <Fact label="Server time" span={{ start: d.batch.start + 16, end: d.batch.start + 24 }}>{timeWithRaw(header.baseTimestamp)}</Fact>
+          <Fact label="Server time" span={{ start: d.batch.start + 16, end: d.batch.start + 24 }}>
+            {timeWithRaw(header.baseTimestamp)}
+          </Fact>
         ) : null}
         <Fact label="Checksum" span={{ start: d.start, end: d.start + 8 }} tone={verdict.ok ? "ok" : "error"}>
           {verdict.ok ? `✓ ${hex64(d.storedChecksum)}` : `✗ stored ${hex64(d.storedChecksum)} ≠ computed ${hex64(d.computedChecksum)}`}
@@ -115,7 +125,9 @@ function FrameBody({ detail, bytes, tab, setTab }: { detail: FrameDetail; bytes:
           {d.fields.map((f) => (
             <Fact key={f.spec.name} label={f.spec.name} span={{ start: f.start, end: f.end }}>
               <span className="insp-mono">{fieldText(bytes, d.start, f.spec)}</span>
-              <EditFieldButton target={{ spec: f.spec, base: d.start, where: "frame", label: `batch ${d.batch.index} frame ${d.indexInBatch} ${f.spec.name}` }} />
+              <EditFieldButton
+                target={{ spec: f.spec, base: d.start, where: "frame", label: `batch ${d.batch.index} frame ${d.indexInBatch} ${f.spec.name}` }}
+              />
             </Fact>
           ))}
         </dl>
@@ -126,18 +138,24 @@ function FrameBody({ detail, bytes, tab, setTab }: { detail: FrameDetail; bytes:
         <h3>Id</h3>
         <dl className="insp-facts">
           {idFacts(d.id).map((f) => (
-            <Fact key={f.label} label={f.label}><span className="insp-mono">{f.value}</span></Fact>
+            <Fact key={f.label} label={f.label}>
+              <span className="insp-mono">{f.value}</span>
+            </Fact>
           ))}
         </dl>
       </section>
 
       <section className="insp-section" aria-label="Payload" {...hoverProps(d.payload)}>
-        <h3>Payload <span className="insp-size">{formatCount(payload.length)} bytes</span></h3>
+        <h3>
+          Payload <span className="insp-size">{formatCount(payload.length)} bytes</span>
+        </h3>
         <PayloadTabs payload={payload} tab={tab} setTab={setTab} />
       </section>
 
       <section className="insp-section" aria-label="User headers" {...hoverProps({ start: d.userHeaders.start, end: d.userHeaders.end })}>
-        <h3>User headers <span className="insp-size">{formatCount(userHeaders.length)} bytes</span></h3>
+        <h3>
+          User headers <span className="insp-size">{formatCount(userHeaders.length)} bytes</span>
+        </h3>
         <UserHeaders detail={d} block={userHeaders} />
       </section>
     </>
@@ -154,13 +172,25 @@ function PayloadTabs({ payload, tab, setTab }: { payload: Uint8Array; tab: Paylo
   const current: PayloadTab = tab ?? (json.ok ? "json" : "text");
   const views = {
     json,
-    get text() { return utf8Text(payload); },
-    get hex() { return xxdLines(payload); },
+    get text() {
+      return utf8Text(payload);
+    },
+    get hex() {
+      return xxdLines(payload);
+    },
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
     const at = TABS.findIndex((t) => t.id === current);
-    const next = e.key === "ArrowRight" ? (at + 1) % TABS.length : e.key === "ArrowLeft" ? (at + TABS.length - 1) % TABS.length
-      : e.key === "Home" ? 0 : e.key === "End" ? TABS.length - 1 : -1;
+    const next =
+      e.key === "ArrowRight"
+        ? (at + 1) % TABS.length
+        : e.key === "ArrowLeft"
+          ? (at + TABS.length - 1) % TABS.length
+          : e.key === "Home"
+            ? 0
+            : e.key === "End"
+              ? TABS.length - 1
+              : -1;
     if (next < 0) return;
     e.preventDefault();
     const t = TABS[next]!.id;
@@ -171,22 +201,28 @@ function PayloadTabs({ payload, tab, setTab }: { payload: Uint8Array; tab: Paylo
   let panel: ReactNode;
   if (current === "text") {
     const note = capNote(views.text.shown, views.text.total);
-    panel = payload.length === 0 ? <p className="insp-muted">Empty payload.</p> : (
-      <>
-        <pre className="insp-pre insp-pre--wrap">{views.text.text}</pre>
-        {note ? <p className="insp-muted">{note}</p> : null}
-      </>
-    );
+    panel =
+      payload.length === 0 ? (
+        <p className="insp-muted">Empty payload.</p>
+      ) : (
+        <>
+          <pre className="insp-pre insp-pre--wrap">{views.text.text}</pre>
+          {note ? <p className="insp-muted">{note}</p> : null}
+        </>
+      );
   } else if (current === "json") {
     panel = views.json.ok ? <pre className="insp-pre">{views.json.text}</pre> : <p className="insp-muted">Not JSON: {views.json.reason}</p>;
   } else {
     const note = capNote(views.hex.shown, views.hex.total);
-    panel = payload.length === 0 ? <p className="insp-muted">Empty payload.</p> : (
-      <>
-        <pre className="insp-pre insp-hex">{views.hex.lines.join("\n")}</pre>
-        {note ? <p className="insp-muted">{note}</p> : null}
-      </>
-    );
+    panel =
+      payload.length === 0 ? (
+        <p className="insp-muted">Empty payload.</p>
+      ) : (
+        <>
+          <pre className="insp-pre insp-hex">{views.hex.lines.join("\n")}</pre>
+          {note ? <p className="insp-muted">{note}</p> : null}
+        </>
+      );
   }
 
   return (
@@ -232,7 +268,9 @@ function UserHeaders({ detail, block }: { detail: FrameDetail; block: Uint8Array
         <tbody>
           {decoded.headers.map((h, i) => (
             <tr key={i}>
-              <td className="insp-mono" title={`key kind ${h.key.kindName}`}>{h.key.text}</td>
+              <td className="insp-mono" title={`key kind ${h.key.kindName}`}>
+                {h.key.text}
+              </td>
               <td>{h.value.kindName}</td>
               <td className="insp-mono">{h.value.text}</td>
             </tr>

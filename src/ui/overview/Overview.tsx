@@ -96,7 +96,12 @@ export function Overview({ input }: { input: LoadedInput }): JSX.Element {
     if (!r || r.height === 0) return 0;
     return Math.max(0, Math.min(1, (clientY - r.top) / r.height));
   };
-  const jumpToFraction = useCallback((f: number) => { if (size > 0) jumpToByte(Math.min(size - 1, Math.floor(f * size))); }, [size]);
+  const jumpToFraction = useCallback(
+    (f: number) => {
+      if (size > 0) jumpToByte(Math.min(size - 1, Math.floor(f * size)));
+    },
+    [size],
+  );
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if (e.button !== 0) return;
@@ -137,7 +142,11 @@ export function Overview({ input }: { input: LoadedInput }): JSX.Element {
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={percent}
-      aria-valuetext={view ? `bytes ${view.start.toLocaleString("en-US")} to ${view.end.toLocaleString("en-US")} of ${size.toLocaleString("en-US")} shown; ${problems.toLocaleString("en-US")} problem${problems === 1 ? "" : "s"} in the input` : "nothing shown"}
+      aria-valuetext={
+        view
+          ? `bytes ${view.start.toLocaleString("en-US")} to ${view.end.toLocaleString("en-US")} of ${size.toLocaleString("en-US")} shown; ${problems.toLocaleString("en-US")} problem${problems === 1 ? "" : "s"} in the input`
+          : "nothing shown"
+      }
       tabIndex={0}
       data-testid="overview"
       style={{ inlineSize: WIDTH }}

@@ -40,7 +40,7 @@ export function overviewRows(analysis: Analysis, bytes: Uint8Array, rows: number
       const at = Math.min(size - 1, Math.floor(from + ((k + 0.5) * span) / SAMPLES));
       const code = KIND_CODE[locateByte(analysis, bytes, at).kind];
       votes[code] = (votes[code] as number) + 1;
-      if ((votes[code]) > (votes[best] as number)) best = code;
+      if (votes[code] > (votes[best] as number)) best = code;
     }
     kinds[r] = best;
   }

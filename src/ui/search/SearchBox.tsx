@@ -85,7 +85,9 @@ export function SearchBox(): JSX.Element {
   return (
     <div className="search">
       <div className="search-bar" role="search">
-        <label htmlFor={`${id}-q`} className="visually-hidden">Go to or search</label>
+        <label htmlFor={`${id}-q`} className="visually-hidden">
+          Go to or search
+        </label>
         <input
           ref={boxRef}
           id={`${id}-q`}
@@ -101,17 +103,31 @@ export function SearchBox(): JSX.Element {
           spellCheck={false}
           disabled={!input}
         />
-        <button type="button" onClick={() => void runQuery(text)} disabled={!input}>Go</button>
-        <button type="button" onClick={() => stepHit(-1)} disabled={total === 0} aria-keyshortcuts="Shift+F3" aria-label="Previous hit">↑</button>
-        <button type="button" onClick={() => stepHit(1)} disabled={total === 0} aria-keyshortcuts="F3" aria-label="Next hit">↓</button>
+        <button type="button" onClick={() => void runQuery(text)} disabled={!input}>
+          Go
+        </button>
+        <button type="button" onClick={() => stepHit(-1)} disabled={total === 0} aria-keyshortcuts="Shift+F3" aria-label="Previous hit">
+          ↑
+        </button>
+        <button type="button" onClick={() => stepHit(1)} disabled={total === 0} aria-keyshortcuts="F3" aria-label="Next hit">
+          ↓
+        </button>
         {state.status === "running" && (
           <>
-            <progress max={100} value={percent} aria-label="Searching">{percent}%</progress>
-            <button type="button" onClick={cancelSearch} aria-keyshortcuts="Escape">Cancel search</button>
+            <progress max={100} value={percent} aria-label="Searching">
+              {percent}%
+            </progress>
+            <button type="button" onClick={cancelSearch} aria-keyshortcuts="Escape">
+              Cancel search
+            </button>
           </>
         )}
         <span id={`${id}-says`} className="search-says" aria-live="polite" data-testid="search-says">
-          {state.status === "running" ? `Searching for ${state.reading}… ${percent}%` : state.status === "done" ? `${position} · ${state.reading}${state.ranOn === "worker" ? " · searched in a worker" : ""}` : state.message}
+          {state.status === "running"
+            ? `Searching for ${state.reading}… ${percent}%`
+            : state.status === "done"
+              ? `${position} · ${state.reading}${state.ranOn === "worker" ? " · searched in a worker" : ""}`
+              : state.message}
           {state.status === "done" && total === 0 ? ` ${state.message}` : ""}
         </span>
       </div>
@@ -131,7 +147,11 @@ export function SearchBox(): JSX.Element {
               </li>
             );
           })}
-          {total > shown && <li className="search-more">{fmt(total - shown)} more{state.capped ? ` (stopped at ${fmt(MAX_HITS)})` : ""}: use ↓ / F3</li>}
+          {total > shown && (
+            <li className="search-more">
+              {fmt(total - shown)} more{state.capped ? ` (stopped at ${fmt(MAX_HITS)})` : ""}: use ↓ / F3
+            </li>
+          )}
         </ol>
       )}
     </div>

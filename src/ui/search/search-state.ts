@@ -37,7 +37,19 @@ export interface SearchState {
 }
 
 const EMPTY = new Float64Array(0);
-const IDLE: SearchState = { text: "", reading: "", status: "idle", progress: null, starts: EMPTY, ends: EMPTY, capped: false, current: -1, message: "", input: null, ranOn: null };
+const IDLE: SearchState = {
+  text: "",
+  reading: "",
+  status: "idle",
+  progress: null,
+  starts: EMPTY,
+  ends: EMPTY,
+  capped: false,
+  current: -1,
+  message: "",
+  input: null,
+  ranOn: null,
+};
 
 /** The search box's state. */
 export const searchStore = createStore<SearchState>(IDLE);
@@ -84,8 +96,28 @@ export function clearSearch(): void {
   searchStore.set((s) => ({ ...IDLE, text: s.text }));
 }
 
-function finish(input: LoadedInput, text: string, reading: string, starts: Float64Array, ends: Float64Array, capped: boolean, ranOn: SearchState["ranOn"]): void {
-  searchStore.set({ text, reading, status: "done", progress: null, starts, ends, capped, current: -1, message: starts.length === 0 ? `No hits for ${reading}.` : "", input, ranOn });
+function finish(
+  input: LoadedInput,
+  text: string,
+  reading: string,
+  starts: Float64Array,
+  ends: Float64Array,
+  capped: boolean,
+  ranOn: SearchState["ranOn"],
+): void {
+  searchStore.set({
+    text,
+    reading,
+    status: "done",
+    progress: null,
+    starts,
+    ends,
+    capped,
+    current: -1,
+    message: starts.length === 0 ? `No hits for ${reading}.` : "",
+    input,
+    ranOn,
+  });
   if (starts.length > 0) selectHit(0);
 }
 
@@ -108,7 +140,11 @@ export async function runQuery(text: string): Promise<void> {
       return;
     case "offset": {
       if (query.offset >= bytes.length) {
-        searchStore.set({ ...base, status: "error", message: `Byte ${query.offset} (${hexOffset(query.offset)}) is past the end: the input has ${bytes.length.toLocaleString("en-US")} bytes.` });
+        searchStore.set({
+          ...base,
+          status: "error",
+          message: `Byte ${query.offset} (${hexOffset(query.offset)}) is past the end: the input has ${bytes.length.toLocaleString("en-US")} bytes.`,
+        });
         return;
       }
       selectRange(query.offset, query.offset + 1, "keyboard");
@@ -134,7 +170,15 @@ export async function runQuery(text: string): Promise<void> {
     }
     case "id": {
       const hits = findIds(analysis, bytes, query.orders, MAX_HITS);
-      finish(input, text, reading, Float64Array.from(hits, (h) => h.start), Float64Array.from(hits, (h) => h.end), hits.length >= MAX_HITS, "main-thread");
+      finish(
+        input,
+        text,
+        reading,
+        Float64Array.from(hits, (h) => h.start),
+        Float64Array.from(hits, (h) => h.end),
+        hits.length >= MAX_HITS,
+        "main-thread",
+      );
       return;
     }
     case "bytes": {
@@ -148,7 +192,15 @@ export async function runQuery(text: string): Promise<void> {
         if (running !== controller) return;
         running = null;
         const length = query.pattern.length;
-        finish(input, text, reading, outcome.starts, outcome.starts.map((s) => s + length), outcome.capped, outcome.ranOn);
+        finish(
+          input,
+          text,
+          reading,
+          outcome.starts,
+          outcome.starts.map((s) => s + length),
+          outcome.capped,
+          outcome.ranOn,
+        );
       } catch (err) {
         if (err instanceof AbortedError || running !== controller) return;
         running = null;

@@ -21,8 +21,12 @@ export function useXxh3(): Xxh3 | null {
   useEffect(() => {
     if (xxh) return;
     let live = true;
-    void loadXxh3().then((k) => { if (live) setXxh(k); });
-    return () => { live = false; };
+    void loadXxh3().then((k) => {
+      if (live) setXxh(k);
+    });
+    return () => {
+      live = false;
+    };
   }, [xxh]);
   return xxh;
 }

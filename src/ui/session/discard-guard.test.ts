@@ -13,7 +13,13 @@ function open(bytes: Uint8Array): void {
 }
 
 const leaving = () => {
-  const e = { defaultPrevented: false, returnValue: "x", preventDefault() { this.defaultPrevented = true; } };
+  const e = {
+    defaultPrevented: false,
+    returnValue: "x",
+    preventDefault() {
+      this.defaultPrevented = true;
+    },
+  };
   warnBeforeLeaving(e as unknown as BeforeUnloadEvent);
   return e.defaultPrevented;
 };

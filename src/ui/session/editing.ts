@@ -64,7 +64,9 @@ let session = 0;
 export function startEditing(): void {
   if (started) return;
   started = true;
-  void loadXxh3().then((k) => { xxh = k; });
+  void loadXxh3().then((k) => {
+    xxh = k;
+  });
   // A newly loaded input (bytes this module did not put there) starts a new history.
   documentStore.subscribe(() => {
     const input = documentStore.get().input;
@@ -95,7 +97,11 @@ function show(o: EditOverlay, step: EditStep, forward: boolean): void {
     latest = shown = bytes;
     void reopenInWorker(bytes, format, "edited bytes").then((r) => {
       const now = documentStore.get().input;
-      if (r && now && latest === bytes) documentStore.set((s) => ({ ...s, input: { ...now, bytes, analysis: r.analysis, meta: { ...r.meta, detectedBy: now.meta?.detectedBy ?? r.meta.detectedBy } } }));
+      if (r && now && latest === bytes)
+        documentStore.set((s) => ({
+          ...s,
+          input: { ...now, bytes, analysis: r.analysis, meta: { ...r.meta, detectedBy: now.meta?.detectedBy ?? r.meta.detectedBy } },
+        }));
     });
     return;
   }
@@ -106,16 +112,24 @@ function show(o: EditOverlay, step: EditStep, forward: boolean): void {
     else for (let i = step.changes.length - 1; i >= 0; i--) working.set(step.changes[i]!.before, step.changes[i]!.offset);
     latest = working;
     const mine = session;
-    requestPatchedRecheck(() => (mine !== session || overlay !== o ? null : {
-      key: mine, original: o.original, source: sourceOf(o.original), patches: [...o.runs()], startOffset: documentStore.get().input?.startOffset ?? 0,
-      done: (analysis, ms) => {
-        const now = documentStore.get().input;
-        if (mine !== session || !now) return;
-        shown = working;
-        documentStore.set((s) => ({ ...s, input: { ...now, bytes: working as Uint8Array, analysis } }));
-        editStore.set((s) => ({ ...s, lastRecheckMs: ms }));
-      },
-    }));
+    requestPatchedRecheck(() =>
+      mine !== session || overlay !== o
+        ? null
+        : {
+            key: mine,
+            original: o.original,
+            source: sourceOf(o.original),
+            patches: [...o.runs()],
+            startOffset: documentStore.get().input?.startOffset ?? 0,
+            done: (analysis, ms) => {
+              const now = documentStore.get().input;
+              if (mine !== session || !now) return;
+              shown = working;
+              documentStore.set((s) => ({ ...s, input: { ...now, bytes: working as Uint8Array, analysis } }));
+              editStore.set((s) => ({ ...s, lastRecheckMs: ms }));
+            },
+          },
+    );
     return;
   }
   if (!xxh) return;

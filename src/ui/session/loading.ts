@@ -71,12 +71,21 @@ function beginLoad(): AbortController {
 }
 
 /** Opens an input off the main thread as its detected or forced format and shows it; resolves true when shown. */
-export async function loadInput(name: string, input: AnalysisInput, note: string | null = null, ticket = ++generation, options: LoadOptions = {}): Promise<boolean> {
+export async function loadInput(
+  name: string,
+  input: AnalysisInput,
+  note: string | null = null,
+  ticket = ++generation,
+  options: LoadOptions = {},
+): Promise<boolean> {
   const client = started(loadClient);
   if (ticket !== generation) return false;
   // Refused before anything is cancelled or read: the browser would only say the file "could not be read".
   const tooLarge = pageInputRefusal(name, input instanceof Blob ? input.size : input.byteLength);
-  if (tooLarge) { reportInputProblem(tooLarge); return false; }
+  if (tooLarge) {
+    reportInputProblem(tooLarge);
+    return false;
+  }
   if (editsAtStake() && (!(await confirmDiscardEdits(name)) || ticket !== generation)) return false;
   const controller = beginLoad();
   const total = input instanceof Blob ? input.size : input.byteLength;
@@ -86,8 +95,12 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
   documentStore.set((s) => ({ ...s, loading: { name, done: 0, total }, error: null }));
   try {
     const result = await client.open(input, controller.signal, {
-      name: options.fileName ?? name, format, companion: options.companion ?? null,
-      onProgress: (done, all) => { if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } })); },
+      name: options.fileName ?? name,
+      format,
+      companion: options.companion ?? null,
+      onProgress: (done, all) => {
+        if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
+      },
     });
     const companion = options.companion ?? null;
     const companionEntries = result.meta.format === "segment" && companion ? decodeIndexEntries(await bytesOf(companion.input)) : null;
@@ -96,8 +109,20 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
     resetInteraction();
     shownCompanion = companion;
     documentStore.set({
-      input: { name, bytes: result.bytes, analysis: result.analysis, ranOn: result.ranOn, note, startOffset: 0, meta: result.meta, fileName: options.fileName ?? name, companion: companion?.name ?? null, companionEntries },
-      loading: null, error: null,
+      input: {
+        name,
+        bytes: result.bytes,
+        analysis: result.analysis,
+        ranOn: result.ranOn,
+        note,
+        startOffset: 0,
+        meta: result.meta,
+        fileName: options.fileName ?? name,
+        companion: companion?.name ?? null,
+        companionEntries,
+      },
+      loading: null,
+      error: null,
     });
     return true;
   } catch (err) {
@@ -111,7 +136,11 @@ export async function loadInput(name: string, input: AnalysisInput, note: string
 }
 
 /** Re-analyses bytes as plain batches from startOffset off the main thread; the caller keeps its bytes. */
-export async function reanalyzeInWorker(bytes: Uint8Array, startOffset = documentStore.get().input?.startOffset ?? 0, label = "edited bytes"): Promise<Analysis | null> {
+export async function reanalyzeInWorker(
+  bytes: Uint8Array,
+  startOffset = documentStore.get().input?.startOffset ?? 0,
+  label = "edited bytes",
+): Promise<Analysis | null> {
   const input = documentStore.get().input;
   if (input?.meta) return (await reopenInWorker(bytes, input.meta.format, label))?.analysis ?? null;
   return recheck(label, bytes.length, (client, signal) => client.analyze(bytes, signal, undefined, startOffset).then((r) => r.analysis));
@@ -120,7 +149,9 @@ export async function reanalyzeInWorker(bytes: Uint8Array, startOffset = documen
 /** Re-opens the shown input's bytes (edited, or with another format) off the main thread; the caller keeps its bytes. */
 export function reopenInWorker(bytes: Uint8Array, format: FormatChoice, label: string): Promise<{ analysis: Analysis; meta: InputMeta } | null> {
   const input = documentStore.get().input;
-  return recheck(label, bytes.length, (client, signal) => client.open(bytes, signal, { name: input?.fileName ?? input?.name, format, companion: shownCompanion }));
+  return recheck(label, bytes.length, (client, signal) =>
+    client.open(bytes, signal, { name: input?.fileName ?? input?.name, format, companion: shownCompanion }),
+  );
 }
 
 async function recheck<T>(label: string, total: number, run: (client: AnalysisClient, signal: AbortSignal) => Promise<T>): Promise<T | null> {
@@ -153,12 +184,17 @@ export async function loadSample(id: string = DEFAULT_SAMPLE_ID): Promise<boolea
       const files = sample.build(xxh);
       if (ticket !== generation) return false;
       if (sample.format === "partition") {
-        return loadPartition(`sample: ${sample.title}`, files.map((f) => ({ name: f.name, input: new Blob([f.bytes as Uint8Array<ArrayBuffer>]) })), ticket);
+        return loadPartition(
+          `sample: ${sample.title}`,
+          files.map((f) => ({ name: f.name, input: new Blob([f.bytes as Uint8Array<ArrayBuffer>]) })),
+          ticket,
+        );
       }
       const [file, companion] = files;
       if (!file) return false;
       return loadInput(`sample: ${sample.title} (${file.name})`, file.bytes, sample.note, ticket, {
-        format: sample.forced ? sample.format : "auto", fileName: file.name,
+        format: sample.forced ? sample.format : "auto",
+        fileName: file.name,
         companion: companion ? { name: companion.name, input: companion.bytes } : null,
       });
     }
@@ -230,7 +266,9 @@ export async function openCompanion(): Promise<boolean> {
   if (partitionStore.get()?.files.has(other)) return showPartitionFile(other);
   const companion = shownCompanion;
   if (!companion || companion.name !== other) return false;
-  return loadInput(companion.name, companion.input, input.note ?? null, ++generation, { companion: { name: input.fileName ?? input.name, input: input.bytes } });
+  return loadInput(companion.name, companion.input, input.note ?? null, ++generation, {
+    companion: { name: input.fileName ?? input.name, input: input.bytes },
+  });
 }
 
 /** Reports a problem with an input that never reached the decoder (unreadable paste, empty drop). */

@@ -30,7 +30,10 @@ let nextJob: (() => PatchedJob | null) | null = null;
 /** Asks for a re-check of what `job()` returns when it starts (the latest edit, not the one that asked). */
 export function requestPatchedRecheck(job: () => PatchedJob | null): void {
   nextJob = job;
-  if (inFlight) { again = true; return; }
+  if (inFlight) {
+    again = true;
+    return;
+  }
   void run();
 }
 

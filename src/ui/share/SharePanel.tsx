@@ -208,10 +208,7 @@ export function SharePanel() {
             void withSubject("export the frame", (s) => {
               if (!selection || selection.frame < 0) return;
               const f = input.analysis.frames;
-              downloadFile(
-                `${baseName(input.name)}${suffix}-frame${selection.frame}.bin`,
-                s.bytes.slice(f.start[selection.frame], f.end[selection.frame]),
-              );
+              downloadFile(`${baseName(input.name)}${suffix}-frame${selection.frame}.bin`, s.bytes.slice(f.start[selection.frame], f.end[selection.frame]));
             })
           }
         >

@@ -25,7 +25,13 @@ export function pictureSvg(subject: Subject, name: string, range: { start: numbe
 
 /** The SVG document of the layout diagram of one batch or frame header of the subject. */
 export function diagramSvg(subject: Subject, name: string, target: DiagramTarget): string {
-  return renderLayoutSvg(subject.analysis, subject.bytes, { name, sha256: subject.sha256, target, palette: LIGHT_PALETTE, redactedFrom: subject.redacted?.originalSha256 });
+  return renderLayoutSvg(subject.analysis, subject.bytes, {
+    name,
+    sha256: subject.sha256,
+    target,
+    palette: LIGHT_PALETTE,
+    redactedFrom: subject.redacted?.originalSha256,
+  });
 }
 
 /** Whether the target names a header there is to draw: a batch with a whole header, or a frame of the input. */

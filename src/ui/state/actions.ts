@@ -14,7 +14,13 @@ export function selectRange(start: number, end: number, origin: Selection["origi
   const a = analysis();
   if (!a) return;
   const clampedStart = Math.max(0, Math.min(start, Math.max(0, a.size - 1)));
-  selectionStore.set({ start: clampedStart, end: Math.max(clampedStart, Math.min(end, a.size)), batch: batchAt(a, clampedStart), frame: frameAt(a, clampedStart), origin });
+  selectionStore.set({
+    start: clampedStart,
+    end: Math.max(clampedStart, Math.min(end, a.size)),
+    batch: batchAt(a, clampedStart),
+    frame: frameAt(a, clampedStart),
+    origin,
+  });
   cursorStore.set(clampedStart);
 }
 
@@ -78,5 +84,11 @@ let revealTimer: ReturnType<typeof setTimeout> | null = null;
 export function hoverRange(range: ByteSpan | null): void {
   hoverStore.set(range);
   if (revealTimer !== null) clearTimeout(revealTimer);
-  revealTimer = range === null ? null : setTimeout(() => { revealTimer = null; revealStore.set({ start: range.start }); }, REVEAL_DWELL_MS);
+  revealTimer =
+    range === null
+      ? null
+      : setTimeout(() => {
+          revealTimer = null;
+          revealStore.set({ start: range.start });
+        }, REVEAL_DWELL_MS);
 }

@@ -25,17 +25,31 @@ function batchColumns(analysis: Analysis): IndexColumn[] {
     col("partition", { header: "Partition", width: 6.5, numeric: true, cell: (i) => b(i).header?.partitionId.toString() ?? DASH }),
     col("baseOffset", { header: "Base offset", width: 7.5, grow: 1, numeric: true, cell: (i) => b(i).header?.baseOffset.toString() ?? DASH }),
     col("count", {
-      header: "Messages", width: 6.5, numeric: true,
+      header: "Messages",
+      width: 6.5,
+      numeric: true,
       cell: (i) => (b(i).header ? formatCount(b(i).header!.messageCount) : DASH),
       title: (i) => `message_count ${b(i).header?.messageCount ?? DASH}; ${formatCount(b(i).frameCount)} complete frames walked`,
     }),
-    col("length", { header: "Length", width: 6.5, numeric: true, cell: (i) => b(i).header?.batchLength.toString() ?? DASH, title: () => "batch_length in bytes" }),
+    col("length", {
+      header: "Length",
+      width: 6.5,
+      numeric: true,
+      cell: (i) => b(i).header?.batchLength.toString() ?? DASH,
+      title: () => "batch_length in bytes",
+    }),
     col("stamped", { header: "Stamped", width: 6.5, cell: (i) => (b(i).header ? (b(i).stamped ? "stamped" : "producer") : DASH) }),
     col("verdict", {
-      header: "Verdict", width: 10, grow: 2,
+      header: "Verdict",
+      width: 10,
+      grow: 2,
       cell: (i) => {
         const v = batchVerdict(b(i));
-        return <span className="tbl-badge" data-tone={v.tone}>{v.text}</span>;
+        return (
+          <span className="tbl-badge" data-tone={v.tone}>
+            {v.text}
+          </span>
+        );
       },
       title: (i) => batchVerdict(b(i)).text,
     }),
@@ -53,18 +67,25 @@ export function BatchesTable({ input }: { input: LoadedInput }) {
   const total = analysis.batches.length;
 
   const { order, busy } = useRowOrder(
-    () => buildOrder(0, total,
-      problemsOnly ? (i) => isProblemBatch(analysis.batches[i] as BatchModel) : null,
-      sort ? { key: batchSortKey(sort.id as BatchColumnId, analysis), desc: sort.desc } : null),
+    () =>
+      buildOrder(
+        0,
+        total,
+        problemsOnly ? (i) => isProblemBatch(analysis.batches[i] as BatchModel) : null,
+        sort ? { key: batchSortKey(sort.id as BatchColumnId, analysis), desc: sort.desc } : null,
+      ),
     total > HEAVY_ORDER_ROWS && (problemsOnly || sort !== undefined),
     analysis,
     [analysis, total, problemsOnly, sort?.id, sort?.desc],
   );
 
-  const rangeOf = useCallback((i: number) => {
-    const b = analysis.batches[i];
-    return b ? { start: b.start, end: b.end } : null;
-  }, [analysis]);
+  const rangeOf = useCallback(
+    (i: number) => {
+      const b = analysis.batches[i];
+      return b ? { start: b.start, end: b.end } : null;
+    },
+    [analysis],
+  );
   const onActivate = useCallback((i: number) => selectBatch(i, "table"), []);
   const rowTone = useCallback((i: number) => batchVerdict(analysis.batches[i] as BatchModel).tone, [analysis]);
   const inView = useCallback((w: ViewWindow | null) => (w && w.size === analysis.size ? batchAt(analysis, Math.floor((w.start + w.end) / 2)) : -1), [analysis]);
@@ -72,7 +93,9 @@ export function BatchesTable({ input }: { input: LoadedInput }) {
   return (
     <section className="panel tbl-panel" aria-labelledby={headingId}>
       <div className="tbl-bar">
-        <h2 id={headingId} className="tbl-title">Batches</h2>
+        <h2 id={headingId} className="tbl-title">
+          Batches
+        </h2>
         <span className="tbl-count">
           {order.length === total ? `${formatCount(total)} batch${total === 1 ? "" : "es"}` : `${formatCount(order.length)} of ${formatCount(total)} batches`}
         </span>

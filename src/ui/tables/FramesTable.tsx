@@ -26,27 +26,63 @@ function frameColumns(analysis: Analysis, bytes: Uint8Array): IndexColumn[] {
   return [
     col("batch", { header: "Batch", width: 4.5, numeric: true, cell: (i) => f.batch[i] }),
     col("index", { header: "#", width: 4, numeric: true, cell: (i) => f.indexInBatch[i], title: (i) => `frame ${f.indexInBatch[i]} of batch ${f.batch[i]}` }),
-    col("offset", { header: "Offset", width: 6.5, numeric: true, cell: (i) => messageOffsetOf(analysis, i)?.toString() ?? DASH, title: (i) => `base_offset + offset_delta ${f.offsetDelta[i]}` }),
+    col("offset", {
+      header: "Offset",
+      width: 6.5,
+      numeric: true,
+      cell: (i) => messageOffsetOf(analysis, i)?.toString() ?? DASH,
+      title: (i) => `base_offset + offset_delta ${f.offsetDelta[i]}`,
+    }),
     col("id", {
-      header: "Id", width: 19, grow: 1,
+      header: "Id",
+      width: 19,
+      grow: 1,
       cell: (i) => {
         const id = idCell(messageIdOf(analysis, bytes, i));
-        return <><span className="tbl-mono">{id.uuid}</span> <span className="tbl-tag">{id.tag}</span></>;
+        return (
+          <>
+            <span className="tbl-mono">{id.uuid}</span> <span className="tbl-tag">{id.tag}</span>
+          </>
+        );
       },
       title: (i) => idCell(messageIdOf(analysis, bytes, i)).title,
     }),
     col("time", {
-      header: "Producer time", width: 15.5,
-      cell: (i) => { const t = producerTimeOf(analysis, i); return t === null ? DASH : timeText(t); },
-      title: (i) => { const t = producerTimeOf(analysis, i); return t === null ? undefined : `origin_timestamp + ${f.timestampDelta[i]} µs = ${timeWithRaw(t)}`; },
+      header: "Producer time",
+      width: 15.5,
+      cell: (i) => {
+        const t = producerTimeOf(analysis, i);
+        return t === null ? DASH : timeText(t);
+      },
+      title: (i) => {
+        const t = producerTimeOf(analysis, i);
+        return t === null ? undefined : `origin_timestamp + ${f.timestampDelta[i]} µs = ${timeWithRaw(t)}`;
+      },
     }),
-    col("payload", { header: "Payload", width: 6, numeric: true, cell: (i) => formatCount(f.payloadLength[i] as number), title: () => "payload_length in bytes" }),
-    col("userHeaders", { header: "Headers", width: 6, numeric: true, cell: (i) => formatCount(f.userHeadersLength[i] as number), title: () => "user_headers_length in bytes" }),
+    col("payload", {
+      header: "Payload",
+      width: 6,
+      numeric: true,
+      cell: (i) => formatCount(f.payloadLength[i] as number),
+      title: () => "payload_length in bytes",
+    }),
+    col("userHeaders", {
+      header: "Headers",
+      width: 6,
+      numeric: true,
+      cell: (i) => formatCount(f.userHeadersLength[i] as number),
+      title: () => "user_headers_length in bytes",
+    }),
     col("checksum", {
-      header: "Checksum", width: 10,
+      header: "Checksum",
+      width: 10,
       cell: (i) => {
         const v = checksumVerdict(f.storedChecksum[i] as bigint, f.computedChecksum[i] as bigint);
-        return <span className="tbl-badge" data-tone={v.ok ? "ok" : "error"}>{v.text}</span>;
+        return (
+          <span className="tbl-badge" data-tone={v.ok ? "ok" : "error"}>
+            {v.text}
+          </span>
+        );
       },
       title: (i) => checksumVerdict(f.storedChecksum[i] as bigint, f.computedChecksum[i] as bigint).title,
     }),
@@ -68,12 +104,16 @@ export function FramesTable({ input }: { input: LoadedInput }) {
   const { table, sorting } = useIndexTable(columns, visibility);
   const sort = sorting[0];
 
-  const first = allBatches ? 0 : batch?.firstFrame ?? 0;
-  const count = allBatches ? analysis.frames.count : batch?.frameCount ?? 0;
+  const first = allBatches ? 0 : (batch?.firstFrame ?? 0);
+  const count = allBatches ? analysis.frames.count : (batch?.frameCount ?? 0);
   const { order, busy } = useRowOrder(
-    () => buildOrder(first, count,
-      problemsOnly ? (i) => isProblemFrame(analysis, i) : null,
-      sort ? { key: frameSortKey(sort.id as FrameColumnId, analysis, bytes), desc: sort.desc } : null),
+    () =>
+      buildOrder(
+        first,
+        count,
+        problemsOnly ? (i) => isProblemFrame(analysis, i) : null,
+        sort ? { key: frameSortKey(sort.id as FrameColumnId, analysis, bytes), desc: sort.desc } : null,
+      ),
     count > HEAVY_ORDER_ROWS && (problemsOnly || sort !== undefined),
     analysis,
     [analysis, bytes, first, count, problemsOnly, sort?.id, sort?.desc],
@@ -85,16 +125,20 @@ export function FramesTable({ input }: { input: LoadedInput }) {
   const inView = useCallback((w: ViewWindow | null) => (w && w.size === analysis.size ? frameAt(analysis, Math.floor((w.start + w.end) / 2)) : -1), [analysis]);
 
   const scope = allBatches ? `all ${formatCount(analysis.batches.length)} batches` : `batch ${shownBatch}`;
-  const shown = order.length === count ? `${formatCount(count)} frame${count === 1 ? "" : "s"}` : `${formatCount(order.length)} of ${formatCount(count)} frames`;
-  const empty = count === 0
-    ? (allBatches ? "No batch holds a complete frame." : `Batch ${shownBatch} holds no complete frame.`)
-    : "No frame has an error or a warning.";
+  const shown =
+    order.length === count ? `${formatCount(count)} frame${count === 1 ? "" : "s"}` : `${formatCount(order.length)} of ${formatCount(count)} frames`;
+  const empty =
+    count === 0 ? (allBatches ? "No batch holds a complete frame." : `Batch ${shownBatch} holds no complete frame.`) : "No frame has an error or a warning.";
 
   return (
     <section className="panel tbl-panel" aria-labelledby={headingId}>
       <div className="tbl-bar">
-        <h2 id={headingId} className="tbl-title">Frames</h2>
-        <span className="tbl-count">{shown} · {scope}</span>
+        <h2 id={headingId} className="tbl-title">
+          Frames
+        </h2>
+        <span className="tbl-count">
+          {shown} · {scope}
+        </span>
         <TableToggle label="All batches" checked={allBatches} onChange={setAllBatches} />
         <TableToggle label="Problems only" checked={problemsOnly} onChange={setProblemsOnly} />
       </div>

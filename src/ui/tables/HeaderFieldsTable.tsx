@@ -3,14 +3,7 @@
  * and a few derived rows. A dozen rows: TanStack's own row model sorts them, no virtualizer.
  */
 import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
-import {
-  createColumnHelper,
-  flexRender,
-  getCoreRowModel,
-  getSortedRowModel,
-  useReactTable,
-  type SortingState,
-} from "@tanstack/react-table";
+import { createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
 import { useStore } from "../state/store.ts";
 import { hoverRange, selectRange } from "../state/actions.ts";
 import { hoverStore, selectionStore, type LoadedInput } from "../state/app-state.ts";
@@ -43,7 +36,11 @@ const COLUMNS = [
       const kind = c.row.original.kind;
       return (
         <>
-          {kind ? <span className={`${SWATCH_CLASS} ${KIND_STYLE[kind].className}`} aria-hidden="true" /> : <span className="tbl-swatch-gap" aria-hidden="true" />}
+          {kind ? (
+            <span className={`${SWATCH_CLASS} ${KIND_STYLE[kind].className}`} aria-hidden="true" />
+          ) : (
+            <span className="tbl-swatch-gap" aria-hidden="true" />
+          )}
           <span className="tbl-mono">{c.getValue()}</span>
         </>
       );
@@ -64,19 +61,29 @@ const COLUMNS = [
       const spec = r.kind ? BATCH_HEADER_FIELDS.find((f) => f.kind === r.kind) : undefined;
       return (
         <>
-          <span className="tbl-value" data-status={r.status ?? undefined}>{c.getValue()}</span>
+          <span className="tbl-value" data-status={r.status ?? undefined}>
+            {c.getValue()}
+          </span>
           {spec && r.relOffset !== null ? (
-            <EditFieldButton target={{ spec, base: r.start - r.relOffset, where: "batch", label: `batch at 0x${(r.start - r.relOffset).toString(16)} ${spec.name}` }} />
+            <EditFieldButton
+              target={{ spec, base: r.start - r.relOffset, where: "batch", label: `batch at 0x${(r.start - r.relOffset).toString(16)} ${spec.name}` }}
+            />
           ) : null}
         </>
       );
     },
   }),
-  helper.accessor((r) => ROLE_LABEL[r.role], { id: "role", header: "Role", cell: (c) => <span className="tbl-tag" data-role={c.row.original.role}>{c.getValue()}</span> }),
+  helper.accessor((r) => ROLE_LABEL[r.role], {
+    id: "role",
+    header: "Role",
+    cell: (c) => (
+      <span className="tbl-tag" data-role={c.row.original.role}>
+        {c.getValue()}
+      </span>
+    ),
+  }),
 ];
-const WIDTHS = [
-  { width: 11 }, { width: 5 }, { width: 7 }, { width: 4 }, { width: 14, grow: 2 }, { width: 16, grow: 3 }, { width: 8 },
-];
+const WIDTHS = [{ width: 11 }, { width: 5 }, { width: 7 }, { width: 4 }, { width: 14, grow: 2 }, { width: 16, grow: 3 }, { width: 8 }];
 const NUMERIC = new Set(["offset", "start", "size"]);
 
 // Rows re-render only when the hovered field changes (hover state lives outside React).
@@ -143,9 +150,13 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
   return (
     <section className="panel tbl-panel" aria-labelledby={headingId}>
       <div className="tbl-bar">
-        <h2 id={headingId} className="tbl-title">Batch header</h2>
+        <h2 id={headingId} className="tbl-title">
+          Batch header
+        </h2>
         <span className="tbl-count">
-          {batch ? `batch ${shownBatch} at ${hexOffset(batch.start)}${batch.header ? (batch.stamped ? " · stamped" : " · producer") : " · incomplete header"}` : "no batch"}
+          {batch
+            ? `batch ${shownBatch} at ${hexOffset(batch.start)}${batch.header ? (batch.stamped ? " · stamped" : " · producer") : " · incomplete header"}`
+            : "no batch"}
         </span>
       </div>
       <div className="tbl-scroll">
@@ -157,7 +168,14 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
           style={{ "--tbl-cols": grid.template, minWidth: `${grid.minWidth}rem` } as CSSProperties}
         >
           <TableHead table={table} numeric={NUMERIC} />
-          <tbody role="rowgroup" ref={bodyRef} className="tbl-body tbl-body--static" onKeyDown={onKeyDown} onMouseLeave={() => hoverRange(null)} onBlur={clearHoverOnExit}>
+          <tbody
+            role="rowgroup"
+            ref={bodyRef}
+            className="tbl-body tbl-body--static"
+            onKeyDown={onKeyDown}
+            onMouseLeave={() => hoverRange(null)}
+            onBlur={clearHoverOnExit}
+          >
             {shownRows.map((row, pos) => {
               const r = row.original;
               const selected = selection !== null && selection.start === r.start && selection.end === Math.max(r.end, r.start + 1);

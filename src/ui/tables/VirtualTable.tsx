@@ -69,9 +69,16 @@ export function VirtualTable(props: VirtualTableProps) {
   // runs before an ancestor's ref is attached, so the body must render again once it exists.
   const [scrollEl, setScrollEl] = useState<HTMLDivElement | null>(null);
   const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
-  const visibleIds = table.getVisibleLeafColumns().map((c) => c.id).join(",");
+  const visibleIds = table
+    .getVisibleLeafColumns()
+    .map((c) => c.id)
+    .join(",");
   const visible = useMemo(
-    () => visibleIds.split(",").map((id) => byId.get(id)).filter((c): c is IndexColumn => c !== undefined),
+    () =>
+      visibleIds
+        .split(",")
+        .map((id) => byId.get(id))
+        .filter((c): c is IndexColumn => c !== undefined),
     [visibleIds, byId],
   );
   const numeric = useMemo(() => new Set(visible.filter((c) => c.numeric).map((c) => c.id)), [visible]);
@@ -121,7 +128,12 @@ export function VirtualTable(props: VirtualTableProps) {
   }, [followed]);
 
   const turnPage = (next: number): void => moveTo(next * PAGE_ROWS, "start", false);
-  const style = { "--tbl-cols": grid.template, "--tbl-row-h": `${ROW_HEIGHT}px`, "--tbl-head-h": `${HEAD_HEIGHT}px`, minWidth: `${grid.minWidth}rem` } as CSSProperties;
+  const style = {
+    "--tbl-cols": grid.template,
+    "--tbl-row-h": `${ROW_HEIGHT}px`,
+    "--tbl-head-h": `${HEAD_HEIGHT}px`,
+    minWidth: `${grid.minWidth}rem`,
+  } as CSSProperties;
 
   return (
     <>
@@ -143,15 +155,23 @@ export function VirtualTable(props: VirtualTableProps) {
           />
         </table>
         {order.length === 0 && !busy ? <p className="tbl-empty">{emptyText}</p> : null}
-        {busy ? <p className="tbl-busy" role="status">Sorting {formatCount(order.length)} rows…</p> : null}
+        {busy ? (
+          <p className="tbl-busy" role="status">
+            Sorting {formatCount(order.length)} rows…
+          </p>
+        ) : null}
       </div>
       {pages > 1 ? (
         <nav className="tbl-pager" aria-label={`${label} pages`}>
-          <button type="button" onClick={() => turnPage(page - 1)} disabled={page === 0}>Previous rows</button>
+          <button type="button" onClick={() => turnPage(page - 1)} disabled={page === 0}>
+            Previous rows
+          </button>
           <span>
             Rows {formatCount(pageStart + 1)}–{formatCount(pageStart + pageCount)} of {formatCount(order.length)}
           </span>
-          <button type="button" onClick={() => turnPage(page + 1)} disabled={page >= pages - 1}>Next rows</button>
+          <button type="button" onClick={() => turnPage(page + 1)} disabled={page >= pages - 1}>
+            Next rows
+          </button>
         </nav>
       ) : null}
     </>

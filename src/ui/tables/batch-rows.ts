@@ -33,13 +33,21 @@ export function severityScore(b: Pick<BatchModel, "header" | "errors" | "warning
 export function batchSortKey(column: BatchColumnId, analysis: Analysis): SortKey {
   const batches = analysis.batches;
   switch (column) {
-    case "index": return { primary: (i) => i };
-    case "start": return { primary: (i) => (batches[i] as BatchModel).start };
-    case "partition": return bigintKey((b) => b.header?.partitionId ?? null, batches);
-    case "baseOffset": return bigintKey((b) => b.header?.baseOffset ?? null, batches);
-    case "count": return { primary: (i) => (batches[i] as BatchModel).header?.messageCount ?? -1 };
-    case "length": return bigintKey((b) => b.header?.batchLength ?? null, batches);
-    case "stamped": return { primary: (i) => ((batches[i] as BatchModel).stamped ? 1 : 0) };
-    case "verdict": return { primary: (i) => severityScore(batches[i] as BatchModel) };
+    case "index":
+      return { primary: (i) => i };
+    case "start":
+      return { primary: (i) => (batches[i] as BatchModel).start };
+    case "partition":
+      return bigintKey((b) => b.header?.partitionId ?? null, batches);
+    case "baseOffset":
+      return bigintKey((b) => b.header?.baseOffset ?? null, batches);
+    case "count":
+      return { primary: (i) => (batches[i] as BatchModel).header?.messageCount ?? -1 };
+    case "length":
+      return bigintKey((b) => b.header?.batchLength ?? null, batches);
+    case "stamped":
+      return { primary: (i) => ((batches[i] as BatchModel).stamped ? 1 : 0) };
+    case "verdict":
+      return { primary: (i) => severityScore(batches[i] as BatchModel) };
   }
 }

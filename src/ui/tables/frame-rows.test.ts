@@ -9,18 +9,26 @@ import { buildOrder } from "./row-order.ts";
 const xxh = await loadXxh3();
 const enc = new TextEncoder();
 
-const b0 = stampBatch(xxh, encodeBatch(xxh, {
-  originTimestamp: 1_000_000n,
-  messages: [
-    { id: 3n, payload: "bravo", timestampDelta: 20 },
-    { id: 1n, payload: "alpha-long", timestampDelta: 0, userHeaders: enc.encode("xyz") },
-    { id: 2n ** 127n, payload: "", timestampDelta: 10 },
-  ],
-}), { partitionId: 1n, baseOffset: 10n, baseTimestamp: 5_000_000n });
-const b1 = stampBatch(xxh, encodeBatch(xxh, {
-  originTimestamp: 900_000n,
-  messages: [{ id: 2n, payload: "charlie", timestampDelta: 0 }],
-}), { partitionId: 1n, baseOffset: 13n, baseTimestamp: 6_000_000n });
+const b0 = stampBatch(
+  xxh,
+  encodeBatch(xxh, {
+    originTimestamp: 1_000_000n,
+    messages: [
+      { id: 3n, payload: "bravo", timestampDelta: 20 },
+      { id: 1n, payload: "alpha-long", timestampDelta: 0, userHeaders: enc.encode("xyz") },
+      { id: 2n ** 127n, payload: "", timestampDelta: 10 },
+    ],
+  }),
+  { partitionId: 1n, baseOffset: 10n, baseTimestamp: 5_000_000n },
+);
+const b1 = stampBatch(
+  xxh,
+  encodeBatch(xxh, {
+    originTimestamp: 900_000n,
+    messages: [{ id: 2n, payload: "charlie", timestampDelta: 0 }],
+  }),
+  { partitionId: 1n, baseOffset: 13n, baseTimestamp: 6_000_000n },
+);
 const input = concat([b0, b1]);
 // Corrupt frame 0's checksum in batch 0.
 input[256]! ^= 1;
@@ -68,7 +76,11 @@ describe("batch sort keys", () => {
     const an = analyzeWith(xxh, bad);
     const order = buildOrder(0, 2, null, { key: batchSortKey("baseOffset", an), desc: false });
     expect([order.at(0), order.at(1)]).toEqual([1, 0]);
-    expect(severityScore({ header: null, errors: 0, warnings: 0, infos: 0 })).toBeGreaterThan(severityScore({ header: an.batches[0]!.header, errors: 5, warnings: 0, infos: 0 }));
-    expect(severityScore({ header: an.batches[0]!.header, errors: 1, warnings: 0, infos: 0 })).toBeGreaterThan(severityScore({ header: an.batches[0]!.header, errors: 0, warnings: 999, infos: 999 }));
+    expect(severityScore({ header: null, errors: 0, warnings: 0, infos: 0 })).toBeGreaterThan(
+      severityScore({ header: an.batches[0]!.header, errors: 5, warnings: 0, infos: 0 }),
+    );
+    expect(severityScore({ header: an.batches[0]!.header, errors: 1, warnings: 0, infos: 0 })).toBeGreaterThan(
+      severityScore({ header: an.batches[0]!.header, errors: 0, warnings: 999, infos: 999 }),
+    );
   });
 });

@@ -80,13 +80,20 @@ function bytesKey(slice: (frame: number) => Uint8Array): SortKey {
 export function frameSortKey(column: FrameColumnId, analysis: Analysis, bytes: Uint8Array): SortKey {
   const f = analysis.frames;
   switch (column) {
-    case "batch": return { primary: (i) => f.batch[i] as number };
-    case "index": return { primary: (i) => f.indexInBatch[i] as number };
-    case "offset": return bigintKey((i) => messageOffsetOf(analysis, i));
-    case "time": return bigintKey((i) => producerTimeOf(analysis, i));
-    case "payload": return { primary: (i) => f.payloadLength[i] as number };
-    case "userHeaders": return { primary: (i) => f.userHeadersLength[i] as number };
-    case "checksum": return { primary: (i) => ((f.flags[i] as number) & FrameFlag.checksumMismatch ? 1 : 0) };
+    case "batch":
+      return { primary: (i) => f.batch[i] as number };
+    case "index":
+      return { primary: (i) => f.indexInBatch[i] as number };
+    case "offset":
+      return bigintKey((i) => messageOffsetOf(analysis, i));
+    case "time":
+      return bigintKey((i) => producerTimeOf(analysis, i));
+    case "payload":
+      return { primary: (i) => f.payloadLength[i] as number };
+    case "userHeaders":
+      return { primary: (i) => f.userHeadersLength[i] as number };
+    case "checksum":
+      return { primary: (i) => ((f.flags[i] as number) & FrameFlag.checksumMismatch ? 1 : 0) };
     case "id": {
       // The u128 value: id bytes 15 down to 0 (input bytes start+23 .. start+8) are its big-endian digits.
       return {
@@ -107,6 +114,7 @@ export function frameSortKey(column: FrameColumnId, analysis: Analysis, bytes: U
         },
       };
     }
-    case "preview": return bytesKey((i) => payloadOf(analysis, bytes, i).subarray(0, 64));
+    case "preview":
+      return bytesKey((i) => payloadOf(analysis, bytes, i).subarray(0, 64));
   }
 }

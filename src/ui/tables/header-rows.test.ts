@@ -24,7 +24,10 @@ describe("reserved summaries", () => {
     expect(reservedSummary(b, 52, 256, 0)).toBe("3 nonzero bytes at 60..63");
     b[255] = 9;
     expect(reservedSummary(b, 52, 256, 0)).toBe("4 nonzero bytes at 60..63, 255..256");
-    expect(nonzeroRuns(b, 52, 256)).toEqual([[60, 63], [255, 256]]);
+    expect(nonzeroRuns(b, 52, 256)).toEqual([
+      [60, 63],
+      [255, 256],
+    ]);
   });
 });
 
@@ -33,7 +36,15 @@ describe("batch header rows", () => {
     expect(golden.length).toBe(396);
     const a = analyzeWith(xxh, golden);
     const rows = byName(batchHeaderRows(a, golden, 0));
-    expect(rows.get("partition_id")).toMatchObject({ relOffset: 0, start: 0, end: 8, size: 8, raw: "00 00 00 00 00 00 00 00", value: "0", role: "server-stamped" });
+    expect(rows.get("partition_id")).toMatchObject({
+      relOffset: 0,
+      start: 0,
+      end: 8,
+      size: 8,
+      raw: "00 00 00 00 00 00 00 00",
+      value: "0",
+      role: "server-stamped",
+    });
     expect(rows.get("base_timestamp")?.value).toBe("0 (not stamped)");
     expect(rows.get("origin_timestamp")).toMatchObject({ raw: "e8 03 00 00 00 00 00 00", value: "1970-01-01T00:00:00.001000Z (1000)", role: "producer-set" });
     expect(rows.get("batch_length")?.value).toBe("396 bytes");
@@ -77,7 +88,16 @@ describe("batch header rows", () => {
     const cut = golden.subarray(0, 44);
     const a = analyzeWith(xxh, cut);
     const rows = batchHeaderRows(a, cut, 0);
-    expect(rows.map((r) => r.name)).toEqual(["partition_id", "base_offset", "base_timestamp", "origin_timestamp", "batch_length", "batch_checksum", "message_count", "reserved"]);
+    expect(rows.map((r) => r.name)).toEqual([
+      "partition_id",
+      "base_offset",
+      "base_timestamp",
+      "origin_timestamp",
+      "batch_length",
+      "batch_checksum",
+      "message_count",
+      "reserved",
+    ]);
     const m = byName(rows);
     expect(m.get("batch_length")?.value).toBe("396 bytes; the input holds 44 ✗");
     expect(m.get("batch_checksum")).toMatchObject({ raw: "a9 1f 38 c8 (4 of 8 bytes)", value: "— (incomplete header)", end: 44 });

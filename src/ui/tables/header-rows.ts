@@ -2,7 +2,16 @@
  * Rows of the batch header table: the eight fields of BATCH_HEADER_FIELDS read from
  * the input, plus derived facts (stamped?, blob length, frames, first/last message offset).
  */
-import { BATCH_FIELD, BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, showOf, type ByteKind, type FieldRole, type FieldSpec, type ValueShow } from "../../format/fields.ts";
+import {
+  BATCH_FIELD,
+  BATCH_HEADER_FIELDS,
+  BATCH_HEADER_SIZE,
+  showOf,
+  type ByteKind,
+  type FieldRole,
+  type FieldSpec,
+  type ValueShow,
+} from "../../format/fields.ts";
 import { readField, type AnyFieldValue } from "../../format/field-codec.ts";
 import { ByteReader, nonzeroRuns } from "../../format/reader.ts";
 import { bytesToHex, hex128, hex64 } from "../../format/values.ts";
@@ -81,9 +90,10 @@ const SHOW_VALUE: { readonly [S in ValueShow]: (v: AnyFieldValue, spec: FieldSpe
   "message-id": (v) => ({ value: hex128(v as bigint), status: null }),
   "offset-delta": (v) => ({ value: String(v), status: null }),
   "time-delta": (v) => ({ value: `${String(v)} µs`, status: null }),
-  reserved: (_v, _spec, _batch, field) => nonzeroRuns(field, 0, field.length).length === 0
-    ? { value: "all zero ✓", status: "ok" }
-    : { value: "nonzero ✗: the server rejects this batch", status: "bad" },
+  reserved: (_v, _spec, _batch, field) =>
+    nonzeroRuns(field, 0, field.length).length === 0
+      ? { value: "all zero ✓", status: "ok" }
+      : { value: "nonzero ✗: the server rejects this batch", status: "bad" },
   hex: (_v, _spec, _batch, field) => ({ value: bytesToHex(field, " "), status: null }),
 };
 
@@ -101,13 +111,27 @@ export function batchHeaderRows(analysis: Analysis, bytes: Uint8Array, index: nu
     const start = batch.start + spec.offset;
     const end = start + spec.size;
     const present = Math.max(0, Math.min(end, bytes.length) - start);
-    const base = { id: spec.name, name: spec.name, kind: spec.kind, role: spec.role, relOffset: spec.offset, start, size: spec.size, description: spec.description };
+    const base = {
+      id: spec.name,
+      name: spec.name,
+      kind: spec.kind,
+      role: spec.role,
+      relOffset: spec.offset,
+      start,
+      size: spec.size,
+      description: spec.description,
+    };
     if (present < spec.size) {
       // Only a header cut by the end of the input gets here.
       const have = bytes.subarray(start, start + present);
       const part = spec.type === "bytes" ? reservedSummary(bytes, start, start + present, batch.start) : bytesToHex(have, " ");
-      rows.push({ ...base, end: start + present, raw: present > 0 ? `${part} (${present} of ${spec.size} bytes)` : "(past the end of the input)",
-        value: "— (incomplete header)", status: null });
+      rows.push({
+        ...base,
+        end: start + present,
+        raw: present > 0 ? `${part} (${present} of ${spec.size} bytes)` : "(past the end of the input)",
+        value: "— (incomplete header)",
+        status: null,
+      });
       continue;
     }
     const raw = spec.type === "bytes" ? reservedSummary(bytes, start, end, batch.start) : bytesToHex(bytes.subarray(start, end), " ");
@@ -120,13 +144,25 @@ export function batchHeaderRows(analysis: Analysis, bytes: Uint8Array, index: nu
     rows.push({ id: `derived:${name}`, name, kind: null, role: "derived", relOffset: null, start, end, size: null, raw: "", value, status, description });
   };
   const ts = batch.start + BATCH_FIELD.base_timestamp.offset;
-  derived("stamped?", ts, ts + BATCH_FIELD.base_timestamp.size, batch.stamped ? "yes: base_timestamp ≠ 0, the server appended it" : "no: a producer batch (base_timestamp = 0)",
-    "A batch is stamped when base_timestamp ≠ 0; every other batch follows the producer rules.");
+  derived(
+    "stamped?",
+    ts,
+    ts + BATCH_FIELD.base_timestamp.size,
+    batch.stamped ? "yes: base_timestamp ≠ 0, the server appended it" : "no: a producer batch (base_timestamp = 0)",
+    "A batch is stamped when base_timestamp ≠ 0; every other batch follows the producer rules.",
+  );
 
   const blobStart = batch.start + BATCH_HEADER_SIZE;
   if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
     const length = batch.start + BATCH_FIELD.batch_length.offset;
-    derived("blob length", length, length + BATCH_FIELD.batch_length.size, `undefined: batch_length < ${BATCH_HEADER_SIZE}`, `batch_length − ${BATCH_HEADER_SIZE}: the bytes holding the frames.`, "bad");
+    derived(
+      "blob length",
+      length,
+      length + BATCH_FIELD.batch_length.size,
+      `undefined: batch_length < ${BATCH_HEADER_SIZE}`,
+      `batch_length − ${BATCH_HEADER_SIZE}: the bytes holding the frames.`,
+      "bad",
+    );
   } else {
     const declared = header.batchLength - BigInt(BATCH_HEADER_SIZE);
     const inInput = Math.max(0, batch.end - blobStart);
@@ -135,18 +171,33 @@ export function batchHeaderRows(analysis: Analysis, bytes: Uint8Array, index: nu
   }
 
   const truncated = batch.truncatedFrame ? `, then 1 truncated frame at +${batch.truncatedFrame.start - batch.start}` : "";
-  derived("complete frames", blobStart, Math.max(blobStart, batch.end), `${formatCount(batch.frameCount)}${truncated}`,
+  derived(
+    "complete frames",
+    blobStart,
+    Math.max(blobStart, batch.end),
+    `${formatCount(batch.frameCount)}${truncated}`,
     "Frames whose header, payload and user headers all lie inside the blob; the batch checksum and offset rules use them alone.",
-    batch.truncatedFrame ? "bad" : null);
+    batch.truncatedFrame ? "bad" : null,
+  );
 
   const f = analysis.frames;
   if (batch.frameCount > 0) {
     const first = batch.firstFrame;
     const last = batch.firstFrame + batch.frameCount - 1;
-    derived("first message offset", f.start[first] as number, f.end[first] as number,
-      (header.baseOffset + BigInt(f.offsetDelta[first] as number)).toString(), "base_offset + the first frame's offset_delta.");
-    derived("last message offset", f.start[last] as number, f.end[last] as number,
-      (header.baseOffset + BigInt(f.offsetDelta[last] as number)).toString(), "base_offset + the last complete frame's offset_delta.");
+    derived(
+      "first message offset",
+      f.start[first] as number,
+      f.end[first] as number,
+      (header.baseOffset + BigInt(f.offsetDelta[first] as number)).toString(),
+      "base_offset + the first frame's offset_delta.",
+    );
+    derived(
+      "last message offset",
+      f.start[last] as number,
+      f.end[last] as number,
+      (header.baseOffset + BigInt(f.offsetDelta[last] as number)).toString(),
+      "base_offset + the last complete frame's offset_delta.",
+    );
   } else {
     derived("first message offset", blobStart, blobStart, "— (no complete frames)", "base_offset + the first frame's offset_delta.");
   }

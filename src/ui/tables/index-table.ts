@@ -7,14 +7,7 @@
  */
 import type { ReactNode } from "react";
 import { useEffect, useMemo, useState } from "react";
-import {
-  getCoreRowModel,
-  useReactTable,
-  type ColumnDef,
-  type SortingState,
-  type Table,
-  type VisibilityState,
-} from "@tanstack/react-table";
+import { getCoreRowModel, useReactTable, type ColumnDef, type SortingState, type Table, type VisibilityState } from "@tanstack/react-table";
 import { EMPTY_ORDER, type RowOrder } from "./row-order.ts";
 
 /** A column of an id-based table: header, width, and how a cell of row `id` reads. */
@@ -55,7 +48,10 @@ export function gridTemplate(columns: readonly Pick<IndexColumn, "width" | "grow
 }
 
 /** A TanStack table over no data, holding the sorting (one column at a time) and column visibility. */
-export function useIndexTable(columns: readonly IndexColumn[], columnVisibility?: VisibilityState): {
+export function useIndexTable(
+  columns: readonly IndexColumn[],
+  columnVisibility?: VisibilityState,
+): {
   table: Table<number>;
   sorting: SortingState;
 } {

@@ -82,12 +82,7 @@ export function sortIds(ids: Uint32Array, key: SortKey, desc: boolean): Uint32Ar
 }
 
 /** The display order of the ids first .. first+count−1: filtered by `keep` (if any), then sorted by `key` (if any). */
-export function buildOrder(
-  first: number,
-  count: number,
-  keep: ((id: number) => boolean) | null,
-  sort: { key: SortKey; desc: boolean } | null,
-): RowOrder {
+export function buildOrder(first: number, count: number, keep: ((id: number) => boolean) | null, sort: { key: SortKey; desc: boolean } | null): RowOrder {
   if (!keep && !sort) return rangeOrder(first, count);
   let ids: Uint32Array;
   if (keep) ids = filterIds(first, count, keep);
@@ -108,12 +103,19 @@ export function nextActivePosition(key: string, active: number, count: number, p
   if (count === 0) return null;
   const clamp = (p: number): number => Math.max(0, Math.min(count - 1, p));
   switch (key) {
-    case "ArrowDown": return clamp(active + 1);
-    case "ArrowUp": return clamp(active - 1);
-    case "PageDown": return clamp(active + Math.max(1, pageRows));
-    case "PageUp": return clamp(active - Math.max(1, pageRows));
-    case "Home": return 0;
-    case "End": return count - 1;
-    default: return null;
+    case "ArrowDown":
+      return clamp(active + 1);
+    case "ArrowUp":
+      return clamp(active - 1);
+    case "PageDown":
+      return clamp(active + Math.max(1, pageRows));
+    case "PageUp":
+      return clamp(active - Math.max(1, pageRows));
+    case "Home":
+      return 0;
+    case "End":
+      return count - 1;
+    default:
+      return null;
   }
 }

@@ -18,11 +18,19 @@ export const tourStore = createStore<number | null>(null);
 const selectStep = (s: number | null) => s;
 
 function remembered(): boolean {
-  try { return localStorage.getItem(DONE_KEY) === "1"; } catch { return true; }
+  try {
+    return localStorage.getItem(DONE_KEY) === "1";
+  } catch {
+    return true;
+  }
 }
 
 function closeTour(): void {
-  try { localStorage.setItem(DONE_KEY, "1"); } catch { /* storage off: the tour shows again next time */ }
+  try {
+    localStorage.setItem(DONE_KEY, "1");
+  } catch {
+    /* storage off: the tour shows again next time */
+  }
   tourStore.set(null);
 }
 
@@ -35,7 +43,9 @@ export function startTour(): void {
 export function Tour({ openSample }: { openSample: (id: string) => void }): JSX.Element | null {
   const step = useStore(tourStore, selectStep);
 
-  useEffect(() => { if (!remembered()) startTour(); }, []);
+  useEffect(() => {
+    if (!remembered()) startTour();
+  }, []);
 
   // Outline the step's part of the page and bring it into view; select what it talks about.
   useEffect(() => {
@@ -53,18 +63,38 @@ export function Tour({ openSample }: { openSample: (id: string) => void }): JSX.
   const last = step === TOUR_STEPS.length - 1;
   return (
     <section className="tour" role="region" aria-label="Guided tour" aria-live="polite">
-      <p className="tour-count">Tour · step {step + 1} of {TOUR_STEPS.length}</p>
+      <p className="tour-count">
+        Tour · step {step + 1} of {TOUR_STEPS.length}
+      </p>
       <div className="tour-body">
         <h2 className="tour-title">{s.title}</h2>
         <p className="tour-text">{s.text}</p>
       </div>
       <div className="tour-buttons">
-        {s.action && <button type="button" onClick={() => openSample(s.action!.sample)}>{s.action.label}</button>}
-        {step > 0 && <button type="button" onClick={() => tourStore.set(step - 1)}>Previous step</button>}
-        {last
-          ? <button type="button" className="tour-primary" onClick={closeTour}>Finish tour</button>
-          : <button type="button" className="tour-primary" onClick={() => tourStore.set(step + 1)}>{step === 0 ? "Start tour" : "Next step"}</button>}
-        {!last && <button type="button" onClick={closeTour}>Skip tour</button>}
+        {s.action && (
+          <button type="button" onClick={() => openSample(s.action!.sample)}>
+            {s.action.label}
+          </button>
+        )}
+        {step > 0 && (
+          <button type="button" onClick={() => tourStore.set(step - 1)}>
+            Previous step
+          </button>
+        )}
+        {last ? (
+          <button type="button" className="tour-primary" onClick={closeTour}>
+            Finish tour
+          </button>
+        ) : (
+          <button type="button" className="tour-primary" onClick={() => tourStore.set(step + 1)}>
+            {step === 0 ? "Start tour" : "Next step"}
+          </button>
+        )}
+        {!last && (
+          <button type="button" onClick={closeTour}>
+            Skip tour
+          </button>
+        )}
       </div>
     </section>
   );

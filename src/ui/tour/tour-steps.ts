@@ -36,7 +36,10 @@ export const TOUR_STEPS: readonly TourStep[] = [
     title: "Then come the frames",
     text: "Each frame is a 48-byte header, the payload, then optional user headers. The Frames table lists them; selecting a row selects its bytes in the hex map.",
     target: ".hex-panel",
-    show: () => { const f = firstFrame(); if (f >= 0) selectFrame(f, "keyboard"); },
+    show: () => {
+      const f = firstFrame();
+      if (f >= 0) selectFrame(f, "keyboard");
+    },
   },
   {
     title: "Checksums",
