@@ -9,7 +9,8 @@ import { DiagnosticKeeper } from "./diagnostic-cap.ts";
 import { FrameColumnsBuilder } from "./frame-columns.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
 import { FRAME_COLUMNS, type Analysis, type BatchModel, type FrameColumnName, type FrameColumns } from "./model.ts";
-import { checkContinuity, type PartitionTail, type RangeResult } from "./range-walk.ts";
+import type { RangeResult } from "./range-walk.ts";
+import { checkContinuity, type PartitionTail } from "./walk-checks.ts";
 
 /** The Analysis of an input of `size` bytes from its ranges, given in input order. */
 export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiagnostics: number, dropFinding?: AnalyzeOptions["dropFinding"]): Analysis {

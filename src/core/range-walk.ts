@@ -4,16 +4,35 @@
  * every frame, and this module does per batch (and per frame with a finding) what analyze() does,
  * with the same diagnostics in the same order. Ranges are merged by range-merge.ts.
  */
-import { BATCH_HEADER_SIZE, FRAME_HEADER_SIZE } from "../format/fields.ts";
+import { BATCH_FIELD, BATCH_HEADER_LAYOUT, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_SIZE } from "../format/fields.ts";
+import { readHeader } from "../format/field-codec.ts";
 import { ByteReader } from "../format/reader.ts";
-import { diagnostic, type Diagnostic, type DiagnosticCode } from "../format/diagnostics.ts";
-import { findUserHeadersFault } from "../format/user-headers.ts";
-import { hex64 } from "../format/values.ts";
+import { diagnostic, FRAME_FLAG_OF, type Diagnostic, type DiagnosticCode } from "../format/diagnostics.ts";
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { KernelColumns, KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
 import { FrameColumnsBuilder } from "./frame-columns.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
 import { type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
+import {
+  checkContinuity,
+  emitBatchLengthTooSmall,
+  emitBatchReservedRuns,
+  emitBatchTruncated,
+  emitFrameBodyTruncated,
+  emitFrameHeaderTruncated,
+  emitFrameReservedNonzero,
+  emitHeaderTruncated,
+  FRAME_CHECKS,
+  JS_ONLY_FRAME_CHECKS,
+  runBatchChecks,
+  type Emit,
+  type FrameCheckInput,
+  type PartitionTail,
+} from "./walk-checks.ts";
+
+const USER_HEADERS_LENGTH_AT = FRAME_FIELD.user_headers_length.offset;
+const PAYLOAD_LENGTH_AT = FRAME_FIELD.payload_length.offset;
+const BASE_TIMESTAMP_AT = BATCH_FIELD.base_timestamp.offset;
 
 /** Random-access bytes of an input: memory, a file, a Blob read ahead. */
 export interface ByteSource {
@@ -55,12 +74,6 @@ export interface RangeTask {
 /** A dropFinding from a list of codes dropped whatever the batch: what can cross to a worker thread, where a function cannot. */
 export function dropCodesFinding(codes: readonly DiagnosticCode[] | undefined): ((code: DiagnosticCode) => boolean) | undefined {
   return codes && codes.length > 0 ? (code) => codes.includes(code) : undefined;
-}
-
-/** The per-partition state continuity checks carry from one stamped batch to the next. */
-export interface PartitionTail {
-  readonly lastOffset: bigint | null;
-  readonly baseTimestamp: bigint;
 }
 
 /** A stamped batch whose partition had no earlier batch in its range: checked against earlier ranges at merge. */
@@ -129,6 +142,8 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     if (frameLevelKept >= maxDiagnostics) frameLevelClosed = true;
   };
 
+  // Frame flags of the JavaScript-only frame checks, as (frame, bits) pairs, set once the window's columns are in.
+  const lateFlags: number[] = [];
   let capacity = Math.max(windowBytes, BATCH_HEADER_SIZE);
   let area = kernel.inputArea(capacity);
   let winStart = task.start;
@@ -149,13 +164,12 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     }
     const reachesEnd = winStart + have === size;
     const result = kernel.walk(have, winStart, task.firstBatch + batches.length, frames !== null, reachesEnd);
-    const view = new DataView(area.buffer, area.byteOffset, have);
     const r = new ByteReader(new Uint8Array(area.buffer, area.byteOffset, have));
     for (let b = 0; b < result.batches; b++) {
       counts = { errors: 0, warnings: 0, infos: 0 };
       const rec = result.records.subarray(b * BATCH_RECORD_WORDS, (b + 1) * BATCH_RECORD_WORDS);
       const firstFrame = frameCount;
-      stampedNow = view.getBigUint64((rec[BATCH_RECORD.start] as number) + 16, true) !== 0n;
+      stampedNow = r.u64((rec[BATCH_RECORD.start] as number) + BASE_TIMESTAMP_AT) !== 0n;
       const model = batchFromRecord(
         rec,
         result.flaggedRecords,
@@ -163,22 +177,24 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
         size,
         task.firstBatch + batches.length,
         firstFrame,
-        view,
         r,
         emit,
         tails,
         pending,
         batches.length,
+        lateFlags,
       );
       frameCount += model.frameCount;
       closeBatch({ ...model, ...counts });
     }
     if (frames && result.columns) {
       appendColumns(frames, result.columns, frameCount - result.frames);
+      for (let i = 0; i < lateFlags.length; i += 2) frames.flags[lateFlags[i] as number]! |= lateFlags[i + 1] as number;
       // Size the columns from the frame density seen so far, as analyze() does (frames found, never a length field).
       const done = winStart + result.consumed - task.start;
       if (done > 0) frames.reserve(Math.min((end - task.start) / FRAME_HEADER_SIZE, (frameCount / done) * (end - task.start) * 1.02 + 16));
     }
+    lateFlags.length = 0;
     pos = winStart + result.consumed;
     task.onProgress?.(pos);
     if (result.batches > 0) continue;
@@ -188,7 +204,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     stampedNow = false;
     const index = task.firstBatch + batches.length;
     if (size - pos < BATCH_HEADER_SIZE) {
-      emit("header-truncated", pos, size, index, null, `batch ${index}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs 256`);
+      emitHeaderTruncated(emit, pos, size, index);
       closeBatch({
         index,
         start: pos,
@@ -203,11 +219,11 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       });
       break;
     }
-    const header = readBatchHeader(view, 0);
+    const header = readHeader(r, 0, BATCH_HEADER_LAYOUT);
     stampedNow = header.baseTimestamp !== 0n;
     if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
-      emitReservedRuns(r, 0, pos, index, emit);
-      emit("batch-length-too-small", pos + 32, pos + 40, index, null, `batch ${index}: batch_length ${header.batchLength} < 256, the walk cannot step past it`);
+      emitBatchReservedRuns(emit, r, 0, pos, index);
+      emitBatchLengthTooSmall(emit, pos, index, header.batchLength);
       closeBatch({
         index,
         start: pos,
@@ -231,25 +247,6 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   return { batches, frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds, totals, pending, tails };
 }
 
-type Emit = (code: DiagnosticCode, start: number, end: number, batch: number | null, frame: number | null, message: string) => void;
-
-function readBatchHeader(v: DataView, at: number): BatchHeader {
-  return {
-    partitionId: v.getBigUint64(at, true),
-    baseOffset: v.getBigUint64(at + 8, true),
-    baseTimestamp: v.getBigUint64(at + 16, true),
-    originTimestamp: v.getBigUint64(at + 24, true),
-    batchLength: v.getBigUint64(at + 32, true),
-    batchChecksum: v.getBigUint64(at + 40, true),
-    messageCount: v.getUint32(at + 48, true),
-  };
-}
-
-function emitReservedRuns(r: ByteReader, rel: number, pos: number, index: number, emit: Emit): void {
-  for (const [s, e] of r.nonzeroRuns(rel + 52, rel + BATCH_HEADER_SIZE)) {
-    emit("batch-reserved-nonzero", pos + s - rel, pos + e - rel, index, null, `batch ${index}: reserved header bytes ${s - rel}..${e - rel} are nonzero`);
-  }
-}
 
 const u64At = (words: Uint32Array, at: number): bigint => (BigInt(words[at + 1] as number) << 32n) | BigInt(words[at] as number);
 
@@ -261,31 +258,24 @@ function batchFromRecord(
   size: number,
   index: number,
   firstFrame: number,
-  view: DataView,
   r: ByteReader,
   emit: Emit,
   tails: Map<bigint, PartitionTail>,
   pending: PendingContinuity[],
   localBatch: number,
+  lateFlags: number[],
 ): Omit<BatchModel, keyof Counts> {
   const rel = rec[BATCH_RECORD.start] as number;
   const pos = winStart + rel;
   const walkEnd = winStart + (rec[BATCH_RECORD.walkEnd] as number);
   const flags = rec[BATCH_RECORD.flags] as number;
   const frameCount = rec[BATCH_RECORD.frameCount] as number;
-  const header = readBatchHeader(view, rel);
+  const header = readHeader(r, rel, BATCH_HEADER_LAYOUT);
   const stamped = header.baseTimestamp !== 0n;
-  if (flags & KERNEL_FLAG.batchReservedNonzero) emitReservedRuns(r, rel, pos, index, emit);
+  if (flags & KERNEL_FLAG.batchReservedNonzero) emitBatchReservedRuns(emit, r, rel, pos, index);
   const declaredEnd = pos + Number(header.batchLength);
   if (declaredEnd > size) {
-    emit(
-      "batch-truncated",
-      pos + 32,
-      pos + 40,
-      index,
-      null,
-      `batch ${index}: batch_length ${header.batchLength} runs ${declaredEnd - size} bytes past the end of the input`,
-    );
+    emitBatchTruncated(emit, pos, index, header.batchLength, declaredEnd - size);
   }
   const from = (rec[BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
   const to = from + (rec[BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
@@ -293,7 +283,7 @@ function batchFromRecord(
     if (!((flagged[p + FLAGGED_RECORD.flags] as number) & KERNEL_FLAG.frameReservedNonzero)) continue;
     const f = winStart + (flagged[p + FLAGGED_RECORD.start] as number);
     const k = flagged[p + FLAGGED_RECORD.indexInBatch] as number;
-    emit("frame-reserved-nonzero", f + 40, f + 48, index, k, `batch ${index} frame ${k}: reserved bytes 40..48 are not zero`);
+    emitFrameReservedNonzero(emit, f, index, k);
   }
   let truncatedFrame: TruncatedFrame | null = null;
   if (flags & KERNEL_FLAG.batchTruncatedFrame) {
@@ -301,94 +291,31 @@ function batchFromRecord(
     const f = winStart + fRel;
     const k = frameCount;
     if (flags & KERNEL_FLAG.batchTruncatedHeaderComplete) {
-      if (flags & KERNEL_FLAG.batchTruncatedReservedNonzero)
-        emit("frame-reserved-nonzero", f + 40, f + 48, index, k, `batch ${index} frame ${k}: reserved bytes 40..48 are not zero`);
-      const uh = view.getUint32(fRel + 32, true);
-      const pl = view.getUint32(fRel + 36, true);
+      if (flags & KERNEL_FLAG.batchTruncatedReservedNonzero) emitFrameReservedNonzero(emit, f, index, k);
+      const userHeaders = r.u32(fRel + USER_HEADERS_LENGTH_AT);
+      const payload = r.u32(fRel + PAYLOAD_LENGTH_AT);
       truncatedFrame = { start: f, end: walkEnd, headerComplete: true };
-      const where = walkEnd === size && declaredEnd > size ? "the input" : "the blob";
-      emit(
-        "frame-truncated",
-        f,
-        walkEnd,
-        index,
-        k,
-        `batch ${index} frame ${k}: needs ${FRAME_HEADER_SIZE + pl + uh} bytes (payload ${pl}, user headers ${uh}), ${where} has ${walkEnd - f}`,
-      );
+      emitFrameBodyTruncated(emit, f, walkEnd, index, k, { payload, userHeaders, pastInput: walkEnd === size && declaredEnd > size });
     } else {
       truncatedFrame = { start: f, end: walkEnd, headerComplete: false };
-      emit("frame-truncated", f, walkEnd, index, k, `batch ${index} frame ${k}: ${walkEnd - f} bytes left, a frame header needs 48`);
+      emitFrameHeaderTruncated(emit, f, walkEnd, index, k);
     }
   }
   const baseDelta = stamped && frameCount > 0 ? (rec[BATCH_RECORD.firstOffsetDelta] as number) : 0;
-  for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
-    const ff = flagged[p + FLAGGED_RECORD.flags] as number;
-    const sRel = flagged[p + FLAGGED_RECORD.start] as number;
-    const s = winStart + sRel;
-    const k = flagged[p + FLAGGED_RECORD.indexInBatch] as number;
-    if (ff & KERNEL_FLAG.frameChecksumMismatch) {
-      emit(
-        "frame-checksum-mismatch",
-        s,
-        s + 8,
-        index,
-        k,
-        `batch ${index} frame ${k}: stored checksum ${hex64(view.getBigUint64(sRel, true))} ≠ computed ${hex64(u64At(flagged, p + FLAGGED_RECORD.computedU64))}`,
-      );
+  const frames = { r, at: 0, base: winStart, batch: index, k: 0, stamped, baseDelta, computedChecksum: 0n };
+  if (JS_ONLY_FRAME_CHECKS.length === 0) {
+    for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
+      frames.at = flagged[p + FLAGGED_RECORD.start] as number;
+      frames.k = flagged[p + FLAGGED_RECORD.indexInBatch] as number;
+      frames.computedChecksum = u64At(flagged, p + FLAGGED_RECORD.computedU64);
+      runFlaggedChecks(frames, flagged[p + FLAGGED_RECORD.flags] as number, emit);
     }
-    if (ff & KERNEL_FLAG.frameOffsetDeltaNotIndex) {
-      const rule = stamped ? `frame 0's ${baseDelta} + ${k}` : `its index ${k}`;
-      emit("offset-delta-not-index", s + 24, s + 28, index, k, `batch ${index} frame ${k}: offset_delta ${view.getUint32(sRel + 24, true)}, expected ${rule}`);
-    }
-    if (ff & KERNEL_FLAG.frameUserHeadersMalformed) {
-      const uhLength = view.getUint32(sRel + 32, true);
-      const uhRel = sRel + FRAME_HEADER_SIZE + view.getUint32(sRel + 36, true);
-      const fault = findUserHeadersFault(new Uint8Array(view.buffer, view.byteOffset + uhRel, uhLength));
-      if (!fault) throw new Error(`kernel and findUserHeadersFault disagree on the user headers at 0x${(winStart + uhRel).toString(16)}`);
-      emit(
-        "user-headers-malformed",
-        winStart + uhRel,
-        winStart + uhRel + uhLength,
-        index,
-        k,
-        `batch ${index} frame ${k}: user headers are not Iggy TLV (${fault.reason}); shown raw`,
-      );
-    }
-  }
-  if (frameCount !== header.messageCount) {
-    emit(
-      "message-count-mismatch",
-      pos + 48,
-      pos + 52,
-      index,
-      null,
-      `batch ${index}: message_count ${header.messageCount}, ${frameCount} complete frame${frameCount === 1 ? "" : "s"} walked`,
-    );
-  }
-  if (header.messageCount === 0 && header.batchLength === BigInt(BATCH_HEADER_SIZE)) {
-    emit("empty-batch", pos + 48, pos + 52, index, null, `batch ${index}: no messages; the server refuses to admit an empty batch`);
-  }
-  if (frameCount > 0 && !(flags & KERNEL_FLAG.batchHasZeroTimestampDelta)) {
-    emit(
-      "origin-not-earliest",
-      pos + 24,
-      pos + 32,
-      index,
-      null,
-      `batch ${index}: no frame has timestamp_delta 0, so origin_timestamp ${header.originTimestamp} is not the earliest`,
-    );
+  } else {
+    checkEveryFrame(frames, rel + BATCH_HEADER_SIZE, frameCount, flagged, from, to, firstFrame, lateFlags, emit);
   }
   const computedChecksum = u64At(rec, BATCH_RECORD.checksumU64);
-  if (computedChecksum !== header.batchChecksum) {
-    emit(
-      "batch-checksum-mismatch",
-      pos + 40,
-      pos + 48,
-      index,
-      null,
-      `batch ${index}: stored batch_checksum ${hex64(header.batchChecksum)} ≠ computed ${hex64(computedChecksum)}`,
-    );
-  }
+  const hasZeroTimestampDelta = (flags & KERNEL_FLAG.batchHasZeroTimestampDelta) !== 0;
+  runBatchChecks({ header, pos, batch: index, frameCount, computedChecksum, hasZeroTimestampDelta }, emit);
   if (stamped) {
     const firstOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[BATCH_RECORD.firstOffsetDelta] as number) : null;
     const prev = tails.get(header.partitionId);
@@ -400,27 +327,55 @@ function batchFromRecord(
   return { index, start: pos, end: walkEnd, header, stamped, computedChecksum, firstFrame, frameCount, truncatedFrame };
 }
 
-/** Offsets and base timestamps must move forward between stamped batches of one partition (as analyze()). */
-export function checkContinuity(prev: PartitionTail, header: BatchHeader, firstOffset: bigint | null, pos: number, batch: number, emit: Emit): void {
-  if (prev.lastOffset !== null && firstOffset !== null && firstOffset !== prev.lastOffset + 1n) {
-    emit(
-      "offset-discontinuity",
-      pos + 8,
-      pos + 16,
-      batch,
-      null,
-      `batch ${batch}: first message offset ${firstOffset}, expected ${prev.lastOffset + 1n} after partition ${header.partitionId}'s previous batch`,
-    );
+type FrameInput = { -readonly [K in keyof FrameCheckInput]: FrameCheckInput[K] };
+
+// The frame checks the kernel flagged on one frame; the kernel and the check must agree.
+function runFlaggedChecks(frame: FrameInput, kernelFlags: number, emit: Emit): void {
+  for (const c of FRAME_CHECKS) {
+    if (c.kernelFlag === null || !(kernelFlags & c.kernelFlag)) continue;
+    const found = c.check(frame);
+    if (!found) throw new Error(`the kernel flagged ${c.code} at 0x${(frame.base + frame.at).toString(16)}, its check finds nothing`);
+    emit(c.code, found.start, found.end, frame.batch, frame.k, found.message);
   }
-  if (header.baseTimestamp < prev.baseTimestamp) {
-    emit(
-      "timestamp-regression",
-      pos + 16,
-      pos + 24,
-      batch,
-      null,
-      `batch ${batch}: base_timestamp ${header.baseTimestamp} < ${prev.baseTimestamp} of partition ${header.partitionId}'s previous batch`,
-    );
+}
+
+// With a check the kernel does not flag, every frame of the batch is walked here, in analyze()'s order:
+// the flagged checks where the kernel flagged the frame, the JavaScript-only ones on every frame.
+function checkEveryFrame(
+  frame: FrameInput,
+  firstAt: number,
+  frameCount: number,
+  flagged: Uint32Array,
+  from: number,
+  to: number,
+  firstFrame: number,
+  lateFlags: number[],
+  emit: Emit,
+): void {
+  let p = from;
+  let at = firstAt;
+  for (let k = 0; k < frameCount; k++) {
+    frame.at = at;
+    frame.k = k;
+    let kernelFlags = 0;
+    // Frames the kernel did not flag have a matching checksum: the stored one is the computed one.
+    frame.computedChecksum = frame.r.u64(at + FRAME_FIELD.checksum.offset);
+    if (p < to && flagged[p + FLAGGED_RECORD.indexInBatch] === k) {
+      kernelFlags = flagged[p + FLAGGED_RECORD.flags] as number;
+      frame.computedChecksum = u64At(flagged, p + FLAGGED_RECORD.computedU64);
+      p += FLAGGED_RECORD_WORDS;
+    }
+    for (const c of FRAME_CHECKS) {
+      if (c.kernelFlag !== null) {
+        if (kernelFlags & c.kernelFlag) runFlaggedChecks(frame, kernelFlags & c.kernelFlag, emit);
+        continue;
+      }
+      const found = c.check(frame);
+      if (!found) continue;
+      lateFlags.push(firstFrame + k, FRAME_FLAG_OF[c.code]);
+      emit(c.code, found.start, found.end, frame.batch, k, found.message);
+    }
+    at += FRAME_HEADER_SIZE + frame.r.u32(at + PAYLOAD_LENGTH_AT) + frame.r.u32(at + USER_HEADERS_LENGTH_AT);
   }
 }
 

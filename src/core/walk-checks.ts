@@ -1,0 +1,264 @@
+/**
+ * The batch walk's checks and the words of their findings, shared by the JavaScript walk (analyze.ts)
+ * and the kernel's walk (range-walk.ts) so that the two cannot drift apart. A new batch- or frame-level
+ * diagnostic is one entry in DIAGNOSTIC_TABLE, one check here, and a sample that shows it (samples.ts):
+ * both walks run the tables below, and stream-analyze.test.ts fails if they ever disagree.
+ */
+import { BATCH_FIELD, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_SIZE } from "../format/fields.ts";
+import type { ByteReader } from "../format/reader.ts";
+import type { DiagnosticCode } from "../format/diagnostics.ts";
+import { findUserHeadersFault } from "../format/user-headers.ts";
+import { hex64 } from "../format/values.ts";
+import { KERNEL_FLAG } from "../checksum/kernel/abi.ts";
+import type { BatchHeader } from "./model.ts";
+
+/** How a walk records one finding (analyze()'s and walkRange()'s emit). */
+export type Emit = (code: DiagnosticCode, start: number, end: number, batch: number | null, frame: number | null, message: string) => void;
+
+/** A finding's absolute half-open byte range and its sentence, before its code gives it a severity. */
+export interface Found {
+  readonly start: number;
+  readonly end: number;
+  readonly message: string;
+}
+
+/** What a frame check sees of one complete frame. */
+export interface FrameCheckInput {
+  /** The bytes holding the frame: the whole input, or the kernel's window. */
+  readonly r: ByteReader;
+  /** The frame's first byte in `r`. */
+  readonly at: number;
+  /** Absolute input position of `r`'s byte 0. */
+  readonly base: number;
+  readonly batch: number;
+  /** Position of the frame in its batch. */
+  readonly k: number;
+  readonly stamped: boolean;
+  /** Frame 0's offset_delta in a stamped batch, 0 in a producer's: frame k must carry baseDelta + k. */
+  readonly baseDelta: number;
+  /** XXH3-64 of the frame's checksum window as the walk computed it. */
+  readonly computedChecksum: bigint;
+}
+
+/** One frame-level check: its code, the kernel flag that marks frames failing it, and the check itself. */
+export interface FrameCheck {
+  readonly code: DiagnosticCode;
+  /**
+   * The KERNEL_FLAG bit kernel.c sets on frames that fail this check; the kernel walk then runs the check on
+   * those frames alone. null: the kernel does not know the check, so the kernel walk runs it on every frame
+   * in JavaScript (correct, slower: move it into kernel.c when it matters).
+   */
+  readonly kernelFlag: number | null;
+  readonly check: (f: FrameCheckInput) => Found | null;
+}
+
+const CHECKSUM = FRAME_FIELD.checksum;
+const OFFSET_DELTA = FRAME_FIELD.offset_delta;
+const USER_HEADERS_LENGTH = FRAME_FIELD.user_headers_length;
+const PAYLOAD_LENGTH = FRAME_FIELD.payload_length;
+const FRAME_RESERVED = FRAME_FIELD.reserved;
+
+/** The checks every complete frame gets after its checksum is computed, in the order both walks emit them. */
+export const FRAME_CHECKS: readonly FrameCheck[] = [
+  {
+    code: "frame-checksum-mismatch",
+    kernelFlag: KERNEL_FLAG.frameChecksumMismatch,
+    check({ r, at, base, batch, k, computedChecksum }) {
+      const stored = r.u64(at + CHECKSUM.offset);
+      if (stored === computedChecksum) return null;
+      const start = base + at + CHECKSUM.offset;
+      return { start, end: start + CHECKSUM.size, message: `batch ${batch} frame ${k}: stored checksum ${hex64(stored)} ≠ computed ${hex64(computedChecksum)}` };
+    },
+  },
+  {
+    code: "offset-delta-not-index",
+    kernelFlag: KERNEL_FLAG.frameOffsetDeltaNotIndex,
+    check({ r, at, base, batch, k, stamped, baseDelta }) {
+      const delta = r.u32(at + OFFSET_DELTA.offset);
+      if (delta === baseDelta + k) return null;
+      const rule = stamped ? `frame 0's ${baseDelta} + ${k}` : `its index ${k}`;
+      const start = base + at + OFFSET_DELTA.offset;
+      return { start, end: start + OFFSET_DELTA.size, message: `batch ${batch} frame ${k}: offset_delta ${delta}, expected ${rule}` };
+    },
+  },
+  {
+    code: "user-headers-malformed",
+    kernelFlag: KERNEL_FLAG.frameUserHeadersMalformed,
+    check({ r, at, base, batch, k }) {
+      const length = r.u32(at + USER_HEADERS_LENGTH.offset);
+      if (length === 0) return null;
+      const from = at + FRAME_HEADER_SIZE + r.u32(at + PAYLOAD_LENGTH.offset);
+      const fault = findUserHeadersFault(r.bytes.subarray(from, from + length));
+      if (!fault) return null;
+      return { start: base + from, end: base + from + length, message: `batch ${batch} frame ${k}: user headers are not Iggy TLV (${fault.reason}); shown raw` };
+    },
+  },
+];
+
+/** The frame checks the kernel does not flag: the kernel walk runs these on every frame. */
+export const JS_ONLY_FRAME_CHECKS: readonly FrameCheck[] = FRAME_CHECKS.filter((c) => c.kernelFlag === null);
+
+/** What a batch check sees of one walked batch. */
+export interface BatchCheckInput {
+  readonly header: BatchHeader;
+  /** Absolute position of the batch header. */
+  readonly pos: number;
+  readonly batch: number;
+  /** Complete frames walked. */
+  readonly frameCount: number;
+  readonly computedChecksum: bigint;
+  /** Whether some complete frame carries timestamp_delta 0. */
+  readonly hasZeroTimestampDelta: boolean;
+}
+
+/** One batch-level check run after the batch's frames, in the order both walks emit them. */
+export interface BatchCheck {
+  readonly code: DiagnosticCode;
+  readonly check: (b: BatchCheckInput) => Found | null;
+}
+
+const over = (pos: number, field: { offset: number; size: number }, message: string): Found => ({
+  start: pos + field.offset,
+  end: pos + field.offset + field.size,
+  message,
+});
+
+/** The checks of a batch once its frames are walked. */
+export const BATCH_CHECKS: readonly BatchCheck[] = [
+  {
+    code: "message-count-mismatch",
+    check: ({ header, pos, batch, frameCount }) =>
+      frameCount === header.messageCount
+        ? null
+        : over(
+            pos,
+            BATCH_FIELD.message_count,
+            `batch ${batch}: message_count ${header.messageCount}, ${frameCount} complete frame${frameCount === 1 ? "" : "s"} walked`,
+          ),
+  },
+  {
+    code: "empty-batch",
+    check: ({ header, pos, batch }) =>
+      header.messageCount === 0 && header.batchLength === BigInt(BATCH_HEADER_SIZE)
+        ? over(pos, BATCH_FIELD.message_count, `batch ${batch}: no messages; the server refuses to admit an empty batch`)
+        : null,
+  },
+  {
+    code: "origin-not-earliest",
+    check: ({ header, pos, batch, frameCount, hasZeroTimestampDelta }) =>
+      frameCount > 0 && !hasZeroTimestampDelta
+        ? over(
+            pos,
+            BATCH_FIELD.origin_timestamp,
+            `batch ${batch}: no frame has timestamp_delta 0, so origin_timestamp ${header.originTimestamp} is not the earliest`,
+          )
+        : null,
+  },
+  {
+    code: "batch-checksum-mismatch",
+    check: ({ header, pos, batch, computedChecksum }) =>
+      computedChecksum === header.batchChecksum
+        ? null
+        : over(pos, BATCH_FIELD.batch_checksum, `batch ${batch}: stored batch_checksum ${hex64(header.batchChecksum)} ≠ computed ${hex64(computedChecksum)}`),
+  },
+];
+
+/** Runs the batch checks and emits what they find. */
+export function runBatchChecks(b: BatchCheckInput, emit: Emit): void {
+  for (const c of BATCH_CHECKS) {
+    const found = c.check(b);
+    if (found) emit(c.code, found.start, found.end, b.batch, null, found.message);
+  }
+}
+
+// The walk's own findings: where the walk itself stops or skips, worded once for both walks.
+
+/** Fewer than a header's bytes remain at pos. */
+export function emitHeaderTruncated(emit: Emit, pos: number, size: number, batch: number): void {
+  emit("header-truncated", pos, size, batch, null, `batch ${batch}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs ${BATCH_HEADER_SIZE}`);
+}
+
+/** batch_length below the header size: the walk cannot step past the batch at pos. */
+export function emitBatchLengthTooSmall(emit: Emit, pos: number, batch: number, batchLength: bigint): void {
+  const f = BATCH_FIELD.batch_length;
+  emit("batch-length-too-small", pos + f.offset, pos + f.offset + f.size, batch, null, `batch ${batch}: batch_length ${batchLength} < ${BATCH_HEADER_SIZE}, the walk cannot step past it`);
+}
+
+/** batch_length runs `past` bytes beyond the input. */
+export function emitBatchTruncated(emit: Emit, pos: number, batch: number, batchLength: bigint, past: number): void {
+  const f = BATCH_FIELD.batch_length;
+  emit("batch-truncated", pos + f.offset, pos + f.offset + f.size, batch, null, `batch ${batch}: batch_length ${batchLength} runs ${past} bytes past the end of the input`);
+}
+
+/** Every nonzero run of the reserved header bytes of the batch whose header is at `at` in r (absolute position pos). */
+export function emitBatchReservedRuns(emit: Emit, r: ByteReader, at: number, pos: number, batch: number): void {
+  const f = BATCH_FIELD.reserved;
+  for (const [s, e] of r.nonzeroRuns(at + f.offset, at + f.offset + f.size)) {
+    emit("batch-reserved-nonzero", pos + s - at, pos + e - at, batch, null, `batch ${batch}: reserved header bytes ${s - at}..${e - at} are nonzero`);
+  }
+}
+
+/** The reserved bytes of the frame at absolute position f are not all zero. */
+export function emitFrameReservedNonzero(emit: Emit, f: number, batch: number, k: number): void {
+  const from = FRAME_RESERVED.offset;
+  const to = from + FRAME_RESERVED.size;
+  emit("frame-reserved-nonzero", f + from, f + to, batch, k, `batch ${batch} frame ${k}: reserved bytes ${from}..${to} are not zero`);
+}
+
+/** Fewer than a frame header's bytes remain at f before walkEnd. */
+export function emitFrameHeaderTruncated(emit: Emit, f: number, walkEnd: number, batch: number, k: number): void {
+  emit("frame-truncated", f, walkEnd, batch, k, `batch ${batch} frame ${k}: ${walkEnd - f} bytes left, a frame header needs ${FRAME_HEADER_SIZE}`);
+}
+
+/** A whole frame header at f whose payload and user headers run past walkEnd. */
+export function emitFrameBodyTruncated(
+  emit: Emit,
+  f: number,
+  walkEnd: number,
+  batch: number,
+  k: number,
+  lengths: { payload: number; userHeaders: number; pastInput: boolean },
+): void {
+  const needs = FRAME_HEADER_SIZE + lengths.payload + lengths.userHeaders;
+  const where = lengths.pastInput ? "the input" : "the blob";
+  emit(
+    "frame-truncated",
+    f,
+    walkEnd,
+    batch,
+    k,
+    `batch ${batch} frame ${k}: needs ${needs} bytes (payload ${lengths.payload}, user headers ${lengths.userHeaders}), ${where} has ${walkEnd - f}`,
+  );
+}
+
+/** The per-partition state continuity checks carry from one stamped batch to the next. */
+export interface PartitionTail {
+  readonly lastOffset: bigint | null;
+  readonly baseTimestamp: bigint;
+}
+
+/** Offsets and base timestamps must move forward between stamped batches of one partition. */
+export function checkContinuity(prev: PartitionTail, header: BatchHeader, firstOffset: bigint | null, pos: number, batch: number, emit: Emit): void {
+  if (prev.lastOffset !== null && firstOffset !== null && firstOffset !== prev.lastOffset + 1n) {
+    const f = BATCH_FIELD.base_offset;
+    emit(
+      "offset-discontinuity",
+      pos + f.offset,
+      pos + f.offset + f.size,
+      batch,
+      null,
+      `batch ${batch}: first message offset ${firstOffset}, expected ${prev.lastOffset + 1n} after partition ${header.partitionId}'s previous batch`,
+    );
+  }
+  if (header.baseTimestamp < prev.baseTimestamp) {
+    const f = BATCH_FIELD.base_timestamp;
+    emit(
+      "timestamp-regression",
+      pos + f.offset,
+      pos + f.offset + f.size,
+      batch,
+      null,
+      `batch ${batch}: base_timestamp ${header.baseTimestamp} < ${prev.baseTimestamp} of partition ${header.partitionId}'s previous batch`,
+    );
+  }
+}
