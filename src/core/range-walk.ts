@@ -247,7 +247,6 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   return { batches, frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds, totals, pending, tails };
 }
 
-
 const u64At = (words: Uint32Array, at: number): bigint => (BigInt(words[at + 1] as number) << 32n) | BigInt(words[at] as number);
 
 // One walked batch: the diagnostics analyze() emits for it, in its order, from the kernel's record.

@@ -1,78 +1,15 @@
 /**
  * The kernel's batched walk (analyze() with our wasm XXH3, analyzeSource over small windows, and
  * ranges merged as a worker pool would) gives exactly the Analysis of the frame-by-frame reference
- * path (hash-wasm): on the whole public corpus and on seeded random, mutated and cut segments.
+ * path (hash-wasm): on the whole public corpus, every sample, and seeded random, mutated and cut segments.
  */
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
-import { analyzeWith, type AnalyzeOptions } from "./analyze.ts";
-import { analyzeSource, memorySource, planRanges } from "./stream-analyze.ts";
-import { walkRange } from "./range-walk.ts";
-import { mergeRanges } from "./range-merge.ts";
-import { contractJsonChunks } from "./contract-json.ts";
-import { encodeBatch, stampBatch, type MessageSpec } from "./encode.ts";
-import type { Analysis } from "./model.ts";
-import { DIAGNOSTIC_CODES } from "../format/diagnostics.ts";
-import { loadHashWasmXxh3 } from "../checksum/xxh3.ts";
-import { createWasmKernel } from "../checksum/kernel/wasm-kernel.ts";
+import { analyzeWith } from "./analyze.ts";
+import { analyzeSource, memorySource } from "./stream-analyze.ts";
+import { encodeBatch } from "./encode.ts";
 import { concat, prng } from "../../test/helpers.ts";
-
-const reference = await loadHashWasmXxh3();
-const kernel = await createWasmKernel();
-const CORPUS = new URL("../../test/fixtures/corpus/", import.meta.url);
-
-/** Everything but the frame columns, for analyses built without them. */
-const withoutFrames = ({ frames: _frames, ...rest }: Analysis): Omit<Analysis, "frames"> => rest;
-
-const json = (a: Analysis, bytes: Uint8Array, frames: boolean): string => [...contractJsonChunks(a, bytes, "x", frames)].join("");
-
-/** Asserts every kernel route equals the reference for these bytes and options. */
-function expectSameEverywhere(
-  bytes: Uint8Array,
-  label: string,
-  startOffset = 0,
-  maxDiagnostics?: number,
-  dropFinding?: AnalyzeOptions["dropFinding"],
-): Analysis {
-  const options = { startOffset, maxDiagnostics, dropFinding };
-  const want = analyzeWith(reference, bytes, options);
-  expect(analyzeWith(kernel, bytes, options), `${label}: analyze() in the kernel`).toEqual(want);
-  expect(analyzeSource(kernel, memorySource(bytes), { ...options, windowBytes: 300 }), `${label}: 300-byte windows`).toEqual(want);
-  const lean = analyzeSource(kernel, memorySource(bytes), { ...options, keepFrames: false, windowBytes: 1000 });
-  expect(withoutFrames(lean), `${label}: without frame columns`).toEqual(withoutFrames(want));
-  expect(json(lean, new Uint8Array(0), false), `${label}: JSON without frames`).toBe(json(want, bytes, false));
-  for (const parts of [2, 3, 7]) {
-    const source = memorySource(bytes);
-    const max = maxDiagnostics ?? 200_000;
-    const ranges = planRanges(source, parts, startOffset).map((p) =>
-      walkRange(kernel, source, { ...p, keepFrames: true, maxDiagnostics: max, windowBytes: 512, dropFinding }),
-    );
-    expect(mergeRanges(bytes.length, ranges, max, dropFinding), `${label}: ${parts} ranges merged`).toEqual(want);
-  }
-  return want;
-}
-
-// Valid TLV (string key "color" → string "red"; bool; u16), and blocks that break one rule each.
-const USER_HEADER_BLOCKS = [
-  "0205000000636f6c6f720203000000726564",
-  "02010000006b030100000001",
-  "02010000006b0a020000003412",
-  "ff00",
-  "0205000000636f6c6f72",
-  "02010000006b030100000002",
-  "02010000006b0a0300000034120a",
-  "0200000000",
-  "0201000000",
-].map((hex) => new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16))));
-
-/** The batch decoder's codes: the spec's table lists them before the containers' (diagnostics.ts). */
-const BATCH_CODES = DIAGNOSTIC_CODES.slice(0, DIAGNOSTIC_CODES.indexOf("segment-name-mismatch"));
-
-const DROP_RULES: AnalyzeOptions["dropFinding"][] = [
-  (code) => code === "offset-discontinuity",
-  (code, stamped) => stamped && code === "origin-not-earliest",
-  (code) => code === "empty-batch",
-];
+import { BATCH_CODES, CORPUS, DROP_RULES, expectSameEverywhere, kernel, randomSegment, reference, SAMPLE_BYTES } from "./walk-compare.test-util.ts";
 
 describe("the kernel walk equals the frame-by-frame reference", () => {
   it("on every file of the public corpus (also behind an envelope, and with 1 or 2 diagnostics kept)", () => {
@@ -92,36 +29,7 @@ describe("the kernel walk equals the frame-by-frame reference", () => {
     const int = (n: number): number => Math.floor(rand() * n);
     const seen = new Set<string>();
     for (let round = 0; round < 400; round++) {
-      const batches: Uint8Array[] = [];
-      const offsets = [0n, 0n, 0n];
-      for (let b = 0, nb = 1 + int(6); b < nb; b++) {
-        const messages: MessageSpec[] = Array.from({ length: int(5) }, (_, k) => ({
-          payload: new Uint8Array(int(3) === 0 ? int(600) : int(40)).map(() => int(256)),
-          timestampDelta: int(3) === 0 ? 5 + k : k,
-          userHeaders: int(4) === 0 ? USER_HEADER_BLOCKS[int(USER_HEADER_BLOCKS.length)] : undefined,
-        }));
-        const producer = encodeBatch(reference, { originTimestamp: 1_700_000_000_000_000n, messages });
-        const partition = BigInt(int(3));
-        const stamped =
-          int(4) === 0
-            ? producer
-            : stampBatch(reference, producer, {
-                partitionId: partition,
-                baseOffset: offsets[Number(partition)]! + BigInt(int(8) === 0 ? 5 : 0),
-                baseTimestamp: 1_800_000_000_000_000n + BigInt(b * 1000 - (int(8) === 0 ? 5000 : 0)),
-              });
-        offsets[Number(partition)]! += BigInt(messages.length);
-        batches.push(stamped);
-      }
-      let bytes = concat(batches);
-      for (let m = 0, nm = int(4); m < nm; m++) {
-        const at = int(bytes.length);
-        const kind = int(4);
-        if (kind === 0) bytes[at] = int(256);
-        else if (kind === 1) bytes = bytes.slice(0, at);
-        else if (kind === 2 && bytes.length > 40) new DataView(bytes.buffer).setUint32(Math.max(0, at - 4) & ~3, int(3) === 0 ? 0xffffffff : int(1000), true);
-        else bytes = concat([bytes, new Uint8Array(int(300)).map(() => int(256))]);
-      }
+      const bytes = randomSegment(int);
       const want = expectSameEverywhere(bytes, `round ${round}`, int(5) === 0 ? int(40) : 0, int(5) === 0 ? 1 + int(4) : undefined);
       // The containers' rules (segment, poll reply, SendMessages) drop the same findings on every route.
       const rule = DROP_RULES[round % DROP_RULES.length];
@@ -134,6 +42,14 @@ describe("the kernel walk equals the frame-by-frame reference", () => {
     expect([...seen].sort()).toEqual(
       [...BATCH_CODES.filter((c) => c !== "frame-truncated"), "frame-truncated (header cut)", "frame-truncated (header whole)"].sort(),
     );
+  });
+
+  it("on every sample of the menu, alone and between valid batches", () => {
+    const valid = encodeBatch(reference, { originTimestamp: 1_700_000_000_000_000n, messages: [{ payload: "a" }, { payload: "b" }] });
+    SAMPLE_BYTES.forEach((bytes, i) => {
+      expectSameEverywhere(bytes, `sample ${i}`);
+      expectSameEverywhere(concat([valid, bytes, valid]), `sample ${i} between valid batches`, 0, 1);
+    });
   });
 
   it("walks a batch larger than the window by growing it, and an input with no batch at all", () => {

@@ -67,7 +67,11 @@ export const FRAME_CHECKS: readonly FrameCheck[] = [
       const stored = r.u64(at + CHECKSUM.offset);
       if (stored === computedChecksum) return null;
       const start = base + at + CHECKSUM.offset;
-      return { start, end: start + CHECKSUM.size, message: `batch ${batch} frame ${k}: stored checksum ${hex64(stored)} ≠ computed ${hex64(computedChecksum)}` };
+      return {
+        start,
+        end: start + CHECKSUM.size,
+        message: `batch ${batch} frame ${k}: stored checksum ${hex64(stored)} ≠ computed ${hex64(computedChecksum)}`,
+      };
     },
   },
   {
@@ -90,7 +94,11 @@ export const FRAME_CHECKS: readonly FrameCheck[] = [
       const from = at + FRAME_HEADER_SIZE + r.u32(at + PAYLOAD_LENGTH.offset);
       const fault = findUserHeadersFault(r.bytes.subarray(from, from + length));
       if (!fault) return null;
-      return { start: base + from, end: base + from + length, message: `batch ${batch} frame ${k}: user headers are not Iggy TLV (${fault.reason}); shown raw` };
+      return {
+        start: base + from,
+        end: base + from + length,
+        message: `batch ${batch} frame ${k}: user headers are not Iggy TLV (${fault.reason}); shown raw`,
+      };
     },
   },
 ];
@@ -175,19 +183,40 @@ export function runBatchChecks(b: BatchCheckInput, emit: Emit): void {
 
 /** Fewer than a header's bytes remain at pos. */
 export function emitHeaderTruncated(emit: Emit, pos: number, size: number, batch: number): void {
-  emit("header-truncated", pos, size, batch, null, `batch ${batch}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs ${BATCH_HEADER_SIZE}`);
+  emit(
+    "header-truncated",
+    pos,
+    size,
+    batch,
+    null,
+    `batch ${batch}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs ${BATCH_HEADER_SIZE}`,
+  );
 }
 
 /** batch_length below the header size: the walk cannot step past the batch at pos. */
 export function emitBatchLengthTooSmall(emit: Emit, pos: number, batch: number, batchLength: bigint): void {
   const f = BATCH_FIELD.batch_length;
-  emit("batch-length-too-small", pos + f.offset, pos + f.offset + f.size, batch, null, `batch ${batch}: batch_length ${batchLength} < ${BATCH_HEADER_SIZE}, the walk cannot step past it`);
+  emit(
+    "batch-length-too-small",
+    pos + f.offset,
+    pos + f.offset + f.size,
+    batch,
+    null,
+    `batch ${batch}: batch_length ${batchLength} < ${BATCH_HEADER_SIZE}, the walk cannot step past it`,
+  );
 }
 
 /** batch_length runs `past` bytes beyond the input. */
 export function emitBatchTruncated(emit: Emit, pos: number, batch: number, batchLength: bigint, past: number): void {
   const f = BATCH_FIELD.batch_length;
-  emit("batch-truncated", pos + f.offset, pos + f.offset + f.size, batch, null, `batch ${batch}: batch_length ${batchLength} runs ${past} bytes past the end of the input`);
+  emit(
+    "batch-truncated",
+    pos + f.offset,
+    pos + f.offset + f.size,
+    batch,
+    null,
+    `batch ${batch}: batch_length ${batchLength} runs ${past} bytes past the end of the input`,
+  );
 }
 
 /** Every nonzero run of the reserved header bytes of the batch whose header is at `at` in r (absolute position pos). */
