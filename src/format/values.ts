@@ -1,4 +1,5 @@
 /** Formatting of decoded values: fixed-width hex, message ids as u128 and UUID, microsecond timestamps. */
+import { readUintLE } from "./reader.ts";
 
 /** A u64 as 16 lowercase hex digits (the JSON contract's checksum form). */
 export function hex64(value: bigint): string {
@@ -35,8 +36,7 @@ export interface MessageId {
 
 /** Decodes the 16 id bytes of a frame header. */
 export function decodeMessageId(wire: Uint8Array): MessageId {
-  let value = 0n;
-  for (let i = 15; i >= 0; i--) value = (value << 8n) | BigInt(wire[i] ?? 0);
+  const value = readUintLE(wire, 0, 16);
   const h = bytesToHex(wire);
   const uuid = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
   const version = ((wire[6] ?? 0) >> 4) & 0xf;
