@@ -60,6 +60,12 @@ export function microsToIso(micros: bigint): string | null {
   return `${date.toISOString().replace(/\.\d{3}Z$/, "")}.${frac}Z`;
 }
 
+/** A millisecond Unix time (a v7 UUID's) as an ISO 8601 date, or null when no Date can hold it. */
+export function millisToIso(millis: number): string | null {
+  const date = new Date(millis);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
 /** Printable ASCII for one byte, or a dot, as hex dumps show it. */
 export function asciiOf(byte: number): string {
   return byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : ".";
@@ -78,9 +84,9 @@ export function plural(n: number | bigint, one: string, many = `${one}s`, count:
   return `${count(n)} ${n === 1 || n === 1n ? one : many}`;
 }
 
-/** A byte position as 0x-prefixed lowercase hex, padded to `digits` (8 by default, 0 for none). */
-export function hexOffset(offset: number, digits = 8): string {
-  return `0x${offset.toString(16).padStart(digits, "0")}`;
+/** A byte position as lowercase hex padded to `digits` (8 by default, 0 for none), after `prefix` ("0x"; "" for a hex dump's row label). */
+export function hexOffset(offset: number, digits = 8, prefix = "0x"): string {
+  return `${prefix}${offset.toString(16).padStart(digits, "0")}`;
 }
 
 /** How timeText words the cases no date shows. */

@@ -1,7 +1,7 @@
 /** Field values as text for editing, and text parsed back into what writeField takes, checked against the field's width. */
 import type { FieldSpec } from "../../format/fields.ts";
 import { readUintLE } from "../../format/reader.ts";
-import { bytesToHex, hex64 } from "../../format/values.ts";
+import { bytesToHex, hex64, hex128 } from "../../format/values.ts";
 
 /** A parsed field value, or why the text is not one. */
 export type ParsedField = { readonly ok: true; readonly value: bigint | Uint8Array } | { readonly ok: false; readonly error: string };
@@ -12,7 +12,7 @@ export function fieldText(bytes: Uint8Array, base: number, spec: FieldSpec): str
   if (spec.type === "bytes") return bytesToHex(bytes.subarray(at, at + spec.size));
   const v = readUintLE(bytes, at, spec.size);
   if (spec.role === "checksum") return hex64(v);
-  if (spec.type === "u128") return "0x" + v.toString(16).padStart(32, "0");
+  if (spec.type === "u128") return "0x" + hex128(v);
   return v.toString();
 }
 
