@@ -21,6 +21,7 @@ import { TOOL_VERSION } from "../src/version.ts";
 import { formatLine, renderOpenedText } from "./text-output.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { companionPath, streamSegment } from "./stream-containers.ts";
+import { plural } from "../src/format/values.ts";
 
 /** A usage or I/O problem: exit 2 with the message on stderr. */
 export class CliProblem extends Error {
@@ -162,7 +163,7 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
     for (const s of result.segments) {
       const range = s.firstOffset === null ? "no batches" : `offsets ${s.firstOffset}..${s.lastOffset ?? "?"}`;
       lines.push(
-        `  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}  ${s.errors ? `FAIL (${s.errors} error${s.errors === 1 ? "" : "s"})` : "ok"}`,
+        `  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}  ${s.errors ? `FAIL (${plural(s.errors, "error")})` : "ok"}`,
       );
     }
     lines.push(`verdict: ${result.verdict === "refused" ? "REFUSED" : result.summary.errors > 0 ? "FAIL" : "ok"}: ${terminalText(result.sentence)}`);

@@ -12,6 +12,7 @@ import { renderTextReport } from "../src/core/report-text.ts";
 import { LIGHT_PALETTE } from "../src/core/palette.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { CliProblem, openFile } from "./containers.ts";
+import { hexOffset, plural } from "../src/format/values.ts";
 
 /** The input as the command will show it: the original or its redacted copy, opened as its format. */
 export interface Subject {
@@ -53,13 +54,12 @@ export async function subjectOf(bytes: Uint8Array, path: string, format: FormatC
   const differences = diagnosticDifferences(opened.analysis, again.analysis);
   if (differences.length > 0)
     throw new CliProblem(`iggy-batch: redacting this ${opened.format} input would change its findings (${differences.join("; ")}); nothing written`);
-  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
   const replaced =
     [
-      n(r.payloads, "payload", "payloads"),
-      ...(redact.userHeaders ? [n(r.userHeaderValues, "user header value", "user header values")] : []),
-      ...(redact.ids ? [n(r.ids, "id", "ids")] : []),
-      ...(r.trailingBytes ? [n(r.trailingBytes, "byte past the last batch", "bytes past the last batch")] : []),
+      plural(r.payloads, "payload"),
+      ...(redact.userHeaders ? [plural(r.userHeaderValues, "user header value")] : []),
+      ...(redact.ids ? [plural(r.ids, "id")] : []),
+      ...(r.trailingBytes ? [plural(r.trailingBytes, "byte past the last batch", "bytes past the last batch")] : []),
     ].join(", ") + " replaced";
   return {
     name,
@@ -90,7 +90,7 @@ export function parseDiagramTarget(analysis: Analysis, text: string): DiagramTar
   if (!b?.header) return b ? `batch ${batch} has no whole header to draw` : `there is no batch ${batch} (the input has ${analysis.batches.length})`;
   if (m[1] !== undefined) return { kind: "batch", batch };
   const k = Number(m[3]);
-  if (k >= b.frameCount) return `batch ${batch} has ${b.frameCount} frame${b.frameCount === 1 ? "" : "s"}, not a frame ${k}`;
+  if (k >= b.frameCount) return `batch ${batch} has ${plural(b.frameCount, "frame")}, not a frame ${k}`;
   return { kind: "frame", frame: b.firstFrame + k };
 }
 
@@ -119,7 +119,7 @@ export function pictureOf(subject: Subject, range: { start: number; end: number 
   });
   return {
     svg,
-    caption: `Hex map of ${subject.name}, bytes 0x${r.start.toString(16)}..0x${Math.min(r.end, subject.bytes.length).toString(16)}, findings marked`,
+    caption: `Hex map of ${subject.name}, bytes ${hexOffset(r.start, 0)}..${hexOffset(Math.min(r.end, subject.bytes.length), 0)}, findings marked`,
   };
 }
 

@@ -8,11 +8,13 @@ import { basename } from "node:path";
 import type { FormatChoice, OpenedInput } from "../src/core/containers/index.ts";
 import { openedJsonChunks } from "../src/core/containers/json.ts";
 import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, fieldByName } from "../src/format/fields.ts";
+import { ByteReader } from "../src/format/reader.ts";
 import { renderOpenedText } from "./text-output.ts";
 import type { Analysis } from "../src/core/model.ts";
 import { fileSource } from "./file-source.ts";
 import { analyzeOpenFile, isUnreadable } from "./stream-file.ts";
 import { openContainerStreamed } from "./stream-containers.ts";
+import { plural } from "../src/format/values.ts";
 
 export { threadsFor } from "./stream-file.ts";
 
@@ -56,7 +58,7 @@ export async function inspectStreamed(write: Write, file: string, format: Format
   if (format === "auto") {
     const walk = walkFileHeaders(file);
     if (walk === null || walk.size < STREAM_MIN_BYTES || !walk.tiles) return null;
-    detectedBy = `auto: ${walk.batches} batch header${walk.batches === 1 ? " ends exactly at" : "s step by batch_length to exactly"} the end of the input`;
+    detectedBy = `auto: ${plural(walk.batches, "batch header")} ${walk.batches === 1 ? "ends exactly at" : "step by batch_length to exactly"} the end of the input`;
   }
   const analysis = await analyzeFileStreaming(file, 0);
   if (analysis === null) return null;
@@ -79,12 +81,12 @@ function walkFileHeaders(file: string): { size: number; batches: number; tiles: 
     if (!stat.isFile()) return null;
     const source = fileSource(fd);
     const header = new Uint8Array(BATCH_HEADER_SIZE);
-    const view = new DataView(header.buffer);
+    const r = new ByteReader(header);
     let pos = 0;
     let batches = 0;
     while (source.size - pos >= BATCH_HEADER_SIZE) {
       if (source.read(header, pos) < BATCH_HEADER_SIZE) break;
-      const length = Number(view.getBigUint64(BATCH_LENGTH_OFFSET, true));
+      const length = Number(r.u64(BATCH_LENGTH_OFFSET));
       if (length < BATCH_HEADER_SIZE) break;
       pos += length;
       batches++;

@@ -10,6 +10,7 @@ import { diagramOf, parseDiagramTarget, parseRange, pictureOf, reportOf, subject
 import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
 import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
 import { inspectStreamed } from "./inspect-input.ts";
+import { plural } from "../src/format/values.ts";
 
 const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see containers.md)` };
 const ENVELOPE_OPTION = {
@@ -195,7 +196,7 @@ async function redact(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   await sink.end();
   const n = subject.analysis.diagnostics.length;
   process.stderr.write(
-    `iggy-batch: wrote ${subject.bytes.length} bytes to ${terminalText(out)}: ${subject.replaced}; the same ${n} diagnostic${n === 1 ? "" : "s"} as the original (SHA-256 ${subject.redacted?.originalSha256})\n`,
+    `iggy-batch: wrote ${subject.bytes.length} bytes to ${terminalText(out)}: ${subject.replaced}; the same ${plural(n, "diagnostic")} as the original (SHA-256 ${subject.redacted?.originalSha256})\n`,
   );
   return 0;
 }

@@ -5,6 +5,7 @@
  * Not xxhash-wasm: it has XXH32/XXH64 only.
  */
 import { createXXHash3, type IHasher } from "hash-wasm";
+import { ByteWriter } from "../format/writer.ts";
 import { createWasmKernel, hasWasmSimd, type KernelWalker } from "./kernel/wasm-kernel.ts";
 
 /** Computes XXH3-64 values; all methods are synchronous once loaded. */
@@ -58,7 +59,7 @@ function wrapHasher(hasher: IHasher): Xxh3 {
 
 /** The stored (little-endian) bytes of a checksum value, as they appear on the wire. */
 export function checksumBytesLE(value: bigint): Uint8Array {
-  const bytes = new Uint8Array(8);
-  new DataView(bytes.buffer).setBigUint64(0, value, true);
-  return bytes;
+  const w = ByteWriter.alloc(8);
+  w.u64(0, value);
+  return w.bytes;
 }

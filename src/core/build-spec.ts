@@ -1,6 +1,7 @@
 /** The JSON description of batches that `iggy-batch build` and the page's builder turn into bytes. */
 import type { Xxh3 } from "../checksum/xxh3.ts";
 import { HEADER_KINDS } from "../format/user-headers.ts";
+import { readUintLE } from "../format/reader.ts";
 import { concat, encodeBatch, type BatchSpec, type HeaderSpec, type MessageSpec, type TlvEntry } from "./encode.ts";
 
 /** A payload: plain text, or {json}, {hex} or {base64}. */
@@ -92,11 +93,7 @@ export function newUuidV7Bytes(env: BuildEnvironment): Uint8Array {
 }
 
 // The explorer reads an id's wire bytes in order as the UUID, so a UUID's bytes go on the wire as written.
-const wireBytesToU128 = (wire: Uint8Array): bigint => {
-  let v = 0n;
-  for (let i = 15; i >= 0; i--) v = (v << 8n) | BigInt(wire[i] as number);
-  return v;
-};
+const wireBytesToU128 = (wire: Uint8Array): bigint => readUintLE(wire, 0, 16);
 
 function parseId(id: string | undefined, env: BuildEnvironment, path: string): bigint {
   if (id === undefined || id === "auto") return wireBytesToU128(newUuidV7Bytes(env));

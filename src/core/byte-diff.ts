@@ -1,4 +1,5 @@
 /** A byte diff of two byte strings (payloads, user headers): the first differing byte and the runs that differ. */
+import { plural } from "../format/values.ts";
 
 /** A half-open run of differing positions, counted from the start of both strings. */
 export interface DiffRun {
@@ -56,5 +57,5 @@ export function byteDiffText(d: ByteDiff): string {
   if (d.firstDifference < 0) return `same ${d.leftLength} bytes`;
   const lengths = d.leftLength === d.rightLength ? `${d.leftLength} bytes each` : `${d.leftLength} vs ${d.rightLength} bytes`;
   const runs = `${d.runs.length}${d.truncated ? "+" : ""} run${d.runs.length === 1 && !d.truncated ? "" : "s"}`;
-  return `differ from byte ${d.firstDifference}: ${d.differing} byte${d.differing === 1 ? "" : "s"} in ${runs} (${lengths})`;
+  return `differ from byte ${d.firstDifference}: ${plural(d.differing, "byte")} in ${runs} (${lengths})`;
 }

@@ -5,6 +5,8 @@
  */
 import { FRAME_HEADER_SIZE } from "../format/fields.ts";
 import { findUserHeadersFault } from "../format/user-headers.ts";
+import { ByteReader, readU32 } from "../format/reader.ts";
+import { ByteWriter } from "../format/writer.ts";
 import type { Diagnostic } from "../format/diagnostics.ts";
 import type { Xxh3 } from "../checksum/xxh3.ts";
 import { computeBatchChecksum } from "../checksum/verify.ts";
@@ -67,7 +69,7 @@ function redactUserHeaders(out: Uint8Array, start: number, end: number): number 
   let pos = start;
   for (let entry = 0; pos < validEnd; entry++) {
     const kind = out[pos] as number;
-    const length = (out[pos + 1]! | (out[pos + 2]! << 8) | (out[pos + 3]! << 16)) + out[pos + 4]! * 0x1000000;
+    const length = readU32(out, pos + 1);
     const valueStart = pos + 5;
     // Odd entries are values; keys stay so a reader still sees which headers there were.
     if (entry % 2 === 1) {
@@ -84,7 +86,8 @@ function redactUserHeaders(out: Uint8Array, start: number, end: number): number 
 /** Makes the redacted copy of bytes as `analysis` (made with the same startOffset) describes them. */
 export function redactCopy(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, options: RedactOptions = {}): Redaction {
   const out = bytes.slice();
-  const view = new DataView(out.buffer);
+  const r = new ByteReader(out);
+  const w = new ByteWriter(out);
   const f = analysis.frames;
   let payloads = 0;
   let userHeaderValues = 0;
@@ -103,7 +106,7 @@ export function redactCopy(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, opt
     // A cut frame is never checksummed nor TLV-checked: its readable parts can simply be filled.
     if (options.ids && fill(out, Math.min(t.end, t.start + 8), Math.min(t.end, t.start + 24))) ids++;
     if (!t.headerComplete) continue;
-    const payloadEnd = Math.min(t.end, t.start + FRAME_HEADER_SIZE + view.getUint32(t.start + 36, true));
+    const payloadEnd = Math.min(t.end, t.start + FRAME_HEADER_SIZE + r.u32(t.start + 36));
     if (fill(out, t.start + FRAME_HEADER_SIZE, payloadEnd)) payloads++;
     if (options.userHeaders) fill(out, payloadEnd, t.end);
   }
@@ -112,7 +115,7 @@ export function redactCopy(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, opt
   const trailingStart = last ? last.end : bytes.length;
   const trailingBytes = last && last.end < bytes.length && fill(out, trailingStart, bytes.length) ? bytes.length - trailingStart : 0;
 
-  remakeChecksums(xxh, out, view, analysis);
+  remakeChecksums(xxh, w, analysis);
   return { bytes: out, payloads, userHeaderValues, ids, trailingBytes };
 }
 
@@ -122,20 +125,21 @@ export function redactCopy(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, opt
  * where it did not. A mismatch is never kept as the original stored value: that value may be the
  * checksum of the original payload, and would let anyone confirm a guess at it.
  */
-function remakeChecksums(xxh: Xxh3, out: Uint8Array, view: DataView, analysis: Analysis): void {
+function remakeChecksums(xxh: Xxh3, w: ByteWriter, analysis: Analysis): void {
+  const out = w.bytes;
   const f = analysis.frames;
   const flip = 0xffff_ffff_ffff_ffffn;
   for (let i = 0; i < f.count; i++) {
     const s = f.start[i] as number;
     const matched = f.storedChecksum[i] === f.computedChecksum[i];
     const computed = xxh.hash(out.subarray(s + 8, f.end[i]));
-    view.setBigUint64(s, matched ? computed : computed ^ flip, true);
+    w.u64(s, matched ? computed : computed ^ flip);
   }
   for (const b of analysis.batches) {
     if (!b.header || b.computedChecksum === null) continue;
     const matched = b.computedChecksum === b.header.batchChecksum;
     const computed = computeBatchChecksum(xxh, out, b.start, f.start, b.firstFrame, b.firstFrame + b.frameCount);
-    view.setBigUint64(b.start + 40, matched ? computed : computed ^ flip, true);
+    w.u64(b.start + 40, matched ? computed : computed ^ flip);
   }
 }
 

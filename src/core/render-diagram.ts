@@ -132,7 +132,7 @@ export function renderLayoutSvg(analysis: Analysis, bytes: Uint8Array, req: Diag
     for (const b of drawn.boxes) {
       if (b.column === 0) {
         line++;
-        body.push(`<text x="8" y="${top + line * LINE_H + 26}" fill="#555">${(base + b.offset).toString(16).padStart(8, "0")}</text>`);
+        body.push(`<text x="8" y="${top + line * LINE_H + 26}" fill="#555">${hexOffset(base + b.offset, 8, "")}</text>`);
       }
       lineOf.push(line);
     }

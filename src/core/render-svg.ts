@@ -145,7 +145,7 @@ export function renderHexSvg(analysis: Analysis, bytes: Uint8Array, req: SvgRequ
   for (let r = 0; r < rows; r++) {
     const rowStart = firstRow + 16 * r;
     const y = top + r * ROW;
-    body.push(`<text x="8" y="${y + 13}" fill="#555">${rowStart.toString(16).padStart(8, "0")}</text>`);
+    body.push(`<text x="8" y="${y + 13}" fill="#555">${hexOffset(rowStart, 8, "")}</text>`);
     let ascii = "";
     for (let i = 0; i < 16; i++) {
       const o = rowStart + i;

@@ -5,7 +5,7 @@
  */
 import { BATCH_HEADER_FIELDS } from "../format/fields.ts";
 import type { Diagnostic, DiagnosticCode, Severity } from "../format/diagnostics.ts";
-import { hex64, microsToIso, hexOffset, plural } from "../format/values.ts";
+import { bytesToHex, hex64, hexOffset, plural, timeText } from "../format/values.ts";
 import { decodeUserHeaders } from "../format/user-headers.ts";
 import { toXxd } from "../lib/byte-formats.ts";
 import type { Analysis, BatchModel } from "./model.ts";
@@ -97,8 +97,8 @@ function headerRows(b: BatchModel): Array<[string, number, string]> {
   const values: Record<string, string> = {
     partition_id: h.partitionId.toString(),
     base_offset: h.baseOffset.toString(),
-    base_timestamp: `${h.baseTimestamp} (${h.baseTimestamp === 0n ? "producer: 0" : (microsToIso(h.baseTimestamp) ?? "out of range")})`,
-    origin_timestamp: `${h.originTimestamp} (${microsToIso(h.originTimestamp) ?? "out of range"})`,
+    base_timestamp: `${h.baseTimestamp} (${timeText(h.baseTimestamp, { zero: "producer: 0", outOfRange: () => "out of range" })})`,
+    origin_timestamp: `${h.originTimestamp} (${timeText(h.originTimestamp, { outOfRange: () => "out of range" })})`,
     batch_length: h.batchLength.toString(),
     batch_checksum: `${hex64(h.batchChecksum)} (computed ${b.computedChecksum === null ? "n/a" : hex64(b.computedChecksum)}${b.computedChecksum === h.batchChecksum ? " ✓" : b.computedChecksum === null ? "" : " ✗"})`,
     message_count: String(h.messageCount),
@@ -116,7 +116,7 @@ function preview(bytes: Uint8Array): string {
   // eslint-disable-next-line no-control-regex -- controls make a payload binary, not text
   const bad = (text.match(/[\ufffd\u0000-\u0008\u000e-\u001f]/g) ?? []).length;
   if (bad <= 1 && !/[\ufffd]./.test(text)) return `"${text.replace(/\ufffd$/, "")}"`;
-  return "hex " + Array.from(bytes.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join(" ");
+  return "hex " + bytesToHex(bytes.subarray(0, 16), " ");
 }
 
 // Payload preview and user headers of one frame with findings: the text a reader wants beside the bytes.

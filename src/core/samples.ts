@@ -8,6 +8,7 @@ import { BATCH_FIELD, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_SIZE } from "
 import { readField, writeField as writeFieldValue } from "../format/field-codec.ts";
 import { ByteReader } from "../format/reader.ts";
 import { ByteWriter } from "../format/writer.ts";
+import { hex128 } from "../format/values.ts";
 
 /** One sample: an id for the URL and tests, a title, the one-line note on what it shows, and its builder. */
 export interface Sample {
@@ -26,7 +27,7 @@ const T0 = 1_764_420_000_000_000n;
 const uuid7 = (n: number): bigint => BigInt("0x019ad2f1a3c07" + n.toString(16).padStart(3, "0") + "8" + "a1b2c3d4e5f60" + n.toString(16).padStart(2, "0"));
 const idOf = (n: number): bigint => {
   // Our ids are read "in wire order", so store the UUID bytes as they read: byte-reverse the number.
-  const hex = uuid7(n).toString(16).padStart(32, "0");
+  const hex = hex128(uuid7(n));
   let reversed = "";
   for (let i = 30; i >= 0; i -= 2) reversed += hex.slice(i, i + 2);
   return BigInt("0x" + reversed);

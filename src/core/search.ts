@@ -6,6 +6,7 @@
  */
 import { FRAME_HEADER_FIELDS, fieldByName } from "../format/fields.ts";
 import type { Analysis } from "./model.ts";
+import { bytesToHex, hexOffset } from "../format/values.ts";
 
 /** What a query asks for. */
 export type SearchQuery =
@@ -74,13 +75,13 @@ export function describeQuery(q: SearchQuery): string {
     case "empty":
       return "Type an offset, batch N, @message-offset, an id, hex bytes or text.";
     case "offset":
-      return `byte offset ${q.offset} (0x${q.offset.toString(16)})`;
+      return `byte offset ${q.offset} (${hexOffset(q.offset, 0)})`;
     case "batch":
       return `batch ${q.index}`;
     case "message-offset":
       return `message offset ${q.value}`;
     case "id":
-      return `message id ${[...(q.orders[0] as Uint8Array)].map((b) => b.toString(16).padStart(2, "0")).join("")} (either byte order)`;
+      return `message id ${bytesToHex(q.orders[0] as Uint8Array)} (either byte order)`;
     case "bytes":
       return q.as === "hex" ? `hex bytes (${q.pattern.length} B)` : `text "${new TextDecoder().decode(q.pattern)}" (${q.pattern.length} B as UTF-8)`;
   }

@@ -5,6 +5,7 @@
  * header walk that cuts an input into batch-aligned ranges for a pool of workers.
  */
 import { BATCH_HEADER_SIZE } from "../format/fields.ts";
+import { ByteReader } from "../format/reader.ts";
 import type { KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
 import { DEFAULT_MAX_DIAGNOSTICS, type AnalyzeOptions } from "./analyze.ts";
 import type { Analysis } from "./model.ts";
@@ -80,7 +81,7 @@ export function planRanges(source: ByteSource, parts: number, startOffset = 0): 
   const first = Math.max(0, Math.min(size, Math.trunc(startOffset)));
   const plans: RangePlan[] = [];
   const block = new Uint8Array(64 << 10);
-  const view = new DataView(block.buffer);
+  const r = new ByteReader(block);
   let blockStart = 0;
   let blockLength = 0;
   let lastBatchBytes = 0;
@@ -91,7 +92,7 @@ export function planRanges(source: ByteSource, parts: number, startOffset = 0): 
       blockLength = source.read(block.subarray(0, Math.min(want, size - pos)), pos);
     }
     // Past 2^53 the float is only used to compare with the size, which it exceeds anyway.
-    return Number(view.getBigUint64(pos - blockStart + 32, true));
+    return Number(r.u64(pos - blockStart + 32));
   };
   let rangeStart = first;
   let rangeFirstBatch = 0;

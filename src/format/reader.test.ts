@@ -1,6 +1,6 @@
 /** ByteReader: little-endian reads at absolute positions, bounds, zero runs. */
 import { describe, expect, it } from "vitest";
-import { ByteReader } from "./reader.ts";
+import { ByteReader, readU32, readUintLE } from "./reader.ts";
 
 describe("ByteReader", () => {
   const bytes = new Uint8Array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
@@ -40,5 +40,18 @@ describe("ByteReader", () => {
       [5, 6],
     ]);
     expect(z.nonzeroRuns(3, 5)).toEqual([]);
+  });
+
+  it("reads an unaligned u32 byte by byte as ByteReader does, up to 2^32 - 1", () => {
+    const b = new Uint8Array([9, 0xff, 0xff, 0xff, 0xff, 0x01, 0x02, 0x03, 0x04]);
+    expect(readU32(b, 1)).toBe(0xffffffff);
+    expect(readU32(b, 5)).toBe(0x04030201);
+    expect(readU32(b, 2)).toBe(new ByteReader(b).u32(2));
+  });
+
+  it("reads an integer of any width little-endian, a cut field's missing bytes as 0", () => {
+    expect(readUintLE(bytes, 1, 16)).toBe(r.u128(0));
+    expect(readUintLE(bytes, 1, 3)).toBe(0x030201n);
+    expect(readUintLE(bytes, 15, 4)).toBe(0x100fn);
   });
 });

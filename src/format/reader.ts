@@ -109,6 +109,22 @@ export class ByteReader {
   }
 }
 
+/**
+ * A little-endian u32 at pos of bytes, read byte by byte without a DataView: for the TLV scan, which
+ * runs once per frame on a fresh subarray where making a ByteReader would cost more than the read.
+ * Like the array it indexes, it does not check bounds (callers check the length first).
+ */
+export function readU32(bytes: Uint8Array, pos: number): number {
+  return (bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16)) + bytes[pos + 3]! * 0x1000000;
+}
+
+/** The little-endian unsigned integer in bytes[at, at + size) as a bigint, any width; bytes past the end read as 0 (a field cut by the input's end). */
+export function readUintLE(bytes: Uint8Array, at: number, size: number): bigint {
+  let v = 0n;
+  for (let i = size - 1; i >= 0; i--) v = (v << 8n) | BigInt(bytes[at + i] ?? 0);
+  return v;
+}
+
 /** Half-open runs of nonzero bytes inside bytes[start, end). */
 export function nonzeroRuns(bytes: Uint8Array, start: number, end: number): Array<[number, number]> {
   const runs: Array<[number, number]> = [];

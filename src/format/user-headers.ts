@@ -1,5 +1,5 @@
 /** Best-effort decoding of a user headers block as Iggy TLV (the server treats the block as opaque). */
-import { ByteReader } from "./reader.ts";
+import { ByteReader, readU32 } from "./reader.ts";
 import { bytesToHex } from "./values.ts";
 
 /** A TLV kind: 1..15 as Iggy's SDKs define them (16..255 decode as unknown kinds, batch-format.md "User headers"). */
@@ -99,7 +99,7 @@ function scanUserHeaders(block: Uint8Array, render: boolean): UserHeadersResult 
   while (pos < block.length) {
     if (block.length - pos < 5) return { ok: false, at: pos, reason: `entry at ${pos} has ${block.length - pos} bytes, a TLV head needs 5` };
     const kind = block[pos] as number;
-    const length = (block[pos + 1]! | (block[pos + 2]! << 8) | (block[pos + 3]! << 16)) + block[pos + 4]! * 0x1000000;
+    const length = readU32(block, pos + 1);
     // Kinds 16..255 pass Iggy's wire validation on purpose (newer SDKs may add kinds): an unknown kind, shown raw, not a fault.
     if (kind === 0) return { ok: false, at: pos, reason: `entry at ${pos} has kind 0, which is reserved` };
     if (length < 1 || length > 255) return { ok: false, at: pos, reason: `entry at ${pos} has length ${length}, TLV lengths are 1..255` };

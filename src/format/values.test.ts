@@ -1,6 +1,6 @@
 /** Value helpers: fixed-width hex, message ids as u128 and as UUID in wire order, microsecond timestamps. */
 import { describe, expect, it } from "vitest";
-import { asciiOf, bytesToHex, decodeMessageId, hex128, hex64, microsToIso } from "./values.ts";
+import { asciiOf, bytesToHex, decodeMessageId, hex128, hex64, hexOffset, microsToIso, millisToIso, plural } from "./values.ts";
 import { hexToBytes } from "../../test/helpers.ts";
 
 /** The 16 bytes of a UUID in its usual (RFC) order. */
@@ -100,5 +100,30 @@ describe("asciiOf", () => {
     expect(asciiOf(0x20)).toBe(" ");
     expect(asciiOf(0x7e)).toBe("~");
     expect([0x00, 0x1f, 0x7f, 0x80, 0xff].map(asciiOf).join("")).toBe(".....");
+  });
+});
+
+describe("hexOffset, millisToIso, plural", () => {
+  it("spells a byte position padded, unpadded or as a bare row label", () => {
+    expect(hexOffset(0x1f)).toBe("0x0000001f");
+    expect(hexOffset(0x1f, 0)).toBe("0x1f");
+    expect(hexOffset(0x1f, 6)).toBe("0x00001f");
+    expect(hexOffset(0x12345, 8, "")).toBe("00012345");
+    expect(hexOffset(0x123456789, 8)).toBe("0x123456789");
+  });
+
+  it("dates a v7 UUID's milliseconds, and refuses what no Date holds", () => {
+    expect(millisToIso(1_700_000_000_123)).toBe("2023-11-14T22:13:20.123Z");
+    expect(millisToIso(8_640_000_000_000_001)).toBeNull();
+  });
+
+  it("counts with the singular only for exactly one, numbers and bigints alike", () => {
+    expect([plural(0, "byte"), plural(1, "byte"), plural(2, "batch", "batches"), plural(1n, "entry", "entries")]).toEqual([
+      "0 bytes",
+      "1 byte",
+      "2 batches",
+      "1 entry",
+    ]);
+    expect(plural(1234, "frame", undefined, (n) => Number(n).toLocaleString("en-US"))).toBe("1,234 frames");
   });
 });

@@ -1,4 +1,5 @@
 /** Formatting of decoded values: fixed-width hex, message ids as u128 and UUID, microsecond timestamps. */
+import { readUintLE } from "./reader.ts";
 
 /** A u64 as 16 lowercase hex digits (the JSON contract's checksum form). */
 export function hex64(value: bigint): string {
@@ -35,8 +36,7 @@ export interface MessageId {
 
 /** Decodes the 16 id bytes of a frame header. */
 export function decodeMessageId(wire: Uint8Array): MessageId {
-  let value = 0n;
-  for (let i = 15; i >= 0; i--) value = (value << 8n) | BigInt(wire[i] ?? 0);
+  const value = readUintLE(wire, 0, 16);
   const h = bytesToHex(wire);
   const uuid = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
   const version = ((wire[6] ?? 0) >> 4) & 0xf;
@@ -60,6 +60,12 @@ export function microsToIso(micros: bigint): string | null {
   return `${date.toISOString().replace(/\.\d{3}Z$/, "")}.${frac}Z`;
 }
 
+/** A millisecond Unix time (a v7 UUID's) as an ISO 8601 date, or null when no Date can hold it. */
+export function millisToIso(millis: number): string | null {
+  const date = new Date(millis);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
 /** Printable ASCII for one byte, or a dot, as hex dumps show it. */
 export function asciiOf(byte: number): string {
   return byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : ".";
@@ -78,9 +84,9 @@ export function plural(n: number | bigint, one: string, many = `${one}s`, count:
   return `${count(n)} ${n === 1 || n === 1n ? one : many}`;
 }
 
-/** A byte position as 0x-prefixed lowercase hex, padded to `digits` (8 by default, 0 for none). */
-export function hexOffset(offset: number, digits = 8): string {
-  return `0x${offset.toString(16).padStart(digits, "0")}`;
+/** A byte position as lowercase hex padded to `digits` (8 by default, 0 for none), after `prefix` ("0x"; "" for a hex dump's row label). */
+export function hexOffset(offset: number, digits = 8, prefix = "0x"): string {
+  return `${prefix}${offset.toString(16).padStart(digits, "0")}`;
 }
 
 /** How timeText words the cases no date shows. */

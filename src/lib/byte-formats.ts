@@ -1,4 +1,5 @@
 /** Byte strings rendered for copying: hex, xxd, base64, a C array and a Rust byte string. */
+import { hexOffset } from "../format/values.ts";
 
 /** The copy formats the page offers. */
 export type CopyFormat = "hex" | "xxd" | "base64" | "c" | "rust";
@@ -39,7 +40,7 @@ export function toXxd(bytes: Uint8Array, baseOffset = 0, mark?: { start: number;
       const marked = mark !== undefined && inside && abs >= mark.start && abs < mark.end;
       marks += (marked ? "^^" : "  ") + (i % 2 === 1 ? " " : "");
     }
-    lines.push(`${row.toString(16).padStart(8, "0")}: ${hex} ${ascii.trimEnd()}`.trimEnd());
+    lines.push(`${hexOffset(row, 8, "")}: ${hex} ${ascii.trimEnd()}`.trimEnd());
     if (mark && marks.trim() !== "") lines.push(`${" ".repeat(10)}${marks.trimEnd()}`);
   }
   return lines.join("\n");

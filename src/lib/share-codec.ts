@@ -1,5 +1,7 @@
 /** The share-link fragment: the whole input (and selection) deflated with fflate, in base64url, never sent to a server. */
 import { Inflate, deflateSync } from "fflate";
+import { ByteReader } from "../format/reader.ts";
+import { ByteWriter } from "../format/writer.ts";
 
 /** What a link carries. */
 export interface SharedState {
@@ -73,7 +75,7 @@ export function encodeShareFragment(state: SharedState): string {
     }),
   );
   const raw = new Uint8Array(4 + meta.length + state.bytes.length);
-  new DataView(raw.buffer).setUint32(0, meta.length, true);
+  new ByteWriter(raw).u32(0, meta.length);
   raw.set(meta, 4);
   raw.set(state.bytes, 4 + meta.length);
   return SHARE_PREFIX + toBase64Url(deflateSync(raw, { level: 6 }));
@@ -128,7 +130,7 @@ export function decodeShareResult(fragment: string, maxBytes = MAX_SHARED_BYTES)
   try {
     const raw = inflateCapped(body, cap);
     if (raw.length < 4) return { ok: false, reason: "damaged" };
-    const metaLength = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
+    const metaLength = new ByteReader(raw).u32(0);
     if (4 + metaLength > raw.length) return { ok: false, reason: "damaged" };
     if (raw.length - 4 - metaLength > maxBytes) return { ok: false, reason: "too-large" };
     const meta = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + metaLength))) as {

@@ -2,6 +2,7 @@
 import type { Xxh3 } from "../../checksum/xxh3.ts";
 import { COMMAND, CONSENSUS_COMMON_FIELDS, CONSENSUS_HEADER_SIZE, PREPARE_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "../../format/containers/consensus.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
+import { ByteReader } from "../../format/reader.ts";
 import { analyzeWith } from "../analyze.ts";
 import type { Analysis } from "../model.ts";
 import { Findings, emptyAnalysis, placeFields } from "./merge.ts";
@@ -39,8 +40,8 @@ export function decodeConsensus(xxh: Xxh3, bytes: Uint8Array, format: ConsensusF
     f.add("consensus-size-mismatch", 0, bytes.length, `a consensus header needs 256 bytes, the input has ${bytes.length}`);
     return { fields, analysis: emptyAnalysis(bytes.length), findings: f.list, body: "no body" };
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const size = view.getUint32(48, true);
+  const r = new ByteReader(bytes);
+  const size = r.u32(48);
   const command = bytes[60] as number;
   if (command !== COMMAND_OF[format]) {
     const known = KNOWN_COMMANDS.has(command) ? `command ${command}` : `unknown command ${command}`;
@@ -54,7 +55,7 @@ export function decodeConsensus(xxh: Xxh3, bytes: Uint8Array, format: ConsensusF
       const expected = BigInt(CONSENSUS_HEADER_SIZE) + b.header.batchLength;
       if (BigInt(size) !== expected)
         f.add("consensus-size-mismatch", 48, 52, `size ${size}, a prepare of one ${b.header.batchLength}-byte batch has ${expected}`);
-      const timestamp = view.getBigUint64(192, true);
+      const timestamp = r.u64(192);
       if (b.header.baseTimestamp !== timestamp)
         f.add(
           "prepare-timestamp-mismatch",
@@ -79,7 +80,7 @@ export function decodeConsensus(xxh: Xxh3, bytes: Uint8Array, format: ConsensusF
     const body = decodeSendMessages(xxh, bytes, CONSENSUS_HEADER_SIZE);
     return { fields: [...fields, ...body.fields], analysis: body.analysis, findings: [...f.list, ...body.findings], body: "a SendMessages body" };
   }
-  const status = view.getUint32(216, true);
+  const status = r.u32(216);
   if (status !== 0 || bodyLength === 0)
     return {
       fields,

@@ -7,6 +7,8 @@
 import { CONSENSUS_HEADER_SIZE } from "../../format/containers/consensus.ts";
 import { POLL_PREFIX_SIZE, POLL_RESYNC_SENTINEL } from "../../format/containers/poll-reply.ts";
 import { BATCH_HEADER_SIZE } from "../../format/fields.ts";
+import { ByteReader } from "../../format/reader.ts";
+import { plural } from "../../format/values.ts";
 import { consensusFormatOf } from "./consensus.ts";
 import { legacyTiles } from "./legacy.ts";
 import { parseSendMetadata } from "./send-messages.ts";
@@ -19,8 +21,6 @@ export interface Detection {
   readonly detectedBy: string;
   readonly recognized: boolean;
 }
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** Picks the format of one file's bytes; `name` (a file name) decides for `.log` and `.index`. */
 export function detectFormat(bytes: Uint8Array, name = ""): Detection {
@@ -36,8 +36,8 @@ export function detectFormat(bytes: Uint8Array, name = ""): Detection {
       recognized: true,
     };
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (size >= CONSENSUS_HEADER_SIZE && view.getUint32(48, true) === size) {
+  const r = new ByteReader(bytes);
+  if (size >= CONSENSUS_HEADER_SIZE && r.u32(48) === size) {
     const format = consensusFormatOf(bytes[60] as number);
     if (format)
       return {
@@ -56,13 +56,13 @@ export function detectFormat(bytes: Uint8Array, name = ""): Detection {
         recognized: true,
       };
   }
-  if (size === POLL_PREFIX_SIZE && view.getUint32(0, true) === POLL_RESYNC_SENTINEL) {
+  if (size === POLL_PREFIX_SIZE && r.u32(0) === POLL_RESYNC_SENTINEL) {
     return { format: "poll-reply", detectedBy: "auto: a 16-byte body with partition_id 0xFFFFFFFF, the consumer-group resync sentinel", recognized: true };
   }
   if (size > POLL_PREFIX_SIZE) {
     const records = walkHeaders(bytes, POLL_PREFIX_SIZE);
     const sum = records.headers.reduce((n, h) => n + h.messageCount, 0);
-    if (records.tiles && sum === view.getUint32(12, true)) {
+    if (records.tiles && sum === r.u32(12)) {
       return {
         format: "poll-reply",
         detectedBy: `auto: the prefix's count (${sum}) equals the sum of message_count of the ${plural(records.headers.length, "batch", "batches")} that tile the input from byte 16`,

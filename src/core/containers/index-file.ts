@@ -1,16 +1,17 @@
 /** An index file (`.index`): its 24-byte entries, their own rules, and the cross-check against their `.log`. */
 import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
+import { ByteReader } from "../../format/reader.ts";
 import type { Analysis } from "../model.ts";
 import { Findings } from "./merge.ts";
 import type { IndexEntry } from "./types.ts";
 
 /** The whole entries of an index file (a trailing partial entry is left out, as the server does). */
 export function decodeIndexEntries(bytes: Uint8Array): IndexEntry[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r = new ByteReader(bytes);
   const out: IndexEntry[] = [];
   for (let s = 0, i = 0; s + INDEX_ENTRY_SIZE <= bytes.length; s += INDEX_ENTRY_SIZE, i++) {
-    out.push({ index: i, start: s, offset: view.getBigUint64(s, true), timestamp: view.getBigUint64(s + 8, true), position: view.getBigUint64(s + 16, true) });
+    out.push({ index: i, start: s, offset: r.u64(s), timestamp: r.u64(s + 8), position: r.u64(s + 16) });
   }
   return out;
 }

@@ -7,6 +7,8 @@ import type { Xxh3 } from "../../checksum/xxh3.ts";
 import { LEGACY_HEADER_FIELDS, LEGACY_HEADER_SIZE } from "../../format/containers/legacy.ts";
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
+import { ByteReader } from "../../format/reader.ts";
+import { ByteWriter } from "../../format/writer.ts";
 import { concat, encodeBatch } from "../encode.ts";
 import { Findings, fieldAt, placeFields } from "./merge.ts";
 import type { ContainerField, LegacyDecode, LegacyMessage, LegacyRun } from "./types.ts";
@@ -31,11 +33,11 @@ export function legacyFields(bytes: Uint8Array, start: number, payloadLength: nu
 
 /** True when 64-byte headers tile [0, length) exactly with zero reserved bytes: auto-detect's test. */
 export function legacyTiles(bytes: Uint8Array): boolean {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r = new ByteReader(bytes);
   let pos = 0;
   while (pos < bytes.length) {
-    if (bytes.length - pos < LEGACY_HEADER_SIZE || view.getBigUint64(pos + 56, true) !== 0n) return false;
-    pos += LEGACY_HEADER_SIZE + view.getUint32(pos + 48, true) + view.getUint32(pos + 52, true);
+    if (bytes.length - pos < LEGACY_HEADER_SIZE || r.u64(pos + 56) !== 0n) return false;
+    pos += LEGACY_HEADER_SIZE + r.u32(pos + 48) + r.u32(pos + 52);
   }
   return pos === bytes.length && bytes.length > 0;
 }
@@ -48,11 +50,11 @@ function rebuiltChecksum(xxh: Xxh3, bytes: Uint8Array, m: LegacyMessage, baseOff
   const body = bytes.subarray(m.start + LEGACY_HEADER_SIZE, m.end);
   const frame = new Uint8Array(FRAME_HEADER_SIZE - 8 + body.length);
   frame.set(bytes.subarray(m.start + 8, m.start + 24), 0);
-  const v = new DataView(frame.buffer);
-  v.setUint32(16, Number(od), true);
-  v.setUint32(20, Number(td), true);
-  v.setUint32(24, m.userHeadersLength, true);
-  v.setUint32(28, m.payloadLength, true);
+  const w = new ByteWriter(frame);
+  w.u32(16, Number(od));
+  w.u32(20, Number(td));
+  w.u32(24, m.userHeadersLength);
+  w.u32(28, m.payloadLength);
   frame.set(body, FRAME_HEADER_SIZE - 8);
   return xxh.hash(frame);
 }
@@ -60,7 +62,7 @@ function rebuiltChecksum(xxh: Xxh3, bytes: Uint8Array, m: LegacyMessage, baseOff
 /** Decodes a legacy dump; never throws. */
 export function decodeLegacy(xxh: Xxh3, bytes: Uint8Array): LegacyParts {
   const f = new Findings();
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r = new ByteReader(bytes);
   const raw: Omit<LegacyMessage, "check">[] = [];
   let pos = 0;
   while (pos < bytes.length) {
@@ -69,9 +71,9 @@ export function decodeLegacy(xxh: Xxh3, bytes: Uint8Array): LegacyParts {
       f.add("legacy-truncated", pos, bytes.length, `message ${i}: ${bytes.length - pos} bytes left, a legacy header needs 64`);
       break;
     }
-    const userHeadersLength = view.getUint32(pos + 48, true);
-    const payloadLength = view.getUint32(pos + 52, true);
-    if (view.getBigUint64(pos + 56, true) !== 0n) f.add("legacy-reserved-nonzero", pos + 56, pos + 64, `message ${i}: reserved bytes 56..64 are not zero`);
+    const userHeadersLength = r.u32(pos + 48);
+    const payloadLength = r.u32(pos + 52);
+    if (r.u64(pos + 56) !== 0n) f.add("legacy-reserved-nonzero", pos + 56, pos + 64, `message ${i}: reserved bytes 56..64 are not zero`);
     const end = pos + LEGACY_HEADER_SIZE + payloadLength + userHeadersLength;
     if (end > bytes.length) {
       f.add(
@@ -86,11 +88,11 @@ export function decodeLegacy(xxh: Xxh3, bytes: Uint8Array): LegacyParts {
       index: i,
       start: pos,
       end,
-      checksum: view.getBigUint64(pos, true),
-      id: (view.getBigUint64(pos + 16, true) << 64n) | view.getBigUint64(pos + 8, true),
-      offset: view.getBigUint64(pos + 24, true),
-      timestamp: view.getBigUint64(pos + 32, true),
-      originTimestamp: view.getBigUint64(pos + 40, true),
+      checksum: r.u64(pos),
+      id: r.u128(pos + 8),
+      offset: r.u64(pos + 24),
+      timestamp: r.u64(pos + 32),
+      originTimestamp: r.u64(pos + 40),
       userHeadersLength,
       payloadLength,
     });

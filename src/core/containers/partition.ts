@@ -12,6 +12,7 @@ import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } f
 import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
 import { openSegment, type SegmentResult } from "./segment.ts";
 import type { IndexEntry, OpenedInput, RecoveryVerdict } from "./types.ts";
+import { plural } from "../../format/values.ts";
 
 /** One file of the directory: its name (relative), size, and a lazy read (called at most once). */
 export interface PartitionSource {
@@ -264,7 +265,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
   const sentence =
     verdict === "refused"
       ? `The server would refuse this partition at boot: ${refusals.join("; ")}.`
-      : `The server would load this partition: ${segments.length} segment${segments.length === 1 ? "" : "s"}${range}, ${kept} message${kept === 1 ? "" : "s"} kept${summary.errors > 0 ? `, with ${summary.errors} error${summary.errors === 1 ? "" : "s"} in the files` : ""}.`;
+      : `The server would load this partition: ${plural(segments.length, "segment")}${range}, ${plural(kept, "message")} kept${summary.errors > 0 ? `, with ${plural(summary.errors, "error")} in the files` : ""}.`;
   return { files, segments, diagnostics, summary, verdict, sentence };
 }
 

@@ -2,6 +2,8 @@
 import type { Xxh3 } from "../../checksum/xxh3.ts";
 import { POLL_PREFIX_FIELDS, POLL_PREFIX_SIZE, POLL_RESYNC_SENTINEL } from "../../format/containers/poll-reply.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
+import { ByteReader } from "../../format/reader.ts";
+import { plural } from "../../format/values.ts";
 import { analyzeWith } from "../analyze.ts";
 import type { Analysis } from "../model.ts";
 import { Findings, emptyAnalysis, placeFields } from "./merge.ts";
@@ -23,9 +25,9 @@ export function decodePollReply(xxh: Xxh3, bytes: Uint8Array, base: number): Pol
     f.add("poll-count-mismatch", base, bytes.length, `the poll reply prefix needs 16 bytes, ${bytes.length - base} are there: no count to check`);
     return { fields, analysis: emptyAnalysis(bytes.length), findings: f.list, sentinel: false };
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const partitionId = view.getUint32(base, true);
-  const count = view.getUint32(base + 12, true);
+  const r = new ByteReader(bytes);
+  const partitionId = r.u32(base);
+  const count = r.u32(base + 12);
   const sentinel = bytes.length - base === POLL_PREFIX_SIZE && partitionId === POLL_RESYNC_SENTINEL;
   // Stamped records may be sliced tails, whose frames keep their original timestamp deltas (containers.md "Poll reply body").
   const analysis = analyzeWith(xxh, bytes, { startOffset: base + POLL_PREFIX_SIZE, dropFinding: (code, stamped) => stamped && code === "origin-not-earliest" });
@@ -38,7 +40,7 @@ export function decodePollReply(xxh: Xxh3, bytes: Uint8Array, base: number): Pol
     }
   }
   if (!sentinel && sum !== count) {
-    f.add("poll-count-mismatch", base + 12, base + 16, `count ${count}, the records hold ${sum} message${sum === 1 ? "" : "s"}`);
+    f.add("poll-count-mismatch", base + 12, base + 16, `count ${count}, the records hold ${plural(sum, "message")}`);
   }
   return { fields, analysis, findings: f.list, sentinel };
 }

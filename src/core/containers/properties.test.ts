@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { concat, encodeBatch, stampBatch, type MessageSpec } from "../encode.ts";
+import { ByteReader } from "../../format/reader.ts";
 import { detectFormat, legacyToSegment, openInputWith, type FormatName } from "./index.ts";
 import { xxh } from "../../../test/helpers.ts";
 import { consensus } from "./samples.ts";
@@ -90,14 +91,14 @@ const container: fc.Arbitrary<{ format: FormatName; name: string; bytes: Uint8Ar
     .map(([s, t, p, ms]) => ({ format: "send-messages" as const, name: "send.bin", bytes: sendBody(s, t, p, ms) })),
   fc
     .tuple(identifier, identifier, partitioning, batchMessages)
-    .map(([s, t, p, ms]) => ({ format: "request" as const, name: "frame.bin", bytes: consensus(5, sendBody(s, t, p, ms), (v) => v.setUint8(176, 160)) })),
+    .map(([s, t, p, ms]) => ({ format: "request" as const, name: "frame.bin", bytes: consensus(5, sendBody(s, t, p, ms), (w) => w.u8(176, 160)) })),
   chain.map((c) => ({ format: "reply" as const, name: "frame.bin", bytes: consensus(8, concat([u32(c.partition), u64(0n), u32(c.count), ...c.batches])) })),
   chain.map((c) => {
     const b = c.batches[0]!;
     return {
       format: "prepare" as const,
       name: "record.bin",
-      bytes: consensus(6, b, (v) => v.setBigUint64(192, new DataView(b.buffer).getBigUint64(16, true), true)),
+      bytes: consensus(6, b, (w) => w.u64(192, new ByteReader(b).u64(16))),
     };
   }),
   chain.map((c) => ({ format: "legacy-messages" as const, name: "dump.bin", bytes: legacyDumpOf(c.batches) })),

@@ -6,6 +6,7 @@ import type { DiagnosticCode } from "../../format/diagnostics.ts";
 import type { Analysis } from "../model.ts";
 import type { IndexEntry, RecoveryVerdict } from "./types.ts";
 import { memoryHeaderAt, type HeaderAt } from "./walk.ts";
+import { plural } from "../../format/values.ts";
 
 const WHY: Partial<Record<DiagnosticCode, string>> = {
   "header-truncated": "fewer than 256 bytes are left for a batch header",
@@ -16,8 +17,6 @@ const WHY: Partial<Record<DiagnosticCode, string>> = {
   "segment-offset-gap": "a batch's base_offset breaks the offset chain",
   "index-entry-misplaced": "the last index entry points at no whole batch, so the server refuses to boot",
 };
-
-const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /**
  * Recovery of one segment. With an index (at least one whole entry) it starts at the last entry's

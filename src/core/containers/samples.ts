@@ -5,6 +5,8 @@
  */
 import type { Xxh3 } from "../../checksum/xxh3.ts";
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
+import { ByteReader } from "../../format/reader.ts";
+import { ByteWriter } from "../../format/writer.ts";
 import { concat, encodeBatch, stampBatch, type MessageSpec } from "../encode.ts";
 import type { FormatName } from "./types.ts";
 
@@ -29,14 +31,14 @@ export interface ContainerSample {
 
 const T0 = 1_764_500_000_000_000n;
 const u32 = (v: number): Uint8Array => {
-  const b = new Uint8Array(4);
-  new DataView(b.buffer).setUint32(0, v, true);
-  return b;
+  const w = ByteWriter.alloc(4);
+  w.u32(0, v);
+  return w.bytes;
 };
 const u64 = (v: bigint): Uint8Array => {
-  const b = new Uint8Array(8);
-  new DataView(b.buffer).setBigUint64(0, v, true);
-  return b;
+  const w = ByteWriter.alloc(8);
+  w.u64(0, v);
+  return w.bytes;
 };
 const name20 = (n: bigint, ext: string): string => `${n.toString().padStart(20, "0")}.${ext}`;
 const text = new TextEncoder();
@@ -69,8 +71,8 @@ function stampedChain(xxh: Xxh3, start: bigint, sizes: readonly number[], partit
 function indexOf(batches: readonly Uint8Array[], positions: readonly number[], pick: readonly number[]): Uint8Array {
   return concat(
     pick.flatMap((k) => {
-      const v = new DataView((batches[k] as Uint8Array).buffer);
-      return [u64(v.getBigUint64(8, true)), u64(v.getBigUint64(16, true)), u64(BigInt(positions[k] as number))];
+      const r = new ByteReader(batches[k] as Uint8Array);
+      return [u64(r.u64(8)), u64(r.u64(16)), u64(BigInt(positions[k] as number))];
     }),
   );
 }
@@ -115,73 +117,72 @@ function pollBody(xxh: Xxh3, opts: { partition?: number; count?: number; recordP
     const all = stampBatch(xxh, full, { partitionId: BigInt(partition), baseOffset: 100n, baseTimestamp: T0 });
     records = [sliceTail(xxh, all, 2)];
   }
-  const sum = records.reduce((n, b) => n + new DataView(b.buffer).getUint32(48, true), 0);
+  const sum = records.reduce((n, b) => n + new ByteReader(b).u32(48), 0);
   return concat([u32(partition), u64(104n), u32(opts.count ?? sum), ...records]);
 }
 
 /** A stamped batch's tail from frame `from`, header rewritten as the server does for a poll (batch_length, message_count, checksum). */
 function sliceTail(xxh: Xxh3, batch: Uint8Array, from: number): Uint8Array {
-  const v = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
+  const r = new ByteReader(batch);
   let f = 256;
   const starts: number[] = [];
   while (f < batch.length) {
     starts.push(f);
-    f += 48 + v.getUint32(f + 32, true) + v.getUint32(f + 36, true);
+    f += 48 + r.u32(f + 32) + r.u32(f + 36);
   }
   const out = concat([batch.subarray(0, 256), batch.subarray(starts[from])]);
-  const o = new DataView(out.buffer);
-  o.setBigUint64(32, BigInt(out.length), true);
-  o.setUint32(48, starts.length - from, true);
-  return stampBatch(xxh, out, { partitionId: o.getBigUint64(0, true), baseOffset: o.getBigUint64(8, true), baseTimestamp: o.getBigUint64(16, true) });
+  const w = new ByteWriter(out);
+  w.u64(32, BigInt(out.length));
+  w.u32(48, starts.length - from);
+  const o = new ByteReader(out);
+  return stampBatch(xxh, out, { partitionId: o.u64(0), baseOffset: o.u64(8), baseTimestamp: o.u64(16) });
 }
 
 /** A 256-byte consensus header (size at 48, command at 60, more set by `set`) followed by `body`. */
-export function consensus(command: number, body: Uint8Array, set: (v: DataView) => void = () => {}): Uint8Array {
-  const out = new Uint8Array(256 + body.length);
-  const v = new DataView(out.buffer);
-  v.setUint32(48, out.length, true);
-  out[60] = command;
-  set(v);
-  out.set(body, 256);
-  return out;
+export function consensus(command: number, body: Uint8Array, set: (w: ByteWriter) => void = () => {}): Uint8Array {
+  const w = ByteWriter.alloc(256 + body.length);
+  w.u32(48, w.length);
+  w.u8(60, command);
+  set(w);
+  w.set(256, body);
+  return w.bytes;
 }
 
 function prepare(xxh: Xxh3, timestampShift = 0n, sizeShift = 0): Uint8Array {
   const { batches } = stampedChain(xxh, 500n, [3]);
   const b = batches[0] as Uint8Array;
-  const ts = new DataView(b.buffer).getBigUint64(16, true);
-  return consensus(6, b, (v) => {
-    out208(v);
-    v.setBigUint64(192, ts + timestampShift, true);
-    v.setUint32(48, 256 + b.length + sizeShift, true);
+  const ts = new ByteReader(b).u64(16);
+  return consensus(6, b, (w) => {
+    out208(w);
+    w.u64(192, ts + timestampShift);
+    w.u32(48, 256 + b.length + sizeShift);
   });
 }
-const out208 = (v: DataView) => v.setUint8(208, 160);
+const out208 = (w: ByteWriter) => w.u8(208, 160);
 
 /** Legacy messages from a chain of stamped batches, as `iggy message poll --output-file` writes them. */
 function legacyDump(xxh: Xxh3, opts: { fromFrame?: number; reservedAt?: number; cut?: number } = {}): Uint8Array {
   const { batches } = stampedChain(xxh, 700n, [2, 3]);
   const out: Uint8Array[] = [];
   for (const [bi, b] of batches.entries()) {
-    const v = new DataView(b.buffer);
-    const base = v.getBigUint64(8, true);
-    const ts = v.getBigUint64(16, true);
-    const origin = v.getBigUint64(24, true);
+    const r = new ByteReader(b);
+    const base = r.u64(8);
+    const ts = r.u64(16);
+    const origin = r.u64(24);
     let f = 256;
     let k = 0;
     while (f < b.length) {
-      const uh = v.getUint32(f + 32, true);
-      const pl = v.getUint32(f + 36, true);
+      const uh = r.u32(f + 32);
+      const pl = r.u32(f + 36);
       if (bi > 0 || k >= (opts.fromFrame ?? 0)) {
-        const head = new Uint8Array(64);
-        const h = new DataView(head.buffer);
-        head.set(b.subarray(f, f + 24), 0); // checksum and id, as the frame holds them
-        h.setBigUint64(24, base + BigInt(v.getUint32(f + 24, true)), true);
-        h.setBigUint64(32, ts, true);
-        h.setBigUint64(40, origin + BigInt(v.getUint32(f + 28, true)), true);
-        h.setUint32(48, uh, true);
-        h.setUint32(52, pl, true);
-        out.push(head, b.slice(f + 48, f + 48 + pl + uh));
+        const h = ByteWriter.alloc(64);
+        h.set(0, b.subarray(f, f + 24)); // checksum and id, as the frame holds them
+        h.u64(24, base + BigInt(r.u32(f + 24)));
+        h.u64(32, ts);
+        h.u64(40, origin + BigInt(r.u32(f + 28)));
+        h.u32(48, uh);
+        h.u32(52, pl);
+        out.push(h.bytes, b.slice(f + 48, f + 48 + pl + uh));
       }
       f += 48 + pl + uh;
       k++;
@@ -254,7 +255,7 @@ export const CONTAINER_SAMPLES: readonly ContainerSample[] = [
     build: (x) =>
       one(
         "request.bin",
-        consensus(5, sendBody(x), (v) => v.setUint8(176, 160)),
+        consensus(5, sendBody(x), (w) => w.u8(176, 160)),
       ),
   },
   {
@@ -314,7 +315,7 @@ export const CONTAINER_SAMPLES: readonly ContainerSample[] = [
     shows: "index-entry-misplaced",
     build: (x) => {
       const [log, idx] = segmentPair(x, 1000n, [2, 3], [0, 1]) as [SampleFile, SampleFile];
-      return [{ ...idx, bytes: patch(idx.bytes, 40, u64(new DataView(idx.bytes.buffer).getBigUint64(40, true) + 7n)) }, log];
+      return [{ ...idx, bytes: patch(idx.bytes, 40, u64(new ByteReader(idx.bytes).u64(40) + 7n)) }, log];
     },
   },
   {

@@ -8,6 +8,7 @@ import {
   SEND_METADATA_LENGTH_FIELDS,
 } from "../../format/containers/send-messages.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
+import { ByteReader } from "../../format/reader.ts";
 import { analyzeWith } from "../analyze.ts";
 import type { Analysis } from "../model.ts";
 import { Findings, emptyAnalysis, fieldAt, placeFields } from "./merge.ts";
@@ -44,8 +45,8 @@ export function parseSendMetadata(bytes: Uint8Array, base: number): Metadata {
     batchStart: null,
   });
   if (bytes.length - base < 4) return none(base, bytes.length, `metadata_length needs 4 bytes, ${bytes.length - base} are there`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const metadataLength = view.getUint32(base, true);
+  const r = new ByteReader(bytes);
+  const metadataLength = r.u32(base);
   const batchStart = base + 4 + metadataLength;
   if (batchStart > bytes.length)
     return none(base, base + 4, `metadata_length ${metadataLength} runs ${batchStart - bytes.length} bytes past the end of the body`);
@@ -93,8 +94,7 @@ export function parseSendMetadata(bytes: Uint8Array, base: number): Metadata {
       };
     const value = bytes.subarray(p + 2, p + 2 + length);
     let text = "";
-    if (length === 4 && (kindField === "send.identifier_kind" ? kind === 1 : kind === 2))
-      text = String(new DataView(value.buffer, value.byteOffset, 4).getUint32(0, true));
+    if (length === 4 && (kindField === "send.identifier_kind" ? kind === 1 : kind === 2)) text = String(r.u32(p + 2));
     else if (kindField === "send.identifier_kind") {
       try {
         text = JSON.stringify(utf8.decode(value));
@@ -125,7 +125,7 @@ export function parseSendMetadata(bytes: Uint8Array, base: number): Metadata {
       batchStart,
     };
   fields.push(...placeFields(bytes, SEND_MESSAGES_COUNT_FIELDS, p));
-  const messagesCount = view.getUint32(p, true);
+  const messagesCount = r.u32(p);
   const countAt = p;
   p += 4;
   if (p !== metaEnd)
@@ -146,10 +146,10 @@ export function decodeSendMessages(xxh: Xxh3, bytes: Uint8Array, base: number): 
   if (meta.fault) f.add("send-metadata-invalid", meta.fault.start, meta.fault.end, meta.fault.message);
   const batchStart = meta.batchStart;
   if (batchStart === null) return { fields: meta.fields, analysis: emptyAnalysis(bytes.length), findings: f.list, batchStart };
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r = new ByteReader(bytes);
   let end = bytes.length;
   if (bytes.length - batchStart >= BATCH_HEADER_SIZE) {
-    const batchLength = view.getBigUint64(batchStart + 32, true);
+    const batchLength = r.u64(batchStart + 32);
     const batchEnd = batchStart + Number(batchLength);
     if (batchLength >= BigInt(BATCH_HEADER_SIZE) && batchEnd < bytes.length) {
       end = batchEnd;

@@ -1,5 +1,6 @@
 /** Header-only walks over batches back to back: what detection and recovery need, without decoding frames. */
 import { BATCH_HEADER_SIZE } from "../../format/fields.ts";
+import { ByteReader } from "../../format/reader.ts";
 import type { ByteSource } from "../range-walk.ts";
 
 /** One batch header read in a walk. */
@@ -18,18 +19,18 @@ export type WalkStop = "header-truncated" | "batch-length-too-small" | "batch-re
 /** Checks one header as upstream's BatchHeader::decode does (core/binary_protocol/src/batch.rs:98-123) plus the fit in [.., end). */
 export function readHeaderAt(bytes: Uint8Array, pos: number, end: number): WalkedHeader | WalkStop {
   if (end - pos < BATCH_HEADER_SIZE) return "header-truncated";
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const batchLength = view.getBigUint64(pos + 32, true);
+  const r = new ByteReader(bytes);
+  const batchLength = r.u64(pos + 32);
   if (batchLength < BigInt(BATCH_HEADER_SIZE)) return "batch-length-too-small";
-  for (let i = pos + 52; i < pos + BATCH_HEADER_SIZE; i++) if (bytes[i] !== 0) return "batch-reserved-nonzero";
+  if (!r.allZero(pos + 52, pos + BATCH_HEADER_SIZE)) return "batch-reserved-nonzero";
   if (batchLength > BigInt(end - pos)) return "batch-truncated";
   return {
     start: pos,
     end: pos + Number(batchLength),
-    partitionId: view.getBigUint64(pos, true),
-    baseOffset: view.getBigUint64(pos + 8, true),
-    baseTimestamp: view.getBigUint64(pos + 16, true),
-    messageCount: view.getUint32(pos + 48, true),
+    partitionId: r.u64(pos),
+    baseOffset: r.u64(pos + 8),
+    baseTimestamp: r.u64(pos + 16),
+    messageCount: r.u32(pos + 48),
   };
 }
 

@@ -1,4 +1,5 @@
 /** Saving and copying from the page: a download through a blob: URL, the clipboard with a visible fallback. */
+import { bytesToHex } from "../../format/values.ts";
 
 /** Offers bytes, text, or pieces of either (large JSON, an edited input's runs) as a file download. */
 export function downloadFile(name: string, data: Uint8Array | string | readonly (string | Uint8Array)[], type = "application/octet-stream"): void {
@@ -29,7 +30,7 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   // A view over a plain ArrayBuffer is hashed in place: copying a 256 MiB input only to hash it doubled the memory.
   const data = bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice();
   const digest = await crypto.subtle.digest("SHA-256", data);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return bytesToHex(new Uint8Array(digest));
 }
 
 /** A file name safe to save under, from an input name. */

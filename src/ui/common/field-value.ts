@@ -1,23 +1,18 @@
 /** Field values as text for editing, and text parsed back into what writeField takes, checked against the field's width. */
 import type { FieldSpec } from "../../format/fields.ts";
-import { bytesToHex, hex64 } from "../../format/values.ts";
+import { readUintLE } from "../../format/reader.ts";
+import { bytesToHex, hex64, hex128 } from "../../format/values.ts";
 
 /** A parsed field value, or why the text is not one. */
 export type ParsedField = { readonly ok: true; readonly value: bigint | Uint8Array } | { readonly ok: false; readonly error: string };
-
-function readLE(bytes: Uint8Array, at: number, size: number): bigint {
-  let v = 0n;
-  for (let i = size - 1; i >= 0; i--) v = (v << 8n) | BigInt(bytes[at + i] ?? 0);
-  return v;
-}
 
 /** The field's current value as editable text: checksums as 16 hex digits, ids as 0x + 32 hex digits, bytes as hex, others decimal. */
 export function fieldText(bytes: Uint8Array, base: number, spec: FieldSpec): string {
   const at = base + spec.offset;
   if (spec.type === "bytes") return bytesToHex(bytes.subarray(at, at + spec.size));
-  const v = readLE(bytes, at, spec.size);
+  const v = readUintLE(bytes, at, spec.size);
   if (spec.role === "checksum") return hex64(v);
-  if (spec.type === "u128") return "0x" + v.toString(16).padStart(32, "0");
+  if (spec.type === "u128") return "0x" + hex128(v);
   return v.toString();
 }
 

@@ -1,7 +1,7 @@
 /** Pure text for the partition view: one row per segment (ranges, sizes, verdicts), the chain between segments, the index checks. */
 import type { IndexEntry, PartitionResult, PartitionSegment } from "../../core/containers/index.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
-import { microsToIso } from "../../format/values.ts";
+import { plural, timeText } from "../../format/values.ts";
 
 /** One segment as the partition view lists it. */
 export interface SegmentRow {
@@ -26,8 +26,7 @@ export interface SegmentRow {
   readonly indexOk: boolean;
 }
 
-const time = (t: bigint | null): string => (t === null ? "–" : (microsToIso(t) ?? String(t)));
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+const time = (t: bigint | null): string => (t === null ? "–" : timeText(t, { outOfRange: String }));
 
 /** The rows of the partition view's segment table, in chain order. */
 export function segmentRows(result: PartitionResult): SegmentRow[] {

@@ -6,9 +6,10 @@ import { useStore } from "../state/store.ts";
 import { showPartitionFile } from "../session/loading.ts";
 import { hoverRange, selectRange } from "../state/actions.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
+import { hexOffset } from "../../format/values.ts";
 
 const ROW_HEIGHT = 44;
-const hex = (n: number) => "0x" + n.toString(16).padStart(6, "0");
+const hex = (n: number) => hexOffset(n, 6);
 
 type Listed = Diagnostic & { readonly file?: string };
 const selectPartition = (p: OpenPartition | null) => p;

@@ -12,6 +12,7 @@ import { useStore } from "../state/store.ts";
 import { KIND_STYLE } from "../common/kind-style.ts";
 import { batchFieldValue, DIAGRAM_COLUMNS, diagramBoxes, frameFieldValue, type DiagramBox } from "../../core/diagram-boxes.ts";
 import "./diagram.css";
+import { hexOffset } from "../../format/values.ts";
 
 const BATCH_BOXES = diagramBoxes(BATCH_HEADER_FIELDS);
 const FRAME_BOXES = diagramBoxes(FRAME_HEADER_FIELDS);
@@ -86,7 +87,7 @@ export function LayoutDiagram({ input }: { input: LoadedInput }): JSX.Element {
         {b?.header ? (
           <>
             <figcaption className="dg-caption">
-              Batch {batch} header: 256 bytes at 0x{b.start.toString(16)}, 16 bytes a line
+              Batch {batch} header: 256 bytes at {hexOffset(b.start, 0)}, 16 bytes a line
             </figcaption>
             <Boxes boxes={BATCH_BOXES} base={b.start} value={(f) => batchFieldValue(analysis, bytes, batch, f)} label={`Batch ${batch} header fields`} />
           </>
@@ -96,7 +97,7 @@ export function LayoutDiagram({ input }: { input: LoadedInput }): JSX.Element {
         {frame >= 0 && (
           <>
             <p className="dg-caption">
-              Frame {analysis.frames.indexInBatch[frame]} of batch {analysis.frames.batch[frame]}: {FRAME_HEADER_SIZE}-byte header at 0x{fStart.toString(16)},
+              Frame {analysis.frames.indexInBatch[frame]} of batch {analysis.frames.batch[frame]}: {FRAME_HEADER_SIZE}-byte header at {hexOffset(fStart, 0)},
               then
             </p>
             <Boxes

@@ -1,5 +1,6 @@
 /** Which batches the diff compares: a source (the input as shown, or as loaded before edits) and a batch index per side. */
 import type { DiffRow } from "../../core/diff.ts";
+import { hex64 } from "../../format/values.ts";
 
 /** The input as shown now, the input as loaded before any edit, or another file chosen in the dialog. */
 export type SourceId = "current" | "original" | "other";
@@ -65,6 +66,6 @@ export function visibleRows(rows: readonly DiffRow[], changedOnly: boolean): { r
 
 /** A diff cell as shown: checksums (which diffBatches gives as decimal u64s) as 0x and 16 hex digits, like the rest of the page. */
 export function displayValue(field: string, text: string): string {
-  if ((field === "checksum" || field === "batch_checksum") && /^\d+$/.test(text)) return `0x${BigInt(text).toString(16).padStart(16, "0")}`;
+  if ((field === "checksum" || field === "batch_checksum") && /^\d+$/.test(text)) return `0x${hex64(BigInt(text))}`;
   return text;
 }

@@ -6,6 +6,7 @@ import { documentStore } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { baseName, downloadFile } from "../common/download.ts";
 import { editedParts } from "../session/editing.ts";
+import { plural } from "../../format/values.ts";
 
 const same = (q: DiscardQuestion | null) => q;
 
@@ -29,7 +30,7 @@ function Question({ question }: { question: DiscardQuestion }) {
     downloadFile(`${baseName(name)}-edited.bin`, editedParts());
     question.answer("download");
   };
-  const edits = `${question.edits} edit${question.edits === 1 ? "" : "s"}`;
+  const edits = plural(question.edits, "edit");
   return (
     <dialog {...modal} role="alertdialog" className="help discard-dialog" aria-labelledby="discard-title" aria-describedby="discard-text">
       <h2 id="discard-title">Discard your edits?</h2>

@@ -3,8 +3,10 @@ import { useEffect, useState } from "react";
 import { documentStore, selectionStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { commitEdit, editedParts, editModeStore, editStore, kernel, redo, revertToOriginal, undo, type EditState } from "../session/editing.ts";
+import { nowMicros } from "../session/building.ts";
 import { makeProducerBatch, recomputeChecksums, stampAsServer } from "../../core/edit.ts";
 import { baseName, downloadFile } from "../common/download.ts";
+import { hexOffset, plural } from "../../format/values.ts";
 
 const selectInput = (s: DocumentState) => s.input;
 // The actions below read the shown analysis, so they wait while a re-check is running.
@@ -57,7 +59,7 @@ export function EditPanel() {
     } catch {
       return;
     }
-    const now = BigInt(Date.now()) * 1000n;
+    const now = nowMicros();
     commitEdit(stampAsServer(xxh, input.bytes, input.analysis, batch, { partitionId, baseOffset, baseTimestamp: now }), `stamp batch ${batch}`);
   };
 
@@ -107,22 +109,20 @@ export function EditPanel() {
           Revert to original
         </button>
         <span className="note" data-testid="edit-state">
-          {edited ? `${edit.index} edit${edit.index === 1 ? "" : "s"}: ${edit.labels[edit.index]}` : "unedited"}
+          {edited ? `${plural(edit.index, "edit")}: ${edit.labels[edit.index]}` : "unedited"}
           {edit.lastRecheckMs !== null ? ` · re-checked in ${edit.lastRecheckMs.toFixed(1)} ms` : ""}
         </span>
       </div>
       {edit.lastChanges && (
         <div>
           <p className="note">
-            {edit.lastChanges.length === 0
-              ? "Every checksum already matched."
-              : `${edit.lastChanges.length} checksum${edit.lastChanges.length === 1 ? "" : "s"} changed:`}
+            {edit.lastChanges.length === 0 ? "Every checksum already matched." : `${plural(edit.lastChanges.length, "checksum")} changed:`}
           </p>
           {edit.lastChanges.length > 0 && (
             <ul aria-label="Checksum changes" className="changes">
               {edit.lastChanges.map((c) => (
                 <li key={c.start}>
-                  {c.what} at 0x{c.start.toString(16)}: {c.before} → {c.after}
+                  {c.what} at {hexOffset(c.start, 0)}: {c.before} → {c.after}
                 </li>
               ))}
             </ul>

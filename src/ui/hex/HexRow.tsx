@@ -1,7 +1,7 @@
 /** One memoized row of the hex map: offset, 16 hex cells and their ASCII. */
 import { memo, useCallback, type JSX } from "react";
 import { ALL_BYTE_KINDS, type ByteKind } from "../../format/fields.ts";
-import { asciiOf } from "../../format/values.ts";
+import { asciiOf, hexOffset } from "../../format/values.ts";
 import { KIND_STYLE } from "../common/kind-style.ts";
 import { cursorStore, hoverStore, selectionStore, type ByteSpan, type Selection } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
@@ -110,7 +110,7 @@ export const HexRow = memo(function HexRow({ data, bytes, offsetDigits, idPrefix
   return (
     <div role="row" aria-rowindex={data.row + 2} className="hx-row" style={{ height: ROW_HEIGHT }}>
       <span role="rowheader" className="hx-off" data-edge={data.rowEdge === Edge.none ? undefined : EDGE_NAME[data.rowEdge]}>
-        {start.toString(16).padStart(offsetDigits, "0")}
+        {hexOffset(start, offsetDigits, "")}
       </span>
       <span className="hx-hex">{hexCells}</span>
       <span role="gridcell" className="hx-ascii">

@@ -9,7 +9,7 @@ import { fieldValueText } from "../../format/containers/value-text.ts";
 import { readField, type AnyFieldValue } from "../../format/field-codec.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { decodeUserHeaders } from "../../format/user-headers.ts";
-import { asciiOf, bytesToHex, decodeMessageId, hex128, hex64, hexOffset, plural, timeText as timeOf } from "../../format/values.ts";
+import { asciiOf, bytesToHex, decodeMessageId, hex128, hex64, hexOffset, plural, timeText as timeOf, millisToIso } from "../../format/values.ts";
 
 export { plural };
 import type { RangeIndex } from "../../lib/range-index.ts";
@@ -137,7 +137,7 @@ const SHOW_ROWS: { readonly [S in ValueShow]: (f: ShownField) => InfoRow[] } = {
     const version = !id.rfcVariant
       ? "not an RFC 4122/9562 UUID"
       : id.unixMillis !== null
-        ? `v${id.version}, ${new Date(id.unixMillis).toISOString()}`
+        ? `v${id.version}, ${millisToIso(id.unixMillis) ?? `${id.unixMillis} ms`}`
         : `v${id.version}`;
     return [
       { label: "u128", value: hex128(id.value) },

@@ -1,6 +1,6 @@
 /** Payload and id renderings for the frame inspector: text, pretty JSON, xxd hex, id facts (pure, no DOM). */
 import { toXxd } from "../../lib/byte-formats.ts";
-import { hex128, type MessageId } from "../../format/values.ts";
+import { hex128, type MessageId, plural, millisToIso } from "../../format/values.ts";
 import { formatCount, valueOrderId } from "../common/cell-text.ts";
 
 /** Bytes shown in a hex dump at most. */
@@ -14,7 +14,7 @@ export const JSON_CAP = 1024 * 1024;
 export function sizeText(n: number): string {
   if (n >= 1 << 20 && n % (1 << 20) === 0) return `${n / (1 << 20)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${formatCount(n)} byte${n === 1 ? "" : "s"}`;
+  return plural(n, "byte", undefined, (k) => formatCount(Number(k)));
 }
 
 /** The note under a capped view: "first 64 KiB of 1,234,567 bytes", or null when all is shown. */
@@ -65,11 +65,6 @@ function versionText(id: MessageId): string {
   return `v${id.version}`;
 }
 
-function isoOfMillis(ms: number): string | null {
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
-}
-
 /**
  * Facts about an id: the u128 (32 hex digits), the UUID in wire order (Rust SDK) with its
  * version and v7 time, and the UUID of the u128 value (Node SDK byte order) when that one is a UUID.
@@ -81,12 +76,12 @@ export function idFacts(id: MessageId): IdFact[] {
     { label: "Version", value: versionText(id) },
   ];
   if (id.unixMillis !== null) {
-    facts.push({ label: "v7 time", value: isoOfMillis(id.unixMillis) ?? `${id.unixMillis} ms` });
+    facts.push({ label: "v7 time", value: millisToIso(id.unixMillis) ?? `${id.unixMillis} ms` });
   }
   const reversed = valueOrderId(id);
   if (!(id.rfcVariant && id.version >= 1 && id.version <= 8) && reversed.rfcVariant && reversed.version >= 1 && reversed.version <= 8) {
     facts.push({ label: "UUID (u128 value, Node SDK order)", value: `${reversed.uuid} (v${reversed.version})` });
-    if (reversed.unixMillis !== null) facts.push({ label: "v7 time (u128 order)", value: isoOfMillis(reversed.unixMillis) ?? `${reversed.unixMillis} ms` });
+    if (reversed.unixMillis !== null) facts.push({ label: "v7 time (u128 order)", value: millisToIso(reversed.unixMillis) ?? `${reversed.unixMillis} ms` });
   }
   return facts;
 }

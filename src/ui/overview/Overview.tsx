@@ -13,6 +13,7 @@ import { jumpToByte, viewWindowStore, type ViewWindow } from "../state/view-wind
 import { KIND_STYLE } from "../common/kind-style.ts";
 import { overviewRows, rowOfByte } from "./overview-data.ts";
 import "./overview.css";
+import { formatCount, plural } from "../../format/values.ts";
 
 const selectWindow = (w: ViewWindow | null) => w;
 /** Width of the strip in CSS px; the right part carries the problem marks. */
@@ -144,7 +145,7 @@ export function Overview({ input }: { input: LoadedInput }): JSX.Element {
       aria-valuenow={percent}
       aria-valuetext={
         view
-          ? `bytes ${view.start.toLocaleString("en-US")} to ${view.end.toLocaleString("en-US")} of ${size.toLocaleString("en-US")} shown; ${problems.toLocaleString("en-US")} problem${problems === 1 ? "" : "s"} in the input`
+          ? `bytes ${view.start.toLocaleString("en-US")} to ${view.end.toLocaleString("en-US")} of ${size.toLocaleString("en-US")} shown; ${plural(problems, "problem", undefined, (n) => formatCount(Number(n)))} in the input`
           : "nothing shown"
       }
       tabIndex={0}

@@ -15,6 +15,7 @@ import { documentStore } from "../state/app-state.ts";
 import { requestPatchedRecheck, resetPatchedRecheck } from "./patched-recheck.ts";
 import { sourceOf } from "./input-source.ts";
 import { reopenInWorker } from "./loading.ts";
+import { bytesToHex, hexOffset } from "../../format/values.ts";
 
 /** Undo history of the loaded input and what the last edit did. */
 export interface EditState {
@@ -173,7 +174,7 @@ export function applyFieldEdit(base: number, spec: FieldSpec, value: bigint | Ui
 /** Overwrites one byte. */
 export function editByte(offset: number, value: number): void {
   if (!overlay || offset < 0 || offset >= overlay.size) return;
-  writeBytes([{ offset, bytes: Uint8Array.of(value & 0xff) }], `byte 0x${offset.toString(16)} = ${(value & 0xff).toString(16).padStart(2, "0")}`);
+  writeBytes([{ offset, bytes: Uint8Array.of(value & 0xff) }], `byte ${hexOffset(offset, 0)} = ${bytesToHex(Uint8Array.of(value & 0xff))}`);
 }
 
 /** Steps back one edit. */

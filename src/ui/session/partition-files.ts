@@ -1,4 +1,5 @@
 /** Pure helpers for the files of a partition: segment-pair names and the partition's label. */
+import { plural } from "../../format/values.ts";
 
 /** The other file of a segment pair: `N.log` ↔ `N.index`, or null for any other name. */
 export function companionName(name: string): string | null {
@@ -9,5 +10,5 @@ export function companionName(name: string): string | null {
 
 /** What the status line names a partition of n loose files. */
 export function partitionLabel(files: number, folder?: string): string {
-  return `${folder ? `${folder} ` : "partition "}(${files} file${files === 1 ? "" : "s"})`;
+  return `${folder ? `${folder} ` : "partition "}(${plural(files, "file")})`;
 }

@@ -20,6 +20,7 @@ import { canDrawDiagram, diagramSvg, pictureRange, pictureSvg, svgToPng } from "
 import { diagramTargetOf } from "../../core/render-diagram.ts";
 import { provenanceOf } from "./provenance.ts";
 import "./share.css";
+import { hexOffset } from "../../format/values.ts";
 
 export { LARGE_LINK_BYTES, WHOLE_INPUT_SHARE_LIMIT } from "./share-scope.ts";
 
@@ -71,7 +72,7 @@ export function SharePanel() {
         embedPicture && kind === "markdown"
           ? {
               src: `data:image/svg+xml;base64,${toBase64(new TextEncoder().encode(pictureSvg(subject, input.name, range)))}`,
-              caption: `Hex map of ${input.name}, bytes 0x${range.start.toString(16)}..0x${range.end.toString(16)}, findings marked`,
+              caption: `Hex map of ${input.name}, bytes ${hexOffset(range.start, 0)}..${hexOffset(range.end, 0)}, findings marked`,
             }
           : undefined;
       const info = {

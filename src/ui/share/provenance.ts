@@ -1,6 +1,7 @@
 /** What an opened share link says about its bytes: a redacted copy of which original, a part of how large an input. */
 import type { SharedState } from "../../lib/share-codec.ts";
 import { createStore } from "../state/store.ts";
+import { hexOffset } from "../../format/values.ts";
 
 /** Where the shown input came from, when a share link said so. */
 export interface Provenance {
@@ -14,7 +15,7 @@ export interface Provenance {
 /** The provenance of the input a share link opened; null for any other input. */
 export const provenanceStore = createStore<Provenance | null>(null);
 
-const hex = (n: number) => "0x" + n.toString(16);
+const hex = (n: number) => hexOffset(n, 0);
 
 /** The sentence the opened page shows about a link's bytes, or null when they are an input as it was. */
 export function provenanceNote(shared: Pick<SharedState, "redacted" | "part">): string | null {

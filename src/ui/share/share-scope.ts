@@ -5,6 +5,7 @@
  */
 import { batchAt } from "../../core/frame-view.ts";
 import type { Analysis } from "../../core/model.ts";
+import { hexOffset } from "../../format/values.ts";
 
 /** One way to share: its stable id, a label for the menu, and the bytes [start, end) of the input it takes. */
 export interface ShareScope {
@@ -32,7 +33,7 @@ export const WHOLE_INPUT_SHARE_LIMIT = 4 << 20;
 /** Links above this are too long for most trackers: the default becomes a part of the input. */
 export const LARGE_LINK_BYTES = 64 * 1024;
 
-const hex = (n: number) => "0x" + n.toString(16);
+const hex = (n: number) => hexOffset(n, 0);
 
 // The batches [first, last] overlapping [start, end), or null when the range touches no batch.
 function batchesOver(analysis: Analysis, start: number, end: number): { first: number; last: number } | null {
