@@ -6,6 +6,7 @@
  */
 import { BATCH_FIELD, BATCH_HEADER_LAYOUT, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_SIZE } from "../format/fields.ts";
 import { readHeader } from "../format/field-codec.ts";
+import { hexOffset } from "../format/values.ts";
 import { ByteReader } from "../format/reader.ts";
 import { diagnostic, FRAME_FLAG_OF, type Diagnostic, type DiagnosticCode } from "../format/diagnostics.ts";
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
@@ -239,7 +240,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       break;
     }
     const needed = Math.min(pos + Number(header.batchLength), size) - pos;
-    if (needed <= capacity) throw new Error(`kernel walked no batch at 0x${pos.toString(16)} though ${needed} bytes fit the window`);
+    if (needed <= capacity) throw new Error(`kernel walked no batch at ${hexOffset(pos, 0)} though ${needed} bytes fit the window`);
     capacity = needed;
     area = kernel.inputArea(capacity);
   }
@@ -333,7 +334,7 @@ function runFlaggedChecks(frame: FrameInput, kernelFlags: number, emit: Emit): v
   for (const c of FRAME_CHECKS) {
     if (c.kernelFlag === null || !(kernelFlags & c.kernelFlag)) continue;
     const found = c.check(frame);
-    if (!found) throw new Error(`the kernel flagged ${c.code} at 0x${(frame.base + frame.at).toString(16)}, its check finds nothing`);
+    if (!found) throw new Error(`the kernel flagged ${c.code} at ${hexOffset(frame.base + frame.at, 0)}, its check finds nothing`);
     emit(c.code, found.start, found.end, frame.batch, frame.k, found.message);
   }
 }

@@ -8,7 +8,7 @@ import { BATCH_FIELD, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_SIZE } from "
 import type { ByteReader } from "../format/reader.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import { findUserHeadersFault } from "../format/user-headers.ts";
-import { hex64 } from "../format/values.ts";
+import { hex64, hexOffset, plural } from "../format/values.ts";
 import { KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { BatchHeader } from "./model.ts";
 
@@ -138,11 +138,7 @@ export const BATCH_CHECKS: readonly BatchCheck[] = [
     check: ({ header, pos, batch, frameCount }) =>
       frameCount === header.messageCount
         ? null
-        : over(
-            pos,
-            BATCH_FIELD.message_count,
-            `batch ${batch}: message_count ${header.messageCount}, ${frameCount} complete frame${frameCount === 1 ? "" : "s"} walked`,
-          ),
+        : over(pos, BATCH_FIELD.message_count, `batch ${batch}: message_count ${header.messageCount}, ${plural(frameCount, "complete frame")} walked`),
   },
   {
     code: "empty-batch",
@@ -189,7 +185,7 @@ export function emitHeaderTruncated(emit: Emit, pos: number, size: number, batch
     size,
     batch,
     null,
-    `batch ${batch}: ${size - pos} bytes left at 0x${pos.toString(16)}, a batch header needs ${BATCH_HEADER_SIZE}`,
+    `batch ${batch}: ${size - pos} bytes left at ${hexOffset(pos, 0)}, a batch header needs ${BATCH_HEADER_SIZE}`,
   );
 }
 
