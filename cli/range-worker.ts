@@ -1,14 +1,15 @@
 /** A worker_thread of range-pool.ts: streams batch-aligned ranges of files through its own wasm kernel, one job per message. */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import { dropCodesFinding, walkRange } from "../src/core/range-walk.ts";
 import { frameColumnBuffers } from "../src/core/frame-columns.ts";
 import { fileSource } from "./file-source.ts";
-import type { RangeJob } from "./range-pool.ts";
+import type { RangeJob, RangeWorkerData } from "./range-pool.ts";
 
 const port = parentPort!;
-const kernel = await createWasmKernel();
+// The pool's compiled module: instantiating it skips decoding and compiling the kernel in every thread.
+const kernel = await createWasmKernel((workerData as RangeWorkerData | undefined)?.kernelModule);
 port.on("message", (job: RangeJob) => {
   try {
     const fd = openSync(job.path, "r");

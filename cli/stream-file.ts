@@ -1,12 +1,12 @@
 /**
  * A regular file streamed through the wasm kernel: 4 MiB reads into its memory (flat however large
- * the file), over worker threads when large; the file stays open while the caller reads the few
+ * the file), shared by this thread and worker threads when large; the file stays open while the caller reads the few
  * headers it needs besides (a segment's recovery), so nothing is read whole.
  */
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/analyze.ts";
-import { analyzeSource, type ByteSource } from "../src/core/stream-analyze.ts";
+import { analyzeSource, type ByteSource, type RangePlan } from "../src/core/stream-analyze.ts";
 import { dropCodesFinding } from "../src/core/range-walk.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
@@ -16,20 +16,19 @@ import { analyzeFileInPool } from "./range-pool.ts";
 import { fileSource } from "./file-source.ts";
 
 /**
- * Files from this size on are split over worker threads. Under tsx a worker takes 0.3-1 s to start
- * while one thread walks a GiB in about 0.5 s, so smaller files and machines with fewer than
- * MIN_CORES cores stay on one thread (bench: `npm run bench`, the IGGY_BATCH_THREADS=2 row).
+ * Files from this size on are shared with worker threads. The calling thread starts on the first
+ * range at once and workers (about 30-80 ms to boot, far more under tsx) take ranges as they come
+ * up, so a pool costs little even when a worker is late; below this size one thread is done before a
+ * worker would help (bench: `npm run bench`, the CLI rows).
  */
-const POOL_MIN_BYTES = 512 << 20;
-const MIN_CORES = 3;
+const POOL_MIN_BYTES = 128 << 20;
 const MAX_THREADS = 4;
 
-/** Worker threads for a file of `size` bytes: IGGY_BATCH_THREADS when set, else by size and cores. */
+/** Threads (the calling one included) for a file of `size` bytes: IGGY_BATCH_THREADS when set, else by size and cores. */
 export function threadsFor(size: number): number {
   const forced = Number(process.env.IGGY_BATCH_THREADS);
   if (Number.isInteger(forced) && forced >= 1) return forced;
-  const cores = availableParallelism();
-  return size >= POOL_MIN_BYTES && cores >= MIN_CORES ? Math.min(MAX_THREADS, cores) : 1;
+  return size >= POOL_MIN_BYTES ? Math.min(MAX_THREADS, availableParallelism()) : 1;
 }
 
 /** How to stream one file. */
@@ -38,6 +37,8 @@ export interface FileStreamOptions {
   readonly startOffset?: number;
   /** A container's rule as codes (they cross to worker threads): a segment drops offset-discontinuity. */
   readonly dropCodes?: readonly DiagnosticCode[];
+  /** Batch-aligned ranges of [startOffset, size) from a header walk the caller already did, so threads need not walk the headers again. */
+  readonly ranges?: readonly RangePlan[];
 }
 
 /** Why a file could not be opened (the error's message, as a whole read would word it). */
@@ -68,10 +69,11 @@ export async function analyzeOpenFile<T>(
     const source = fileSource(fd);
     const threads = threadsFor(source.size);
     const base = { startOffset: options.startOffset ?? 0, keepFrames: false, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS };
+    const kernel = await createWasmKernel();
     const analysis =
       threads > 1
-        ? await analyzeFileInPool(file, { ...base, threads, dropCodes: options.dropCodes })
-        : analyzeSource(await createWasmKernel(), source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) });
+        ? await analyzeFileInPool(file, { ...base, threads, dropCodes: options.dropCodes, ranges: options.ranges }, kernel)
+        : analyzeSource(kernel, source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) });
     return use(analysis, source);
   } finally {
     closeSync(fd);
