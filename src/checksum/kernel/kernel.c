@@ -195,7 +195,7 @@ uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
     rec[BR_FIRST_OFFSET_DELTA] = first_delta;
     rec[BR_LAST_OFFSET_DELTA] = last_delta;
     rec[BR_FIRST_FRAME] = first_frame;
-    wr64(rec + BR_CHECKSUM_U64, XXH3_64bits(scratch, (size_t)(sum_at - scratch)));
+    wr64(rec + BR_CHECKSUM_U64, kx_xxh3_64(scratch, (uint32_t)(sum_at - scratch)));
     nb++;
     pos = end;
   }

@@ -1,9 +1,11 @@
 /*
- * XXH3-64 (seed 0, default secret) of 17..240 bytes in wasm SIMD, the lengths of small frames.
- * wasm32 has no 64x64->128-bit multiply, so xxhash.h's XXH3_mix16B costs four i64.mul and a dozen
- * ALU ops; here two mix16B run side by side in i64x2 lanes (four u32x4 extmuls), with the arithmetic
- * of XXH_mult64to128's portable path. Other lengths, and builds without -msimd128, use xxhash.h.
- * Include after vendor/xxhash.h with XXH_INLINE_ALL (it uses XXH3_kSecret and XXH3_avalanche).
+ * XXH3-64 (seed 0, default secret) of more than 16 bytes in wasm SIMD. xxhash.h 0.8.1 has no wasm
+ * vector path (its long inputs run the scalar accumulate) and wasm32 has no 64x64->128-bit multiply,
+ * so its XXH3_mix16B costs four i64.mul and a dozen ALU ops. Here 17..240 bytes run two mix16B side
+ * by side in i64x2 lanes (four u32x4 extmuls, the arithmetic of XXH_mult64to128's portable path) and
+ * longer inputs run xxhash.h's own long loop with i64x2 versions of accumulate_512 and scrambleAcc
+ * (as its SSE2 path). Up to 16 bytes, and builds without -msimd128, use xxhash.h as it is.
+ * Include after vendor/xxhash.h with XXH_INLINE_ALL (it uses XXH3_kSecret, XXH3_avalanche, the long loop).
  */
 #pragma once
 #include <stdint.h>
@@ -76,10 +78,35 @@ static inline uint64_t kx_xxh3_129to240(const uint8_t *in, uint32_t len) {
   return XXH3_avalanche(first + kx_sum2(acc2) + tail);
 }
 
+/* XXH3_accumulate_512 (one 64-byte stripe) in i64x2 lanes, as xxhash.h's SSE2 version: acc += swap(data) + lo32(dk) * hi32(dk). */
+static inline void kx_accumulate_512(void *restrict acc, const void *restrict input, const void *restrict secret) {
+  v128_t *const xacc = (v128_t *)acc;
+  const uint8_t *const in = (const uint8_t *)input, *const sec = (const uint8_t *)secret;
+  for (int i = 0; i < 4; i++) {
+    const v128_t data = wasm_v128_load(in + 16 * i);
+    const v128_t key = wasm_v128_xor(data, wasm_v128_load(sec + 16 * i));
+    const v128_t product = wasm_u64x2_extmul_low_u32x4(wasm_i32x4_shuffle(key, key, 0, 2, 0, 2), wasm_i32x4_shuffle(key, key, 1, 3, 1, 3));
+    const v128_t swapped = wasm_i64x2_shuffle(data, data, 1, 0);
+    xacc[i] = wasm_i64x2_add(xacc[i], wasm_i64x2_add(swapped, product));
+  }
+}
+
+/* XXH3_scrambleAcc in i64x2 lanes: acc = (acc ^ (acc >> 47) ^ key) * PRIME32_1, once per 1 KiB block. */
+static inline void kx_scramble_acc(void *restrict acc, const void *restrict secret) {
+  v128_t *const xacc = (v128_t *)acc;
+  const uint8_t *const sec = (const uint8_t *)secret;
+  const v128_t prime = wasm_i64x2_const_splat(XXH_PRIME32_1);
+  for (int i = 0; i < 4; i++) {
+    const v128_t a = wasm_v128_xor(wasm_v128_xor(xacc[i], wasm_u64x2_shr(xacc[i], 47)), wasm_v128_load(sec + 16 * i));
+    xacc[i] = wasm_i64x2_mul(a, prime);
+  }
+}
+
 /* XXH3_64bits(in, len); inlined into the frame loops, where a call costs as much as a short hash. */
 __attribute__((always_inline)) static inline uint64_t kx_xxh3_64(const uint8_t *in, uint32_t len) {
   if (len > 16 && len <= 128) return kx_xxh3_17to128(in, len);
   if (len > 128 && len <= XXH3_MIDSIZE_MAX) return kx_xxh3_129to240(in, len);
+  if (len > XXH3_MIDSIZE_MAX) return XXH3_hashLong_64b_internal(in, len, kx_secret(), sizeof(XXH3_kSecret), kx_accumulate_512, kx_scramble_acc);
   return XXH3_64bits(in, len);
 }
 #else
