@@ -10,7 +10,7 @@ import { openedJsonChunks } from "../src/core/containers/json.ts";
 import { renderOpenedText } from "./text-output.ts";
 import type { Analysis } from "../src/core/model.ts";
 import { fileSource } from "./file-source.ts";
-import { analyzeOpenFile, isUnreadable } from "./stream-file.ts";
+import { analyzeOpenFile, isUnreadable, startThreadsAhead, stopThreadsAhead } from "./stream-file.ts";
 import { openContainerStreamed } from "./stream-containers.ts";
 import { RangeCutter } from "./range-cuts.ts";
 import type { RangePlan } from "../src/core/stream-analyze.ts";
@@ -54,8 +54,13 @@ export async function inspectStreamed(write: Write, file: string, format: Format
   let detectedBy = `forced: ${format} was chosen, not detected`;
   let ranges: RangePlan[] | undefined;
   if (format === "auto") {
+    // Workers boot while the headers are walked; unused, they are stopped.
+    startThreadsAhead(statSync(file).size);
     const walk = walkFileHeaders(file);
-    if (walk === null || walk.size < STREAM_MIN_BYTES || !walk.tiles) return null;
+    if (walk === null || walk.size < STREAM_MIN_BYTES || !walk.tiles) {
+      await stopThreadsAhead();
+      return null;
+    }
     ranges = walk.ranges;
     detectedBy = `auto: ${walk.batches} batch header${walk.batches === 1 ? " ends exactly at" : "s step by batch_length to exactly"} the end of the input`;
   }

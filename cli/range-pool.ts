@@ -112,9 +112,25 @@ export class RangePool {
     this.workers = count === 0 ? Promise.resolve([]) : compileKernel().then((kernelModule) => this.start(count, kernelModule));
   }
 
+  private referenced = true;
+
   private start(count: number, kernelModule: WebAssembly.Module): PooledWorker[] {
     const workerData: RangeWorkerData = { kernelModule };
-    return Array.from({ length: count }, () => new PooledWorker(new Worker(WORKER_URL, { workerData })));
+    const workers = Array.from({ length: count }, () => new PooledWorker(new Worker(WORKER_URL, { workerData })));
+    if (!this.referenced) for (const w of workers) w.worker.unref();
+    return workers;
+  }
+
+  /** Lets the process exit while the workers are up (a pool started ahead of need that may go unused); ref() undoes it. */
+  unref(): void {
+    this.referenced = false;
+    void this.workers.then((ws) => ws.forEach((w) => w.worker.unref()));
+  }
+
+  /** Keeps the process alive for the workers again, as a pool does from its start. */
+  ref(): void {
+    this.referenced = true;
+    void this.workers.then((ws) => ws.forEach((w) => w.worker.ref()));
   }
 
   /** Resolves once every worker can take a job. */

@@ -12,7 +12,7 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import type { Analysis } from "../src/core/model.ts";
 import type { DiagnosticCode } from "../src/format/diagnostics.ts";
-import { analyzeFileInPool } from "./range-pool.ts";
+import { RangePool } from "./range-pool.ts";
 import { fileSource } from "./file-source.ts";
 
 /**
@@ -29,6 +29,38 @@ export function threadsFor(size: number): number {
   const forced = Number(process.env.IGGY_BATCH_THREADS);
   if (Number.isInteger(forced) && forced >= 1) return forced;
   return size >= POOL_MIN_BYTES ? Math.min(MAX_THREADS, availableParallelism()) : 1;
+}
+
+let poolAhead: RangePool | null = null;
+
+/**
+ * Starts the worker threads a file of `size` bytes will be walked with, so they boot while the
+ * caller walks its headers; analyzeOpenFile takes them. Idle, they do not keep the process alive.
+ */
+export function startThreadsAhead(size: number): void {
+  const workers = threadsFor(size) - 1;
+  if (workers < 1 || poolAhead) return;
+  poolAhead = new RangePool(workers);
+  poolAhead.unref();
+}
+
+/** Stops the threads startThreadsAhead started, when the file turns out not to stream. */
+export async function stopThreadsAhead(): Promise<void> {
+  const pool = poolAhead;
+  poolAhead = null;
+  await pool?.close();
+}
+
+/** The pool started ahead when it has `workers` workers, else a new one. */
+function takePool(workers: number): RangePool {
+  const ahead = poolAhead;
+  poolAhead = null;
+  if (ahead?.threads === workers) {
+    ahead.ref();
+    return ahead;
+  }
+  void ahead?.close();
+  return new RangePool(workers);
 }
 
 /** How to stream one file. */
@@ -70,10 +102,15 @@ export async function analyzeOpenFile<T>(
     const threads = threadsFor(source.size);
     const base = { startOffset: options.startOffset ?? 0, keepFrames: false, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS };
     const kernel = await createWasmKernel();
-    const analysis =
-      threads > 1
-        ? await analyzeFileInPool(file, { ...base, threads, dropCodes: options.dropCodes, ranges: options.ranges }, kernel)
-        : analyzeSource(kernel, source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) });
+    if (threads === 1) return use(analyzeSource(kernel, source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) }), source);
+    // This thread walks ranges too: threads - 1 workers.
+    const pool = takePool(threads - 1);
+    let analysis: Analysis;
+    try {
+      analysis = await pool.analyzeFile(file, { ...base, dropCodes: options.dropCodes, ranges: options.ranges }, kernel);
+    } finally {
+      await pool.close();
+    }
     return use(analysis, source);
   } finally {
     closeSync(fd);
