@@ -27,7 +27,7 @@ export interface RangeJob extends RangePlan {
   readonly dropCodes?: readonly DiagnosticCode[];
 }
 
-/** What a range worker gets at start (workerData): the kernel compiled once by the pool, so no thread compiles it again. */
+/** A range worker's first message: the kernel compiled once by the pool, so no thread compiles it again. */
 export interface RangeWorkerData {
   readonly kernelModule: WebAssembly.Module;
 }
@@ -104,38 +104,36 @@ const yieldToEvents = (): Promise<void> => new Promise((resolve) => setImmediate
 
 /** Worker threads that stay up between jobs (start-up is paid once), each with its own kernel. */
 export class RangePool {
-  private readonly workers: Promise<PooledWorker[]>;
+  private readonly workers: PooledWorker[];
 
-  /** Starts `threads` workers (none for 0); ready() resolves when all have loaded their kernel. */
+  /** Starts `threads` workers (none for 0) at once; ready() resolves when all have their kernel. */
   constructor(readonly threads: number) {
-    const count = Math.max(0, threads);
-    this.workers = count === 0 ? Promise.resolve([]) : compileKernel().then((kernelModule) => this.start(count, kernelModule));
-  }
-
-  private referenced = true;
-
-  private start(count: number, kernelModule: WebAssembly.Module): PooledWorker[] {
-    const workerData: RangeWorkerData = { kernelModule };
-    const workers = Array.from({ length: count }, () => new PooledWorker(new Worker(WORKER_URL, { workerData })));
-    if (!this.referenced) for (const w of workers) w.worker.unref();
-    return workers;
+    this.workers = Array.from({ length: Math.max(0, threads) }, () => new PooledWorker(new Worker(WORKER_URL)));
+    // Threads boot while the kernel compiles here (once, for all of them); the module is their first message.
+    if (this.workers.length > 0)
+      void compileKernel().then(
+        (kernelModule) => {
+          const first: RangeWorkerData = { kernelModule };
+          for (const w of this.workers) w.worker.postMessage(first);
+        },
+        // Without a kernel the workers cannot walk: stopped, they fail their ready() and jobs.
+        () => this.workers.forEach((w) => void w.worker.terminate()),
+      );
   }
 
   /** Lets the process exit while the workers are up (a pool started ahead of need that may go unused); ref() undoes it. */
   unref(): void {
-    this.referenced = false;
-    void this.workers.then((ws) => ws.forEach((w) => w.worker.unref()));
+    for (const w of this.workers) w.worker.unref();
   }
 
   /** Keeps the process alive for the workers again, as a pool does from its start. */
   ref(): void {
-    this.referenced = true;
-    void this.workers.then((ws) => ws.forEach((w) => w.worker.ref()));
+    for (const w of this.workers) w.worker.ref();
   }
 
   /** Resolves once every worker can take a job. */
   async ready(): Promise<void> {
-    await Promise.all((await this.workers).map((w) => w.ready));
+    await Promise.all(this.workers.map((w) => w.ready));
   }
 
   /**
@@ -143,7 +141,7 @@ export class RangePool {
    * given (it walks ranges from the start while workers boot); the result equals analyze() of its bytes.
    */
   async analyzeFile(path: string, options: Omit<PoolOptions, "threads">, ownKernel?: KernelWalker): Promise<Analysis> {
-    const workers = await this.workers;
+    const workers = this.workers;
     if (workers.length === 0 && !ownKernel) throw new Error("a pool of no workers needs the calling thread's kernel");
     const fd = openSync(path, "r");
     try {
@@ -207,7 +205,7 @@ export class RangePool {
 
   /** Stops every worker. */
   async close(): Promise<void> {
-    await Promise.all((await this.workers).map((w) => w.worker.terminate()));
+    await Promise.all(this.workers.map((w) => w.worker.terminate()));
   }
 }
 

@@ -1,5 +1,5 @@
 /** A worker_thread of range-pool.ts: streams batch-aligned ranges of files through its own wasm kernel, one job per message. */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import { dropCodesFinding, walkRange } from "../src/core/range-walk.ts";
@@ -8,8 +8,9 @@ import { fileSource } from "./file-source.ts";
 import type { RangeJob, RangeWorkerData } from "./range-pool.ts";
 
 const port = parentPort!;
-// The pool's compiled module: instantiating it skips decoding and compiling the kernel in every thread.
-const kernel = await createWasmKernel((workerData as RangeWorkerData | undefined)?.kernelModule);
+// The pool's compiled module comes first: instantiating it skips decoding and compiling the kernel in every thread.
+const first = await new Promise<RangeWorkerData>((resolve) => port.once("message", resolve));
+const kernel = await createWasmKernel(first.kernelModule);
 port.on("message", (job: RangeJob) => {
   try {
     const fd = openSync(job.path, "r");

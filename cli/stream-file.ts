@@ -105,13 +105,12 @@ export async function analyzeOpenFile<T>(
     if (threads === 1) return use(analyzeSource(kernel, source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) }), source);
     // This thread walks ranges too: threads - 1 workers.
     const pool = takePool(threads - 1);
-    let analysis: Analysis;
     try {
-      analysis = await pool.analyzeFile(file, { ...base, dropCodes: options.dropCodes, ranges: options.ranges }, kernel);
+      return use(await pool.analyzeFile(file, { ...base, dropCodes: options.dropCodes, ranges: options.ranges }, kernel), source);
     } finally {
-      await pool.close();
+      // Stopping threads takes milliseconds the caller need not wait for (they end before the process does).
+      pool.close().catch(() => undefined);
     }
-    return use(analysis, source);
   } finally {
     closeSync(fd);
   }
