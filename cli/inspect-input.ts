@@ -73,7 +73,7 @@ export async function inspectStreamed(write: Write, file: string, format: Format
 }
 
 /** Ranges the auto-detect header walk records for the threads that walk the file after it (joined to their size there). */
-const DETECT_RANGE_BYTES = 8 << 20;
+const DETECT_RANGE_BYTES = 4 << 20;
 
 // Batch headers only (one small read per large batch): whether they step by batch_length to exactly the file's end.
 function walkFileHeaders(file: string): { size: number; batches: number; tiles: boolean; ranges: RangePlan[] } | null {

@@ -13,9 +13,9 @@ const BLOCK_BATCH_LIMIT = 16 << 10;
 const BLOCK_BYTES = 64 << 10;
 const LENGTH_AT = BATCH_FIELD.batch_length.offset;
 
-/** Ranges in input order, the next one on each call; null after the last. */
+/** Ranges in input order, the next one on each call (of about `targetBytes` when given); null after the last. */
 export interface RangeSupply {
-  next(): RangePlan | null;
+  next(targetBytes?: number): RangePlan | null;
 }
 
 /** Cuts [startOffset, size) into ranges of about `targetBytes` at batch boundaries, in input order. */
@@ -39,11 +39,11 @@ export class RangeCutter implements RangeSupply {
   }
 
   /** The next range, or null after the last; like planRanges, the last holds whatever the header walk cannot step past. */
-  next(): RangePlan | null {
+  next(targetBytes = this.targetBytes): RangePlan | null {
     if (this.done) return null;
     const size = this.source.size;
     const plan = { start: this.pos, firstBatch: this.index };
-    const target = this.pos + this.targetBytes;
+    const target = this.pos + targetBytes;
     while (size - this.pos >= BATCH_HEADER_SIZE) {
       const length = this.batchLengthAt(this.pos);
       if (length < BATCH_HEADER_SIZE || this.pos + length > size) {
@@ -93,11 +93,11 @@ export class JoinedRanges implements RangeSupply {
     private readonly targetBytes: number,
   ) {}
 
-  next(): RangePlan | null {
+  next(targetBytes = this.targetBytes): RangePlan | null {
     const first = this.fine[this.at];
     if (!first) return null;
     let last = first;
-    while (last.end - first.start < this.targetBytes && this.at + 1 < this.fine.length) last = this.fine[++this.at] as RangePlan;
+    while (last.end - first.start < targetBytes && this.at + 1 < this.fine.length) last = this.fine[++this.at] as RangePlan;
     this.at++;
     return { start: first.start, end: last.end, firstBatch: first.firstBatch };
   }

@@ -41,17 +41,19 @@ export interface PoolOptions {
   readonly dropCodes?: readonly DiagnosticCode[];
   /** Batch-aligned ranges covering [startOffset, size) in order, from a header walk already done (they are joined to the pool's range size); else the pool walks the headers. */
   readonly ranges?: readonly RangePlan[];
-  /** Bytes per range handed out (default: by size and threads, 8-32 MiB); tests set it small to cut a small file into many. */
+  /** Bytes per range handed out (default: a share of what is left, 4-32 MiB); tests set it small to cut a small file into many. */
   readonly rangeBytes?: number;
 }
 
 /**
- * Bytes per range: a few ranges per thread, so a worker booting late or a slower core still gets its
- * share, and at most 32 MiB (a few ms of walking), so no thread waits long for the last ones.
+ * Bytes of the next range: a share of what is left (so a worker booting late or a slower core still
+ * gets work, and the last ranges are small enough that no thread waits long for the others), within
+ * 4-32 MiB (a few ms of walking; merging stays cheap).
  */
-function rangeBytes(size: number, threads: number): number {
-  return Math.max(8 << 20, Math.min(32 << 20, Math.ceil(size / (threads * 4))));
+function nextRangeBytes(left: number, threads: number): number {
+  return Math.max(4 << 20, Math.min(32 << 20, Math.ceil(left / (threads * 3))));
 }
+
 /** Jobs a worker holds at once, so it never waits for the calling thread to hand it the next one. */
 const JOBS_IN_FLIGHT = 2;
 
@@ -147,8 +149,8 @@ export class RangePool {
     try {
       const source = fileSource(fd);
       const threads = workers.length + (ownKernel ? 1 : 0);
-      const target = options.rangeBytes ?? rangeBytes(source.size, threads);
-      const cutter: RangeSupply = options.ranges ? new JoinedRanges(options.ranges, target) : new RangeCutter(source, options.startOffset, target);
+      const fixed = options.rangeBytes ?? 32 << 20;
+      const cutter: RangeSupply = options.ranges ? new JoinedRanges(options.ranges, fixed) : new RangeCutter(source, options.startOffset, fixed);
       const plans: RangePlan[] = [];
       const job = (p: RangePlan): RangeJob => ({
         ...p,
@@ -159,7 +161,8 @@ export class RangePool {
       });
       /** Cuts the next range for whichever thread asks; -1 when the file is all handed out. */
       const claim = (): number => {
-        const p = cutter.next();
+        const left = source.size - (plans.at(-1)?.end ?? options.startOffset);
+        const p = cutter.next(options.rangeBytes ?? nextRangeBytes(left, threads));
         if (!p) return -1;
         plans.push(p);
         return plans.length - 1;
