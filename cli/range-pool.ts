@@ -159,26 +159,48 @@ export class RangePool {
         maxDiagnostics: options.maxDiagnostics,
         dropCodes: options.dropCodes,
       });
+      const results: Array<RangeResult | undefined> = [];
+      let exhausted = false;
+      let filled = 0;
+      let settle: (failure?: unknown) => void = () => undefined;
+      const done = new Promise<void>((resolve, reject) => {
+        settle = (failure) => (failure === undefined ? resolve() : reject(failure instanceof Error ? failure : new Error("range pool: a worker failed")));
+      });
+      // A range may be walked twice (see below): the first result counts; both are the same.
+      const fill = (i: number, r: RangeResult): void => {
+        if (results[i]) return;
+        results[i] = r;
+        filled++;
+        if (exhausted && filled === plans.length) settle();
+      };
       /** Cuts the next range for whichever thread asks; -1 when the file is all handed out. */
       const claim = (): number => {
+        if (exhausted) return -1;
         const left = source.size - (plans.at(-1)?.end ?? options.startOffset);
         const p = cutter.next(options.rangeBytes ?? nextRangeBytes(left, threads));
-        if (!p) return -1;
+        if (!p) {
+          exhausted = true;
+          if (filled === plans.length) settle();
+          return -1;
+        }
         plans.push(p);
         return plans.length - 1;
       };
-      const results: RangeResult[] = [];
-      const jobs: Promise<void>[] = [];
-      // Each worker keeps JOBS_IN_FLIGHT ranges; a reply hands it the next unclaimed one.
+      /** Ranges posted to a worker and not answered yet. */
+      const posted = new Set<number>();
+      // Each worker keeps JOBS_IN_FLIGHT ranges; a reply hands it the next unclaimed one. A failed job fails the file.
       const feed = (w: PooledWorker): void => {
         const i = claim();
         if (i < 0) return;
-        const running = w.run(job(plans[i] as RangePlan)).then((r) => {
-          results[i] = r;
-          feed(w);
-        });
-        running.catch(() => undefined); // awaited below; this keeps a failure while the calling thread walks from being "unhandled"
-        jobs.push(running);
+        posted.add(i);
+        w.run(job(plans[i] as RangePlan)).then(
+          (r) => {
+            posted.delete(i);
+            fill(i, r);
+            feed(w);
+          },
+          (err: unknown) => settle(err),
+        );
       };
       for (const w of workers)
         void w.ready.then(
@@ -189,18 +211,21 @@ export class RangePool {
         );
       if (ownKernel) {
         const dropFinding = dropCodesFinding(options.dropCodes);
+        const walkHere = (i: number): void => fill(i, walkRange(ownKernel, source, { ...job(plans[i] as RangePlan), dropFinding }));
         for (let i = claim(); i >= 0; i = claim()) {
-          results[i] = walkRange(ownKernel, source, { ...job(plans[i] as RangePlan), dropFinding });
+          walkHere(i);
           await yieldToEvents();
         }
-      } else await Promise.any(workers.map((w) => w.ready));
-      // A settling job pushes the next before it resolves: wait until a round adds none.
-      for (let waited = -1; waited !== jobs.length;) {
-        waited = jobs.length;
-        await Promise.all(jobs);
-      }
-      if (plans.some((_, i) => results[i] === undefined)) throw new Error("range pool: a range was left unwalked");
-      return mergeRanges(source.size, results, options.maxDiagnostics, dropCodesFinding(options.dropCodes));
+        // Nothing left to claim: rather than wait for a worker that is slow or descheduled (a busy machine),
+        // walk what is still queued at workers too, the last first; whichever thread ends first counts.
+        for (let i = Math.max(-1, ...posted); i >= 0; i = Math.max(-1, ...posted)) {
+          posted.delete(i);
+          walkHere(i);
+          await yieldToEvents();
+        }
+      } else Promise.any(workers.map((w) => w.ready)).catch((err: unknown) => settle(err));
+      await done;
+      return mergeRanges(source.size, results as RangeResult[], options.maxDiagnostics, dropCodesFinding(options.dropCodes));
     } finally {
       closeSync(fd);
     }
