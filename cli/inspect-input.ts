@@ -7,21 +7,19 @@ import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { FormatChoice, OpenedInput } from "../src/core/containers/index.ts";
 import { openedJsonChunks } from "../src/core/containers/json.ts";
-import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, fieldByName } from "../src/format/fields.ts";
-import { ByteReader } from "../src/format/reader.ts";
 import { renderOpenedText } from "./text-output.ts";
 import type { Analysis } from "../src/core/model.ts";
 import { fileSource } from "./file-source.ts";
-import { analyzeOpenFile, isUnreadable } from "./stream-file.ts";
+import { analyzeOpenFile, isUnreadable, startThreadsAhead, stopThreadsAhead } from "./stream-file.ts";
 import { openContainerStreamed } from "./stream-containers.ts";
+import { RangeCutter } from "./range-cuts.ts";
 import { plural } from "../src/format/values.ts";
+import type { RangePlan } from "../src/core/stream-analyze.ts";
 
 export { threadsFor } from "./stream-file.ts";
 
 /** Plain batch files from this size on stream under auto-detect; smaller ones are read whole so every container is considered. */
 const STREAM_MIN_BYTES = 64 << 20;
-
-const BATCH_LENGTH_OFFSET = fieldByName(BATCH_HEADER_FIELDS, "batch_length").offset;
 
 type Write = (chunks: Iterable<string>) => Promise<void>;
 
@@ -55,12 +53,19 @@ export async function inspectStreamed(write: Write, file: string, format: Format
   const lower = name.toLowerCase();
   if (format === "auto" && (lower.endsWith(".log") || lower.endsWith(".index"))) return null;
   let detectedBy = `forced: ${format} was chosen, not detected`;
+  let ranges: RangePlan[] | undefined;
   if (format === "auto") {
+    // Workers boot while the headers are walked; unused, they are stopped.
+    startThreadsAhead(statSync(file).size);
     const walk = walkFileHeaders(file);
-    if (walk === null || walk.size < STREAM_MIN_BYTES || !walk.tiles) return null;
+    if (walk === null || walk.size < STREAM_MIN_BYTES || !walk.tiles) {
+      await stopThreadsAhead();
+      return null;
+    }
+    ranges = walk.ranges;
     detectedBy = `auto: ${plural(walk.batches, "batch header")} ${walk.batches === 1 ? "ends exactly at" : "step by batch_length to exactly"} the end of the input`;
   }
-  const analysis = await analyzeFileStreaming(file, 0);
+  const analysis = await analyzeFileStreaming(file, 0, ranges);
   if (analysis === null) return null;
   const opened: OpenedInput = { format: "batches", detectedBy, analysis, container: null, recovery: null, entries: null, legacy: null };
   if (json) await write(openedJsonChunks(opened, new Uint8Array(0), name, withFrames));
@@ -68,8 +73,11 @@ export async function inspectStreamed(write: Write, file: string, format: Format
   return analysis.summary.errors > 0 ? 1 : 0;
 }
 
-// Batch headers only (256 bytes per batch): whether they step by batch_length to exactly the file's end.
-function walkFileHeaders(file: string): { size: number; batches: number; tiles: boolean } | null {
+/** Ranges the auto-detect header walk records for the threads that walk the file after it (joined to their size there). */
+const DETECT_RANGE_BYTES = 4 << 20;
+
+// Batch headers only (one small read per large batch): whether they step by batch_length to exactly the file's end.
+function walkFileHeaders(file: string): { size: number; batches: number; tiles: boolean; ranges: RangePlan[] } | null {
   let fd: number;
   try {
     fd = openSync(file, "r");
@@ -80,25 +88,17 @@ function walkFileHeaders(file: string): { size: number; batches: number; tiles: 
     const stat = fstatSync(fd);
     if (!stat.isFile()) return null;
     const source = fileSource(fd);
-    const header = new Uint8Array(BATCH_HEADER_SIZE);
-    const r = new ByteReader(header);
-    let pos = 0;
-    let batches = 0;
-    while (source.size - pos >= BATCH_HEADER_SIZE) {
-      if (source.read(header, pos) < BATCH_HEADER_SIZE) break;
-      const length = Number(r.u64(BATCH_LENGTH_OFFSET));
-      if (length < BATCH_HEADER_SIZE) break;
-      pos += length;
-      batches++;
-    }
-    return { size: source.size, batches, tiles: batches > 0 && pos === source.size };
+    const cutter = new RangeCutter(source, 0, DETECT_RANGE_BYTES);
+    const ranges: RangePlan[] = [];
+    for (let r = cutter.next(); r; r = cutter.next()) ranges.push(r);
+    return { size: source.size, batches: cutter.batches, tiles: cutter.tiles, ranges };
   } finally {
     closeSync(fd);
   }
 }
 
 // Null when the input is not a readable regular file or the engine lacks the kernel: readInput then reads it (and words any error).
-async function analyzeFileStreaming(file: string, startOffset: number): Promise<Analysis | null> {
-  const got = await analyzeOpenFile(file, { startOffset }, (analysis) => analysis);
+async function analyzeFileStreaming(file: string, startOffset: number, ranges?: readonly RangePlan[]): Promise<Analysis | null> {
+  const got = await analyzeOpenFile(file, { startOffset, ranges }, (analysis) => analysis);
   return got === null || isUnreadable(got) ? null : got;
 }

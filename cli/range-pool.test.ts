@@ -17,6 +17,8 @@ import { loadHashWasmXxh3 } from "../src/checksum/xxh3.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import type { Analysis } from "../src/core/model.ts";
 import { analyzeFileInPool, fileSource, RangePool } from "./range-pool.ts";
+import { JoinedRanges, RangeCutter } from "./range-cuts.ts";
+import type { RangePlan } from "../src/core/stream-analyze.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const reference = await loadHashWasmXxh3();
@@ -62,6 +64,80 @@ describe("all cores", () => {
       expect(withoutFrames(got)).toEqual(want);
     });
   }
+
+  it("ranges cut by the lazy header walk start at analyze()'s batch starts, cover the file in order, and know whether it tiles", () => {
+    const fd = openSync(FILE, "r");
+    try {
+      const cutter = new RangeCutter(fileSource(fd), 0, 1500);
+      const ranges: RangePlan[] = [];
+      for (let r = cutter.next(); r; r = cutter.next()) ranges.push(r);
+      expect(ranges.length).toBeGreaterThan(5);
+      expect(ranges[0]!.start).toBe(0);
+      expect(ranges.at(-1)!.end).toBe(bytes.length);
+      for (const [i, r] of ranges.entries()) {
+        if (i > 0) expect(r.start).toBe(ranges[i - 1]!.end);
+        expect(want.batches[r.firstBatch]!.start).toBe(r.start);
+      }
+      // The last batch is cut short: the walk cannot step past it, so the headers do not tile the file.
+      expect(cutter.tiles).toBe(false);
+      expect(cutter.batches).toBe(want.batches.length - 1);
+      const joined = new JoinedRanges(ranges, 5000);
+      const fewer: RangePlan[] = [];
+      for (let r = joined.next(); r; r = joined.next()) fewer.push(r);
+      expect(fewer.length).toBeLessThan(ranges.length);
+      expect(fewer.map((r) => r.start)).toEqual(ranges.filter((r) => fewer.some((f) => f.start === r.start)).map((r) => r.start));
+      expect(fewer.at(-1)!.end).toBe(bytes.length);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  for (const threads of [1, 2, 3]) {
+    it(`${threads} thread${threads > 1 ? "s" : ""} with the calling one walking too, over many small ranges, give analyze()'s result`, async () => {
+      const kernel = await createWasmKernel();
+      const got = await analyzeFileInPool(FILE, { threads, startOffset: 0, keepFrames: false, maxDiagnostics: 200_000, rangeBytes: 1200 }, kernel);
+      expect(withoutFrames(got)).toEqual(want);
+    });
+  }
+
+  it("many small ranges, from the pool's walk or from ranges a header walk recorded, give analyze()'s result (capped, with frames, dropped codes)", async () => {
+    const fd = openSync(FILE, "r");
+    const recorded: RangePlan[] = [];
+    try {
+      const cutter = new RangeCutter(fileSource(fd), 0, 700);
+      for (let r = cutter.next(); r; r = cutter.next()) recorded.push(r);
+    } finally {
+      closeSync(fd);
+    }
+    const kernel = await createWasmKernel();
+    const capped = analyzeWith(reference, bytes, { maxDiagnostics: 2 });
+    const dropped = withoutFrames(analyzeWith(reference, bytes, { dropFinding: (code) => code === "offset-discontinuity" }));
+    for (const ranges of [undefined, recorded]) {
+      const small = { startOffset: 0, rangeBytes: 2500, ranges };
+      expect(await analyzeFileInPool(FILE, { ...small, threads: 2, keepFrames: true, maxDiagnostics: 2 })).toEqual(capped);
+      expect(await analyzeFileInPool(FILE, { ...small, threads: 3, keepFrames: true, maxDiagnostics: 2 }, kernel)).toEqual(capped);
+      const got = await analyzeFileInPool(
+        FILE,
+        { ...small, threads: 2, keepFrames: false, maxDiagnostics: 200_000, dropCodes: ["offset-discontinuity"] },
+        kernel,
+      );
+      expect(withoutFrames(got)).toEqual(dropped);
+    }
+  });
+
+  it("workers already up and the calling thread share many small ranges and give analyze()'s result", async () => {
+    const pool = new RangePool(2);
+    try {
+      await pool.ready(); // so workers take ranges from the first, between the calling thread's ranges
+      const kernel = await createWasmKernel();
+      for (const rangeBytes of [300, 1000, 4000]) {
+        const got = await pool.analyzeFile(FILE, { startOffset: 0, keepFrames: false, maxDiagnostics: 200_000, rangeBytes }, kernel);
+        expect(withoutFrames(got), `${rangeBytes} B ranges`).toEqual(want);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
 
   it("workers apply a container's dropped codes (a segment's offset-discontinuity), inside ranges and at their borders", async () => {
     const dropped = withoutFrames(analyzeWith(reference, bytes, { dropFinding: (code) => code === "offset-discontinuity" }));

@@ -1,27 +1,35 @@
 /**
- * All cores for one file: a header walk cuts it into batch-aligned ranges, one worker_thread per
- * range streams its bytes into its own wasm kernel and walks them, and the ranges are merged in
- * input order (range-merge.ts), so the Analysis equals a single-threaded one. The page's Web
- * Workers can reuse the same three steps: planRanges, walkRange per worker, mergeRanges.
+ * All cores for one file: a header walk cuts it into batch-aligned ranges (a few per thread), the
+ * ranges are handed out as threads come free (worker_threads, each with its own wasm kernel, and
+ * optionally the calling thread, which starts at once while workers boot), and the results are
+ * merged in input order (range-merge.ts), so the Analysis equals a single-threaded one. The page's
+ * Web Workers can reuse the same three steps: planRanges, walkRange per range, mergeRanges.
  */
 import { Worker } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
-import { planRanges, type RangePlan } from "../src/core/stream-analyze.ts";
+import type { RangePlan } from "../src/core/stream-analyze.ts";
+import { JoinedRanges, RangeCutter, type RangeSupply } from "./range-cuts.ts";
 import { mergeRanges } from "../src/core/range-merge.ts";
-import { dropCodesFinding, type RangeResult } from "../src/core/range-walk.ts";
+import { dropCodesFinding, walkRange, type RangeResult } from "../src/core/range-walk.ts";
+import { compileKernel, type KernelWalker } from "../src/checksum/kernel/wasm-kernel.ts";
 import { fileSource } from "./file-source.ts";
 
 export { fileSource } from "./file-source.ts";
 import type { Analysis } from "../src/core/model.ts";
 import type { DiagnosticCode } from "../src/format/diagnostics.ts";
 
-/** What a range worker is asked to do (workerData). */
+/** What a range worker is asked to do (one message per job). */
 export interface RangeJob extends RangePlan {
   readonly path: string;
   readonly keepFrames: boolean;
   readonly maxDiagnostics: number;
   /** Codes a container drops whatever the batch (a function cannot cross to a worker; segments drop offset-discontinuity). */
   readonly dropCodes?: readonly DiagnosticCode[];
+}
+
+/** A range worker's first message: the kernel compiled once by the pool, so no thread compiles it again. */
+export interface RangeWorkerData {
+  readonly kernelModule: WebAssembly.Module;
 }
 
 /** Options of one pooled analysis. */
@@ -31,100 +39,212 @@ export interface PoolOptions {
   readonly keepFrames: boolean;
   readonly maxDiagnostics: number;
   readonly dropCodes?: readonly DiagnosticCode[];
+  /** Batch-aligned ranges covering [startOffset, size) in order, from a header walk already done (they are joined to the pool's range size); else the pool walks the headers. */
+  readonly ranges?: readonly RangePlan[];
+  /** Bytes per range handed out (default: a share of what is left, 4-32 MiB); tests set it small to cut a small file into many. */
+  readonly rangeBytes?: number;
 }
+
+/**
+ * Bytes of the next range: a share of what is left (so a worker booting late or a slower core still
+ * gets work, and the last ranges are small enough that no thread waits long for the others), within
+ * 4-32 MiB (a few ms of walking; merging stays cheap).
+ */
+function nextRangeBytes(left: number, threads: number): number {
+  return Math.max(4 << 20, Math.min(32 << 20, Math.ceil(left / (threads * 3))));
+}
+
+/** Jobs a worker holds at once, so it never waits for the calling thread to hand it the next one. */
+const JOBS_IN_FLIGHT = 2;
 
 const WORKER_URL = new URL("./range-worker-boot.mjs", import.meta.url);
 
 type Reply = { ready: true } | { ok: true; result: RangeResult } | { ok: false; error: string };
+type Waiter = { resolve: (r: RangeResult) => void; reject: (e: Error) => void };
+
+/** One worker thread and its jobs in flight, answered in the order they were posted. */
+class PooledWorker {
+  readonly ready: Promise<void>;
+  private readonly waiting: Waiter[] = [];
+  private failure: Error | null = null;
+
+  constructor(readonly worker: Worker) {
+    let started: () => void = () => undefined;
+    let failed: (e: Error) => void = () => undefined;
+    this.ready = new Promise<void>((resolve, reject) => {
+      started = resolve;
+      failed = reject;
+    });
+    // A worker that never comes up must not fail a file the other threads can still walk.
+    this.ready.catch(() => undefined);
+    const fail = (err: Error): void => {
+      this.failure ??= err;
+      failed(err);
+      for (const w of this.waiting.splice(0)) w.reject(err);
+    };
+    worker.on("message", (m: Reply) => {
+      if ("ready" in m) return started();
+      const w = this.waiting.shift();
+      if (!w) return;
+      if (m.ok) w.resolve(m.result);
+      else w.reject(new Error(m.error));
+    });
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`range worker exited with code ${code}`)));
+  }
+
+  run(job: RangeJob): Promise<RangeResult> {
+    if (this.failure) return Promise.reject(this.failure);
+    const answer = new Promise<RangeResult>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.worker.postMessage(job);
+    return answer;
+  }
+}
+
+/** Lets queued worker messages run between two ranges the calling thread walks. */
+const yieldToEvents = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Worker threads that stay up between jobs (start-up is paid once), each with its own kernel. */
 export class RangePool {
-  private readonly workers: Worker[];
-  private readonly started: Promise<void>;
+  private readonly workers: PooledWorker[];
 
-  /** Starts `threads` workers; ready() resolves when all have loaded their kernel. */
+  /** Starts `threads` workers (none for 0) at once; ready() resolves when all have their kernel. */
   constructor(readonly threads: number) {
-    this.workers = Array.from({ length: Math.max(1, threads) }, () => new Worker(WORKER_URL));
-    this.started = Promise.all(this.workers.map((w) => this.reply(w).then(() => undefined))).then(() => undefined);
+    this.workers = Array.from({ length: Math.max(0, threads) }, () => new PooledWorker(new Worker(WORKER_URL)));
+    // Threads boot while the kernel compiles here (once, for all of them); the module is their first message.
+    if (this.workers.length > 0)
+      void compileKernel().then(
+        (kernelModule) => {
+          const first: RangeWorkerData = { kernelModule };
+          for (const w of this.workers) w.worker.postMessage(first);
+        },
+        // Without a kernel the workers cannot walk: stopped, they fail their ready() and jobs.
+        () => this.workers.forEach((w) => void w.worker.terminate()),
+      );
+  }
+
+  /** Lets the process exit while the workers are up (a pool started ahead of need that may go unused); ref() undoes it. */
+  unref(): void {
+    for (const w of this.workers) w.worker.unref();
+  }
+
+  /** Keeps the process alive for the workers again, as a pool does from its start. */
+  ref(): void {
+    for (const w of this.workers) w.worker.ref();
   }
 
   /** Resolves once every worker can take a job. */
-  ready(): Promise<void> {
-    return this.started;
+  async ready(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.ready));
   }
 
-  private reply(worker: Worker): Promise<Reply> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (m: Reply): void => {
-        cleanup();
-        resolve(m);
-      };
-      const onError = (err: Error): void => {
-        cleanup();
-        reject(err);
-      };
-      const onExit = (code: number): void => {
-        cleanup();
-        reject(new Error(`range worker exited with code ${code}`));
-      };
-      const cleanup = (): void => {
-        worker.off("message", onMessage);
-        worker.off("error", onError);
-        worker.off("exit", onExit);
-      };
-      worker.on("message", onMessage);
-      worker.on("error", onError);
-      worker.on("exit", onExit);
-    });
-  }
-
-  private async run(worker: Worker, job: RangeJob): Promise<RangeResult> {
-    const answer = this.reply(worker);
-    worker.postMessage(job);
-    const m = await answer;
-    if ("ready" in m) throw new Error("range worker answered a job with ready");
-    if (!m.ok) throw new Error(m.error);
-    return m.result;
-  }
-
-  /** Analyses the file at `path` over the pool; the result equals analyze() of its bytes. */
-  async analyzeFile(path: string, options: Omit<PoolOptions, "threads">): Promise<Analysis> {
-    await this.started;
+  /**
+   * Analyses the file at `path` over the pool, and over the calling thread too when `ownKernel` is
+   * given (it walks ranges from the start while workers boot); the result equals analyze() of its bytes.
+   */
+  async analyzeFile(path: string, options: Omit<PoolOptions, "threads">, ownKernel?: KernelWalker): Promise<Analysis> {
+    const workers = this.workers;
+    if (workers.length === 0 && !ownKernel) throw new Error("a pool of no workers needs the calling thread's kernel");
     const fd = openSync(path, "r");
-    let size: number;
-    let plans: RangePlan[];
     try {
       const source = fileSource(fd);
-      size = source.size;
-      plans = planRanges(source, this.workers.length, options.startOffset);
+      const threads = workers.length + (ownKernel ? 1 : 0);
+      const fixed = options.rangeBytes ?? 32 << 20;
+      const cutter: RangeSupply = options.ranges ? new JoinedRanges(options.ranges, fixed) : new RangeCutter(source, options.startOffset, fixed);
+      const plans: RangePlan[] = [];
+      const job = (p: RangePlan): RangeJob => ({
+        ...p,
+        path,
+        keepFrames: options.keepFrames,
+        maxDiagnostics: options.maxDiagnostics,
+        dropCodes: options.dropCodes,
+      });
+      const results: Array<RangeResult | undefined> = [];
+      let exhausted = false;
+      let filled = 0;
+      let settle: (failure?: unknown) => void = () => undefined;
+      const done = new Promise<void>((resolve, reject) => {
+        settle = (failure) => (failure === undefined ? resolve() : reject(failure instanceof Error ? failure : new Error("range pool: a worker failed")));
+      });
+      // A range may be walked twice (see below): the first result counts; both are the same.
+      const fill = (i: number, r: RangeResult): void => {
+        if (results[i]) return;
+        results[i] = r;
+        filled++;
+        if (exhausted && filled === plans.length) settle();
+      };
+      /** Cuts the next range for whichever thread asks; -1 when the file is all handed out. */
+      const claim = (): number => {
+        if (exhausted) return -1;
+        const left = source.size - (plans.at(-1)?.end ?? options.startOffset);
+        const p = cutter.next(options.rangeBytes ?? nextRangeBytes(left, threads));
+        if (!p) {
+          exhausted = true;
+          if (filled === plans.length) settle();
+          return -1;
+        }
+        plans.push(p);
+        return plans.length - 1;
+      };
+      /** Ranges posted to a worker and not answered yet. */
+      const posted = new Set<number>();
+      // Each worker keeps JOBS_IN_FLIGHT ranges; a reply hands it the next unclaimed one. A failed job fails the file.
+      const feed = (w: PooledWorker): void => {
+        const i = claim();
+        if (i < 0) return;
+        posted.add(i);
+        w.run(job(plans[i] as RangePlan)).then(
+          (r) => {
+            posted.delete(i);
+            fill(i, r);
+            feed(w);
+          },
+          (err: unknown) => settle(err),
+        );
+      };
+      for (const w of workers)
+        void w.ready.then(
+          () => {
+            for (let k = 0; k < JOBS_IN_FLIGHT; k++) feed(w);
+          },
+          () => undefined,
+        );
+      if (ownKernel) {
+        const dropFinding = dropCodesFinding(options.dropCodes);
+        const walkHere = (i: number): void => fill(i, walkRange(ownKernel, source, { ...job(plans[i] as RangePlan), dropFinding }));
+        for (let i = claim(); i >= 0; i = claim()) {
+          walkHere(i);
+          await yieldToEvents();
+        }
+        // Nothing left to claim: rather than wait for a worker that is slow or descheduled (a busy machine),
+        // walk what is still queued at workers too, the last first; whichever thread ends first counts.
+        for (let i = Math.max(-1, ...posted); i >= 0; i = Math.max(-1, ...posted)) {
+          posted.delete(i);
+          walkHere(i);
+          await yieldToEvents();
+        }
+      } else Promise.any(workers.map((w) => w.ready)).catch((err: unknown) => settle(err));
+      await done;
+      return mergeRanges(source.size, results as RangeResult[], options.maxDiagnostics, dropCodesFinding(options.dropCodes));
     } finally {
       closeSync(fd);
     }
-    const results = await Promise.all(
-      plans.map((p, i) =>
-        this.run(this.workers[i] as Worker, {
-          ...p,
-          path,
-          keepFrames: options.keepFrames,
-          maxDiagnostics: options.maxDiagnostics,
-          dropCodes: options.dropCodes,
-        }),
-      ),
-    );
-    return mergeRanges(size, results, options.maxDiagnostics, dropCodesFinding(options.dropCodes));
   }
 
   /** Stops every worker. */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all(this.workers.map((w) => w.worker.terminate()));
   }
 }
 
-/** Analyses the file at `path` with up to `threads` workers started for it; the result equals analyze() of its bytes. */
-export async function analyzeFileInPool(path: string, options: PoolOptions): Promise<Analysis> {
-  const pool = new RangePool(options.threads);
+/**
+ * Analyses the file at `path` with `threads` threads: the calling thread (with `ownKernel`) and
+ * threads - 1 workers started for it, or `threads` workers without it; the result equals analyze() of its bytes.
+ */
+export async function analyzeFileInPool(path: string, options: PoolOptions, ownKernel?: KernelWalker): Promise<Analysis> {
+  const pool = new RangePool(ownKernel ? options.threads - 1 : options.threads);
   try {
-    return await pool.analyzeFile(path, options);
+    return await pool.analyzeFile(path, options, ownKernel);
   } finally {
     await pool.close();
   }

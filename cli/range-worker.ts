@@ -5,10 +5,12 @@ import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import { dropCodesFinding, walkRange } from "../src/core/range-walk.ts";
 import { frameColumnBuffers } from "../src/core/frame-columns.ts";
 import { fileSource } from "./file-source.ts";
-import type { RangeJob } from "./range-pool.ts";
+import type { RangeJob, RangeWorkerData } from "./range-pool.ts";
 
 const port = parentPort!;
-const kernel = await createWasmKernel();
+// The pool's compiled module comes first: instantiating it skips decoding and compiling the kernel in every thread.
+const first = await new Promise<RangeWorkerData>((resolve) => port.once("message", resolve));
+const kernel = await createWasmKernel(first.kernelModule);
 port.on("message", (job: RangeJob) => {
   try {
     const fd = openSync(job.path, "r");

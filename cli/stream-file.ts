@@ -1,35 +1,66 @@
 /**
  * A regular file streamed through the wasm kernel: 4 MiB reads into its memory (flat however large
- * the file), over worker threads when large; the file stays open while the caller reads the few
+ * the file), shared by this thread and worker threads when large; the file stays open while the caller reads the few
  * headers it needs besides (a segment's recovery), so nothing is read whole.
  */
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/analyze.ts";
-import { analyzeSource, type ByteSource } from "../src/core/stream-analyze.ts";
+import { analyzeSource, type ByteSource, type RangePlan } from "../src/core/stream-analyze.ts";
 import { dropCodesFinding } from "../src/core/range-walk.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import type { Analysis } from "../src/core/model.ts";
 import type { DiagnosticCode } from "../src/format/diagnostics.ts";
-import { analyzeFileInPool } from "./range-pool.ts";
+import { RangePool } from "./range-pool.ts";
 import { fileSource } from "./file-source.ts";
 
 /**
- * Files from this size on are split over worker threads. Under tsx a worker takes 0.3-1 s to start
- * while one thread walks a GiB in about 0.5 s, so smaller files and machines with fewer than
- * MIN_CORES cores stay on one thread (bench: `npm run bench`, the IGGY_BATCH_THREADS=2 row).
+ * Files from this size on are shared with worker threads. The calling thread starts on the first
+ * range at once and workers (about 30-80 ms to boot, far more under tsx) take ranges as they come
+ * up, so a pool costs little even when a worker is late; below this size one thread is done before a
+ * worker would help (bench: `npm run bench`, the CLI rows).
  */
-const POOL_MIN_BYTES = 512 << 20;
-const MIN_CORES = 3;
+const POOL_MIN_BYTES = 128 << 20;
 const MAX_THREADS = 4;
 
-/** Worker threads for a file of `size` bytes: IGGY_BATCH_THREADS when set, else by size and cores. */
+/** Threads (the calling one included) for a file of `size` bytes: IGGY_BATCH_THREADS when set, else by size and cores. */
 export function threadsFor(size: number): number {
   const forced = Number(process.env.IGGY_BATCH_THREADS);
   if (Number.isInteger(forced) && forced >= 1) return forced;
-  const cores = availableParallelism();
-  return size >= POOL_MIN_BYTES && cores >= MIN_CORES ? Math.min(MAX_THREADS, cores) : 1;
+  return size >= POOL_MIN_BYTES ? Math.min(MAX_THREADS, availableParallelism()) : 1;
+}
+
+let poolAhead: RangePool | null = null;
+
+/**
+ * Starts the worker threads a file of `size` bytes will be walked with, so they boot while the
+ * caller walks its headers; analyzeOpenFile takes them. Idle, they do not keep the process alive.
+ */
+export function startThreadsAhead(size: number): void {
+  const workers = threadsFor(size) - 1;
+  if (workers < 1 || poolAhead) return;
+  poolAhead = new RangePool(workers);
+  poolAhead.unref();
+}
+
+/** Stops the threads startThreadsAhead started, when the file turns out not to stream. */
+export async function stopThreadsAhead(): Promise<void> {
+  const pool = poolAhead;
+  poolAhead = null;
+  await pool?.close();
+}
+
+/** The pool started ahead when it has `workers` workers, else a new one. */
+function takePool(workers: number): RangePool {
+  const ahead = poolAhead;
+  poolAhead = null;
+  if (ahead?.threads === workers) {
+    ahead.ref();
+    return ahead;
+  }
+  void ahead?.close();
+  return new RangePool(workers);
 }
 
 /** How to stream one file. */
@@ -38,6 +69,8 @@ export interface FileStreamOptions {
   readonly startOffset?: number;
   /** A container's rule as codes (they cross to worker threads): a segment drops offset-discontinuity. */
   readonly dropCodes?: readonly DiagnosticCode[];
+  /** Batch-aligned ranges of [startOffset, size) from a header walk the caller already did, so threads need not walk the headers again. */
+  readonly ranges?: readonly RangePlan[];
 }
 
 /** Why a file could not be opened (the error's message, as a whole read would word it). */
@@ -68,11 +101,16 @@ export async function analyzeOpenFile<T>(
     const source = fileSource(fd);
     const threads = threadsFor(source.size);
     const base = { startOffset: options.startOffset ?? 0, keepFrames: false, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS };
-    const analysis =
-      threads > 1
-        ? await analyzeFileInPool(file, { ...base, threads, dropCodes: options.dropCodes })
-        : analyzeSource(await createWasmKernel(), source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) });
-    return use(analysis, source);
+    const kernel = await createWasmKernel();
+    if (threads === 1) return use(analyzeSource(kernel, source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) }), source);
+    // This thread walks ranges too: threads - 1 workers.
+    const pool = takePool(threads - 1);
+    try {
+      return use(await pool.analyzeFile(file, { ...base, dropCodes: options.dropCodes, ranges: options.ranges }, kernel), source);
+    } finally {
+      // Stopping threads takes milliseconds the caller need not wait for (they end before the process does).
+      pool.close().catch(() => undefined);
+    }
   } finally {
     closeSync(fd);
   }

@@ -11,6 +11,7 @@ import { loadXxh3 } from "../../src/checksum/xxh3.ts";
 import { planSegment, writeSegmentFile } from "./segment.ts";
 import { hasGnuTime, timeProcess } from "./native.ts";
 import { RangePool } from "../../cli/range-pool.ts";
+import { createWasmKernel } from "../../src/checksum/kernel/wasm-kernel.ts";
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../bin/iggy-batch.mjs");
 const MiB = 1 << 20;
@@ -31,28 +32,37 @@ const median = (xs: readonly number[]): number => {
 };
 const label = (n: number): string => (n >= 1024 ? `${n / 1024} KiB` : `${n} B`);
 
-/** The file walked by pools of 1 and 2 workers that are already up (no start-up), interleaved: what all cores give. */
+/**
+ * The file walked by pools of 1 and 2 workers that are already up (no start-up), and by 1 worker with
+ * the calling thread walking ranges too (what `inspect` does on 2 cores), interleaved: what all cores give.
+ */
 async function warmPoolLines(file: string, frames: number, runs: number, cSeconds: number | null): Promise<string[]> {
   const pools = [new RangePool(1), new RangePool(2)];
+  const own = await createWasmKernel();
+  const modes = [
+    { name: "pool of 1 worker already up (in the bench process)", pool: pools[0]!, own: undefined },
+    { name: "pool of 2 workers already up (in the bench process)", pool: pools[1]!, own: undefined },
+    { name: "1 worker already up + the calling thread", pool: pools[0]!, own },
+  ];
   try {
     await Promise.all(pools.map((p) => p.ready()));
-    const times = pools.map(() => [] as number[]);
+    const times = modes.map(() => [] as number[]);
     const options = { startOffset: 0, keepFrames: false, maxDiagnostics: 200_000 };
     for (let r = 0; r <= runs; r++) {
-      for (const [i, pool] of pools.entries()) {
+      for (const [i, mode] of modes.entries()) {
         const t0 = performance.now();
-        const a = await pool.analyzeFile(file, options);
-        if (a.summary.frames !== frames || a.summary.errors > 0)
-          throw new Error(`pool of ${pool.threads}: ${a.summary.frames} frames, ${a.summary.errors} errors`);
+        const a = await mode.pool.analyzeFile(file, options, mode.own);
+        if (a.summary.frames !== frames || a.summary.errors > 0) throw new Error(`${mode.name}: ${a.summary.frames} frames, ${a.summary.errors} errors`);
         if (r > 0) times[i]!.push((performance.now() - t0) / 1e3); // run 0 warms the kernels up
       }
     }
-    const [one, two] = times.map(median) as [number, number];
-    return pools.map((pool, i) => {
-      const t = i === 0 ? one : two;
+    const medians = times.map(median);
+    const one = medians[0]!;
+    return modes.map((mode, i) => {
+      const t = medians[i]!;
       const ratio = cSeconds ? `, ${(t / cSeconds).toFixed(2)}x C` : "";
-      const speedup = i === 1 ? `, ${(one / two).toFixed(2)}x one worker` : "";
-      return `    ${`pool of ${pool.threads} worker${i ? "s" : ""} already up (in the bench process)`.padEnd(56)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), ${((t * 1e9) / frames).toFixed(1)} ns/frame${ratio}${speedup}`;
+      const speedup = i > 0 ? `, ${(one / t).toFixed(2)}x one worker` : "";
+      return `    ${mode.name.padEnd(56)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), ${((t * 1e9) / frames).toFixed(1)} ns/frame${ratio}${speedup}`;
     });
   } finally {
     await Promise.all(pools.map((p) => p.close()));
@@ -86,13 +96,12 @@ export async function cliSection(cfg: CliBenchConfig): Promise<string[]> {
         args: [BIN, "inspect", file, "--json", "--no-frames"],
         env: { ...process.env, IGGY_BATCH_THREADS: "1" },
       });
+      // Timed every run, interleaved with the rows above, so before/after ratios hold on a shared machine.
       if (cfg.baselineBin) variants.push({ name: `baseline ${cfg.baselineBin} inspect FILE`, cmd: process.execPath, args: [cfg.baselineBin, "inspect", file] });
       const times = variants.map(() => [] as number[]);
       const rss = variants.map(() => [] as number[]);
       for (let r = 0; r < cfg.runs; r++) {
         for (const [i, v] of variants.entries()) {
-          // The baseline reads the whole file into memory and is slow: once is enough for its order of magnitude.
-          if (v.name.startsWith("baseline") && r > 0) continue;
           const t = timeProcess(v.cmd, v.args, v.env);
           if (t.status !== 0) throw new Error(`${v.name} exited ${t.status} on a valid segment`);
           times[i]!.push(t.seconds);

@@ -22,6 +22,7 @@ export async function kernelWalkMs(segment: Uint8Array, expectFrames: number, mo
       const r = kernel.walk(have, pos, 0, false, pos + have === segment.length);
       ms += performance.now() - t0;
       if (r.batches === 0) throw new Error(`kernel walked nothing at ${pos}`);
+      if (r.flagged !== 0) throw new Error(`kernel flagged ${r.flagged} frames in the window at ${pos}, the segment has none`);
       frames += r.frames;
       pos += r.consumed;
     }

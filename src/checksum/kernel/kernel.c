@@ -1,6 +1,7 @@
 /*
  * The batched XXH3-64 kernel of Iggy Batch Explorer, compiled to wasm32 by scripts/build-kernel.mjs.
- * XXH3 is vendor/xxhash.h (xxHash 0.8.1, BSD-2-Clause, vendor/LICENSE), inlined; there is no libc
+ * XXH3 is vendor/xxhash.h (xxHash 0.8.1, BSD-2-Clause, vendor/LICENSE), inlined, with its 17..240-byte
+ * paths redone in wasm SIMD by xxh3-wasm.h (kx_xxh3_64); there is no libc
  * (include/ holds stub headers). Memory is imported: the host sizes it and puts input bytes, tables
  * and outputs in it; every pointer below is an offset in that memory.
  *
@@ -12,6 +13,7 @@
 #include "vendor/xxhash.h"
 #include <stdint.h>
 #include "layout.h"
+#include "xxh3-wasm.h"
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
@@ -27,7 +29,7 @@ static inline void wr64(uint32_t *p, uint64_t v) { __builtin_memcpy(p, &v, 8); }
 /* out[i] = XXH3-64 of data[starts[i], ends[i]). */
 EXPORT("hash_windows")
 void hash_windows(const uint8_t *data, const uint32_t *starts, const uint32_t *ends, uint32_t n, uint64_t *out) {
-  for (uint32_t i = 0; i < n; i++) out[i] = XXH3_64bits(data + starts[i], ends[i] - starts[i]);
+  for (uint32_t i = 0; i < n; i++) out[i] = kx_xxh3_64(data + starts[i], ends[i] - starts[i]);
 }
 
 /* Whole frames [starts[i], ends[i]): how many have a stored checksum (LE u64 at +0) other than XXH3-64 of bytes 8..end. */
@@ -36,7 +38,7 @@ uint32_t verify_frames(const uint8_t *data, const uint32_t *starts, const uint32
   uint32_t bad = 0;
   for (uint32_t i = 0; i < n; i++) {
     const uint8_t *f = data + starts[i];
-    bad += XXH3_64bits(f + FRAME_CHECKSUM_SIZE, ends[i] - starts[i] - FRAME_CHECKSUM_SIZE) != rd64(f + FRAME_CHECKSUM_OFFSET);
+    bad += kx_xxh3_64(f + FRAME_CHECKSUM_SIZE, ends[i] - starts[i] - FRAME_CHECKSUM_SIZE) != rd64(f + FRAME_CHECKSUM_OFFSET);
   }
   return bad;
 }
@@ -144,7 +146,7 @@ uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
         break;
       }
       const uint64_t stored = rd64(h + FRAME_CHECKSUM_OFFSET);
-      const uint64_t computed = XXH3_64bits(h + FRAME_CHECKSUM_SIZE, (size_t)flen - FRAME_CHECKSUM_SIZE);
+      const uint64_t computed = kx_xxh3_64(h + FRAME_CHECKSUM_SIZE, (uint32_t)flen - FRAME_CHECKSUM_SIZE);
       const uint32_t odelta = rd32(h + FRAME_OFFSET_DELTA_OFFSET), tdelta = rd32(h + FRAME_TIMESTAMP_DELTA_OFFSET);
       if (k == 0) {
         first_delta = odelta;
@@ -193,7 +195,7 @@ uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
     rec[BR_FIRST_OFFSET_DELTA] = first_delta;
     rec[BR_LAST_OFFSET_DELTA] = last_delta;
     rec[BR_FIRST_FRAME] = first_frame;
-    wr64(rec + BR_CHECKSUM_U64, XXH3_64bits(scratch, (size_t)(sum_at - scratch)));
+    wr64(rec + BR_CHECKSUM_U64, kx_xxh3_64(scratch, (uint32_t)(sum_at - scratch)));
     nb++;
     pos = end;
   }
