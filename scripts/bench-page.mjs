@@ -52,7 +52,9 @@ const USAGE = `usage: npm run bench:page -- [--mib N] [--payload BYTES] [--no-bu
   --payload BYTES  payload size of every message (default 100)
   --no-build       serve dist/ as it is (default: vite build first)
   --no-keep        delete the segment file afterwards (default: keep it in the temp dir for the next run)
-  --headed         show the browser window`;
+  --headed         show the browser window
+
+  BENCH_TRACE=1    also print the page renderer's RSS and the main thread's array buffers every 10 ms while the file opens`;
 
 const { values: opts } = parseArgs({
   options: {
@@ -311,6 +313,25 @@ async function main() {
     const before = mem.page();
     mem.resetPeak();
     const t0 = performance.now();
+    // BENCH_TRACE=1: the page renderer's RSS and the status line every 100 ms while the file opens.
+    let status = "";
+    let ab = 0;
+    const traceCdp = process.env.BENCH_TRACE ? await context.newCDPSession(page) : null;
+    const trace = process.env.BENCH_TRACE
+      ? setInterval(() => {
+          void page
+            .evaluate(() => document.querySelector('header [role="status"]')?.textContent ?? "")
+            .then((t) => (status = t))
+            .catch(() => {});
+          void traceCdp
+            .send("Runtime.getHeapUsage")
+            .then((h) => (ab = [h.usedSize, h.embedderHeapUsedSize ?? 0, h.backingStorageSize ?? 0]))
+            .catch(() => {});
+          console.log(
+            `trace ${(performance.now() - t0).toFixed(0)} ms rss ${fmtMiB(mem.page().rss)} main heap/embedder/array buffers ${Array.isArray(ab) ? ab.map(fmtMiB).join(" ") : ""} · ${status.slice(0, 40)}`,
+          );
+        }, 10)
+      : null;
     await page.getByLabel("Open batch file").setInputFiles(seg.file);
     const handle = await page.waitForFunction(
       (n) => {
@@ -323,6 +344,7 @@ async function main() {
       { timeout: 10 * 60_000, polling: "raf" },
     );
     const wallMs = performance.now() - t0;
+    if (trace) setTimeout(() => clearInterval(trace), 1500);
     const done = await handle.jsonValue();
     const changeAt = await page.evaluate(() => window.__benchChange ?? null);
     const analysis = changeAt === null ? null : await longTasksBetween(page, changeAt, done.at);
