@@ -9,11 +9,11 @@
 //   3. launches the Chromium the e2e tests use (scripts/find-browser.mjs, the same hermetic args
 //      as playwright.config.ts), registers a PerformanceObserver for 'longtask' before the page
 //      loads, opens the file through the "Open batch file" input and waits for the status line;
-//   4. scrolls the hex map to the end, steps it by wheel and by PageDown, searches the whole input for
+//   4. scrolls the hex map to the end, steps it by wheel and by PageDown, hovers 12 bytes, searches the whole input for
 //      16 bytes (twice) and jumps to the middle with the Overview, and prints: time from setInputFiles
 //      to the summary (and its ratio to the C verifier of scripts/bench/native.ts on the same file, when
 //      cc and libxxhash are there), the longest main-thread task and the number of tasks over 50 ms
-//      during analysis, the scroll, the steps and the search, the scroll-step times, the search and
+//      during analysis, the scroll, the steps, the hovers and the search, the scroll-step and hover times, the search and
 //      jump times, the JS heap in use, and the renderer's peak RSS (every Chromium renderer process,
 //      which holds the page's workers as threads, sampled from /proc every 50 ms) against the file size.
 import { spawn, spawnSync } from "node:child_process";
@@ -416,6 +416,35 @@ async function main() {
     const stepEnd = await page.evaluate(() => performance.now());
     const stepTasks = await longTasksBetween(page, stepStart, stepEnd);
 
+    // Hover: the pointer over 12 bytes of the rows shown, each timed from the move to its tooltip.
+    const hoverStart = await page.evaluate(() => performance.now());
+    const hovers = [];
+    const cells = page.locator("[data-testid=hex-scroll] [data-offset]");
+    const cellCount = await cells.count();
+    let shown = "";
+    for (let i = 0; i < 12 && cellCount > 0; i++) {
+      const cell = cells.nth(Math.floor(((i + 0.5) * cellCount) / 12));
+      const t = performance.now();
+      await cell.hover();
+      // The tooltip's text changes once it describes the new byte (each byte sampled is in another row).
+      const text = await page
+        .waitForFunction(
+          (before) => {
+            const now = document.querySelector('[role="tooltip"]')?.textContent ?? "";
+            return now !== "" && now !== before ? now : false;
+          },
+          shown,
+          { timeout: 10_000, polling: "raf" },
+        )
+        .then((h) => h.jsonValue())
+        .catch(() => null);
+      if (text === null) continue;
+      shown = text;
+      hovers.push(performance.now() - t);
+    }
+    await page.waitForTimeout(200);
+    const hoverTasks = await longTasksBetween(page, hoverStart, await page.evaluate(() => performance.now()));
+
     // A byte search over the whole input (16 bytes found nowhere, so every byte is read), twice: the
     // first also hands the bytes to the search worker. Then one overview jump to the middle.
     const searchTimes = [];
@@ -486,6 +515,11 @@ async function main() {
       `scroll step wheel median ${fmtMs(med(steps.wheel))}, max ${fmtMs(maxOf(steps.wheel))}; PageDown median ${fmtMs(med(steps.key))}, max ${fmtMs(maxOf(steps.key))} (${steps.wheel.length}+${steps.key.length} steps, input event to the frame after its last DOM change)` +
         (stepTasks ? `; longest task ${fmtMs(stepTasks.longest)}, ${stepTasks.count} task(s) > 50 ms` : ""),
     );
+    if (hovers.length)
+      console.log(
+        `hover       ${hovers.length} bytes, pointer move to tooltip median ${fmtMs(med(hovers))}, max ${fmtMs(maxOf(hovers))} (from this script, round trips included)` +
+          (hoverTasks ? `; longest task ${fmtMs(hoverTasks.longest)}, ${hoverTasks.count} task(s) > 50 ms` : ""),
+      );
     console.log(
       `search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (bytes handed to the search worker first), ${fmtMs(searchTimes[1])} again` +
         (searchTasks[0] ? `; longest main-thread task ${fmtMs(searchTasks[0].longest)} then ${fmtMs(searchTasks[1].longest)}` : ""),
