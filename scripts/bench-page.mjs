@@ -9,12 +9,15 @@
 //   3. launches the Chromium the e2e tests use (scripts/find-browser.mjs, the same hermetic args
 //      as playwright.config.ts), registers a PerformanceObserver for 'longtask' before the page
 //      loads, opens the file through the "Open batch file" input and waits for the status line;
-//   4. scrolls the hex map to the end, searches the whole input for 16 bytes (twice) and jumps to
-//      the middle with the Overview, and prints: time from setInputFiles to the summary, the
-//      longest main-thread task and the number of tasks over 50 ms during analysis and during the
-//      scroll, the search and jump times, and the JS heap in use.
+//   4. scrolls the hex map to the end, steps it by wheel and by PageDown, hovers 12 bytes, searches the whole input for
+//      16 bytes (twice) and jumps to the middle with the Overview, and prints: time from setInputFiles
+//      to the summary (and its ratio to the C verifier of scripts/bench/native.ts on the same file, when
+//      cc and libxxhash are there), the longest main-thread task and the number of tasks over 50 ms
+//      during analysis, the scroll, the steps, the hovers and the search, the scroll-step and hover times, the search and
+//      jump times, the JS heap in use, and the renderer's peak RSS (every Chromium renderer process,
+//      which holds the page's workers as threads, sampled from /proc every 50 ms) against the file size.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -39,6 +42,8 @@ const CHROMIUM_ARGS = [
   "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
   // performance.memory in whole bytes rather than bucketed values.
   "--enable-precise-memory-info",
+  // One wheel event, one scroll: the step time is not spread over a smooth-scroll animation.
+  "--disable-smooth-scrolling",
 ];
 
 const USAGE = `usage: npm run bench:page -- [--mib N] [--payload BYTES] [--no-build] [--no-keep] [--headed]
@@ -47,7 +52,9 @@ const USAGE = `usage: npm run bench:page -- [--mib N] [--payload BYTES] [--no-bu
   --payload BYTES  payload size of every message (default 100)
   --no-build       serve dist/ as it is (default: vite build first)
   --no-keep        delete the segment file afterwards (default: keep it in the temp dir for the next run)
-  --headed         show the browser window`;
+  --headed         show the browser window
+
+  BENCH_TRACE=1    also print the page renderer's RSS and the main thread's array buffers every 10 ms while the file opens`;
 
 const { values: opts } = parseArgs({
   options: {
@@ -86,6 +93,105 @@ async function segmentFile() {
   const bytes = buildSegment(await loadXxh3(), plan);
   writeFileSync(file, bytes);
   return { file, plan, reused: false, buildMs: performance.now() - t0 };
+}
+
+/** The kB value of a `Name:   123 kB` line of /proc/<pid>/status, or 0. */
+function statusKiB(status, name) {
+  const m = new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status);
+  return m ? Number(m[1]) : 0;
+}
+
+/** Pids of every Chromium renderer process below rootPid (the page and its workers live in these). */
+function rendererPids(rootPid) {
+  const children = new Map();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // The command may hold spaces and parentheses: the ppid is the second field after the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(name));
+    } catch {
+      // gone already
+    }
+  }
+  const out = [];
+  const todo = [rootPid];
+  while (todo.length) {
+    const pid = todo.pop();
+    for (const c of children.get(pid) ?? []) {
+      todo.push(c);
+      try {
+        if (readFileSync(`/proc/${c}/cmdline`, "utf8").includes("--type=renderer")) out.push(c);
+      } catch {
+        // gone already
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The page's renderer memory. The page runs in one renderer process (its workers are threads of it);
+ * Chromium keeps a spare renderer or two beside it, so the page's is the one with the largest VmHWM
+ * (the kernel's own peak RSS of the process). resetPeak() restarts every renderer's VmHWM
+ * (/proc/<pid>/clear_refs 5) so a phase's peak can be read; pssPeak() is the highest sum of the
+ * renderers' PSS seen by a 50 ms sampler, as a cross-check that shared pages are not counted twice.
+ */
+function rendererMemory(rootPid) {
+  let pssPeak = 0;
+  const read = (pid, file) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  let pids = rendererPids(rootPid);
+  let scanned = Date.now();
+  const timer = setInterval(() => {
+    if (Date.now() - scanned > 1000) {
+      pids = rendererPids(rootPid);
+      scanned = Date.now();
+    }
+    const sum = pids.reduce((n, pid) => n + statusKiB(read(pid, "smaps_rollup"), "Pss") * 1024, 0);
+    pssPeak = Math.max(pssPeak, sum);
+  }, 50);
+  const page = () => {
+    let best = { pid: 0, hwm: 0, rss: 0 };
+    for (const pid of rendererPids(rootPid)) {
+      const status = read(pid, "status");
+      const hwm = statusKiB(status, "VmHWM") * 1024;
+      if (hwm > best.hwm) best = { pid, hwm, rss: statusKiB(status, "VmRSS") * 1024 };
+    }
+    return best;
+  };
+  return {
+    /** The page's renderer now: its pid, peak RSS since the last reset, and RSS. */
+    page,
+    resetPeak() {
+      for (const pid of rendererPids(rootPid)) {
+        try {
+          writeFileSync(`/proc/${pid}/clear_refs`, "5");
+        } catch {
+          // not ours to reset (no permission): the peak then runs from the process start
+        }
+      }
+      pssPeak = 0;
+    },
+    pssPeak: () => pssPeak,
+    count: () => rendererPids(rootPid).length,
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** The C verifier of `npm run bench` (scripts/bench/native.ts), or the reason it is missing. */
+async function nativeVerifier() {
+  const native = await import(pathToFileURL(path.join(ROOT, "scripts", "bench", "native.ts")).href);
+  if (!native.hasGnuTime()) return { missing: "no /usr/bin/time" };
+  const built = native.buildNativeVerifier();
+  return "path" in built ? { path: built.path, time: (file) => native.timeProcess(built.path, [file]).seconds * 1000 } : built;
 }
 
 /** A TCP port nothing listens on right now. */
@@ -173,10 +279,17 @@ async function main() {
     throw new Error("dist/ is not built: run without --no-build");
   }
 
+  // The C verifier on the same file, before and after the page (interleaved, so the ratio holds on a busy machine).
+  const native = await nativeVerifier();
+  const nativeMs = [];
+  if (native.time) nativeMs.push(native.time(seg.file), native.time(seg.file));
+
   const port = await freePort();
   const preview = await startPreview(port);
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: !opts.headed });
+  // Playwright starts Chromium as a child of this process: its renderers are our descendants.
+  const mem = rendererMemory(process.pid);
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
@@ -197,7 +310,28 @@ async function main() {
       const input = document.querySelector('input[type="file"]');
       input.addEventListener("change", () => (window.__benchChange = performance.now()), { once: true, capture: true });
     });
+    const before = mem.page();
+    mem.resetPeak();
     const t0 = performance.now();
+    // BENCH_TRACE=1: the page renderer's RSS and the status line every 100 ms while the file opens.
+    let status = "";
+    let ab = 0;
+    const traceCdp = process.env.BENCH_TRACE ? await context.newCDPSession(page) : null;
+    const trace = process.env.BENCH_TRACE
+      ? setInterval(() => {
+          void page
+            .evaluate(() => document.querySelector('header [role="status"]')?.textContent ?? "")
+            .then((t) => (status = t))
+            .catch(() => {});
+          void traceCdp
+            .send("Runtime.getHeapUsage")
+            .then((h) => (ab = [h.usedSize, h.embedderHeapUsedSize ?? 0, h.backingStorageSize ?? 0]))
+            .catch(() => {});
+          console.log(
+            `trace ${(performance.now() - t0).toFixed(0)} ms rss ${fmtMiB(mem.page().rss)} main heap/embedder/array buffers ${Array.isArray(ab) ? ab.map(fmtMiB).join(" ") : ""} · ${status.slice(0, 40)}`,
+          );
+        }, 10)
+      : null;
     await page.getByLabel("Open batch file").setInputFiles(seg.file);
     const handle = await page.waitForFunction(
       (n) => {
@@ -210,9 +344,14 @@ async function main() {
       { timeout: 10 * 60_000, polling: "raf" },
     );
     const wallMs = performance.now() - t0;
+    if (trace) setTimeout(() => clearInterval(trace), 1500);
     const done = await handle.jsonValue();
     const changeAt = await page.evaluate(() => window.__benchChange ?? null);
     const analysis = changeAt === null ? null : await longTasksBetween(page, changeAt, done.at);
+    // Let the load settle (the reply's copies freed or not) before reading the renderer's size.
+    await page.waitForTimeout(1000);
+    const opened = mem.page();
+    const openPss = mem.pssPeak();
 
     // Scroll the hex map to its end and wait for the last byte's cell.
     const last = plan.totalBytes - 1;
@@ -226,6 +365,94 @@ async function main() {
     // Let any task the scroll started finish and be reported.
     await page.waitForTimeout(300);
     const scrolling = await longTasksBetween(page, scrollStart, scrollEnd + 300);
+
+    // Scroll steps: one wheel notch over the hex map, then one PageDown with the hex map focused, each
+    // timed in the page from the input event to the first frame after the last DOM change it caused.
+    await page.getByTestId("hex-scroll").evaluate((el) => (el.scrollTop = 0));
+    await page.waitForTimeout(300);
+    const hexBox = await page.getByTestId("hex-scroll").boundingBox();
+    await page.mouse.move(hexBox.x + hexBox.width / 2, hexBox.y + hexBox.height / 2);
+    const stepStart = await page.evaluate(() => performance.now());
+    const steps = { wheel: [], key: [] };
+    const step = async (kind, act) => {
+      await page.evaluate(() => {
+        const el = document.querySelector('[data-testid="hex-scroll"]');
+        const st = { t0: null, painted: null, mutations: 0 };
+        window.__benchStep = st;
+        const onInput = (e) => (st.t0 ??= e.timeStamp);
+        el.addEventListener("wheel", onInput, { capture: true, once: true });
+        el.addEventListener("keydown", onInput, { capture: true, once: true });
+        st.observer = new MutationObserver(() => {
+          st.mutations++;
+          requestAnimationFrame(() => {
+            const ch = new MessageChannel();
+            ch.port1.onmessage = () => (st.painted = performance.now());
+            ch.port2.postMessage(0);
+          });
+        });
+        st.observer.observe(el, { subtree: true, childList: true, characterData: true, attributes: true });
+      });
+      await act();
+      const r = await page.waitForFunction(
+        () => {
+          const st = window.__benchStep;
+          if (st.t0 === null) return false;
+          const now = performance.now();
+          // Quiet for 150 ms after the last change, or 3 s after the input (something else keeps changing).
+          if ((st.painted === null || now - st.painted < 150) && now - st.t0 < 3000) return false;
+          st.observer.disconnect();
+          return { ms: (st.painted ?? now) - st.t0, mutations: st.mutations, capped: now - st.t0 >= 3000 };
+        },
+        null,
+        { timeout: 60_000, polling: 20 },
+      );
+      const got = await r.jsonValue();
+      if (process.env.BENCH_DEBUG) console.log(kind, got);
+      steps[kind].push(got.ms);
+    };
+    for (let i = 0; i < 8; i++) await step("wheel", () => page.mouse.wheel(0, 120));
+    await page.getByTestId("hex-scroll").focus();
+    for (let i = 0; i < 8; i++) await step("key", () => page.keyboard.press("PageDown"));
+    const stepEnd = await page.evaluate(() => performance.now());
+    const stepTasks = await longTasksBetween(page, stepStart, stepEnd);
+
+    // Hover: the pointer over 12 bytes of the rows shown, each timed from the move to its tooltip.
+    const hoverStart = await page.evaluate(() => performance.now());
+    const hovers = [];
+    // Points over 12 bytes inside the hex map's viewport, picked once (rows re-render under the pointer).
+    const points = await page.evaluate(() => {
+      const box = document.querySelector('[data-testid="hex-scroll"]').getBoundingClientRect();
+      const inside = [...document.querySelectorAll('[data-testid="hex-scroll"] [data-offset]')]
+        .map((c) => c.getBoundingClientRect())
+        .filter((r) => r.width > 0 && r.top >= box.top + 24 && r.bottom <= box.bottom && r.left >= box.left && r.right <= box.right);
+      return Array.from({ length: 12 }, (_, i) => inside[Math.floor(((i + 0.5) * inside.length) / 12)])
+        .filter((r) => r !== undefined)
+        .map((r) => ({ x: r.left + r.width / 2, y: r.top + r.height / 2 }));
+    });
+    let shown = "";
+    for (const point of points) {
+      const t = performance.now();
+      await page.mouse.move(point.x, point.y);
+      // The tooltip's text changes once it describes the new byte (each byte sampled is in another row).
+      const text = await page
+        .waitForFunction(
+          (before) => {
+            const now = document.querySelector('[role="tooltip"]')?.textContent ?? "";
+            return now !== "" && now !== before ? now : false;
+          },
+          shown,
+          { timeout: 10_000, polling: "raf" },
+        )
+        .then((h) => h.jsonValue())
+        .catch(() => null);
+      if (text === null) {
+        continue;
+      }
+      shown = text;
+      hovers.push(performance.now() - t);
+    }
+    await page.waitForTimeout(200);
+    const hoverTasks = await longTasksBetween(page, hoverStart, await page.evaluate(() => performance.now()));
 
     // A byte search over the whole input (16 bytes found nowhere, so every byte is read), twice: the
     // first also hands the bytes to the search worker. Then one overview jump to the middle.
@@ -263,6 +490,9 @@ async function main() {
       { timeout: 60_000, polling: "raf" },
     );
     const jumpMs = (await jumpEnd.jsonValue()) - jumpStart;
+    const ended = mem.page();
+    const allPss = mem.pssPeak();
+    if (native.time) nativeMs.push(native.time(seg.file), native.time(seg.file));
 
     const memory = await page.evaluate(() => {
       const m = performance.memory;
@@ -288,6 +518,16 @@ async function main() {
       `scroll      hex map to the end (byte ${last.toLocaleString("en-US")} shown) in ${fmtMs(scrollEnd - scrollStart)}` +
         (scrolling ? `; longest task ${fmtMs(scrolling.longest)}, ${scrolling.count} task(s) > 50 ms` : ""),
     );
+    const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const maxOf = (xs) => Math.max(...xs);
+    console.log(
+      `scroll step wheel median ${fmtMs(med(steps.wheel))}, max ${fmtMs(maxOf(steps.wheel))}; PageDown median ${fmtMs(med(steps.key))}, max ${fmtMs(maxOf(steps.key))} (${steps.wheel.length}+${steps.key.length} steps, input event to the frame after its last DOM change)` +
+        (stepTasks ? `; longest task ${fmtMs(stepTasks.longest)}, ${stepTasks.count} task(s) > 50 ms` : ""),
+    );
+    console.log(
+      `hover       ${hovers.length} of ${points.length} bytes, pointer move to tooltip median ${hovers.length ? fmtMs(med(hovers)) : "-"}, max ${hovers.length ? fmtMs(maxOf(hovers)) : "-"} (from this script, round trips included)` +
+        (hoverTasks ? `; longest task ${fmtMs(hoverTasks.longest)}, ${hoverTasks.count} task(s) > 50 ms` : ""),
+    );
     console.log(
       `search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (bytes handed to the search worker first), ${fmtMs(searchTimes[1])} again` +
         (searchTasks[0] ? `; longest main-thread task ${fmtMs(searchTasks[0].longest)} then ${fmtMs(searchTasks[1].longest)}` : ""),
@@ -302,8 +542,25 @@ async function main() {
       console.log(
         `            ${fmtMiB(heap.usedSize)} used of ${fmtMiB(heap.totalSize)} (CDP Runtime.getHeapUsage${heap.embedderHeapUsedSize !== undefined ? `; embedder ${fmtMiB(heap.embedderHeapUsedSize)}` : ""}${heap.backingStorageSize !== undefined ? `; array buffers ${fmtMiB(heap.backingStorageSize)}` : ""})`,
       );
+    const file = plan.totalBytes;
+    const ratio = (b) => `${(b / file).toFixed(2)} × file`;
+    console.log(
+      `renderer    peak RSS ${fmtMiB(ended.hwm)} = ${ratio(ended.hwm)} from opening the file to the end of the run; opening alone ${fmtMiB(opened.hwm)} = ${ratio(opened.hwm)} ` +
+        `(VmHWM of the page's renderer process, workers included; ${fmtMiB(before.rss)} before the file, ${fmtMiB(opened.rss)} 1 s after the summary, ${fmtMiB(ended.rss)} at the end)`,
+    );
+    console.log(
+      `            PSS of all ${mem.count()} renderer processes peaked at ${fmtMiB(openPss)} while opening, ${fmtMiB(allPss)} over the run (sampled every 50 ms)`,
+    );
+    if (nativeMs.length) {
+      const c = med(nativeMs);
+      const pageMs = changeAt !== null ? done.at - changeAt : wallMs;
+      console.log(
+        `vs C        C verifier (scripts/bench/verify.c, libxxhash, whole process) ${fmtMs(c)} (median of ${nativeMs.length}, ${nativeMs.map((m) => m.toFixed(0)).join("/")} ms, run before and after the page) → page to summary ${c > 0 ? `${(pageMs / c).toFixed(1)}x C` : "(C too fast to time)"}`,
+      );
+    } else console.log(`vs C        skipped: ${native.missing}`);
     if (pageErrors.length) console.log(`page errors ${pageErrors.join(" | ")}`);
   } finally {
+    mem.stop();
     await browser.close();
     preview.child.kill();
     if (opts["no-keep"]) rmSync(seg.file, { force: true });

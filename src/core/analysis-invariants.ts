@@ -5,6 +5,7 @@
  */
 import { SEVERITY_OF } from "../format/diagnostics.ts";
 import type { Analysis } from "./model.ts";
+import { frameBatch, frameEnd, frameIndexInBatch } from "./frame-columns.ts";
 
 const KEY = { error: "errors", warning: "warnings", info: "infos" } as const;
 
@@ -39,10 +40,10 @@ export function analysisViolations(a: Analysis, size: number, startOffset = 0): 
     for (let k = 0; k < b.frameCount; k++) {
       const i = b.firstFrame + k;
       const s = f.start[i] as number;
-      const e = f.end[i] as number;
+      const e = frameEnd(f, i);
       if (s !== at || !(s + 48 <= e && e <= b.end)) fail(`batch ${b.index} frame ${k} range ${s}..${e}, expected to start at ${at} and end by ${b.end}`);
-      if (f.batch[i] !== b.index || f.indexInBatch[i] !== k)
-        fail(`frame column ${i} says batch ${f.batch[i]} frame ${f.indexInBatch[i]}, expected ${b.index}/${k}`);
+      if (frameBatch(a.batches, i) !== b.index || frameIndexInBatch(a.batches, i) !== k)
+        fail(`frame ${i} is found in batch ${frameBatch(a.batches, i)} frame ${frameIndexInBatch(a.batches, i)}, expected ${b.index}/${k}`);
       if (e - s !== 48 + (f.payloadLength[i] as number) + (f.userHeadersLength[i] as number))
         fail(`frame column ${i} length ${e - s} ≠ 48 + payload + user headers`);
       at = e;

@@ -12,6 +12,7 @@ import { readField } from "../format/field-codec.ts";
 import { ByteReader } from "../format/reader.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { batchAt, frameAt } from "./frame-view.ts";
+import { frameEnd } from "./frame-columns.ts";
 
 /** Numeric code of each ByteKind: its index in ALL_BYTE_KINDS. */
 export const KIND_CODE: Readonly<Record<ByteKind, number>> = Object.fromEntries(ALL_BYTE_KINDS.map((k, i) => [k, i])) as Record<ByteKind, number>;
@@ -78,7 +79,7 @@ export function fillKinds(analysis: Analysis, bytes: Uint8Array, start: number, 
     // Extend the run to the end of the enclosing unit so each unit costs one lookup.
     let unitEnd: number;
     if (loc.frame >= 0) {
-      unitEnd = Math.min(end, analysis.frames.end[loc.frame] as number);
+      unitEnd = Math.min(end, frameEnd(analysis.frames, loc.frame));
       const s = loc.frameStart;
       for (let k = i; k < unitEnd; k++) {
         const r = k - s;

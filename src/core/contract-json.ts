@@ -5,6 +5,7 @@ import { BATCH_HEADER_LAYOUT, FRAME_HEADER_LAYOUT, valueFields } from "../format
 import { headerJson, jsonValue, readHeader, type AnyFieldValue, type HeaderJson } from "../format/field-codec.ts";
 import type { Analysis, BatchModel, FrameHeader } from "./model.ts";
 import { ByteReader } from "../format/reader.ts";
+import { computedChecksumOf, frameEnd } from "./frame-columns.ts";
 
 type FrameFieldsJson = HeaderJson<typeof FRAME_HEADER_LAYOUT>;
 
@@ -83,7 +84,8 @@ function* framesJson(analysis: Analysis, r: ByteReader, b: BatchModel): Generato
   const f = analysis.frames;
   for (let i = b.firstFrame; i < b.firstFrame + b.frameCount; i++) {
     const s = f.start[i] as number;
-    yield frameJson(f.indexInBatch[i] as number, s, f.end[i] as number, readHeader(r, s, FRAME_HEADER_LAYOUT), hex64(f.computedChecksum[i] as bigint));
+    const header = readHeader(r, s, FRAME_HEADER_LAYOUT);
+    yield frameJson(i - b.firstFrame, s, frameEnd(f, i), header, hex64(computedChecksumOf(f, i, header.checksum)));
   }
   const t = b.truncatedFrame;
   // A truncated frame is listed last, with what its whole header says and no computed checksum.

@@ -6,6 +6,7 @@
 import type { FieldSpec } from "../format/fields.ts";
 import { bytesToHex, hex64 } from "../format/values.ts";
 import type { Analysis } from "./model.ts";
+import { frameStoredChecksum, frameTimestampDelta } from "./frame-columns.ts";
 
 /** Bytes per diagram line, as in the hex map. */
 export const DIAGRAM_COLUMNS = 16;
@@ -69,13 +70,13 @@ export function frameFieldValue(analysis: Analysis, bytes: Uint8Array, frame: nu
   const start = f.start[frame] as number;
   switch (field.name) {
     case "checksum":
-      return hex64(f.storedChecksum[frame] as bigint);
+      return hex64(frameStoredChecksum(f, bytes, frame));
     case "id":
       return bytesToHex(bytes.subarray(start + 8, start + 24));
     case "offset_delta":
       return String(f.offsetDelta[frame]);
     case "timestamp_delta":
-      return String(f.timestampDelta[frame]);
+      return String(frameTimestampDelta(f, bytes, frame));
     case "user_headers_length":
       return String(f.userHeadersLength[frame]);
     case "payload_length":

@@ -5,6 +5,7 @@ import { ByteReader } from "../format/reader.ts";
 import { bytesToHex } from "../format/values.ts";
 import type { Analysis } from "./model.ts";
 import { byteDiff, byteDiffText, type ByteDiff, type DiffRun } from "./byte-diff.ts";
+import { frameEnd } from "./frame-columns.ts";
 
 /** One compared field: where it is, both renderings, and whether they are equal. */
 export interface DiffRow {
@@ -70,7 +71,7 @@ export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
     const part = (ref: BatchRef, i: number, s: number, which: "payload" | "user headers") => {
       if (i < 0) return null;
       const payloadEnd = s + FRAME_HEADER_SIZE + (ref.analysis.frames.payloadLength[i] as number);
-      return which === "payload" ? ref.bytes.subarray(s + FRAME_HEADER_SIZE, payloadEnd) : ref.bytes.subarray(payloadEnd, ref.analysis.frames.end[i]);
+      return which === "payload" ? ref.bytes.subarray(s + FRAME_HEADER_SIZE, payloadEnd) : ref.bytes.subarray(payloadEnd, frameEnd(ref.analysis.frames, i));
     };
     for (const which of ["payload", "user headers"] as const) {
       const lpart = part(left, li, ls, which);

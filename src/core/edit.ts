@@ -9,6 +9,7 @@ import { computeBatchChecksum, frameChecksum } from "../checksum/verify.ts";
 import { analyzeWith } from "./analyze.ts";
 import type { ServerStamp } from "./encode.ts";
 import type { Analysis } from "./model.ts";
+import { frameBatch, frameEnd, frameIndexInBatch } from "./frame-columns.ts";
 
 const BATCH_CHECKSUM = BATCH_FIELD.batch_checksum;
 const FRAME_CHECKSUM = FRAME_FIELD.checksum;
@@ -52,12 +53,12 @@ export function recomputeChecksums(
   const f = analysis.frames;
   for (let i = 0; i < f.count; i++) {
     const s = f.start[i] as number;
-    const computed = frameChecksum(xxh, out, s, f.end[i] as number);
+    const computed = frameChecksum(xxh, out, s, frameEnd(f, i));
     const stored = readField(r, s, FRAME_CHECKSUM);
     if (computed !== stored) {
       writeFieldValue(w, s, FRAME_CHECKSUM, computed);
       changes.push({
-        what: `batch ${f.batch[i]} frame ${f.indexInBatch[i]} ${FRAME_CHECKSUM.name}`,
+        what: `batch ${frameBatch(analysis.batches, i)} frame ${frameIndexInBatch(analysis.batches, i)} ${FRAME_CHECKSUM.name}`,
         start: s + FRAME_CHECKSUM.offset,
         before: hex64(stored),
         after: hex64(computed),
@@ -97,7 +98,7 @@ export function makeProducerBatch(xxh: Xxh3, bytes: Uint8Array, analysis: Analys
 export function redactPayloads(bytes: Uint8Array, analysis: Analysis): Uint8Array {
   const out = bytes.slice();
   const f = analysis.frames;
-  for (let i = 0; i < f.count; i++) out.fill(0, (f.start[i] as number) + FRAME_HEADER_SIZE, f.end[i]);
+  for (let i = 0; i < f.count; i++) out.fill(0, (f.start[i] as number) + FRAME_HEADER_SIZE, frameEnd(f, i));
   for (const b of analysis.batches) {
     const t = b.truncatedFrame;
     if (t && t.headerComplete) out.fill(0, t.start + FRAME_HEADER_SIZE, t.end);

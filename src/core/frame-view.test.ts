@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { batchAt, frameAt, frameDetail, placeBatchFields, placeFrameFields } from "./frame-view.ts";
 import { encodeBatch } from "./encode.ts";
 import { analyze, concat, producerBatch, stampedBatch, xxh } from "../../test/helpers.ts";
+import { frameEnd } from "./frame-columns.ts";
 
 describe("frameAt / batchAt", () => {
   it("agree with a linear scan for every byte of a segment (headers, frames, a truncated tail)", async () => {
@@ -15,7 +16,7 @@ describe("frameAt / batchAt", () => {
     const a = await analyze(bytes);
     for (let off = -1; off <= bytes.length; off++) {
       let frame = -1;
-      for (let i = 0; i < a.frames.count; i++) if ((a.frames.start[i] as number) <= off && off < (a.frames.end[i] as number)) frame = i;
+      for (let i = 0; i < a.frames.count; i++) if ((a.frames.start[i] as number) <= off && off < frameEnd(a.frames, i)) frame = i;
       const batch = a.batches.findIndex((b) => b.start <= off && off < b.end);
       expect(frameAt(a, off), `frame at ${off}`).toBe(frame);
       expect(batchAt(a, off), `batch at ${off}`).toBe(batch);

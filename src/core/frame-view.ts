@@ -4,6 +4,7 @@ import { decodeMessageId, type MessageId } from "../format/values.ts";
 import { decodeUserHeaders, type UserHeadersResult } from "../format/user-headers.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { partitionPoint, upperBound } from "../lib/binary-search.ts";
+import { computedChecksumOf, frameBatch, frameEnd, frameStoredChecksum, frameTimestampDelta } from "./frame-columns.ts";
 
 /** A header field placed in the input: its spec and absolute half-open range. */
 export interface PlacedField {
@@ -46,32 +47,33 @@ export interface FrameDetail {
 export function frameDetail(analysis: Analysis, bytes: Uint8Array, frame: number): FrameDetail {
   const f = analysis.frames;
   const start = f.start[frame] as number;
-  const end = f.end[frame] as number;
-  const batch = analysis.batches[f.batch[frame] as number] as BatchModel;
+  const end = frameEnd(f, frame);
+  const batch = analysis.batches[frameBatch(analysis.batches, frame)] as BatchModel;
+  const storedChecksum = frameStoredChecksum(f, bytes, frame);
   const payloadStart = start + FRAME_HEADER_SIZE;
   const payloadEnd = payloadStart + (f.payloadLength[frame] as number);
   const userHeadersBytes = bytes.subarray(payloadEnd, end);
   return {
     frame,
     batch,
-    indexInBatch: f.indexInBatch[frame] as number,
+    indexInBatch: frame - batch.firstFrame,
     start,
     end,
     fields: placeFrameFields(start),
     id: decodeMessageId(bytes.subarray(start + FRAME_FIELD.id.offset, start + FRAME_FIELD.id.offset + FRAME_FIELD.id.size)),
     messageOffset: batch.header ? batch.header.baseOffset + BigInt(f.offsetDelta[frame] as number) : null,
-    producerTime: batch.header ? batch.header.originTimestamp + BigInt(f.timestampDelta[frame] as number) : null,
+    producerTime: batch.header ? batch.header.originTimestamp + BigInt(frameTimestampDelta(f, bytes, frame)) : null,
     payload: { start: payloadStart, end: payloadEnd },
     userHeaders: { start: payloadEnd, end, decoded: userHeadersBytes.length > 0 ? decodeUserHeaders(userHeadersBytes) : null },
-    storedChecksum: f.storedChecksum[frame] as bigint,
-    computedChecksum: f.computedChecksum[frame] as bigint,
+    storedChecksum,
+    computedChecksum: computedChecksumOf(f, frame, storedChecksum),
   };
 }
 
 /** Index of the complete frame containing byte `offset`, or -1 (binary search over frame starts). */
 export function frameAt(analysis: Analysis, offset: number): number {
   const i = upperBound(analysis.frames.start, offset, 0, analysis.frames.count) - 1;
-  return i >= 0 && offset < (analysis.frames.end[i] as number) ? i : -1;
+  return i >= 0 && offset < frameEnd(analysis.frames, i) ? i : -1;
 }
 
 /** Index of the batch containing byte `offset`, or -1 (binary search over batch starts). */

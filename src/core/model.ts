@@ -60,11 +60,11 @@ type FrameFieldColumns = {
 };
 
 /**
- * Every frame column and its element type: where the frame is, and the header fields that carry a
- * `column` in the frame layout (offsetDelta, timestampDelta, userHeadersLength, payloadLength, storedChecksum),
- * then what the decoder adds. The builder, the transfer list and FrameColumns all come from this.
+ * Every column the JS walk (analyze.ts) fills while it checks a batch: where the frame is, the header
+ * fields that carry a `column` in the frame layout (offsetDelta, timestampDelta, userHeadersLength,
+ * payloadLength, storedChecksum), then what the decoder adds. Only FRAME_COLUMNS of them are kept.
  */
-export const FRAME_COLUMNS = {
+export const WALK_COLUMNS = {
   /** Absolute half-open range of the frame in the input. */
   start: "f64",
   end: "f64",
@@ -79,14 +79,37 @@ export const FRAME_COLUMNS = {
   flags: "u8",
 } as const satisfies Readonly<Record<string, ColumnType>>;
 
+/**
+ * The frame columns an Analysis keeps, 21 bytes a frame: the rest is derived (frame-columns.ts: end,
+ * batch, index in batch) or read from the frame's bytes when a view needs it (id, timestamp_delta,
+ * stored checksum), and the computed checksum is kept only where it differs from the stored one.
+ * The builder, the transfer lists and FrameColumns all come from this.
+ */
+export const FRAME_COLUMNS = {
+  /** Absolute start of the frame in the input; it ends 48 + payloadLength + userHeadersLength bytes later. */
+  start: WALK_COLUMNS.start,
+  payloadLength: WALK_COLUMNS.payloadLength,
+  userHeadersLength: WALK_COLUMNS.userHeadersLength,
+  offsetDelta: WALK_COLUMNS.offsetDelta,
+  /** FrameFlag bits (format/diagnostics.ts). */
+  flags: WALK_COLUMNS.flags,
+} as const satisfies Readonly<Record<string, ColumnType>>;
+
 /** Name of a frame column. */
 export type FrameColumnName = keyof typeof FRAME_COLUMNS;
 
+/** Name of a column of the JS walk's builder. */
+export type WalkColumnName = keyof typeof WALK_COLUMNS;
+
 /**
  * Complete frames of every batch as columns: millions of frames fit in a few typed
- * arrays that cross to and from a worker without a per-object cost.
+ * arrays that cross to and from a worker without a per-object cost. `mismatchFrames` (ascending)
+ * and `mismatchChecksums` hold the computed checksum of each frame whose stored one differs.
  */
-export type FrameColumns = { readonly count: number } & { readonly [K in FrameColumnName]: ColumnArrays[(typeof FRAME_COLUMNS)[K]] };
+export type FrameColumns = { readonly count: number } & { readonly [K in FrameColumnName]: ColumnArrays[(typeof FRAME_COLUMNS)[K]] } & {
+  readonly mismatchFrames: Uint32Array;
+  readonly mismatchChecksums: BigUint64Array;
+};
 
 /** Counts of what the input holds and what was found. */
 export interface Summary {

@@ -14,6 +14,7 @@ import { frameDetail } from "./frame-view.ts";
 import type { Analysis } from "./model.ts";
 import { SEVERITY_OF } from "../format/diagnostics.ts";
 import { concat, getU32, getU64, setU32, setU64, xxh } from "../../test/helpers.ts";
+import { frameBatch, frameEnd, frameIndexInBatch, frameTimestampDelta } from "./frame-columns.ts";
 
 // IGGY_PROP_SCALE=20 runs twenty times as many cases (a longer bug hunt); the default keeps the file at a few seconds.
 const SCALE = Number(process.env.IGGY_PROP_SCALE ?? 1) || 1;
@@ -161,10 +162,10 @@ function checkInvariants(bytes: Uint8Array, a: Analysis): void {
     // its complete frames tile the blob from its start
     let f = b.start + 256;
     for (let k = b.firstFrame; k < b.firstFrame + b.frameCount; k++) {
-      expect(a.frames.batch[k]).toBe(i);
+      expect(frameBatch(a.batches, k)).toBe(i);
       expect(a.frames.start[k]).toBe(f);
-      expect(a.frames.end[k]).toBe(f + 48 + (a.frames.payloadLength[k] as number) + (a.frames.userHeadersLength[k] as number));
-      f = a.frames.end[k] as number;
+      expect(frameEnd(a.frames, k)).toBe(f + 48 + (a.frames.payloadLength[k] as number) + (a.frames.userHeadersLength[k] as number));
+      f = frameEnd(a.frames, k);
     }
     if (b.header) expect(f).toBeLessThanOrEqual(Math.max(b.end, b.start + 256));
     else expect(b.frameCount).toBe(0);
@@ -209,7 +210,7 @@ describe("(a) valid batches round-trip", () => {
             expect(d.indexInBatch).toBe(j);
             expect(d.id.value).toBe(m.spec.id);
             expect(a.frames.offsetDelta[k]).toBe(want.deltas[j]);
-            expect(a.frames.timestampDelta[k]).toBe(want.tsDeltas[j]);
+            expect(frameTimestampDelta(a.frames, bytes, k)).toBe(want.tsDeltas[j]);
             expect(d.messageOffset).toBe(want.baseOffset + BigInt(want.deltas[j] as number));
             expect(d.producerTime).toBe(want.plan.origin + BigInt(want.tsDeltas[j] as number));
             expect(bytes.subarray(d.payload.start, d.payload.end)).toEqual(m.spec.payload);
@@ -248,9 +249,9 @@ describe("(b) a flipped bit in a frame's covered bytes is an error", () => {
         .map((r) => ({
           ...r,
           start: a.frames.start[r.frame] as number,
-          end: a.frames.end[r.frame] as number,
-          batch: a.frames.batch[r.frame] as number,
-          indexInBatch: a.frames.indexInBatch[r.frame] as number,
+          end: frameEnd(a.frames, r.frame),
+          batch: frameBatch(a.batches, r.frame),
+          indexInBatch: frameIndexInBatch(a.batches, r.frame),
         }));
     });
     fc.assert(

@@ -6,9 +6,9 @@
 import type { Diagnostic, DiagnosticCode } from "../format/diagnostics.ts";
 import { diagnostic } from "../format/diagnostics.ts";
 import { DiagnosticKeeper } from "./diagnostic-cap.ts";
-import { FrameColumnsBuilder } from "./frame-columns.ts";
+import { concatFrameColumns, KeptColumnsBuilder } from "./frame-columns.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
-import { FRAME_COLUMNS, type Analysis, type BatchModel, type FrameColumnName, type FrameColumns } from "./model.ts";
+import { type Analysis, type BatchModel, type FrameColumns } from "./model.ts";
 import type { RangeResult } from "./range-walk.ts";
 import { checkContinuity, type PartitionTail } from "./walk-checks.ts";
 
@@ -65,30 +65,13 @@ export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiag
   };
 }
 
-const COLUMN_NAMES = Object.keys(FRAME_COLUMNS) as FrameColumnName[];
-
 /** No frame columns: what an analysis without keepFrames carries (its summary still counts the frames). */
 export function emptyFrames(): FrameColumns {
-  return new FrameColumnsBuilder(0).finish();
+  return new KeptColumnsBuilder(0).finish();
 }
 
 function concatFrames(parts: readonly RangeResult[]): FrameColumns {
   const withFrames = parts.map((p) => p.frames);
   if (withFrames.some((f) => f === null)) return emptyFrames();
-  const all = withFrames as FrameColumns[];
-  if (all.length === 1) return all[0] as FrameColumns;
-  const count = all.reduce((n, f) => n + f.count, 0);
-  const out = emptyFrames() as unknown as Record<string, unknown> & { count: number };
-  out.count = count;
-  for (const name of COLUMN_NAMES) {
-    const first = (all[0] as FrameColumns)[name];
-    const joined = new (first.constructor as new (n: number) => typeof first)(count);
-    let at = 0;
-    for (const f of all) {
-      (joined as Float64Array).set(f[name] as Float64Array, at);
-      at += f.count;
-    }
-    out[name] = joined;
-  }
-  return out as unknown as FrameColumns;
+  return concatFrameColumns(withFrames as FrameColumns[]);
 }

@@ -11,9 +11,9 @@ import { ByteReader } from "../format/reader.ts";
 import { diagnostic, FRAME_FLAG_OF, type Diagnostic, type DiagnosticCode } from "../format/diagnostics.ts";
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { KernelColumns, KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
-import { FrameColumnsBuilder } from "./frame-columns.ts";
+import { KeptColumnsBuilder } from "./frame-columns.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
-import { type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
+import { FrameFlag, type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 import {
   checkContinuity,
   emitBatchLengthTooSmall,
@@ -110,7 +110,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   const size = source.size;
   const { end, maxDiagnostics } = task;
   const windowBytes = task.windowBytes ?? 4 << 20;
-  const frames = task.keepFrames ? new FrameColumnsBuilder(Math.min(1 << 16, Math.ceil((end - task.start) / FRAME_HEADER_SIZE) + 1)) : null;
+  const frames = task.keepFrames ? new KeptColumnsBuilder(Math.min(1 << 16, Math.ceil((end - task.start) / FRAME_HEADER_SIZE) + 1)) : null;
   const batches: BatchModel[] = [];
   const diagnostics: Diagnostic[] = [];
   const groupEnds: number[] = [];
@@ -379,23 +379,20 @@ function checkEveryFrame(
   }
 }
 
-// The kernel's columns of one window appended to the builder; a frame's flags are final as the kernel wrote them.
-function appendColumns(frames: FrameColumnsBuilder, c: KernelColumns, expectedStart: number): void {
+// The kept columns of the kernel's columns of one window appended to the builder; a frame's flags are
+// final as the kernel wrote them, and a frame flagged with a checksum mismatch keeps its computed checksum.
+function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, expectedStart: number): void {
   const n = c.start.length;
   const at = frames.count;
   if (at !== expectedStart) throw new Error(`frame columns out of step: ${at} built, ${expectedStart} expected`);
   // Doubling when the density estimate fell short, so growth stays amortised.
-  if (at + n > frames.start.length) frames.reserve(Math.max(at + n, frames.start.length * 2));
+  if (at + n > frames.allocated) frames.reserve(Math.max(at + n, frames.allocated * 2));
   frames.start.set(c.start, at);
-  frames.end.set(c.end, at);
-  frames.batch.set(c.batch, at);
-  frames.indexInBatch.set(c.indexInBatch, at);
   frames.offsetDelta.set(c.offsetDelta, at);
-  frames.timestampDelta.set(c.timestampDelta, at);
   frames.payloadLength.set(c.payloadLength, at);
   frames.userHeadersLength.set(c.userHeadersLength, at);
-  frames.storedChecksum.set(c.storedChecksum, at);
-  frames.computedChecksum.set(c.computedChecksum, at);
   frames.flags.set(c.flags, at);
+  const flags = c.flags;
+  for (let k = 0; k < n; k++) if ((flags[k] as number) & FrameFlag.checksumMismatch) frames.addMismatch(at + k, c.computedChecksum[k] as bigint);
   frames.count = at + n;
 }

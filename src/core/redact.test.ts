@@ -16,6 +16,7 @@ import { FILLER, redactCopy } from "./redact.ts";
 import { openInputWith, type FormatChoice } from "./containers/index.ts";
 import { CONTAINER_SAMPLES } from "./containers/samples.ts";
 import { concat, findings, getU32, producerBatch, stampedBatch, xxh } from "../../test/helpers.ts";
+import { frameEnd } from "./frame-columns.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const CORPUS = join(ROOT, "test/fixtures/corpus");
@@ -133,7 +134,7 @@ describe("what a redacted copy holds", () => {
     const { bytes: out, ids, userHeaderValues } = redactCopy(xxh, withHeaders, a, { userHeaders: true, ids: true });
     expect([ids, userHeaderValues]).toEqual([1, 3]);
     expect(findings(analyzeWith(xxh, out))).toEqual([]);
-    const uh = out.subarray(256 + 48 + 6, a.frames.end[0]);
+    const uh = out.subarray(256 + 48 + 6, frameEnd(a.frames, 0));
     const decoded = decodeUserHeaders(uh);
     expect(decoded.ok).toBe(true);
     if (!decoded.ok) return;

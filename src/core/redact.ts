@@ -12,6 +12,7 @@ import type { Xxh3 } from "../checksum/xxh3.ts";
 import { computeBatchChecksum } from "../checksum/verify.ts";
 import { analyzeWith } from "./analyze.ts";
 import type { Analysis } from "./model.ts";
+import { computedChecksumOf, frameEnd } from "./frame-columns.ts";
 
 /** What to replace besides the payloads. */
 export interface RedactOptions {
@@ -97,7 +98,7 @@ export function redactCopy(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, opt
     const s = f.start[i] as number;
     const payloadEnd = s + FRAME_HEADER_SIZE + (f.payloadLength[i] as number);
     if (fill(out, s + FRAME_HEADER_SIZE, payloadEnd)) payloads++;
-    if (options.userHeaders && (f.userHeadersLength[i] as number) > 0) userHeaderValues += redactUserHeaders(out, payloadEnd, f.end[i] as number);
+    if (options.userHeaders && (f.userHeadersLength[i] as number) > 0) userHeaderValues += redactUserHeaders(out, payloadEnd, frameEnd(f, i));
     if (options.ids && fill(out, s + 8, s + 24)) ids++;
   }
   for (const b of analysis.batches) {
@@ -127,12 +128,14 @@ export function redactCopy(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, opt
  */
 function remakeChecksums(xxh: Xxh3, w: ByteWriter, analysis: Analysis): void {
   const out = w.bytes;
+  const r = new ByteReader(out);
   const f = analysis.frames;
   const flip = 0xffff_ffff_ffff_ffffn;
   for (let i = 0; i < f.count; i++) {
     const s = f.start[i] as number;
-    const matched = f.storedChecksum[i] === f.computedChecksum[i];
-    const computed = xxh.hash(out.subarray(s + 8, f.end[i]));
+    const stored = r.u64(s);
+    const matched = computedChecksumOf(f, i, stored) === stored;
+    const computed = xxh.hash(out.subarray(s + 8, frameEnd(f, i)));
     w.u64(s, matched ? computed : computed ^ flip);
   }
   for (const b of analysis.batches) {

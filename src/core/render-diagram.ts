@@ -12,6 +12,7 @@ import { batchFieldValue, DIAGRAM_COLUMNS, diagramBoxes, frameFieldValue, type D
 import { markRect, patterns, problemBytes, RANK_SEVERITY, wrap, xmlText, type SvgPalette } from "./render-svg.ts";
 import type { Analysis } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
+import { frameBatch, frameEnd, frameIndexInBatch } from "./frame-columns.ts";
 
 /** Which header to draw: a batch by index, or a frame by its index across the input. */
 export type DiagramTarget = { readonly kind: "batch"; readonly batch: number } | { readonly kind: "frame"; readonly frame: number };
@@ -79,12 +80,12 @@ function drawnOf(analysis: Analysis, bytes: Uint8Array, target: DiagramTarget): 
   const start = f.start[i] as number;
   const payloadEnd = start + FRAME_HEADER_SIZE + (f.payloadLength[i] as number);
   return {
-    title: `Frame ${f.indexInBatch[i]} of batch ${f.batch[i]} header (frame ${i} of the input)`,
+    title: `Frame ${frameIndexInBatch(analysis.batches, i)} of batch ${frameBatch(analysis.batches, i)} header (frame ${i} of the input)`,
     base: start,
     boxes: FRAME_BOXES,
     fields: FRAME_HEADER_FIELDS,
     headerSize: FRAME_HEADER_SIZE,
-    span: { start, end: f.end[i] as number },
+    span: { start, end: frameEnd(f, i) },
     value: (field) => frameFieldValue(analysis, bytes, i, field),
     parts: [
       { kind: "frame.payload", name: "payload", start: start + FRAME_HEADER_SIZE, end: payloadEnd },

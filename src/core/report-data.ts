@@ -11,6 +11,7 @@ import { toXxd } from "../lib/byte-formats.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
 import { FORMAT_TITLES, type OpenedInput } from "./containers/types.ts";
+import { frameEnd, frameIndexInBatch } from "./frame-columns.ts";
 
 /** What the host knows about the input that the analysis does not. */
 export interface ReportInput {
@@ -125,10 +126,10 @@ function frameNote(analysis: Analysis, bytes: Uint8Array, i: number): string {
   const s = f.start[i] as number;
   const payloadLength = f.payloadLength[i] as number;
   const payload = bytes.subarray(s + 48, s + 48 + Math.min(payloadLength, PREVIEW_BYTES));
-  let note = `frame ${f.indexInBatch[i]} at ${hex(s)}: payload ${payloadLength} bytes ${preview(payload)}${payloadLength > PREVIEW_BYTES ? "…" : ""}`;
+  let note = `frame ${frameIndexInBatch(analysis.batches, i)} at ${hex(s)}: payload ${payloadLength} bytes ${preview(payload)}${payloadLength > PREVIEW_BYTES ? "…" : ""}`;
   const uhLength = f.userHeadersLength[i] as number;
   if (uhLength > 0) {
-    const decoded = decodeUserHeaders(bytes.subarray(s + 48 + payloadLength, f.end[i]));
+    const decoded = decodeUserHeaders(bytes.subarray(s + 48 + payloadLength, frameEnd(f, i)));
     note += decoded.ok
       ? `, user headers ${decoded.headers
           .slice(0, 6)

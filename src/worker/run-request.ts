@@ -6,9 +6,10 @@ import { frameColumnBuffers } from "../core/frame-columns.ts";
 import type { Analysis } from "../core/model.ts";
 import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";
+import { readBlob } from "./read-blob.ts";
 import type { AnalyzeRequest, FromWorker, InputMeta, PartitionRequest, ToWorker } from "./protocol.ts";
 
-const bytesOf = async (input: Blob | ArrayBuffer): Promise<ArrayBuffer> => (input instanceof ArrayBuffer ? input : await input.arrayBuffer());
+const bytesOf = async (input: Blob | ArrayBuffer): Promise<ArrayBuffer> => (input instanceof ArrayBuffer ? input : await readBlob(input));
 
 /** Splits an opened input into the model and the rest (the rest crosses the bridge as `meta`). */
 function split(opened: { analysis: Analysis } & InputMeta): { analysis: Analysis; meta: InputMeta } {
@@ -40,7 +41,7 @@ async function open(
 async function runPartition(request: PartitionRequest, post: (message: FromWorker, transfer: Transferable[]) => void): Promise<void> {
   const { id, files } = request;
   let done = 0;
-  const sources = files.map((f) => ({ name: f.name, size: f.input.size, read: async () => new Uint8Array(await f.input.arrayBuffer()) }));
+  const sources = files.map((f) => ({ name: f.name, size: f.input.size, read: async () => new Uint8Array(await readBlob(f.input)) }));
   const tick = () => post({ type: "progress", id, done: ++done, total: files.length }, []);
   const result = await openPartition(sources, { xxh3: await loadXxh3(), maxFileBytes: request.maxFileBytes, onFile: tick, onSkip: tick });
   post({ type: "partition-result", id, result }, []);
@@ -56,7 +57,7 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
   }
   if (request.type === "analyze-patched") {
     try {
-      const base = request.base instanceof Blob ? await request.base.arrayBuffer() : request.base;
+      const base = request.base instanceof Blob ? await readBlob(request.base) : request.base;
       const bytes = patchedInput(request.key, request.patches, base);
       if (!bytes) {
         post({ type: "need-base", id }, []);

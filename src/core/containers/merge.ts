@@ -3,7 +3,7 @@ import { diagnostic, type Diagnostic, type DiagnosticCode } from "../../format/d
 import type { FieldSpec } from "../../format/fields.ts";
 import { fieldValueText } from "../../format/containers/value-text.ts";
 import type { ContainerByteKind } from "../../format/containers/kinds.ts";
-import { FrameColumnsBuilder } from "../frame-columns.ts";
+import { KeptColumnsBuilder } from "../frame-columns.ts";
 import type { Analysis, BatchModel } from "../model.ts";
 import type { ContainerField } from "./types.ts";
 
@@ -22,7 +22,7 @@ export function emptyAnalysis(size: number): Analysis {
   return {
     size,
     batches: [],
-    frames: new FrameColumnsBuilder(0).finish(),
+    frames: new KeptColumnsBuilder(0).finish(),
     diagnostics: [],
     diagnosticsOmitted: 0,
     summary: { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 },

@@ -10,6 +10,7 @@ import { decodeUserHeaders } from "../../format/user-headers.ts";
 import { decodeMessageId } from "../../format/values.ts";
 import { formReducer, initialForm, VALUE_KINDS, type BuilderForm, type FormAction } from "./form-state.ts";
 import { fieldKey, formToSpec, parseHeaderValue, parseIdText, parseTimestampDelta, parseU64Text, specText } from "./form-to-spec.ts";
+import { frameTimestampDelta } from "../../core/frame-columns.ts";
 
 const xxh = await loadXxh3();
 const NOW_MS = 1_700_000_000_123;
@@ -99,7 +100,7 @@ describe("formToSpec: valid forms build into clean batches", () => {
     expect(result.spec!.messages[1]).toEqual({ id: "0x8", payload: { hex: "deadbeef" }, timestampDelta: 50 });
 
     const f = analysis.frames;
-    expect(Array.from(f.timestampDelta)).toEqual([0, 50, 0]);
+    expect([0, 1, 2].map((i) => frameTimestampDelta(f, bytes, i))).toEqual([0, 50, 0]);
     expect(Array.from(f.offsetDelta)).toEqual([0, 1, 2]);
     expect(decodeMessageId(bytes.subarray(f.start[0]! + 8, f.start[0]! + 24)).uuid).toBe("0190a5b2-7c3d-7e4f-8a1b-2c3d4e5f6a7b");
     expect(decodeMessageId(bytes.subarray(f.start[1]! + 8, f.start[1]! + 24)).value).toBe(8n);

@@ -13,6 +13,7 @@ import { KIND_STYLE } from "../common/kind-style.ts";
 import { batchFieldValue, DIAGRAM_COLUMNS, diagramBoxes, frameFieldValue, type DiagramBox } from "../../core/diagram-boxes.ts";
 import "./diagram.css";
 import { hexOffset } from "../../format/values.ts";
+import { frameBatch, frameIndexInBatch } from "../../core/frame-columns.ts";
 
 const BATCH_BOXES = diagramBoxes(BATCH_HEADER_FIELDS);
 const FRAME_BOXES = diagramBoxes(FRAME_HEADER_FIELDS);
@@ -97,14 +98,14 @@ export function LayoutDiagram({ input }: { input: LoadedInput }): JSX.Element {
         {frame >= 0 && (
           <>
             <p className="dg-caption">
-              Frame {analysis.frames.indexInBatch[frame]} of batch {analysis.frames.batch[frame]}: {FRAME_HEADER_SIZE}-byte header at {hexOffset(fStart, 0)},
-              then
+              Frame {frameIndexInBatch(analysis.batches, frame)} of batch {frameBatch(analysis.batches, frame)}: {FRAME_HEADER_SIZE}-byte header at{" "}
+              {hexOffset(fStart, 0)}, then
             </p>
             <Boxes
               boxes={FRAME_BOXES}
               base={fStart}
               value={(f) => frameFieldValue(analysis, bytes, frame, f)}
-              label={`Frame ${analysis.frames.indexInBatch[frame]} header fields`}
+              label={`Frame ${frameIndexInBatch(analysis.batches, frame)} header fields`}
             />
             <p className="dg-tail">
               <span className={`dg-part ${KIND_STYLE["frame.payload"].className}`}>payload · {analysis.frames.payloadLength[frame]} B</span>

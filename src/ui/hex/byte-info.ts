@@ -15,6 +15,7 @@ export { plural };
 import type { RangeIndex } from "../../lib/range-index.ts";
 import { fieldAt, type FieldHit } from "./field-at.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
+import { computedChecksumOf } from "../../core/frame-columns.ts";
 
 /** One labelled line of the tooltip; tone marks a checksum verdict. */
 export interface InfoRow {
@@ -127,7 +128,7 @@ const SHOW_ROWS: { readonly [S in ValueShow]: (f: ShownField) => InfoRow[] } = {
     const v = value as bigint;
     // A checksum in a frame header is the frame's; one in the batch header is the batch's.
     if (hit.frameStart >= 0) {
-      const computed = hit.frame >= 0 ? (analysis.frames.computedChecksum[hit.frame] as bigint) : null;
+      const computed = hit.frame >= 0 ? computedChecksumOf(analysis.frames, hit.frame, v) : null;
       return [{ label: "Stored", value: hex64(v) }, checksumRow(v, computed, "frame truncated")];
     }
     return [{ label: "Stored", value: hex64(v) }, checksumRow(v, batch?.computedChecksum ?? null, `header incomplete or batch_length < ${BATCH_HEADER_SIZE}`)];

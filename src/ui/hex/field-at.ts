@@ -15,6 +15,7 @@ import { readField } from "../../format/field-codec.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { CONTAINER_TABLES } from "../../format/containers/index.ts";
 import { containerFieldAt, type ContainerField } from "../../core/containers/index.ts";
+import { frameEnd as endOfFrame, frameIndexInBatch } from "../../core/frame-columns.ts";
 
 /** A byte's field, placed in the input. Ranges are half-open and clamped to what the input holds. */
 export interface FieldHit {
@@ -75,7 +76,7 @@ function unattributedRun(analysis: Analysis, offset: number, batch: number): [nu
   let hi = b.end;
   const f = analysis.frames;
   const next = upperBound(f.start, offset, b.firstFrame, b.firstFrame + b.frameCount);
-  if (next > b.firstFrame) lo = Math.max(lo, f.end[next - 1] as number);
+  if (next > b.firstFrame) lo = Math.max(lo, endOfFrame(f, next - 1));
   if (next < b.firstFrame + b.frameCount) hi = Math.min(hi, f.start[next] as number);
   const t = b.truncatedFrame;
   if (t && t.end <= offset) lo = Math.max(lo, t.end);
@@ -135,8 +136,8 @@ export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number, c
   }
   const frameStart = loc.frameStart;
   const complete = loc.frame >= 0;
-  const frameEnd = complete ? (analysis.frames.end[loc.frame] as number) : (batch.truncatedFrame?.end ?? offset + 1);
-  const frameInBatch = complete ? (analysis.frames.indexInBatch[loc.frame] as number) : batch.frameCount;
+  const frameEnd = complete ? endOfFrame(analysis.frames, loc.frame) : (batch.truncatedFrame?.end ?? offset + 1);
+  const frameInBatch = complete ? frameIndexInBatch(analysis.batches, loc.frame) : batch.frameCount;
   const framePart = { ...base, frameStart, frameEnd, frameInBatch, truncated: !complete };
   const frameSpec = FRAME_SPEC.get(loc.kind);
   if (frameSpec) {

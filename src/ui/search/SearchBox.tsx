@@ -11,6 +11,7 @@ import { useStore } from "../state/store.ts";
 import { KIND_STYLE, SWATCH_CLASS } from "../common/kind-style.ts";
 import { cancelSearch, clearSearch, runQuery, searchStore, selectHit, stepHit, MAX_HITS, type SearchState } from "./search-state.ts";
 import "./search.css";
+import { frameIndexInBatch } from "../../core/frame-columns.ts";
 
 /** Hits listed at once; next/previous still reach every hit. */
 const LISTED = 200;
@@ -23,7 +24,7 @@ function whereText(analysis: Analysis, bytes: Uint8Array, offset: number): { tex
   const loc = locateByte(analysis, bytes, offset);
   const parts: string[] = [];
   if (loc.batch >= 0) parts.push(`batch ${loc.batch}`);
-  if (loc.frame >= 0) parts.push(`frame ${analysis.frames.indexInBatch[loc.frame]}`);
+  if (loc.frame >= 0) parts.push(`frame ${frameIndexInBatch(analysis.batches, loc.frame)}`);
   parts.push(KIND_STYLE[loc.kind].label.replace(/^(batch|frame) /, ""));
   return { text: parts.join(" · "), kind: loc.kind };
 }

@@ -10,6 +10,7 @@ import { SearchClient } from "../../worker/search-client.ts";
 import { selectRange } from "../state/actions.ts";
 import { documentStore, type LoadedInput } from "../state/app-state.ts";
 import { createStore } from "../state/store.ts";
+import { frameEnd } from "../../core/frame-columns.ts";
 
 /** Most hits one search keeps (the count then reads "100,000+"). */
 export const MAX_HITS = 100_000;
@@ -164,7 +165,7 @@ export async function runQuery(text: string): Promise<void> {
     case "message-offset": {
       const frames = findMessageOffset(analysis, query.value, MAX_HITS);
       const starts = Float64Array.from(frames, (f) => analysis.frames.start[f] as number);
-      const ends = Float64Array.from(frames, (f) => analysis.frames.end[f] as number);
+      const ends = Float64Array.from(frames, (f) => frameEnd(analysis.frames, f));
       finish(input, text, reading, starts, ends, frames.length >= MAX_HITS, "main-thread");
       return;
     }

@@ -21,6 +21,7 @@ import { diagramTargetOf } from "../../core/render-diagram.ts";
 import { provenanceOf } from "./provenance.ts";
 import "./share.css";
 import { hexOffset } from "../../format/values.ts";
+import { frameBatch, frameEnd, frameIndexInBatch } from "../../core/frame-columns.ts";
 
 export { LARGE_LINK_BYTES, WHOLE_INPUT_SHARE_LIMIT } from "./share-scope.ts";
 
@@ -106,7 +107,7 @@ export function SharePanel() {
   const diagramTarget = diagramTargetOf(selection);
   const diagramName =
     diagramTarget.kind === "frame"
-      ? `frame ${input.analysis.frames.indexInBatch[diagramTarget.frame]} of batch ${input.analysis.frames.batch[diagramTarget.frame]}`
+      ? `frame ${frameIndexInBatch(input.analysis.batches, diagramTarget.frame)} of batch ${frameBatch(input.analysis.batches, diagramTarget.frame)}`
       : `batch ${diagramTarget.batch}`;
   const diagram = (kind: "svg" | "png") =>
     withSubject("draw the diagram", async (subject) => {
@@ -209,7 +210,10 @@ export function SharePanel() {
             void withSubject("export the frame", (s) => {
               if (!selection || selection.frame < 0) return;
               const f = input.analysis.frames;
-              downloadFile(`${baseName(input.name)}${suffix}-frame${selection.frame}.bin`, s.bytes.slice(f.start[selection.frame], f.end[selection.frame]));
+              downloadFile(
+                `${baseName(input.name)}${suffix}-frame${selection.frame}.bin`,
+                s.bytes.slice(f.start[selection.frame], frameEnd(f, selection.frame)),
+              );
             })
           }
         >

@@ -6,6 +6,7 @@ import { decodeShareFragment, encodeShareFragment } from "../../lib/share-codec.
 import { cutScope, defaultScope, LARGE_LINK_BYTES, shareScopes } from "./share-scope.ts";
 import { provenanceNote } from "./provenance.ts";
 import { findings, xxh } from "../../../test/helpers.ts";
+import { frameEnd } from "../../core/frame-columns.ts";
 
 const bytes = new Uint8Array(readFileSync(new URL("../../../test/fixtures/corpus/19-segment-4-batch2-bad-frame.bin", import.meta.url)));
 const analysis = analyzeWith(xxh, bytes);
@@ -14,7 +15,7 @@ describe("share scopes", () => {
   it("offers the whole input, the selected frame's batch and the first problem's batch", () => {
     const f = analysis.frames;
     const frame = analysis.batches[1]!.firstFrame + 1;
-    const sel = { start: f.start[frame] as number, end: f.end[frame] as number, batch: 1, frame };
+    const sel = { start: f.start[frame] as number, end: frameEnd(f, frame), batch: 1, frame };
     const scopes = shareScopes(analysis, sel);
     expect(scopes.map((s) => s.id)).toEqual(["whole", "selection", "first-problem"]);
     expect(scopes[1]!.label).toBe("Selected frame 1 (in batch 1)");

@@ -6,6 +6,7 @@
 import { batchAt } from "../../core/frame-view.ts";
 import type { Analysis } from "../../core/model.ts";
 import { hexOffset } from "../../format/values.ts";
+import { frameEnd, frameIndexInBatch } from "../../core/frame-columns.ts";
 
 /** One way to share: its stable id, a label for the menu, and the bytes [start, end) of the input it takes. */
 export interface ShareScope {
@@ -51,7 +52,8 @@ function batchesOver(analysis: Analysis, start: number, end: number): { first: n
 function selectionLabel(analysis: Analysis, sel: ScopeSelection, first: number, last: number): string {
   const f = analysis.frames;
   const batches = first === last ? `batch ${first}` : `batches ${first}–${last}`;
-  if (sel.frame >= 0 && sel.start === f.start[sel.frame] && sel.end === f.end[sel.frame]) return `Selected frame ${f.indexInBatch[sel.frame]} (in ${batches})`;
+  if (sel.frame >= 0 && sel.start === f.start[sel.frame] && sel.end === frameEnd(f, sel.frame))
+    return `Selected frame ${frameIndexInBatch(analysis.batches, sel.frame)} (in ${batches})`;
   const b = analysis.batches[first];
   if (first === last && b && sel.start === b.start && sel.end === b.end) return `Selected batch ${first}`;
   return `Selected bytes ${hex(sel.start)}..${hex(Math.max(sel.end, sel.start + 1))} (in ${batches})`;

@@ -4,6 +4,7 @@ import { lowerBound, partitionPoint, upperBound } from "../../lib/binary-search.
 import { lowerBoundByStart } from "../../lib/range-index.ts";
 import type { Analysis } from "../../core/model.ts";
 import { cursorStore, documentStore, hoverStore, revealStore, selectionStore, type ByteSpan, type Selection } from "./app-state.ts";
+import { frameBatch, frameEnd } from "../../core/frame-columns.ts";
 
 function analysis(): Analysis | null {
   return documentStore.get().input?.analysis ?? null;
@@ -29,7 +30,7 @@ export function selectFrame(frame: number, origin: Selection["origin"]): void {
   const a = analysis();
   if (!a || frame < 0 || frame >= a.frames.count) return;
   const start = a.frames.start[frame] as number;
-  selectionStore.set({ start, end: a.frames.end[frame] as number, batch: a.frames.batch[frame] as number, frame, origin });
+  selectionStore.set({ start, end: frameEnd(a.frames, frame), batch: frameBatch(a.batches, frame), frame, origin });
   cursorStore.set(start);
 }
 

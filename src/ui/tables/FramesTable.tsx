@@ -5,7 +5,7 @@
  */
 import { TableToggle } from "../common/TableToggle.tsx";
 import { useCallback, useId, useMemo, useState } from "react";
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis, FrameColumns } from "../../core/model.ts";
 import { selectFrame } from "../state/actions.ts";
 import type { LoadedInput } from "../state/app-state.ts";
 import { checksumVerdict, formatCount, frameTone, idCell, previewText, timeText, timeWithRaw } from "../common/cell-text.ts";
@@ -17,15 +17,27 @@ import { VirtualTable } from "./VirtualTable.tsx";
 import { frameAt } from "../../core/frame-view.ts";
 import type { ViewWindow } from "../state/view-window.ts";
 import "./tables.css";
+import { computedChecksumOf, frameBatch, frameEnd, frameIndexInBatch, frameStoredChecksum, frameTimestampDelta } from "../../core/frame-columns.ts";
 
 const DASH = "—";
+
+const checksumOf = (f: FrameColumns, bytes: Uint8Array, i: number): ReturnType<typeof checksumVerdict> => {
+  const stored = frameStoredChecksum(f, bytes, i);
+  return checksumVerdict(stored, computedChecksumOf(f, i, stored));
+};
 
 function frameColumns(analysis: Analysis, bytes: Uint8Array): IndexColumn[] {
   const f = analysis.frames;
   const col = (id: FrameColumnId, rest: Omit<IndexColumn, "id">): IndexColumn => ({ id, ...rest });
   return [
-    col("batch", { header: "Batch", width: 4.5, numeric: true, cell: (i) => f.batch[i] }),
-    col("index", { header: "#", width: 4, numeric: true, cell: (i) => f.indexInBatch[i], title: (i) => `frame ${f.indexInBatch[i]} of batch ${f.batch[i]}` }),
+    col("batch", { header: "Batch", width: 4.5, numeric: true, cell: (i) => frameBatch(analysis.batches, i) }),
+    col("index", {
+      header: "#",
+      width: 4,
+      numeric: true,
+      cell: (i) => frameIndexInBatch(analysis.batches, i),
+      title: (i) => `frame ${frameIndexInBatch(analysis.batches, i)} of batch ${frameBatch(analysis.batches, i)}`,
+    }),
     col("offset", {
       header: "Offset",
       width: 6.5,
@@ -51,12 +63,12 @@ function frameColumns(analysis: Analysis, bytes: Uint8Array): IndexColumn[] {
       header: "Producer time",
       width: 15.5,
       cell: (i) => {
-        const t = producerTimeOf(analysis, i);
+        const t = producerTimeOf(analysis, bytes, i);
         return t === null ? DASH : timeText(t);
       },
       title: (i) => {
-        const t = producerTimeOf(analysis, i);
-        return t === null ? undefined : `origin_timestamp + ${f.timestampDelta[i]} µs = ${timeWithRaw(t)}`;
+        const t = producerTimeOf(analysis, bytes, i);
+        return t === null ? undefined : `origin_timestamp + ${frameTimestampDelta(f, bytes, i)} µs = ${timeWithRaw(t)}`;
       },
     }),
     col("payload", {
@@ -77,14 +89,14 @@ function frameColumns(analysis: Analysis, bytes: Uint8Array): IndexColumn[] {
       header: "Checksum",
       width: 10,
       cell: (i) => {
-        const v = checksumVerdict(f.storedChecksum[i] as bigint, f.computedChecksum[i] as bigint);
+        const v = checksumOf(f, bytes, i);
         return (
           <span className="tbl-badge" data-tone={v.ok ? "ok" : "error"}>
             {v.text}
           </span>
         );
       },
-      title: (i) => checksumVerdict(f.storedChecksum[i] as bigint, f.computedChecksum[i] as bigint).title,
+      title: (i) => checksumOf(f, bytes, i).title,
     }),
     // Rendered as React text, so any payload is inert.
     col("preview", { header: "Preview", width: 12, grow: 2, cell: (i) => <span className="tbl-preview">{previewText(payloadOf(analysis, bytes, i))}</span> }),
@@ -119,7 +131,7 @@ export function FramesTable({ input }: { input: LoadedInput }) {
     [analysis, bytes, first, count, problemsOnly, sort?.id, sort?.desc],
   );
 
-  const rangeOf = useCallback((i: number) => ({ start: analysis.frames.start[i] as number, end: analysis.frames.end[i] as number }), [analysis]);
+  const rangeOf = useCallback((i: number) => ({ start: analysis.frames.start[i] as number, end: frameEnd(analysis.frames, i) }), [analysis]);
   const onActivate = useCallback((i: number) => selectFrame(i, "table"), []);
   const rowTone = useCallback((i: number) => frameTone(analysis.frames.flags[i] as number), [analysis]);
   const inView = useCallback((w: ViewWindow | null) => (w && w.size === analysis.size ? frameAt(analysis, Math.floor((w.start + w.end) / 2)) : -1), [analysis]);

@@ -43,7 +43,7 @@ describe("frame cells from the columns", () => {
   it("derives message offsets and producer times", () => {
     expect(a.frames.count).toBe(4);
     expect([0, 1, 2, 3].map((i) => messageOffsetOf(a, i))).toEqual([10n, 11n, 12n, 13n]);
-    expect([0, 1, 2, 3].map((i) => producerTimeOf(a, i))).toEqual([1_000_020n, 1_000_000n, 1_000_010n, 900_000n]);
+    expect([0, 1, 2, 3].map((i) => producerTimeOf(a, input, i))).toEqual([1_000_020n, 1_000_000n, 1_000_010n, 900_000n]);
   });
 
   it("filters frames with errors or warnings", () => {

@@ -7,20 +7,21 @@ import { decodeMessageId, type MessageId } from "../../format/values.ts";
 import { FrameFlag, type Analysis } from "../../core/model.ts";
 import { PROBLEM_FRAME_FLAGS } from "../common/cell-text.ts";
 import { compareBigints, type SortKey } from "./row-order.ts";
+import { frameBatch, frameIndexInBatch, frameTimestampDelta } from "../../core/frame-columns.ts";
 
 /** Column ids of the frames table. */
 export type FrameColumnId = "batch" | "index" | "offset" | "id" | "time" | "payload" | "userHeaders" | "checksum" | "preview";
 
 /** base_offset + offset_delta of a frame, or null when its batch has no header. */
 export function messageOffsetOf(analysis: Analysis, frame: number): bigint | null {
-  const header = analysis.batches[analysis.frames.batch[frame] as number]?.header;
+  const header = analysis.batches[frameBatch(analysis.batches, frame)]?.header;
   return header ? header.baseOffset + BigInt(analysis.frames.offsetDelta[frame] as number) : null;
 }
 
 /** origin_timestamp + timestamp_delta of a frame (µs), or null when its batch has no header. */
-export function producerTimeOf(analysis: Analysis, frame: number): bigint | null {
-  const header = analysis.batches[analysis.frames.batch[frame] as number]?.header;
-  return header ? header.originTimestamp + BigInt(analysis.frames.timestampDelta[frame] as number) : null;
+export function producerTimeOf(analysis: Analysis, bytes: Uint8Array, frame: number): bigint | null {
+  const header = analysis.batches[frameBatch(analysis.batches, frame)]?.header;
+  return header ? header.originTimestamp + BigInt(frameTimestampDelta(analysis.frames, bytes, frame)) : null;
 }
 
 /** The 16 id bytes of a frame, decoded. */
@@ -81,13 +82,13 @@ export function frameSortKey(column: FrameColumnId, analysis: Analysis, bytes: U
   const f = analysis.frames;
   switch (column) {
     case "batch":
-      return { primary: (i) => f.batch[i] as number };
+      return { primary: (i) => frameBatch(analysis.batches, i) };
     case "index":
-      return { primary: (i) => f.indexInBatch[i] as number };
+      return { primary: (i) => frameIndexInBatch(analysis.batches, i) };
     case "offset":
       return bigintKey((i) => messageOffsetOf(analysis, i));
     case "time":
-      return bigintKey((i) => producerTimeOf(analysis, i));
+      return bigintKey((i) => producerTimeOf(analysis, bytes, i));
     case "payload":
       return { primary: (i) => f.payloadLength[i] as number };
     case "userHeaders":

@@ -17,6 +17,7 @@ import { ByteReader, nonzeroRuns } from "../../format/reader.ts";
 import { bytesToHex, hex128, hex64 } from "../../format/values.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { formatCount, plural, timeWithRaw } from "../common/cell-text.ts";
+import { frameEnd } from "../../core/frame-columns.ts";
 
 /** One row of the batch header table. */
 export interface HeaderFieldRow {
@@ -187,14 +188,14 @@ export function batchHeaderRows(analysis: Analysis, bytes: Uint8Array, index: nu
     derived(
       "first message offset",
       f.start[first] as number,
-      f.end[first] as number,
+      frameEnd(f, first),
       (header.baseOffset + BigInt(f.offsetDelta[first] as number)).toString(),
       "base_offset + the first frame's offset_delta.",
     );
     derived(
       "last message offset",
       f.start[last] as number,
-      f.end[last] as number,
+      frameEnd(f, last),
       (header.baseOffset + BigInt(f.offsetDelta[last] as number)).toString(),
       "base_offset + the last complete frame's offset_delta.",
     );

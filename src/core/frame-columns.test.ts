@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { analyze } from "./analyze.ts";
+import { frameBatch, frameColumnBuffers, frameComputedChecksum, frameEnd, frameIndexInBatch, frameStoredChecksum } from "./frame-columns.ts";
+import { FRAME_COLUMNS } from "./model.ts";
+import { producerBatch } from "../../test/helpers.ts";
+
+const BYTES: Record<string, number> = { f64: 8, u64: 8, u32: 4, u16: 2, u8: 1 };
+
+describe("frame columns", () => {
+  it("keep at most 24 bytes a frame (issue #9)", () => {
+    const perFrame = Object.values(FRAME_COLUMNS).reduce((n, t) => n + (BYTES[t] as number), 0);
+    expect(perFrame).toBeLessThanOrEqual(24);
+  });
+
+  it("derive end, batch and index, and keep the computed checksum only of a mismatched frame", async () => {
+    const two = producerBatch(2);
+    const input = new Uint8Array(two.length * 2);
+    input.set(two);
+    input.set(two, two.length);
+    const at = two.length + 256 + 48; // first payload byte of batch 1's frame 0
+    input[at]! ^= 1;
+    const a = await analyze(input);
+    expect(a.frames.count).toBe(4);
+    expect([0, 1, 2, 3].map((i) => frameBatch(a.batches, i))).toEqual([0, 0, 1, 1]);
+    expect([0, 1, 2, 3].map((i) => frameIndexInBatch(a.batches, i))).toEqual([0, 1, 0, 1]);
+    expect(frameEnd(a.frames, 1)).toBe(a.frames.start[2]! - 256);
+    expect([...a.frames.mismatchFrames]).toEqual([2]);
+    expect(frameComputedChecksum(a.frames, input, 2)).not.toBe(frameStoredChecksum(a.frames, input, 2));
+    expect(frameComputedChecksum(a.frames, input, 3)).toBe(frameStoredChecksum(a.frames, input, 3));
+    expect(a.diagnostics.filter((d) => d.code === "frame-checksum-mismatch").map((d) => d.message)).toEqual([
+      expect.stringContaining(frameComputedChecksum(a.frames, input, 2).toString(16)),
+    ]);
+    expect(new Set(frameColumnBuffers(a.frames)).size).toBe(frameColumnBuffers(a.frames).length);
+  });
+});
