@@ -9,12 +9,15 @@
 //   3. launches the Chromium the e2e tests use (scripts/find-browser.mjs, the same hermetic args
 //      as playwright.config.ts), registers a PerformanceObserver for 'longtask' before the page
 //      loads, opens the file through the "Open batch file" input and waits for the status line;
-//   4. scrolls the hex map to the end, searches the whole input for 16 bytes (twice) and jumps to
-//      the middle with the Overview, and prints: time from setInputFiles to the summary, the
-//      longest main-thread task and the number of tasks over 50 ms during analysis and during the
-//      scroll, the search and jump times, and the JS heap in use.
+//   4. scrolls the hex map to the end, searches the whole input for 16 bytes (twice), jumps to
+//      the middle with the Overview, selects a batch for the layout diagram and hovers one of its
+//      boxes, and compares batches with a second file of the same size (a copy with one byte
+//      changed), and prints: time from setInputFiles to the summary, the longest main-thread task
+//      and the number of tasks over 50 ms during analysis, the scroll, the search, the diagram and
+//      the compare, the search and jump times, what each worker holds after the searches, and the
+//      JS heap in use.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -88,6 +91,16 @@ async function segmentFile() {
   return { file, plan, reused: false, buildMs: performance.now() - t0 };
 }
 
+/** A copy of the segment with one payload byte of batch 0 flipped, for Compare batches (built next to it, or reused). */
+function otherFile(file, plan) {
+  const other = file.replace(/\.log$/, "-other.log");
+  if (existsSync(other) && statSync(other).size === plan.totalBytes) return other;
+  const bytes = readFileSync(file);
+  bytes[256 + 48 + 5] ^= 0xff;
+  writeFileSync(other, bytes);
+  return other;
+}
+
 /** A TCP port nothing listens on right now. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -147,6 +160,50 @@ async function longTasksBetween(page, from, to) {
     total: inside.reduce((s, t) => s + t.duration, 0),
   };
 }
+
+/**
+ * Heap use of each dedicated worker of the page (CDP Runtime.getHeapUsage through a browser-level
+ * session), after a garbage collection in that worker when `gc`: name → { used, buffers } in bytes.
+ * The search worker's array buffers show whether it holds a copy of the input.
+ */
+async function workerHeaps(browser, gc) {
+  const cdp = await browser.newBrowserCDPSession();
+  const out = {};
+  try {
+    const { targetInfos } = await cdp.send("Target.getTargets");
+    for (const t of targetInfos.filter((x) => x.type === "worker")) {
+      const { sessionId } = await cdp.send("Target.attachToTarget", { targetId: t.targetId, flatten: false });
+      let nextId = 1;
+      const ask = async (method) => {
+        const id = nextId++;
+        const reply = new Promise((resolve) => {
+          const onMessage = (e) => {
+            if (e.sessionId !== sessionId) return;
+            const m = JSON.parse(e.message);
+            if (m.id !== id) return;
+            cdp.off("Target.receivedMessageFromTarget", onMessage);
+            resolve(m.result ?? null);
+          };
+          cdp.on("Target.receivedMessageFromTarget", onMessage);
+        });
+        await cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method }) });
+        return Promise.race([reply, new Promise((r) => setTimeout(() => r(null), 10_000))]);
+      };
+      if (gc) await ask("HeapProfiler.collectGarbage");
+      const heap = await ask("Runtime.getHeapUsage");
+      await cdp.send("Target.detachFromTarget", { sessionId }).catch(() => undefined);
+      if (heap) out[t.title || t.url] = { used: heap.usedSize, buffers: heap.backingStorageSize ?? null };
+    }
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+  return out;
+}
+
+const fmtHeaps = (heaps) =>
+  Object.entries(heaps)
+    .map(([name, h]) => `${name} ${fmtMiB(h.used)}${h.buffers !== null ? ` + ${fmtMiB(h.buffers)} array buffers` : ""}`)
+    .join(", ") || "none";
 
 async function main() {
   const executablePath = findBrowser();
@@ -249,6 +306,9 @@ async function main() {
       await page.waitForTimeout(200);
       searchTasks.push(await longTasksBetween(page, t, doneAt + 200));
     }
+    // As left by the searches, then what each worker keeps once its garbage is collected.
+    const afterSearch = await workerHeaps(browser, false);
+    const keptAfterSearch = await workerHeaps(browser, true);
     const overview = page.getByRole("slider", { name: "Overview" });
     const ob = await overview.boundingBox();
     const middle = Math.floor(plan.totalBytes / 2 / 16) * 16;
@@ -263,6 +323,58 @@ async function main() {
       { timeout: 60_000, polling: "raf" },
     );
     const jumpMs = (await jumpEnd.jsonValue()) - jumpStart;
+
+    // The layout diagram: select a batch three quarters in and wait for its header drawn; then hover one box.
+    const diagramBatch = Math.floor((plan.batches * 3) / 4);
+    const diagramStart = await page.evaluate(() => performance.now());
+    await page.getByLabel("Go to or search").fill(`batch ${diagramBatch}`);
+    await page.getByLabel("Go to or search").press("Enter");
+    const diagramEnd = await page.waitForFunction(
+      (n) =>
+        new RegExp(`^Batch ${n} header`).test(document.querySelector('[aria-label="Layout diagram"] figcaption')?.textContent ?? "")
+          ? performance.now()
+          : false,
+      diagramBatch,
+      { timeout: 60_000, polling: "raf" },
+    );
+    const diagramMs = (await diagramEnd.jsonValue()) - diagramStart;
+    const hoverStart = await page.evaluate(() => performance.now());
+    await page.locator('[aria-label="Layout diagram"] [data-field="base_offset"]').first().hover();
+    await page.waitForSelector("[data-hover]", { timeout: 60_000 });
+    const hoverEnd = await page.evaluate(() => performance.now());
+    await page.waitForTimeout(300);
+    const diagramTasks = await longTasksBetween(page, diagramStart, hoverEnd + 300);
+
+    // Compare batches with a second file of the same size (one payload byte differs): open it in the
+    // dialog, wait for the diff of batch 0, then move both sides to the last batch.
+    const other = otherFile(seg.file, plan);
+    const compareStart = await page.evaluate(() => performance.now());
+    await page.getByRole("button", { name: "Compare batches" }).click();
+    const dialog = page.getByRole("dialog", { name: "Compare batches" });
+    await dialog.getByLabel("Compare with a file").setInputFiles(other);
+    await dialog
+      .getByTestId("diff-other")
+      .filter({ hasText: /^Other file:/ })
+      .waitFor({ timeout: 10 * 60_000 });
+    await dialog
+      .getByTestId("diff-summary")
+      .filter({ hasText: /fields differ/ })
+      .waitFor({ timeout: 60_000 });
+    const compareEnd = await page.evaluate(() => performance.now());
+    const compareSummary = await dialog.getByTestId("diff-summary").textContent();
+    const lastBatch = String(plan.batches - 1);
+    await dialog.getByLabel("Left batch").fill(lastBatch);
+    await dialog.getByLabel("Right batch").fill(lastBatch);
+    await dialog.getByRole("columnheader", { name: new RegExp(`Right \\(Other file batch ${lastBatch}\\)`) }).waitFor({ timeout: 60_000 });
+    await dialog
+      .getByTestId("diff-summary")
+      .filter({ hasText: /No differences/ })
+      .waitFor({ timeout: 60_000 });
+    const switchEnd = await page.evaluate(() => performance.now());
+    await page.waitForTimeout(300);
+    const compareTasks = await longTasksBetween(page, compareStart, compareEnd);
+    const switchTasks = await longTasksBetween(page, compareEnd, switchEnd + 300);
+    await dialog.getByRole("button", { name: "Close" }).first().click();
 
     const memory = await page.evaluate(() => {
       const m = performance.memory;
@@ -289,10 +401,21 @@ async function main() {
         (scrolling ? `; longest task ${fmtMs(scrolling.longest)}, ${scrolling.count} task(s) > 50 ms` : ""),
     );
     console.log(
-      `search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (bytes handed to the search worker first), ${fmtMs(searchTimes[1])} again` +
+      `search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (the search worker reads the file in windows), ${fmtMs(searchTimes[1])} again` +
         (searchTasks[0] ? `; longest main-thread task ${fmtMs(searchTasks[0].longest)} then ${fmtMs(searchTasks[1].longest)}` : ""),
     );
+    console.log(`workers     after the searches: ${fmtHeaps(afterSearch)}; kept after a GC in each: ${fmtHeaps(keptAfterSearch)} (CDP Runtime.getHeapUsage)`);
     console.log(`overview    one jump to the middle in ${fmtMs(jumpMs)} (click to the rows shown)`);
+    console.log(
+      `diagram     batch ${diagramBatch} drawn ${fmtMs(diagramMs)} after Enter, one box hovered to its bytes lit in ${fmtMs(hoverEnd - hoverStart)}` +
+        (diagramTasks ? `; longest main-thread task ${fmtMs(diagramTasks.longest)}, ${diagramTasks.count} task(s) > 50 ms` : ""),
+    );
+    console.log(
+      `compare     a second ${fmtMiB(plan.totalBytes)} file decoded and batch 0 diffed in ${fmtMs(compareEnd - compareStart)} (${compareSummary?.trim()}), both sides moved to batch ${lastBatch} in ${fmtMs(switchEnd - compareEnd)}` +
+        (compareTasks && switchTasks
+          ? `; longest main-thread task ${fmtMs(compareTasks.longest)} then ${fmtMs(switchTasks.longest)}, ${compareTasks.count + switchTasks.count} task(s) > 50 ms`
+          : ""),
+    );
     if (memory)
       console.log(
         `JS heap     ${fmtMiB(memory.used)} used of ${fmtMiB(memory.total)} (performance.memory, array buffers included; limit ${fmtMiB(memory.limit)})`,
