@@ -104,19 +104,20 @@ describe("byte search", () => {
 });
 
 describe("windowed byte search (the input read a window at a time, never whole)", () => {
-  it("finds the same matches as a naive scan, a match across two windows once, and reads each window once", async () => {
+  it("finds the same matches as a naive scan, a match across two windows once, and reads each window once, however many are read ahead", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uint8Array({ minLength: 0, maxLength: 300 }).map((a) => a.map((b) => b % 3)),
         fc.uint8Array({ minLength: 1, maxLength: 4 }).map((a) => a.map((b) => b % 3)),
         fc.integer({ min: 1, max: 40 }),
-        async (bytes, pattern, chunk) => {
+        fc.integer({ min: 1, max: 4 }),
+        async (bytes, pattern, chunk, ahead) => {
           const reads: [number, number][] = [];
           const read = (start: number, end: number) => {
             reads.push([start, end]);
             return Promise.resolve(bytes.slice(start, end));
           };
-          const r = await searchWindows(bytes.length, read, pattern, { limit: 1e9, chunk });
+          const r = await searchWindows(bytes.length, read, pattern, { limit: 1e9, chunk }, ahead);
           expect(r?.starts).toEqual(naive(bytes, pattern));
           expect(r?.capped).toBe(false);
           // Windows start every `chunk` bytes and overlap by the pattern's length − 1, no more.
