@@ -2,7 +2,7 @@
 import { useCallback, useRef } from "react";
 import { useStore } from "../state/store.ts";
 import { selectionStore, type LoadedInput, type Selection } from "../state/app-state.ts";
-import { viewWindowStore, type ViewWindow } from "../state/view-window.ts";
+import { settledViewWindowStore, type ViewWindow } from "../state/view-window.ts";
 import { batchAt } from "../../core/frame-view.ts";
 
 /** The selection's batch index, or -1 (a stable selector for useStore). */
@@ -26,13 +26,13 @@ export function useShownBatch(input: LoadedInput): number {
 }
 
 /**
- * The batch under the middle of the hex map's view, or -1; re-renders its caller only when that
+ * The batch under the middle of the hex map's view once it settles, or -1; re-renders its caller only when that
  * batch changes, never per scrolled row.
  */
 export function useBatchInView(input: LoadedInput): number {
   const { analysis } = input;
   const select = useCallback((w: ViewWindow | null) => (w && w.size === analysis.size ? batchAt(analysis, Math.floor((w.start + w.end) / 2)) : -1), [analysis]);
-  return useStore(viewWindowStore, select);
+  return useStore(settledViewWindowStore, select);
 }
 
 /**

@@ -114,7 +114,14 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const l = sides?.left,
     r = sides?.right;
   const rightSide = r;
+  // The dialog opens (showModal, its controls) in one task and diffs in the next, so neither is long on batches of 1,000 frames.
+  const [opened, setOpened] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setOpened(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
   const { rows, refs } = useMemo(() => {
+    if (!opened) return { rows: [], refs: null };
     const refOf = (source: SourceId | undefined, batch: number | undefined): BatchRef | null => {
       if (!input || source === undefined || batch === undefined) return null;
       if (source === "original") return original && originalAnalysis ? { bytes: original, analysis: originalAnalysis, batch } : null;
@@ -124,7 +131,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     const left = refOf(l?.source, l?.batch);
     const right = refOf(r?.source, r?.batch);
     return left && right ? { rows: diffBatches(left, right), refs: { left, right } } : { rows: [], refs: null };
-  }, [input, original, originalAnalysis, other, l?.source, l?.batch, r?.source, r?.batch]);
+  }, [opened, input, original, originalAnalysis, other, l?.source, l?.batch, r?.source, r?.batch]);
   const shown = visibleRows(rows, changedOnly);
   // Other sides or another filter start again at the first rows.
   const rowsKey = `${l?.source}:${l?.batch}:${r?.source}:${r?.batch}:${changedOnly}`;
@@ -211,11 +218,13 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
             </p>
             <p className="diff-summary" role="status" data-testid="diff-summary">
               {sameSide ? "Both sides are the same batch. " : ""}
-              {rows.length === 0
-                ? "Nothing to compare: the input has no batch header to read."
-                : shown.changed === 0
-                  ? `No differences in ${rows.length} compared fields.`
-                  : `${shown.changed} of ${rows.length} compared fields differ.`}
+              {!opened
+                ? "Comparing…"
+                : rows.length === 0
+                  ? "Nothing to compare: the input has no batch header to read."
+                  : shown.changed === 0
+                    ? `No differences in ${rows.length} compared fields.`
+                    : `${shown.changed} of ${rows.length} compared fields differ.`}
             </p>
             {panes && (
               <div className="diff-panes">
@@ -302,7 +311,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
                   {shown.rows.length === 0 && (
                     <tr>
                       <td colSpan={5} className="note">
-                        {changedOnly ? "No field differs." : "Nothing to compare."}
+                        {!opened ? "Comparing…" : changedOnly ? "No field differs." : "Nothing to compare."}
                       </td>
                     </tr>
                   )}

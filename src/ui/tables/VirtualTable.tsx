@@ -14,7 +14,7 @@ import { nextActivePosition, type RowOrder } from "./row-order.ts";
 import { wholeSelection } from "../common/selection-hooks.ts";
 import { hoverRange } from "../state/actions.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
-import { viewWindowStore, type ViewWindow } from "../state/view-window.ts";
+import { settledViewWindowStore, type ViewWindow } from "../state/view-window.ts";
 
 // Only the first hovered byte matters to a row, so rows re-render when it moves to another field, not per pixel.
 const hoverStart = (h: ByteSpan | null): number => h?.start ?? -1;
@@ -96,7 +96,7 @@ export function VirtualTable(props: VirtualTableProps) {
 
   const selection = useStore(selectionStore, wholeSelection);
   const selectedId = selectedOf(selection);
-  const followed = useStore(viewWindowStore, props.followedOf ?? followsNothing);
+  const followed = useStore(settledViewWindowStore, props.followedOf ?? followsNothing);
 
   /** Makes `pos` the active row, turning the page if needed, and scrolls it into view. */
   const moveTo = useCallback((pos: number, align: ScrollRequest["align"], focus: boolean) => {
