@@ -171,7 +171,13 @@ export async function searchWindows(
   const drop = () => pending.forEach((p) => void p.catch(() => undefined));
   fill();
   for (let from = 0; from < size; from += window) {
-    const bytes = await (pending.shift() as Promise<Uint8Array>);
+    let bytes: Uint8Array;
+    try {
+      bytes = await (pending.shift() as Promise<Uint8Array>);
+    } catch (err) {
+      drop();
+      throw err;
+    }
     fill();
     if (options.cancelled?.()) return (drop(), null);
     local.length = 0;
