@@ -1,6 +1,7 @@
 /** The search worker's body: it reads the input from its Blob a window at a time, edits written over, and a cancel stops a search mid-way. */
 import { describe, expect, it } from "vitest";
-import { createSearchHost, readPatched } from "./search-host.ts";
+import fc from "fast-check";
+import { createSearchHost, readPatched, streamedWindows } from "./search-host.ts";
 import type { FromSearchWorker } from "./search-protocol.ts";
 import { EditOverlay } from "../core/edit-overlay.ts";
 
@@ -55,6 +56,31 @@ describe("search host", () => {
     const progress = messages.filter((m) => m.type === "search-progress" && m.id === 1);
     expect(progress.every((m) => m.type === "search-progress" && m.done < m.total)).toBe(true);
     expect(messages.find((m) => m.type === "search-result" && m.id === 2)).toMatchObject({ capped: true });
+  });
+
+  it("streams windows in order into fixed buffers, each the edited bytes of its range with the overlap carried over", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.array(fc.record({ offset: fc.nat(199), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }), { maxLength: 4 }),
+        async (original, window, overlap, writes) => {
+          const overlay = new EditOverlay(original);
+          overlay.apply("edits", writes);
+          const edited = overlay.materialize();
+          const windows = streamedWindows(new Blob([original]), overlay.runs(), window, overlap)!;
+          for (let start = 0; start < original.length; start += window) {
+            const end = Math.min(original.length, start + window + overlap);
+            const got = await windows.read(start, end);
+            expect([...got]).toEqual([...edited.slice(start, end)]);
+            // A view of one of the two fixed buffers (a transfer moves, never copies, them), not a fresh copy per window.
+            expect(got.buffer.byteLength).toBe(window + overlap);
+          }
+          windows.close();
+        },
+      ),
+    );
   });
 
   it("says so when the Blob can no longer be read", async () => {
