@@ -291,8 +291,8 @@ async function main() {
       const steps = 40;
       const top = el.scrollHeight * 0.1;
       for (let i = 0; i <= steps; i++) {
+        // The browser's own scroll event, as a wheel or scroll bar would fire it (a dispatched one would add a forced layout).
         el.scrollTop = (top * i) / steps;
-        el.dispatchEvent(new Event("scroll"));
         await new Promise((r) => requestAnimationFrame(() => r()));
       }
       await new Promise((r) => setTimeout(r, 300));
