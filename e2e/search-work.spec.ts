@@ -42,7 +42,9 @@ test("a byte search over an edited 32 MiB input finds what the edit wrote, in th
 
   await page.getByRole("checkbox", { name: /^Edit bytes/ }).check();
   await cell(page, 0).click();
+  // partition_id's low byte is 01: the first digit sets its high nibble, the second its low one.
   await page.keyboard.press("5");
+  await expect(cell(page, 0)).toHaveText("51");
   await page.keyboard.press("a");
   await expect(cell(page, 0)).toHaveText("5a");
 
