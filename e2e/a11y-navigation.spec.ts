@@ -6,6 +6,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, openPage, test, waitForInput } from "./fixtures.ts";
+import { bigSegment } from "./big-segment.ts";
 
 async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
@@ -36,6 +37,17 @@ for (const scheme of ["light", "dark"] as const) {
       await expect(page.getByRole("figure", { name: "Layout diagram" })).toBeVisible();
       await page.locator("details.legend-box > summary").click();
       await expectNoSeriousViolations(page, `with search hits and the new panels (${scheme})`);
+    });
+
+    test(`Compare batches with a second file and "Show more rows" (${scheme})`, async ({ page }) => {
+      const { file } = await bigSegment(1);
+      await openPage(page);
+      await page.getByRole("button", { name: "Compare batches" }).click();
+      const dialog = page.getByRole("dialog", { name: "Compare batches" });
+      await dialog.getByLabel("Compare with a file").setInputFiles(file);
+      await expect(dialog.getByTestId("diff-other")).toContainText("Other file:");
+      await expect(dialog.getByRole("button", { name: "Show more rows" })).toBeVisible();
+      await expectNoSeriousViolations(page, `in Compare batches with another file (${scheme})`);
     });
 
     test(`flagged violation bytes and a go-to message (${scheme})`, async ({ page }) => {

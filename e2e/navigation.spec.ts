@@ -244,3 +244,42 @@ test("the Batches table follows the hex map: the batch under the view is marked 
     expect(inside).toBe(true);
   }
 });
+
+test("the Frames table follows the hex map into another batch: it lists that batch and marks the frame under the view", async ({ page }) => {
+  const { file, plan } = await bigSegment(32);
+  await openPage(page);
+  await openFile(page, file);
+  const overview = page.getByRole("slider", { name: "Overview" });
+  const ob = (await overview.boundingBox())!;
+  const frames = page.getByRole("grid", { name: "Frames", exact: true });
+  const framesPanel = page.locator("section").filter({ has: frames });
+  // Batch 0 is shown before any scroll; each jump lands in another batch.
+  await expect(framesPanel.locator(".tbl-count")).toContainText("batch 0");
+  let previous = 0;
+  for (const f of [0.6, 0.25, 0.9]) {
+    await page.mouse.click(ob.x + ob.width / 2, ob.y + f * ob.height);
+    await expect.poll(async () => ((await visibleOffsets(page))[0] ?? 0) / plan.totalBytes).toBeGreaterThan(f - 0.05);
+    const offsets = await visibleOffsets(page);
+    const middle = Math.floor((offsets[0]! + offsets.at(-1)! + 1) / 2);
+    const batch = Math.floor(middle / plan.batchBytes);
+    expect(batch).not.toBe(previous);
+    previous = batch;
+    const frame = Math.floor((middle - batch * plan.batchBytes - 256) / plan.frameBytes);
+    await expect(framesPanel.locator(".tbl-count")).toContainText(`batch ${batch}`);
+    const row = frames.locator("[data-in-view]");
+    await expect(row).toHaveCount(1);
+    // The "#" column: the frame's index in its batch (the page takes the middle of its own view, so allow one frame either side).
+    const shown = Number(await row.getByRole("gridcell").first().textContent());
+    expect(Math.abs(shown - frame)).toBeLessThanOrEqual(1);
+    const inside = await row.evaluate((el) => {
+      const box = el.closest(".tbl-scroll")!.getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      return r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+    });
+    expect(inside).toBe(true);
+  }
+  // A selection still wins: choosing batch 2 in the Batches table lists batch 2's frames.
+  await page.getByLabel("Go to or search").fill("batch 2");
+  await page.getByLabel("Go to or search").press("Enter");
+  await expect(framesPanel.locator(".tbl-count")).toContainText("batch 2");
+});

@@ -15,7 +15,10 @@
 //      cc and libxxhash are there), the longest main-thread task and the number of tasks over 50 ms
 //      during analysis, the scroll, the steps, the hovers and the search, the scroll-step and hover times, the search and
 //      jump times, the JS heap in use, and the renderer's peak RSS (every Chromium renderer process,
-//      which holds the page's workers as threads, sampled from /proc every 50 ms) against the file size.
+//      which holds the page's workers as threads, sampled from /proc every 50 ms) against the file size;
+//      then follows the hex map with the tables over 40 scroll steps, selects a batch for the layout diagram
+//      and hovers one of its boxes, and compares batches with a second file of the same size (a copy with
+//      one byte changed), printing each one's time and longest task, and what each worker holds after the searches.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -194,6 +197,16 @@ async function nativeVerifier() {
   return "path" in built ? { path: built.path, time: (file) => native.timeProcess(built.path, [file]).seconds * 1000 } : built;
 }
 
+/** A copy of the segment with one payload byte of batch 0 flipped, for Compare batches (built next to it, or reused). */
+function otherFile(file, plan) {
+  const other = file.replace(/\.log$/, "-other.log");
+  if (existsSync(other) && statSync(other).size === plan.totalBytes) return other;
+  const bytes = readFileSync(file);
+  bytes[256 + 48 + 5] ^= 0xff;
+  writeFileSync(other, bytes);
+  return other;
+}
+
 /** A TCP port nothing listens on right now. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -253,6 +266,50 @@ async function longTasksBetween(page, from, to) {
     total: inside.reduce((s, t) => s + t.duration, 0),
   };
 }
+
+/**
+ * Heap use of each dedicated worker of the page (CDP Runtime.getHeapUsage through a browser-level
+ * session), after a garbage collection in that worker when `gc`: name → { used, buffers } in bytes.
+ * The search worker's array buffers show whether it holds a copy of the input.
+ */
+async function workerHeaps(browser, gc) {
+  const cdp = await browser.newBrowserCDPSession();
+  const out = {};
+  try {
+    const { targetInfos } = await cdp.send("Target.getTargets");
+    for (const t of targetInfos.filter((x) => x.type === "worker")) {
+      const { sessionId } = await cdp.send("Target.attachToTarget", { targetId: t.targetId, flatten: false });
+      let nextId = 1;
+      const ask = async (method) => {
+        const id = nextId++;
+        const reply = new Promise((resolve) => {
+          const onMessage = (e) => {
+            if (e.sessionId !== sessionId) return;
+            const m = JSON.parse(e.message);
+            if (m.id !== id) return;
+            cdp.off("Target.receivedMessageFromTarget", onMessage);
+            resolve(m.result ?? null);
+          };
+          cdp.on("Target.receivedMessageFromTarget", onMessage);
+        });
+        await cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method }) });
+        return Promise.race([reply, new Promise((r) => setTimeout(() => r(null), 10_000))]);
+      };
+      if (gc) await ask("HeapProfiler.collectGarbage");
+      const heap = await ask("Runtime.getHeapUsage");
+      await cdp.send("Target.detachFromTarget", { sessionId }).catch(() => undefined);
+      if (heap) out[t.title || t.url] = { used: heap.usedSize, buffers: heap.backingStorageSize ?? null };
+    }
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+  return out;
+}
+
+const fmtHeaps = (heaps) =>
+  Object.entries(heaps)
+    .map(([name, h]) => `${name} ${fmtMiB(h.used)}${h.buffers !== null ? ` + ${fmtMiB(h.buffers)} array buffers` : ""}`)
+    .join(", ") || "none";
 
 async function main() {
   const executablePath = findBrowser();
@@ -453,6 +510,24 @@ async function main() {
     }
     await page.waitForTimeout(200);
     const hoverTasks = await longTasksBetween(page, hoverStart, await page.evaluate(() => performance.now()));
+    // Tables following the hex map: 40 scroll steps, one per frame, across the first tenth of the input
+    // (many batches), then which batch the Frames table lists and which the view is in.
+    const followStart = await page.evaluate(() => performance.now());
+    const follow = await page.getByTestId("hex-scroll").evaluate(async (el) => {
+      const steps = 40;
+      const top = el.scrollHeight * 0.1;
+      for (let i = 0; i <= steps; i++) {
+        // The browser's own scroll event, as a wheel or scroll bar would fire it (a dispatched one would add a forced layout).
+        el.scrollTop = (top * i) / steps;
+        await new Promise((r) => requestAnimationFrame(() => r()));
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      const count =
+        [...document.querySelectorAll(".tbl-panel")].find((p) => p.querySelector('[aria-label="Frames"]'))?.querySelector(".tbl-count")?.textContent ?? "";
+      const cells = [...el.querySelectorAll("[data-offset]")].map((c) => Number(c.dataset.offset));
+      return { steps, count, first: Math.min(...cells), last: Math.max(...cells), at: performance.now() };
+    });
+    const following = await longTasksBetween(page, followStart, follow.at);
 
     // A byte search over the whole input (16 bytes found nowhere, so every byte is read), twice: the
     // first also hands the bytes to the search worker. Then one overview jump to the middle.
@@ -476,6 +551,9 @@ async function main() {
       await page.waitForTimeout(200);
       searchTasks.push(await longTasksBetween(page, t, doneAt + 200));
     }
+    // As left by the searches, then what each worker keeps once its garbage is collected.
+    const afterSearch = await workerHeaps(browser, false);
+    const keptAfterSearch = await workerHeaps(browser, true);
     const overview = page.getByRole("slider", { name: "Overview" });
     const ob = await overview.boundingBox();
     const middle = Math.floor(plan.totalBytes / 2 / 16) * 16;
@@ -493,6 +571,62 @@ async function main() {
     const ended = mem.page();
     const allPss = mem.pssPeak();
     if (native.time) nativeMs.push(native.time(seg.file), native.time(seg.file));
+
+    // The layout diagram: select a batch three quarters in and wait for its header drawn; then hover one box.
+    const diagramBatch = Math.floor((plan.batches * 3) / 4);
+    const diagramStart = await page.evaluate(() => performance.now());
+    await page.getByLabel("Go to or search").fill(`batch ${diagramBatch}`);
+    await page.getByLabel("Go to or search").press("Enter");
+    const diagramEnd = await page.waitForFunction(
+      (n) =>
+        new RegExp(`^Batch ${n} header`).test(document.querySelector('[aria-label="Layout diagram"] figcaption')?.textContent ?? "")
+          ? performance.now()
+          : false,
+      diagramBatch,
+      { timeout: 60_000, polling: "raf" },
+    );
+    const diagramMs = (await diagramEnd.jsonValue()) - diagramStart;
+    const boxHoverStart = await page.evaluate(() => performance.now());
+    await page.locator('[aria-label="Layout diagram"] [data-field="base_offset"]').first().hover();
+    await page.waitForSelector("[data-hover]", { timeout: 60_000 });
+    const boxHoverEnd = await page.evaluate(() => performance.now());
+    await page.waitForTimeout(300);
+    const diagramTasks = await longTasksBetween(page, diagramStart, boxHoverEnd + 300);
+
+    // Compare batches with a second file of the same size (one payload byte differs): open it in the
+    // dialog, wait for the diff of batch 0, then move both sides to the last batch.
+    const other = otherFile(seg.file, plan);
+    const compareStart = await page.evaluate(() => performance.now());
+    await page.getByRole("button", { name: "Compare batches" }).click();
+    const dialog = page.getByRole("dialog", { name: "Compare batches" });
+    await dialog.getByLabel("Compare with a file").setInputFiles(other);
+    // A page that refuses the file says so in the same note.
+    const otherNote = dialog.getByTestId("diff-other").filter({ hasText: /^Other file:|too large|Could not/ });
+    await otherNote.waitFor({ timeout: 10 * 60_000 });
+    const noteText = (await otherNote.textContent()) ?? "";
+    const refused = /^Other file:/.test(noteText) ? null : noteText;
+    if (!refused)
+      await dialog
+        .getByTestId("diff-summary")
+        .filter({ hasText: /fields differ/ })
+        .waitFor({ timeout: 60_000 });
+    const compareEnd = await page.evaluate(() => performance.now());
+    const compareSummary = refused ?? (await dialog.getByTestId("diff-summary").textContent());
+    const lastBatch = String(plan.batches - 1);
+    if (!refused) {
+      await dialog.getByLabel("Left batch").fill(lastBatch);
+      await dialog.getByLabel("Right batch").fill(lastBatch);
+      await dialog.getByRole("columnheader", { name: new RegExp(`Right \\(Other file batch ${lastBatch}\\)`) }).waitFor({ timeout: 60_000 });
+      await dialog
+        .getByTestId("diff-summary")
+        .filter({ hasText: /No differences/ })
+        .waitFor({ timeout: 60_000 });
+    }
+    const switchEnd = await page.evaluate(() => performance.now());
+    await page.waitForTimeout(300);
+    const compareTasks = await longTasksBetween(page, compareStart, compareEnd);
+    const switchTasks = await longTasksBetween(page, compareEnd, switchEnd + 300);
+    await dialog.getByRole("button", { name: "Close" }).first().click();
 
     const memory = await page.evaluate(() => {
       const m = performance.memory;
@@ -529,10 +663,25 @@ async function main() {
         (hoverTasks ? `; longest task ${fmtMs(hoverTasks.longest)}, ${hoverTasks.count} task(s) > 50 ms` : ""),
     );
     console.log(
-      `search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (bytes handed to the search worker first), ${fmtMs(searchTimes[1])} again` +
+      `follow      ${follow.steps} scroll steps over the first tenth in ${fmtMs(follow.at - 300 - followStart)}: Frames shows "${follow.count}", the view is in batch ${Math.floor((follow.first + follow.last) / 2 / plan.batchBytes)}` +
+        (following ? `; longest task ${fmtMs(following.longest)}, ${following.count} task(s) > 50 ms` : ""),
+    );
+    console.log(
+      `search      ${fmtMs(searchTimes[0])} for a 16-byte pattern over all ${fmtMiB(plan.totalBytes)} (the search worker reads the file in windows), ${fmtMs(searchTimes[1])} again` +
         (searchTasks[0] ? `; longest main-thread task ${fmtMs(searchTasks[0].longest)} then ${fmtMs(searchTasks[1].longest)}` : ""),
     );
+    console.log(`workers     after the searches: ${fmtHeaps(afterSearch)}; kept after a GC in each: ${fmtHeaps(keptAfterSearch)} (CDP Runtime.getHeapUsage)`);
     console.log(`overview    one jump to the middle in ${fmtMs(jumpMs)} (click to the rows shown)`);
+    console.log(
+      `diagram     batch ${diagramBatch} drawn ${fmtMs(diagramMs)} after Enter, one box hovered to its bytes lit in ${fmtMs(boxHoverEnd - boxHoverStart)}` +
+        (diagramTasks ? `; longest main-thread task ${fmtMs(diagramTasks.longest)}, ${diagramTasks.count} task(s) > 50 ms` : ""),
+    );
+    console.log(
+      `compare     a second ${fmtMiB(plan.totalBytes)} file decoded and batch 0 diffed in ${fmtMs(compareEnd - compareStart)} (${compareSummary?.trim()}), both sides moved to batch ${lastBatch} in ${fmtMs(switchEnd - compareEnd)}` +
+        (compareTasks && switchTasks
+          ? `; longest main-thread task ${fmtMs(compareTasks.longest)} then ${fmtMs(switchTasks.longest)}, ${compareTasks.count + switchTasks.count} task(s) > 50 ms`
+          : ""),
+    );
     if (memory)
       console.log(
         `JS heap     ${fmtMiB(memory.used)} used of ${fmtMiB(memory.total)} (performance.memory, array buffers included; limit ${fmtMiB(memory.limit)})`,

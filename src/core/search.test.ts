@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { analyze } from "./analyze.ts";
 import { encodeBatch } from "./encode.ts";
-import { findIds, findMessageOffset, findPattern, parseQuery, searchBytes } from "./search.ts";
+import { findIds, findMessageOffset, findPattern, parseQuery, searchBytes, searchWindows } from "./search.ts";
 import { concat, xxh } from "../../test/helpers.ts";
 
 const hex = (b: Uint8Array) => [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -100,6 +100,44 @@ describe("byte search", () => {
     const out: number[] = [];
     findPattern(Uint8Array.of(1, 2, 1, 2), Uint8Array.of(1, 2), 1, 4, out, 10);
     expect(out).toEqual([2]);
+  });
+});
+
+describe("windowed byte search (the input read a window at a time, never whole)", () => {
+  it("finds the same matches as a naive scan, a match across two windows once, and reads each window once, however many are read ahead", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 0, maxLength: 300 }).map((a) => a.map((b) => b % 3)),
+        fc.uint8Array({ minLength: 1, maxLength: 4 }).map((a) => a.map((b) => b % 3)),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (bytes, pattern, chunk, ahead) => {
+          const reads: [number, number][] = [];
+          const read = (start: number, end: number) => {
+            reads.push([start, end]);
+            return Promise.resolve(bytes.slice(start, end));
+          };
+          const r = await searchWindows(bytes.length, read, pattern, { limit: 1e9, chunk }, ahead);
+          expect(r?.starts).toEqual(naive(bytes, pattern));
+          expect(r?.capped).toBe(false);
+          // Windows start every `chunk` bytes and overlap by the pattern's length − 1, no more.
+          expect(reads.map(([s]) => s)).toEqual(Array.from({ length: Math.ceil(bytes.length / chunk) }, (_, i) => i * chunk));
+          for (const [s, e] of reads) expect(e).toBe(Math.min(bytes.length, s + chunk + pattern.length - 1));
+        },
+      ),
+    );
+  });
+
+  it("stops at the limit and says so; stops with null when cancelled, even with a read in flight that fails", async () => {
+    const bytes = new Uint8Array(1000);
+    const read = (start: number, end: number) => Promise.resolve(bytes.subarray(start, end));
+    expect(await searchWindows(bytes.length, read, Uint8Array.of(0, 0), { limit: 10, chunk: 7 })).toEqual({
+      starts: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      capped: true,
+    });
+    let windows = 0;
+    const failing = (start: number, end: number) => (++windows > 2 ? Promise.reject(new Error("gone")) : read(start, end));
+    expect(await searchWindows(bytes.length, failing, Uint8Array.of(1), { limit: 10, chunk: 100, cancelled: () => windows >= 3 })).toBeNull();
   });
 });
 

@@ -141,6 +141,55 @@ export async function searchBytes(
   return { starts, capped: false };
 }
 
+/** Reads bytes [start, end) of the input being searched, clamped to the input: one window of it. */
+export type WindowReader = (start: number, end: number) => Promise<Uint8Array>;
+
+/**
+ * Every match of pattern in an input of `size` bytes that is read window by window, never whole:
+ * each window reads pattern.length − 1 bytes past its end, so a match across two windows is found
+ * once (in the first), and the next `ahead` windows are read while this one is searched. `chunk`
+ * is the window. Null when cancelled (checked after each window arrives).
+ */
+export async function searchWindows(
+  size: number,
+  read: WindowReader,
+  pattern: Uint8Array,
+  options: ChunkedSearchOptions,
+  ahead = 1,
+): Promise<{ starts: number[]; capped: boolean } | null> {
+  const window = options.chunk ?? 8 << 20;
+  const overlap = Math.max(0, pattern.length - 1);
+  const starts: number[] = [];
+  const local: number[] = [];
+  const readAt = (from: number) => read(from, Math.min(size, from + window + overlap));
+  // Windows being read while one is searched: reading is the slow part, and reads overlap well.
+  const pending: Promise<Uint8Array>[] = [];
+  let nextRead = 0;
+  const fill = () => {
+    for (; pending.length < Math.max(1, ahead) && nextRead < size; nextRead += window) pending.push(readAt(nextRead));
+  };
+  // A read still in flight when the search stops must not surface as an unhandled rejection.
+  const drop = () => pending.forEach((p) => void p.catch(() => undefined));
+  fill();
+  for (let from = 0; from < size; from += window) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await (pending.shift() as Promise<Uint8Array>);
+    } catch (err) {
+      drop();
+      throw err;
+    }
+    fill();
+    if (options.cancelled?.()) return (drop(), null);
+    local.length = 0;
+    findPattern(bytes, pattern, 0, Math.min(window, bytes.length), local, options.limit - starts.length);
+    for (const at of local) starts.push(from + at);
+    options.onProgress?.(Math.min(size, from + window), size, starts.length);
+    if (starts.length >= options.limit) return (drop(), { starts, capped: true });
+  }
+  return { starts, capped: false };
+}
+
 /** The id fields (16 bytes each) of every complete frame whose id reads as any of `orders`. */
 export function findIds(analysis: Analysis, bytes: Uint8Array, orders: readonly Uint8Array[], limit: number): SearchHit[] {
   const hits: SearchHit[] = [];

@@ -1,17 +1,26 @@
 /**
- * The page's side of the search worker. The worker keeps a copy of the input's bytes, sent with the
- * first search of each input, so later searches cost nothing to start; a search is cancelled by a
- * message (the worker yields between chunks), so cancelling never loses that copy. Small inputs, or a
- * page where no worker starts, are searched on the main thread.
+ * The page's side of the search worker. The worker is never sent the input's bytes: each search
+ * hands it the File or Blob the input was read from (a reference, no copy) and the edited runs, and
+ * it reads windows of that. A search is cancelled by a message (the worker checks between windows).
+ * Small inputs, or a page where no worker starts, are searched on the main thread.
  */
+import type { Patch } from "../core/edit-overlay.ts";
 import { searchBytes } from "../core/search.ts";
 import { AbortedError } from "./client.ts";
 import type { FromSearchWorker, ToSearchWorker } from "./search-protocol.ts";
 
 /** Inputs up to this size are searched on the main thread: a worker round trip would cost more. */
 export const MAIN_THREAD_SEARCH_BYTES = 1 << 20;
-/** Bytes copied to the worker at a time. */
-const HANDOVER_PIECE = 8 << 20;
+
+/** What to search: the bytes on screen, and where the worker can read the same bytes without a copy. */
+export interface SearchTarget {
+  /** The input as shown (searched directly on the main thread). */
+  readonly bytes: Uint8Array;
+  /** The File or Blob `bytes` read as, once `patches` are written over it; null when there is none (the bytes were built or pasted). */
+  readonly source: Blob | null;
+  /** Edited runs over source, sorted and disjoint. */
+  readonly patches: readonly Patch[];
+}
 
 /** The starts of every hit of one search, and where it ran. */
 export interface SearchOutcome {
@@ -24,43 +33,44 @@ export interface SearchOutcome {
 export class SearchClient {
   private worker: Worker | null = null;
   private broken = false;
-  private sent: Uint8Array | null = null;
-  private token = 0;
   private nextId = 1;
+  // Large bytes with no File behind them: one Blob made of them, kept while they are shown.
+  private made: { bytes: Uint8Array; blob: Blob } | null = null;
 
-  /** Finds pattern in bytes (at most limit hits); onProgress gets bytes searched; the signal cancels it. */
+  /** Finds pattern in the target (at most limit hits); onProgress gets bytes searched; the signal cancels it. */
   search(
-    bytes: Uint8Array,
+    target: SearchTarget,
     pattern: Uint8Array,
     limit: number,
     signal: AbortSignal,
     onProgress?: (done: number, total: number) => void,
   ): Promise<SearchOutcome> {
     if (signal.aborted) return Promise.reject(new AbortedError());
+    const { bytes } = target;
     const worker = bytes.length > MAIN_THREAD_SEARCH_BYTES && !this.broken ? this.ensureWorker() : null;
     if (!worker) return this.onMainThread(bytes, pattern, limit, signal, onProgress);
-    return this.handOver(worker, bytes, signal).then(() => this.ask(worker, bytes, pattern, limit, signal, onProgress));
+    const fromFile = target.source !== null && target.source.size === bytes.length;
+    const source = fromFile ? target.source : this.blobOf(bytes);
+    const patches = fromFile ? target.patches : [];
+    return this.ask(worker, source, patches, pattern, limit, signal, onProgress).catch((err: unknown) => {
+      if (err instanceof AbortedError) throw err;
+      if (this.broken) return this.onMainThread(bytes, pattern, limit, signal, onProgress);
+      // A File changed or removed on disk since it was loaded: the bytes on screen are still searchable.
+      if (!fromFile) throw err;
+      return this.ask(worker, this.blobOf(bytes), [], pattern, limit, signal, onProgress);
+    });
   }
 
-  // The one copy: the worker owns it, the page keeps its own bytes. Copied in pieces with a break
-  // between them, so a 256 MiB input does not block the page for one long copy.
-  private async handOver(worker: Worker, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
-    if (this.sent === bytes) return;
-    this.sent = null;
-    const token = ++this.token;
-    for (let offset = 0; offset < bytes.length; offset += HANDOVER_PIECE) {
-      if (signal.aborted || token !== this.token) throw new AbortedError();
-      const piece = bytes.slice(offset, offset + HANDOVER_PIECE);
-      const message: ToSearchWorker = { type: "search-data", token, buffer: piece.buffer, offset, total: bytes.length };
-      worker.postMessage(message, [piece.buffer]);
-      if (offset + HANDOVER_PIECE < bytes.length) await new Promise((r) => setTimeout(r, 0));
-    }
-    this.sent = bytes;
+  // The one copy, for bytes no File stands behind (samples, pastes, share links: small in practice).
+  private blobOf(bytes: Uint8Array): Blob {
+    if (this.made?.bytes !== bytes) this.made = { bytes, blob: new Blob([bytes as Uint8Array<ArrayBuffer>]) };
+    return this.made.blob;
   }
 
   private ask(
     worker: Worker,
-    bytes: Uint8Array,
+    source: Blob,
+    patches: readonly Patch[],
     pattern: Uint8Array,
     limit: number,
     signal: AbortSignal,
@@ -92,8 +102,7 @@ export class SearchClient {
         this.worker?.terminate();
         this.worker = null;
         this.broken = true;
-        this.sent = null;
-        this.onMainThread(bytes, pattern, limit, signal, onProgress).then(resolve, reject);
+        reject(new Error(`the search worker failed: ${event.message}`));
       };
       const onAbort = () => {
         cleanup();
@@ -104,18 +113,14 @@ export class SearchClient {
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
       signal.addEventListener("abort", onAbort);
-      const request: ToSearchWorker = { type: "search", id, token: this.token, pattern, limit };
+      const request: ToSearchWorker = { type: "search", id, source, patches, pattern, limit };
       worker.postMessage(request);
     });
   }
 
-  /** Lets the worker drop its copy of the bytes (another input is shown). */
+  /** Lets go of anything kept for the shown input (another input is shown). */
   forget(): void {
-    if (!this.worker || this.sent === null) return;
-    this.sent = null;
-    this.token++;
-    const message: ToSearchWorker = { type: "search-data", token: this.token, buffer: new ArrayBuffer(0) };
-    this.worker.postMessage(message);
+    this.made = null;
   }
 
   private ensureWorker(): Worker | null {

@@ -1,39 +1,55 @@
-/** The search worker's body: bytes sent once, searches answered in order, a cancel stops one mid-way. */
+/** The search worker's body: it reads the input from its Blob a window at a time, edits written over, and a cancel stops a search mid-way. */
 import { describe, expect, it } from "vitest";
-import { createSearchHost } from "./search-host.ts";
+import fc from "fast-check";
+import { createSearchHost, readPatched, streamedWindows } from "./search-host.ts";
 import type { FromSearchWorker } from "./search-protocol.ts";
+import { EditOverlay } from "../core/edit-overlay.ts";
 
-function host() {
+function host(window?: number) {
   const messages: FromSearchWorker[] = [];
-  const handle = createSearchHost((m) => messages.push(m));
+  const handle = createSearchHost((m) => messages.push(m), window);
   const until = async (pred: () => boolean) => {
     for (let i = 0; i < 2000 && !pred(); i++) await new Promise((r) => setTimeout(r, 1));
   };
-  return { messages, handle, until };
+  const startsOf = (id: number) => [...(messages.find((m) => m.type === "search-result" && m.id === id) as { starts: Float64Array }).starts];
+  return { messages, handle, until, startsOf };
 }
 
 describe("search host", () => {
-  it("answers a search over the bytes it was sent with every hit", async () => {
-    const { messages, handle, until } = host();
+  it("finds every hit in a Blob read in small windows, a hit across two windows once", async () => {
+    const { messages, handle, until, startsOf } = host(16);
     const bytes = new Uint8Array(100).fill(7);
     bytes.set([1, 2, 3], 10);
+    bytes.set([1, 2, 3], 31); // 31..33: across the window edge at 32
     bytes.set([1, 2, 3], 90);
-    handle({ type: "search-data", token: 1, buffer: bytes.buffer });
-    handle({ type: "search", id: 5, token: 1, pattern: Uint8Array.of(1, 2, 3), limit: 10 });
+    handle({ type: "search", id: 5, source: new Blob([bytes]), patches: [], pattern: Uint8Array.of(1, 2, 3), limit: 10 });
     await until(() => messages.some((m) => m.type === "search-result"));
-    const result = messages.find((m) => m.type === "search-result");
-    expect(result).toMatchObject({ id: 5, capped: false });
-    expect([...(result as { starts: Float64Array }).starts]).toEqual([10, 90]);
+    expect(messages.find((m) => m.type === "search-result")).toMatchObject({ id: 5, capped: false });
+    expect(startsOf(5)).toEqual([10, 31, 90]);
+  });
+
+  it("searches an edited input as edited: the edited runs are written over each window read from the original's Blob", async () => {
+    const { messages, handle, until, startsOf } = host(16);
+    const original = new Uint8Array(100).fill(7);
+    original.set([1, 2, 3], 40);
+    const overlay = new EditOverlay(original);
+    overlay.apply("make one", [{ offset: 14, bytes: Uint8Array.of(1, 2, 3) }]); // across the edge at 16
+    overlay.apply("break one", [{ offset: 41, bytes: Uint8Array.of(0) }]);
+    overlay.apply("make another", [{ offset: 97, bytes: Uint8Array.of(1, 2, 3) }]);
+    handle({ type: "search", id: 1, source: new Blob([original]), patches: [...overlay.runs()], pattern: Uint8Array.of(1, 2, 3), limit: 10 });
+    await until(() => messages.some((m) => m.type === "search-result"));
+    expect(startsOf(1)).toEqual([14, 97]);
+    const edited = overlay.materialize();
+    expect(await readPatched(new Blob([original]), overlay.runs(), 10, 50)).toEqual(edited.slice(10, 50));
   });
 
   it("stops a long search when cancelled, without a result, and still serves the next", async () => {
-    const { messages, handle, until } = host();
-    // 64 MiB: eight chunks, so the cancel lands between two of them.
-    const bytes = new Uint8Array(64 << 20);
-    handle({ type: "search-data", token: 2, buffer: bytes.buffer });
-    handle({ type: "search", id: 1, token: 2, pattern: Uint8Array.of(9, 9), limit: 10 });
+    const { messages, handle, until } = host(1 << 20);
+    // 16 MiB in 1 MiB windows, so the cancel lands between two of them.
+    const source = new Blob([new Uint8Array(16 << 20)]);
+    handle({ type: "search", id: 1, source, patches: [], pattern: Uint8Array.of(9, 9), limit: 10 });
     handle({ type: "search-cancel", id: 1 });
-    handle({ type: "search", id: 2, token: 2, pattern: Uint8Array.of(0, 0), limit: 3 });
+    handle({ type: "search", id: 2, source, patches: [], pattern: Uint8Array.of(0, 0), limit: 3 });
     await until(() => messages.some((m) => m.type === "search-result" && m.id === 2));
     await new Promise((r) => setTimeout(r, 50));
     expect(messages.some((m) => m.type === "search-result" && m.id === 1)).toBe(false);
@@ -42,22 +58,36 @@ describe("search host", () => {
     expect(messages.find((m) => m.type === "search-result" && m.id === 2)).toMatchObject({ capped: true });
   });
 
-  it("assembles bytes sent in pieces, and refuses to search them before the last piece", async () => {
-    const { messages, handle, until } = host();
-    const whole = Uint8Array.from({ length: 30 }, (_, i) => i);
-    handle({ type: "search-data", token: 4, buffer: whole.slice(0, 12).buffer, offset: 0, total: 30 });
-    handle({ type: "search", id: 7, token: 4, pattern: Uint8Array.of(11, 12, 13), limit: 5 });
-    expect(messages.at(-1)).toMatchObject({ type: "search-error", id: 7 });
-    handle({ type: "search-data", token: 4, buffer: whole.slice(12, 24).buffer, offset: 12, total: 30 });
-    handle({ type: "search-data", token: 4, buffer: whole.slice(24).buffer, offset: 24, total: 30 });
-    handle({ type: "search", id: 8, token: 4, pattern: Uint8Array.of(11, 12, 13), limit: 5 });
-    await until(() => messages.some((m) => m.type === "search-result" && m.id === 8));
-    expect([...(messages.find((m) => m.type === "search-result" && m.id === 8) as { starts: Float64Array }).starts]).toEqual([11]);
+  it("streams windows in order into fixed buffers, each the edited bytes of its range with the overlap carried over", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.array(fc.record({ offset: fc.nat(199), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }), { maxLength: 4 }),
+        async (original, window, overlap, writes) => {
+          const overlay = new EditOverlay(original);
+          overlay.apply("edits", writes);
+          const edited = overlay.materialize();
+          const windows = streamedWindows(new Blob([original]), overlay.runs(), window, overlap)!;
+          for (let start = 0; start < original.length; start += window) {
+            const end = Math.min(original.length, start + window + overlap);
+            const got = await windows.read(start, end);
+            expect([...got]).toEqual([...edited.slice(start, end)]);
+            // A view of one of the two fixed buffers (a transfer moves, never copies, them), not a fresh copy per window.
+            expect(got.buffer.byteLength).toBe(window + overlap);
+          }
+          windows.close();
+        },
+      ),
+    );
   });
 
-  it("says so when asked to search bytes it does not hold", () => {
-    const { messages, handle } = host();
-    handle({ type: "search", id: 3, token: 9, pattern: Uint8Array.of(1), limit: 1 });
-    expect(messages).toEqual([{ type: "search-error", id: 3, message: "the bytes to search were not sent" }]);
+  it("says so when the Blob can no longer be read", async () => {
+    const { messages, handle, until } = host(16);
+    const gone = { size: 100, slice: () => ({ arrayBuffer: () => Promise.reject(new Error("the file changed on disk")) }) } as unknown as Blob;
+    handle({ type: "search", id: 3, source: gone, patches: [], pattern: Uint8Array.of(1), limit: 1 });
+    await until(() => messages.length > 0);
+    expect(messages).toEqual([{ type: "search-error", id: 3, message: "the file changed on disk" }]);
   });
 });

@@ -1,23 +1,17 @@
-/** The typed messages between the page and the search worker, which keeps one input's bytes between searches. */
-
 /**
- * Page → worker: the bytes later searches run over, or a piece of them (transferred; `token` names
- * them). Large inputs come in pieces, so no one copy blocks the page for long.
+ * The typed messages between the page and the search worker. The worker keeps no copy of the input:
+ * each search names the File or Blob the input was read from (a Blob crosses without its bytes)
+ * and the edited runs to read over it, and the worker reads it a window at a time.
  */
-export interface SearchDataRequest {
-  readonly type: "search-data";
-  readonly token: number;
-  readonly buffer: ArrayBuffer;
-  /** Where this piece goes, and the size of the whole; a piece at 0 starts new bytes. Default: the buffer is the whole. */
-  readonly offset?: number;
-  readonly total?: number;
-}
+import type { Patch } from "../core/edit-overlay.ts";
 
-/** Page → worker: find every match of pattern in the bytes named by token, keeping at most limit. */
+/** Page → worker: find every match of pattern in source (with patches written over it), keeping at most limit. */
 export interface SearchRequest {
   readonly type: "search";
   readonly id: number;
-  readonly token: number;
+  readonly source: Blob;
+  /** Edited runs over source, sorted and disjoint (empty when unedited). */
+  readonly patches: readonly Patch[];
   readonly pattern: Uint8Array;
   readonly limit: number;
 }
@@ -45,7 +39,7 @@ export interface SearchResultMessage {
   readonly capped: boolean;
 }
 
-/** Worker → page: the search failed (e.g. its bytes were never sent). */
+/** Worker → page: the search failed (e.g. the file can no longer be read). */
 export interface SearchErrorMessage {
   readonly type: "search-error";
   readonly id: number;
@@ -53,6 +47,6 @@ export interface SearchErrorMessage {
 }
 
 /** Anything the page sends the search worker. */
-export type ToSearchWorker = SearchDataRequest | SearchRequest | SearchCancelRequest;
+export type ToSearchWorker = SearchRequest | SearchCancelRequest;
 /** Anything the search worker sends. */
 export type FromSearchWorker = SearchProgressMessage | SearchResultMessage | SearchErrorMessage;

@@ -78,6 +78,8 @@ export function StatusLine() {
           <CancelDecode />
         </span>
       )}
+      {/* Otherwise it stands for a search in flight, and keeps Esc listening for one. */}
+      {!loading && <CancelDecode />}
       {error && (
         <span className="input-error" role="alert">
           {error}

@@ -4,7 +4,8 @@
  * edits, so "what did my edit / the server's stamping change" is the default or one click away.
  */
 import { openInputWith } from "../../core/containers/index.ts";
-import { useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { AbortedError, AnalysisClient } from "../../worker/client.ts";
 import { analyzeWith } from "../../core/analyze.ts";
 import { diffBatches, type BatchRef } from "../../core/diff.ts";
 import type { Analysis } from "../../core/model.ts";
@@ -32,8 +33,8 @@ import { DiffPane } from "./DiffPane.tsx";
 import { diffMarks } from "./diff-marks.ts";
 import { selectRange } from "../state/actions.ts";
 
-/** Rows rendered at most; past this the table says how many were left out. */
-export const MAX_DIFF_ROWS = 3000;
+/** Rows rendered at first (and added by each "Show more rows"): a batch of 1,000 frames has some 9,000, too many to render in one task. */
+export const MAX_DIFF_ROWS = 300;
 /** Above this many batches a side picks its batch with a number field instead of a long menu. */
 const MAX_BATCH_OPTIONS = 1000;
 
@@ -58,19 +59,40 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     // The original is read as the same format as the input, so a container's bytes compare as its batches.
     return format && format !== "batches" ? openInputWith(xxh, original, { name: fileName, format }).analysis : analyzeWith(xxh, original, { startOffset });
   }, [edited, xxh, original, startOffset, originalTooLarge, format, fileName]);
-  // A second file to compare with, analysed here (so only up to the inline re-check size).
+  // A second file to compare with, decoded in a worker of its own (any size, the page stays responsive); it lives while the dialog is open.
   const [other, setOther] = useState<{ name: string; bytes: Uint8Array; analysis: Analysis } | null>(null);
   const [otherNote, setOtherNote] = useState<string | null>(null);
+  const otherClient = useRef<{ client: AnalysisClient; controller: AbortController } | null>(null);
+  useEffect(
+    () => () => {
+      otherClient.current?.controller.abort();
+      otherClient.current?.client.terminate();
+    },
+    [],
+  );
   const openOther = async (file: File | undefined) => {
-    if (!file || !xxh) return;
-    if (file.size > INLINE_RECHECK_LIMIT) {
-      setOtherNote(`${file.name} is too large to compare on this page (over ${INLINE_RECHECK_LIMIT.toLocaleString("en-US")} bytes).`);
-      return;
+    if (!file) return;
+    otherClient.current?.controller.abort();
+    const job = { client: otherClient.current?.client ?? new AnalysisClient(), controller: new AbortController() };
+    otherClient.current = job;
+    let shownPercent = -1;
+    const progress = (done: number, total: number) => {
+      const percent = total > 0 ? Math.floor((100 * done) / total) : 0;
+      if (percent === shownPercent) return;
+      shownPercent = percent;
+      setOtherNote(`Decoding ${file.name}: ${percent}%…`);
+    };
+    progress(0, file.size);
+    try {
+      const r = await job.client.analyze(file, job.controller.signal, progress, startOffset);
+      if (otherClient.current !== job) return;
+      setOther({ name: file.name, bytes: r.bytes, analysis: r.analysis });
+      setOtherNote(null);
+      setChosen({ left: { source: "current", batch: 0 }, right: { source: "other", batch: 0 } });
+    } catch (err) {
+      if (err instanceof AbortedError || otherClient.current !== job) return;
+      setOtherNote(`Could not read ${file.name}: ${(err as Error).message}`);
     }
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    setOther({ name: file.name, bytes, analysis: analyzeWith(xxh, bytes, { startOffset }) });
-    setOtherNote(null);
-    setChosen({ left: { source: "current", batch: 0 }, right: { source: "other", batch: 0 } });
   };
   const counts: SourceCounts = {
     current: input?.analysis.batches.length ?? 0,
@@ -92,7 +114,14 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const l = sides?.left,
     r = sides?.right;
   const rightSide = r;
+  // The dialog opens (showModal, its controls) in one task and diffs in the next, so neither is long on batches of 1,000 frames.
+  const [opened, setOpened] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setOpened(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
   const { rows, refs } = useMemo(() => {
+    if (!opened) return { rows: [], refs: null };
     const refOf = (source: SourceId | undefined, batch: number | undefined): BatchRef | null => {
       if (!input || source === undefined || batch === undefined) return null;
       if (source === "original") return original && originalAnalysis ? { bytes: original, analysis: originalAnalysis, batch } : null;
@@ -102,8 +131,13 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     const left = refOf(l?.source, l?.batch);
     const right = refOf(r?.source, r?.batch);
     return left && right ? { rows: diffBatches(left, right), refs: { left, right } } : { rows: [], refs: null };
-  }, [input, original, originalAnalysis, other, l?.source, l?.batch, r?.source, r?.batch]);
+  }, [opened, input, original, originalAnalysis, other, l?.source, l?.batch, r?.source, r?.batch]);
   const shown = visibleRows(rows, changedOnly);
+  // Other sides or another filter start again at the first rows.
+  const rowsKey = `${l?.source}:${l?.batch}:${r?.source}:${r?.batch}:${changedOnly}`;
+  const [rowLimit, setRowLimit] = useState({ key: rowsKey, rows: MAX_DIFF_ROWS });
+  if (rowLimit.key !== rowsKey) setRowLimit({ key: rowsKey, rows: MAX_DIFF_ROWS });
+  const limit = rowLimit.key === rowsKey ? rowLimit.rows : MAX_DIFF_ROWS;
   // Each side's compared batch and its differing bytes, for the two hex panes.
   const panes = useMemo(() => {
     if (!refs) return null;
@@ -116,7 +150,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
       right = pane("right");
     return left && right ? { left, right } : null;
   }, [refs, rows]);
-  const truncated = shown.rows.length > MAX_DIFF_ROWS;
+  const truncated = shown.rows.length > limit;
   const sameSide = sides !== null && sides.left.source === sides.right.source && sides.left.batch === sides.right.batch;
 
   const set = (which: "left" | "right", side: Side) => {
@@ -184,11 +218,13 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
             </p>
             <p className="diff-summary" role="status" data-testid="diff-summary">
               {sameSide ? "Both sides are the same batch. " : ""}
-              {rows.length === 0
-                ? "Nothing to compare: the input has no batch header to read."
-                : shown.changed === 0
-                  ? `No differences in ${rows.length} compared fields.`
-                  : `${shown.changed} of ${rows.length} compared fields differ.`}
+              {!opened
+                ? "Comparing…"
+                : rows.length === 0
+                  ? "Nothing to compare: the input has no batch header to read."
+                  : shown.changed === 0
+                    ? `No differences in ${rows.length} compared fields.`
+                    : `${shown.changed} of ${rows.length} compared fields differ.`}
             </p>
             {panes && (
               <div className="diff-panes">
@@ -225,7 +261,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {shown.rows.slice(0, MAX_DIFF_ROWS).map((r, i) => (
+                  {shown.rows.slice(0, limit).map((r, i) => (
                     <tr key={`${r.scope}.${r.field}.${i}`} className={r.same ? undefined : "changed"}>
                       <td className="diff-mark">
                         {r.same ? (
@@ -275,7 +311,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
                   {shown.rows.length === 0 && (
                     <tr>
                       <td colSpan={5} className="note">
-                        {changedOnly ? "No field differs." : "Nothing to compare."}
+                        {!opened ? "Comparing…" : changedOnly ? "No field differs." : "Nothing to compare."}
                       </td>
                     </tr>
                   )}
@@ -284,7 +320,11 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
             </div>
             {truncated && (
               <p className="note">
-                Showing the first {MAX_DIFF_ROWS} of {shown.rows.length} rows{changedOnly ? "" : "; tick Changed only to see just the differences"}.
+                Showing the first {limit.toLocaleString("en-US")} of {shown.rows.length.toLocaleString("en-US")} rows
+                {changedOnly ? "" : "; tick Changed only to see just the differences"}.{" "}
+                <button type="button" onClick={() => setRowLimit({ key: rowsKey, rows: limit + MAX_DIFF_ROWS })}>
+                  Show more rows
+                </button>
               </p>
             )}
           </>

@@ -25,6 +25,7 @@ import {
 } from "react";
 import { editByte, editModeStore, latestBytes } from "../session/editing.ts";
 import { cancelLoading, cancellableStore } from "../session/loading.ts";
+import { cancelOtherWork, otherWorkStore } from "../session/long-work.ts";
 import { selectRange, stepFrame, stepProblem } from "../state/actions.ts";
 import { cursorStore, documentStore, revealStore, selectionStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
@@ -299,7 +300,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     }
     nibbleRef.current = null;
     const pageRows = Math.max(1, Math.floor(viewportOf(el) / ROW_HEIGHT) - 1);
-    const command = hexCommand(e.key, e, at, size, pageRows, cancellableStore.get());
+    const command = hexCommand(e.key, e, at, size, pageRows, cancellableStore.get() || otherWorkStore.get());
     if (!command) return;
     e.preventDefault();
     switch (command.type) {
@@ -328,7 +329,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
         dismissTooltip();
         break;
       case "cancel-decode":
-        if (!cancelLoading()) dismissTooltip();
+        if (!cancelLoading() && !cancelOtherWork()) dismissTooltip();
         break;
     }
   };

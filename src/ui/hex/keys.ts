@@ -11,7 +11,7 @@ export const HEX_KEYS: readonly { keys: string; action: string }[] = [
   { keys: "Enter", action: "select the field under the hex cursor" },
   { keys: "n / p", action: "select the next / previous frame" },
   { keys: "] / [", action: "select the next / previous problem" },
-  { keys: "Escape", action: "cancel the decode in flight, else hide the byte tooltip" },
+  { keys: "Escape", action: "cancel the decode or search in flight, else hide the byte tooltip" },
   { keys: "0–9 a–f", action: "in edit mode, overwrite the byte under the hex cursor, high nibble first" },
 ];
 
@@ -34,7 +34,7 @@ export interface KeyMods {
 /**
  * Maps a key (KeyboardEvent.key) to a command, given the cursor, the input size and the rows in
  * a page; null for keys the hex map leaves alone. Moves are clamped to [0, size − 1]. While a
- * decode can be cancelled, Escape cancels it first (the map keeps focus, so the page's Esc never sees it).
+ * decode or a search can be cancelled, Escape cancels it first (the map keeps focus, so the page's Esc never sees it).
  */
 export function hexCommand(key: string, mods: KeyMods, cursor: number, size: number, pageRows: number, decoding = false): HexCommand | null {
   if (mods.altKey) return null;

@@ -1,12 +1,16 @@
 /**
  * Go to and search: one query runs at a time; a new one cancels the one in flight. Offsets and
  * batches are gone to at once; message offsets and ids are looked up in the model; bytes and text
- * are searched in the search worker on large inputs. The hits stay here, the selection goes to
+ * are searched in the search worker on large inputs, which reads them from the File they came from
+ * (with the edits written over), so the page never hands it a second copy. The hits stay here, the selection goes to
  * selectionStore, so the hex map and the tables follow as they do for any other selection.
  */
 import { describeQuery, findIds, findMessageOffset, parseQuery } from "../../core/search.ts";
 import { AbortedError } from "../../worker/client.ts";
-import { SearchClient } from "../../worker/search-client.ts";
+import { SearchClient, type SearchTarget } from "../../worker/search-client.ts";
+import { editedRuns, latestBytes, originalBytes } from "../session/editing.ts";
+import { sourceOf } from "../session/input-source.ts";
+import { beginCancellable } from "../session/long-work.ts";
 import { selectRange } from "../state/actions.ts";
 import { documentStore, type LoadedInput } from "../state/app-state.ts";
 import { createStore } from "../state/store.ts";
@@ -84,11 +88,6 @@ export function cancelSearch(): void {
   searchStore.set((s) => ({ ...s, status: "idle", progress: null, message: "Search cancelled." }));
 }
 
-/** True while a byte search runs. */
-export function isSearching(): boolean {
-  return running !== null;
-}
-
 /** Forgets the hits, e.g. when another input arrives. */
 export function clearSearch(): void {
   running?.abort();
@@ -120,6 +119,23 @@ function finish(
     ranOn,
   });
   if (starts.length > 0) selectHit(0);
+}
+
+/**
+ * What a byte search reads: the latest edited bytes, and the File they can be read from without a
+ * copy (the original's File with the edited runs written over it). The edits count even while a
+ * large input's re-check is still running and the shown bytes are the original's.
+ */
+export function searchTargetOf(input: LoadedInput): SearchTarget {
+  const original = originalBytes();
+  // The edit history always belongs to the shown input (session/editing starts a new one for each).
+  if (original && original.length === input.bytes.length) {
+    const runs = editedRuns();
+    const bytes = runs.length > 0 ? (latestBytes() ?? input.bytes) : input.bytes;
+    const file = sourceOf(original);
+    return { bytes, source: file ?? null, patches: file ? runs : [] };
+  }
+  return { bytes: input.bytes, source: sourceOf(input.bytes) ?? null, patches: [] };
 }
 
 /** Runs a query typed in the box against the shown input. */
@@ -185,9 +201,11 @@ export async function runQuery(text: string): Promise<void> {
     case "bytes": {
       const controller = new AbortController();
       running = controller;
+      // Esc anywhere (the hex map too) and the Cancel button stop it, as they stop a decode.
+      const release = beginCancellable(cancelSearch);
       searchStore.set({ ...base, status: "running", progress: { done: 0, total: bytes.length } });
       try {
-        const outcome = await client.search(bytes, query.pattern, MAX_HITS, controller.signal, (done, total) => {
+        const outcome = await client.search(searchTargetOf(input), query.pattern, MAX_HITS, controller.signal, (done, total) => {
           if (running === controller) searchStore.set((s) => ({ ...s, progress: { done, total } }));
         });
         if (running !== controller) return;
@@ -206,6 +224,8 @@ export async function runQuery(text: string): Promise<void> {
         if (err instanceof AbortedError || running !== controller) return;
         running = null;
         searchStore.set({ ...base, status: "error", message: `Search failed: ${(err as Error).message}` });
+      } finally {
+        release();
       }
     }
   }

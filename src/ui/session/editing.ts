@@ -9,7 +9,7 @@ import { analyzeWith } from "../../core/analyze.ts";
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { writeField, type ChecksumChange } from "../../core/edit.ts";
 import type { FieldSpec } from "../../format/fields.ts";
-import { EditOverlay, type EditStep, type Write } from "../../core/edit-overlay.ts";
+import { EditOverlay, type EditStep, type Patch, type Write } from "../../core/edit-overlay.ts";
 import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
 import { requestPatchedRecheck, resetPatchedRecheck } from "./patched-recheck.ts";
@@ -208,6 +208,11 @@ export function originalBytes(): Uint8Array | null {
 /** The edited input as pieces for a Blob: views of the original between the edited runs, no full copy. */
 export function editedParts(): Uint8Array[] {
   return overlay?.parts() ?? [];
+}
+
+/** The edited runs over the original (sorted, disjoint, a snapshot of the list), empty when unedited: with the original's File, the edited input without a copy. */
+export function editedRuns(): Patch[] {
+  return [...(overlay?.runs() ?? [])];
 }
 
 /** Whether the shown input has edits that leaving or opening another input would lose. */

@@ -24,9 +24,40 @@ export function jumpToByte(byte: number): void {
   jumpStore.set({ byte, seq: ++seq });
 }
 
+/**
+ * The hex map's window once it has held still for SETTLE_MS (and at least every SETTLE_MAX_MS while
+ * it keeps moving): what the tables follow, so a fast scroll through many batches switches the
+ * Frames table a few times, not once per painted frame. The Overview follows viewWindowStore itself.
+ */
+export const settledViewWindowStore = createStore<ViewWindow | null>(null);
+
+/** Quiet time after the last scroll before the tables follow. */
+export const SETTLE_MS = 80;
+/** Longest the tables lag behind a scroll that does not stop. */
+export const SETTLE_MAX_MS = 400;
+
+let settleTimer: ReturnType<typeof setTimeout> | null = null;
+let movingSince = -1;
+
+function settle(): void {
+  settleTimer = null;
+  movingSince = -1;
+  settledViewWindowStore.set(viewWindowStore.get());
+}
+
 /** Publishes the hex map's window, skipping a set when nothing changed. */
 export function publishViewWindow(next: ViewWindow | null): void {
   const now = viewWindowStore.get();
   if (now === next || (now && next && now.start === next.start && now.end === next.end && now.size === next.size)) return;
   viewWindowStore.set(next);
+  // Another input (or none): the tables must not follow the previous one's window.
+  if (!next || !now || next.size !== now.size) {
+    if (settleTimer !== null) clearTimeout(settleTimer);
+    settle();
+    return;
+  }
+  const t = Date.now();
+  if (movingSince < 0) movingSince = t;
+  if (settleTimer !== null) clearTimeout(settleTimer);
+  settleTimer = setTimeout(settle, Math.max(0, Math.min(SETTLE_MS, movingSince + SETTLE_MAX_MS - t)));
 }

@@ -12,7 +12,7 @@ import { checksumVerdict, formatCount, frameTone, idCell, previewText, timeText,
 import { frameSortKey, isProblemFrame, messageIdOf, messageOffsetOf, payloadOf, producerTimeOf, type FrameColumnId } from "./frame-rows.ts";
 import { HEAVY_ORDER_ROWS, useIndexTable, useRowOrder, type IndexColumn } from "./index-table.ts";
 import { buildOrder } from "./row-order.ts";
-import { frameOfSelection, useShownBatch } from "../common/selection-hooks.ts";
+import { frameOfSelection, useFollowedBatch } from "../common/selection-hooks.ts";
 import { VirtualTable } from "./VirtualTable.tsx";
 import { frameAt } from "../../core/frame-view.ts";
 import type { ViewWindow } from "../state/view-window.ts";
@@ -109,7 +109,8 @@ export function FramesTable({ input }: { input: LoadedInput }) {
   const headingId = useId();
   const [problemsOnly, setProblemsOnly] = useState(false);
   const [allBatches, setAllBatches] = useState(false);
-  const shownBatch = useShownBatch(input);
+  // Follows the hex map into another batch as it scrolls, not only the selection.
+  const shownBatch = useFollowedBatch(input);
   const batch = analysis.batches[shownBatch];
   const columns = useMemo(() => frameColumns(analysis, bytes), [analysis, bytes]);
   const visibility = useMemo(() => ({ batch: allBatches }), [allBatches]);

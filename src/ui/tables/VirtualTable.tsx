@@ -14,7 +14,7 @@ import { nextActivePosition, type RowOrder } from "./row-order.ts";
 import { wholeSelection } from "../common/selection-hooks.ts";
 import { hoverRange } from "../state/actions.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
-import { viewWindowStore, type ViewWindow } from "../state/view-window.ts";
+import { settledViewWindowStore, type ViewWindow } from "../state/view-window.ts";
 
 // Only the first hovered byte matters to a row, so rows re-render when it moves to another field, not per pixel.
 const hoverStart = (h: ByteSpan | null): number => h?.start ?? -1;
@@ -96,7 +96,7 @@ export function VirtualTable(props: VirtualTableProps) {
 
   const selection = useStore(selectionStore, wholeSelection);
   const selectedId = selectedOf(selection);
-  const followed = useStore(viewWindowStore, props.followedOf ?? followsNothing);
+  const followed = useStore(settledViewWindowStore, props.followedOf ?? followsNothing);
 
   /** Makes `pos` the active row, turning the page if needed, and scrolls it into view. */
   const moveTo = useCallback((pos: number, align: ScrollRequest["align"], focus: boolean) => {
@@ -108,14 +108,19 @@ export function VirtualTable(props: VirtualTableProps) {
 
   // A new order (sort, filter, another batch, another input) starts at the selected row if it
   // holds it, else at the top; a selection made elsewhere (hex view, diagnostics) is revealed.
+  // A new order without the selected row (the hex map scrolled the Frames table into another batch) starts at the row under the view.
   const lastOrder = useRef(order);
+  const followedNow = useRef(followed);
+  followedNow.current = followed;
   useEffect(() => {
     const orderChanged = lastOrder.current !== order;
     lastOrder.current = order;
     const fromElsewhere = selection !== null && selection.origin !== "table";
     if (!orderChanged && !fromElsewhere) return;
     const pos = selectedId >= 0 ? order.positionOf(selectedId) : -1;
+    const inView = orderChanged && pos < 0 && followedNow.current >= 0 ? order.positionOf(followedNow.current) : -1;
     if (pos >= 0) moveTo(pos, "center", false);
+    else if (inView >= 0) moveTo(inView, "center", false);
     else if (orderChanged) moveTo(0, "start", false);
   }, [order, selection, selectedId, moveTo]);
 
