@@ -293,7 +293,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       editByte(at, edit.value);
       const next = edit.advance && at + 1 < size ? at + 1 : at;
       cursorStore.set(next);
-      // editByte has already put the re-analysed input in documentStore.
+      // The shown input: a small input's edit is already in it; a large one's or a container's lands with its re-check, and the tooltip follows then.
       const edited = documentStore.get().input;
       if (edited) inspectByte(edited.analysis, edited.bytes, next, "keyboard", edited.meta?.container?.fields);
       return;

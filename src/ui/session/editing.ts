@@ -95,14 +95,17 @@ function show(o: EditOverlay, step: EditStep, forward: boolean): void {
   if (format && format !== "batches") {
     // A container re-opens in the worker (with the companion loading keeps), so its fields and checks follow the edit.
     const bytes = o.index === 0 ? o.original : o.materialize();
-    latest = shown = bytes;
+    // Not shown yet: until the re-open lands the page keeps the previous bytes, and the document store
+    // changes meanwhile (the re-check's own progress) must not read them as a newly loaded input.
+    latest = bytes;
     void reopenInWorker(bytes, format, "edited bytes").then((r) => {
       const now = documentStore.get().input;
-      if (r && now && latest === bytes)
-        documentStore.set((s) => ({
-          ...s,
-          input: { ...now, bytes, analysis: r.analysis, meta: { ...r.meta, detectedBy: now.meta?.detectedBy ?? r.meta.detectedBy } },
-        }));
+      if (!r || !now || latest !== bytes) return;
+      shown = bytes;
+      documentStore.set((s) => ({
+        ...s,
+        input: { ...now, bytes, analysis: r.analysis, meta: { ...r.meta, detectedBy: now.meta?.detectedBy ?? r.meta.detectedBy } },
+      }));
     });
     return;
   }
