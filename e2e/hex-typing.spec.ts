@@ -4,8 +4,9 @@
  * re-open lands; either way each pair of digits makes one byte and the cursor moves on byte by byte.
  */
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "@playwright/test";
-import { cell, expect, offsetsWith, openFile, openPage, test } from "./fixtures.ts";
+import { CORPUS_DIR, cell, expect, offsetsWith, openCorpus, openFile, openPage, test } from "./fixtures.ts";
 import { bigSegment } from "./big-segment.ts";
 
 const hex = (b: number) => b.toString(16).padStart(2, "0");
@@ -58,4 +59,28 @@ test("32 MiB segment on a 4× throttled CPU: two digits with a wait between, the
   await expect(editState(page)).toContainText("8 edits", slow);
   await expect.poll(() => offsetsWith(page, "data-cursor")).toEqual([4]);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+});
+
+test("a click starts a new byte at its high nibble, from the hex or the ASCII column", async ({ page }) => {
+  const bytes = readFileSync(path.join(CORPUS_DIR, "01-valid-producer-1frame.bin"));
+  await openPage(page);
+  await openCorpus(page, "01-valid-producer-1frame.bin");
+  await page.getByRole("checkbox", { name: /^Edit bytes/ }).check();
+  await cell(page, 100).click();
+  await page.keyboard.press("a");
+  await expect(cell(page, 100)).toHaveText("a0");
+  // Clicking the same byte again: the next digit is its high nibble, not the pending low one.
+  await cell(page, 100).click();
+  await page.keyboard.press("b");
+  await expect(cell(page, 100)).toHaveText("b0");
+  await page.keyboard.press("c");
+  await expect(cell(page, 100)).toHaveText("bc");
+  await expect.poll(() => offsetsWith(page, "data-cursor")).toEqual([101]);
+  // The ASCII column puts the cursor on its byte too; the digits are typed in hex.
+  await page.locator('[data-a="102"]').click();
+  await page.keyboard.type("de");
+  await expect(cell(page, 102)).toHaveText("de");
+  await expect(cell(page, 101)).toHaveText(hex(bytes[101]!));
+  await expect.poll(() => offsetsWith(page, "data-cursor")).toEqual([103]);
+  await expect(editState(page)).toContainText("5 edits");
 });

@@ -109,7 +109,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
   const echoRef = useRef<number | null>(null);
   // Where a shift-click extends the selection from.
   const anchorRef = useRef<ByteSpan | null>(null);
-  // Edit mode: the byte whose low nibble the next hex digit writes.
+  // Edit mode: the byte whose low nibble the next hex digit writes; a click or leaving the map starts the next byte afresh.
   const nibbleRef = useRef<number | null>(null);
 
   const getTopRow = useCallback((): number => {
@@ -269,6 +269,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
   const onClick = (e: MouseEvent<HTMLDivElement>): void => {
     const offset = offsetOfTarget(e.target);
     if (offset < 0 || offset >= size) return;
+    nibbleRef.current = null;
     const hit = fieldAt(analysis, bytes, offset, container);
     const anchor = anchorRef.current;
     if (e.shiftKey && anchor) {
@@ -334,6 +335,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     }
   };
   const onBlur = (): void => {
+    nibbleRef.current = null;
     if (inspectStore.get()?.via === "keyboard") endInspect();
   };
 
