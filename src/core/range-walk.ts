@@ -10,10 +10,10 @@ import { hexOffset } from "../format/values.ts";
 import { ByteReader } from "../format/reader.ts";
 import { diagnostic, FRAME_FLAG_OF, type Diagnostic, type DiagnosticCode } from "../format/diagnostics.ts";
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
-import type { KernelColumns, KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
+import type { KernelColumns, KernelWalker, WalkResult } from "../checksum/kernel/wasm-kernel.ts";
 import { KeptColumnsBuilder } from "./frame-columns.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
-import { FrameFlag, type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
+import { type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 import {
   checkContinuity,
   emitBatchLengthTooSmall,
@@ -164,7 +164,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       have += got;
     }
     const reachesEnd = winStart + have === size;
-    const result = kernel.walk(have, winStart, task.firstBatch + batches.length, frames !== null, reachesEnd);
+    const result = kernel.walk(have, winStart, frames !== null, reachesEnd);
     const r = new ByteReader(new Uint8Array(area.buffer, area.byteOffset, have));
     for (let b = 0; b < result.batches; b++) {
       counts = { errors: 0, warnings: 0, infos: 0 };
@@ -189,7 +189,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       closeBatch({ ...model, ...counts });
     }
     if (frames && result.columns) {
-      appendColumns(frames, result.columns, frameCount - result.frames);
+      appendColumns(frames, result.columns, result, frameCount - result.frames);
       for (let i = 0; i < lateFlags.length; i += 2) frames.flags[lateFlags[i] as number]! |= lateFlags[i + 1] as number;
       // Size the columns from the frame density seen so far, as analyze() does (frames found, never a length field).
       const done = winStart + result.consumed - task.start;
@@ -379,9 +379,9 @@ function checkEveryFrame(
   }
 }
 
-// The kept columns of the kernel's columns of one window appended to the builder; a frame's flags are
-// final as the kernel wrote them, and a frame flagged with a checksum mismatch keeps its computed checksum.
-function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, expectedStart: number): void {
+// The kernel's kept columns of one window appended to the builder; a frame's flags are final as the kernel
+// wrote them, and a frame flagged with a checksum mismatch keeps the computed checksum of its flagged record.
+function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, result: WalkResult, expectedStart: number): void {
   const n = c.start.length;
   const at = frames.count;
   if (at !== expectedStart) throw new Error(`frame columns out of step: ${at} built, ${expectedStart} expected`);
@@ -392,7 +392,17 @@ function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, expectedSta
   frames.payloadLength.set(c.payloadLength, at);
   frames.userHeadersLength.set(c.userHeadersLength, at);
   frames.flags.set(c.flags, at);
-  const flags = c.flags;
-  for (let k = 0; k < n; k++) if ((flags[k] as number) & FrameFlag.checksumMismatch) frames.addMismatch(at + k, c.computedChecksum[k] as bigint);
+  // Per flagged frame, not per frame: its window index is its batch's first frame plus its index in the batch.
+  const { records, flaggedRecords: flagged } = result;
+  for (let b = 0; b < result.batches; b++) {
+    const rec = b * BATCH_RECORD_WORDS;
+    const from = (records[rec + BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
+    const to = from + (records[rec + BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
+    const first = at + (records[rec + BATCH_RECORD.firstFrame] as number);
+    for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
+      if (!((flagged[p + FLAGGED_RECORD.flags] as number) & KERNEL_FLAG.frameChecksumMismatch)) continue;
+      frames.addMismatch(first + (flagged[p + FLAGGED_RECORD.indexInBatch] as number), u64At(flagged, p + FLAGGED_RECORD.computedU64));
+    }
+  }
   frames.count = at + n;
 }
