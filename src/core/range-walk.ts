@@ -110,7 +110,8 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   const size = source.size;
   const { end, maxDiagnostics } = task;
   const windowBytes = task.windowBytes ?? 4 << 20;
-  const frames = task.keepFrames ? new KeptColumnsBuilder(Math.min(1 << 16, Math.ceil((end - task.start) / FRAME_HEADER_SIZE) + 1)) : null;
+  // Made once the first window shows the frame density, so it is sized once instead of grown from a guess.
+  let frames: KeptColumnsBuilder | null = null;
   const batches: BatchModel[] = [];
   const diagnostics: Diagnostic[] = [];
   const groupEnds: number[] = [];
@@ -164,14 +165,15 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       have += got;
     }
     const reachesEnd = winStart + have === size;
-    const result = kernel.walk(have, winStart, frames !== null, reachesEnd);
+    const result = kernel.walk(have, winStart, task.keepFrames, reachesEnd);
     const r = new ByteReader(new Uint8Array(area.buffer, area.byteOffset, have));
     for (let b = 0; b < result.batches; b++) {
       counts = { errors: 0, warnings: 0, infos: 0 };
-      const rec = result.records.subarray(b * BATCH_RECORD_WORDS, (b + 1) * BATCH_RECORD_WORDS);
+      const rec = b * BATCH_RECORD_WORDS;
       const firstFrame = frameCount;
-      stampedNow = r.u64((rec[BATCH_RECORD.start] as number) + BASE_TIMESTAMP_AT) !== 0n;
-      const model = batchFromRecord(
+      stampedNow = r.u64((result.records[rec + BATCH_RECORD.start] as number) + BASE_TIMESTAMP_AT) !== 0n;
+      const m = batchFromRecord(
+        result.records,
         rec,
         result.flaggedRecords,
         winStart,
@@ -185,15 +187,31 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
         batches.length,
         lateFlags,
       );
-      frameCount += model.frameCount;
-      closeBatch({ ...model, ...counts });
+      frameCount += m.frameCount;
+      // A literal, not a spread: one object shape for every batch, built per batch.
+      closeBatch({
+        index: m.index,
+        start: m.start,
+        end: m.end,
+        header: m.header,
+        stamped: m.stamped,
+        computedChecksum: m.computedChecksum,
+        firstFrame: m.firstFrame,
+        frameCount: m.frameCount,
+        truncatedFrame: m.truncatedFrame,
+        errors: counts.errors,
+        warnings: counts.warnings,
+        infos: counts.infos,
+      });
     }
-    if (frames && result.columns) {
-      appendColumns(frames, result.columns, result, frameCount - result.frames);
-      for (let i = 0; i < lateFlags.length; i += 2) frames.flags[lateFlags[i] as number]! |= lateFlags[i + 1] as number;
+    if (result.columns) {
       // Size the columns from the frame density seen so far, as analyze() does (frames found, never a length field).
       const done = winStart + result.consumed - task.start;
-      if (done > 0) frames.reserve(Math.min((end - task.start) / FRAME_HEADER_SIZE, (frameCount / done) * (end - task.start) * 1.02 + 16));
+      const estimate = done > 0 ? Math.min((end - task.start) / FRAME_HEADER_SIZE, (frameCount / done) * (end - task.start) * 1.02 + 16) : 0;
+      frames ??= new KeptColumnsBuilder(Math.ceil(Math.max(estimate, frameCount)));
+      appendColumns(frames, result.columns, result, frameCount - result.frames);
+      for (let i = 0; i < lateFlags.length; i += 2) frames.flags[lateFlags[i] as number]! |= lateFlags[i + 1] as number;
+      frames.reserve(estimate);
     }
     lateFlags.length = 0;
     pos = winStart + result.consumed;
@@ -244,15 +262,16 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     capacity = needed;
     area = kernel.inputArea(capacity);
   }
-  const finished = frames?.finish() ?? null;
+  const finished = task.keepFrames ? (frames ?? new KeptColumnsBuilder(0)).finish() : null;
   return { batches, frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds, totals, pending, tails };
 }
 
 const u64At = (words: Uint32Array, at: number): bigint => (BigInt(words[at + 1] as number) << 32n) | BigInt(words[at] as number);
 
-// One walked batch: the diagnostics analyze() emits for it, in its order, from the kernel's record.
+// One walked batch: the diagnostics analyze() emits for it, in its order, from the kernel's record at word `at` of `rec`.
 function batchFromRecord(
   rec: Uint32Array,
+  at: number,
   flagged: Uint32Array,
   winStart: number,
   size: number,
@@ -265,11 +284,11 @@ function batchFromRecord(
   localBatch: number,
   lateFlags: number[],
 ): Omit<BatchModel, keyof Counts> {
-  const rel = rec[BATCH_RECORD.start] as number;
+  const rel = rec[at + BATCH_RECORD.start] as number;
   const pos = winStart + rel;
-  const walkEnd = winStart + (rec[BATCH_RECORD.walkEnd] as number);
-  const flags = rec[BATCH_RECORD.flags] as number;
-  const frameCount = rec[BATCH_RECORD.frameCount] as number;
+  const walkEnd = winStart + (rec[at + BATCH_RECORD.walkEnd] as number);
+  const flags = rec[at + BATCH_RECORD.flags] as number;
+  const frameCount = rec[at + BATCH_RECORD.frameCount] as number;
   const header = readHeader(r, rel, BATCH_HEADER_LAYOUT);
   const stamped = header.baseTimestamp !== 0n;
   if (flags & KERNEL_FLAG.batchReservedNonzero) emitBatchReservedRuns(emit, r, rel, pos, index);
@@ -277,8 +296,8 @@ function batchFromRecord(
   if (declaredEnd > size) {
     emitBatchTruncated(emit, pos, index, header.batchLength, declaredEnd - size);
   }
-  const from = (rec[BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
-  const to = from + (rec[BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
+  const from = (rec[at + BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
+  const to = from + (rec[at + BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
   for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
     if (!((flagged[p + FLAGGED_RECORD.flags] as number) & KERNEL_FLAG.frameReservedNonzero)) continue;
     const f = winStart + (flagged[p + FLAGGED_RECORD.start] as number);
@@ -287,7 +306,7 @@ function batchFromRecord(
   }
   let truncatedFrame: TruncatedFrame | null = null;
   if (flags & KERNEL_FLAG.batchTruncatedFrame) {
-    const fRel = rec[BATCH_RECORD.truncatedStart] as number;
+    const fRel = rec[at + BATCH_RECORD.truncatedStart] as number;
     const f = winStart + fRel;
     const k = frameCount;
     if (flags & KERNEL_FLAG.batchTruncatedHeaderComplete) {
@@ -301,7 +320,7 @@ function batchFromRecord(
       emitFrameHeaderTruncated(emit, f, walkEnd, index, k);
     }
   }
-  const baseDelta = stamped && frameCount > 0 ? (rec[BATCH_RECORD.firstOffsetDelta] as number) : 0;
+  const baseDelta = stamped && frameCount > 0 ? (rec[at + BATCH_RECORD.firstOffsetDelta] as number) : 0;
   const frames = { r, at: 0, base: winStart, batch: index, k: 0, stamped, baseDelta, computedChecksum: 0n };
   if (JS_ONLY_FRAME_CHECKS.length === 0) {
     for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
@@ -313,15 +332,15 @@ function batchFromRecord(
   } else {
     checkEveryFrame(frames, rel + BATCH_HEADER_SIZE, frameCount, flagged, from, to, firstFrame, lateFlags, emit);
   }
-  const computedChecksum = u64At(rec, BATCH_RECORD.checksumU64);
+  const computedChecksum = u64At(rec, at + BATCH_RECORD.checksumU64);
   const hasZeroTimestampDelta = (flags & KERNEL_FLAG.batchHasZeroTimestampDelta) !== 0;
   runBatchChecks({ header, pos, batch: index, frameCount, computedChecksum, hasZeroTimestampDelta }, emit);
   if (stamped) {
-    const firstOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[BATCH_RECORD.firstOffsetDelta] as number) : null;
+    const firstOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[at + BATCH_RECORD.firstOffsetDelta] as number) : null;
     const prev = tails.get(header.partitionId);
     if (prev) checkContinuity(prev, header, firstOffset, pos, index, emit);
     else pending.push({ localBatch, header, firstOffset });
-    const lastOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[BATCH_RECORD.lastOffsetDelta] as number) : null;
+    const lastOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[at + BATCH_RECORD.lastOffsetDelta] as number) : null;
     tails.set(header.partitionId, { lastOffset, baseTimestamp: header.baseTimestamp });
   }
   return { index, start: pos, end: walkEnd, header, stamped, computedChecksum, firstFrame, frameCount, truncatedFrame };
