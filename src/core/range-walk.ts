@@ -32,6 +32,7 @@ import {
 } from "./walk-checks.ts";
 
 const USER_HEADERS_LENGTH_AT = FRAME_FIELD.user_headers_length.offset;
+const B = BATCH_FIELD;
 const PAYLOAD_LENGTH_AT = FRAME_FIELD.payload_length.offset;
 const BASE_TIMESTAMP_AT = BATCH_FIELD.base_timestamp.offset;
 
@@ -266,6 +267,30 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   return { batches, frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds, totals, pending, tails };
 }
 
+/**
+ * readHeader(r, at, BATCH_HEADER_LAYOUT) as one object literal: the same keys in wire order and the same
+ * values, without the table-driven loop that costs about a microsecond per batch. Checked against the table at load.
+ */
+function readBatchHeader(r: ByteReader, at: number): BatchHeader {
+  return {
+    partitionId: r.u64(at + B.partition_id.offset),
+    baseOffset: r.u64(at + B.base_offset.offset),
+    baseTimestamp: r.u64(at + B.base_timestamp.offset),
+    originTimestamp: r.u64(at + B.origin_timestamp.offset),
+    batchLength: r.u64(at + B.batch_length.offset),
+    batchChecksum: r.u64(at + B.batch_checksum.offset),
+    messageCount: r.u32(at + B.message_count.offset),
+  };
+}
+{
+  const probe = new ByteReader(Uint8Array.from({ length: BATCH_HEADER_SIZE }, (_, i) => i * 37));
+  const want = readHeader(probe, 0, BATCH_HEADER_LAYOUT) as Record<string, unknown>;
+  const got = readBatchHeader(probe, 0) as Record<string, unknown>;
+  const keys = Object.keys(want);
+  if (keys.join() !== Object.keys(got).join() || keys.some((k) => want[k] !== got[k]))
+    throw new Error("readBatchHeader is out of step with BATCH_HEADER_LAYOUT");
+}
+
 const u64At = (words: Uint32Array, at: number): bigint => (BigInt(words[at + 1] as number) << 32n) | BigInt(words[at] as number);
 
 // One walked batch: the diagnostics analyze() emits for it, in its order, from the kernel's record at word `at` of `rec`.
@@ -289,7 +314,7 @@ function batchFromRecord(
   const walkEnd = winStart + (rec[at + BATCH_RECORD.walkEnd] as number);
   const flags = rec[at + BATCH_RECORD.flags] as number;
   const frameCount = rec[at + BATCH_RECORD.frameCount] as number;
-  const header = readHeader(r, rel, BATCH_HEADER_LAYOUT);
+  const header = readBatchHeader(r, rel);
   const stamped = header.baseTimestamp !== 0n;
   if (flags & KERNEL_FLAG.batchReservedNonzero) emitBatchReservedRuns(emit, r, rel, pos, index);
   const declaredEnd = pos + Number(header.batchLength);
