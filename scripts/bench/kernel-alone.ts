@@ -19,7 +19,7 @@ export async function kernelWalkMs(segment: Uint8Array, expectFrames: number, mo
       const have = Math.min(area.length, segment.length - pos);
       area.set(segment.subarray(pos, pos + have));
       const t0 = performance.now();
-      const r = kernel.walk(have, pos, 0, false, pos + have === segment.length);
+      const r = kernel.walk(have, pos, false, pos + have === segment.length);
       ms += performance.now() - t0;
       if (r.batches === 0) throw new Error(`kernel walked nothing at ${pos}`);
       if (r.flagged !== 0) throw new Error(`kernel flagged ${r.flagged} frames in the window at ${pos}, the segment has none`);

@@ -43,13 +43,19 @@ export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiag
         });
       }
       keeper.endBatch();
-      batches.push({
-        ...b,
-        firstFrame: b.firstFrame + frameBase,
-        errors: b.errors + extra.errors,
-        warnings: b.warnings + extra.warnings,
-        infos: b.infos + extra.infos,
-      });
+      // The range's own object where nothing changes (always for the first range): no copy per batch.
+      const same = frameBase === 0 && extra.errors + extra.warnings + extra.infos === 0;
+      batches.push(
+        same
+          ? b
+          : {
+              ...b,
+              firstFrame: b.firstFrame + frameBase,
+              errors: b.errors + extra.errors,
+              warnings: b.warnings + extra.warnings,
+              infos: b.infos + extra.infos,
+            },
+      );
     }
     for (const [partition, tail] of part.tails) tails.set(partition, tail);
     frameBase += part.frameCount;

@@ -10,10 +10,10 @@ import { hexOffset } from "../format/values.ts";
 import { ByteReader } from "../format/reader.ts";
 import { diagnostic, FRAME_FLAG_OF, type Diagnostic, type DiagnosticCode } from "../format/diagnostics.ts";
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
-import type { KernelColumns, KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
+import type { KernelColumns, KernelWalker, WalkResult } from "../checksum/kernel/wasm-kernel.ts";
 import { KeptColumnsBuilder } from "./frame-columns.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
-import { FrameFlag, type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
+import { type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 import {
   checkContinuity,
   emitBatchLengthTooSmall,
@@ -32,6 +32,7 @@ import {
 } from "./walk-checks.ts";
 
 const USER_HEADERS_LENGTH_AT = FRAME_FIELD.user_headers_length.offset;
+const B = BATCH_FIELD;
 const PAYLOAD_LENGTH_AT = FRAME_FIELD.payload_length.offset;
 const BASE_TIMESTAMP_AT = BATCH_FIELD.base_timestamp.offset;
 
@@ -110,7 +111,8 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   const size = source.size;
   const { end, maxDiagnostics } = task;
   const windowBytes = task.windowBytes ?? 4 << 20;
-  const frames = task.keepFrames ? new KeptColumnsBuilder(Math.min(1 << 16, Math.ceil((end - task.start) / FRAME_HEADER_SIZE) + 1)) : null;
+  // Made once the first window shows the frame density, so it is sized once instead of grown from a guess.
+  let frames: KeptColumnsBuilder | null = null;
   const batches: BatchModel[] = [];
   const diagnostics: Diagnostic[] = [];
   const groupEnds: number[] = [];
@@ -164,14 +166,15 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       have += got;
     }
     const reachesEnd = winStart + have === size;
-    const result = kernel.walk(have, winStart, task.firstBatch + batches.length, frames !== null, reachesEnd);
+    const result = kernel.walk(have, winStart, task.keepFrames, reachesEnd);
     const r = new ByteReader(new Uint8Array(area.buffer, area.byteOffset, have));
     for (let b = 0; b < result.batches; b++) {
       counts = { errors: 0, warnings: 0, infos: 0 };
-      const rec = result.records.subarray(b * BATCH_RECORD_WORDS, (b + 1) * BATCH_RECORD_WORDS);
+      const rec = b * BATCH_RECORD_WORDS;
       const firstFrame = frameCount;
-      stampedNow = r.u64((rec[BATCH_RECORD.start] as number) + BASE_TIMESTAMP_AT) !== 0n;
-      const model = batchFromRecord(
+      stampedNow = r.u64((result.records[rec + BATCH_RECORD.start] as number) + BASE_TIMESTAMP_AT) !== 0n;
+      const m = batchFromRecord(
+        result.records,
         rec,
         result.flaggedRecords,
         winStart,
@@ -185,15 +188,31 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
         batches.length,
         lateFlags,
       );
-      frameCount += model.frameCount;
-      closeBatch({ ...model, ...counts });
+      frameCount += m.frameCount;
+      // A literal, not a spread: one object shape for every batch, built per batch.
+      closeBatch({
+        index: m.index,
+        start: m.start,
+        end: m.end,
+        header: m.header,
+        stamped: m.stamped,
+        computedChecksum: m.computedChecksum,
+        firstFrame: m.firstFrame,
+        frameCount: m.frameCount,
+        truncatedFrame: m.truncatedFrame,
+        errors: counts.errors,
+        warnings: counts.warnings,
+        infos: counts.infos,
+      });
     }
-    if (frames && result.columns) {
-      appendColumns(frames, result.columns, frameCount - result.frames);
-      for (let i = 0; i < lateFlags.length; i += 2) frames.flags[lateFlags[i] as number]! |= lateFlags[i + 1] as number;
+    if (result.columns) {
       // Size the columns from the frame density seen so far, as analyze() does (frames found, never a length field).
       const done = winStart + result.consumed - task.start;
-      if (done > 0) frames.reserve(Math.min((end - task.start) / FRAME_HEADER_SIZE, (frameCount / done) * (end - task.start) * 1.02 + 16));
+      const estimate = done > 0 ? Math.min((end - task.start) / FRAME_HEADER_SIZE, (frameCount / done) * (end - task.start) * 1.02 + 16) : 0;
+      frames ??= new KeptColumnsBuilder(Math.ceil(Math.max(estimate, frameCount)));
+      appendColumns(frames, result.columns, result, frameCount - result.frames);
+      for (let i = 0; i < lateFlags.length; i += 2) frames.flags[lateFlags[i] as number]! |= lateFlags[i + 1] as number;
+      frames.reserve(estimate);
     }
     lateFlags.length = 0;
     pos = winStart + result.consumed;
@@ -244,15 +263,40 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     capacity = needed;
     area = kernel.inputArea(capacity);
   }
-  const finished = frames?.finish() ?? null;
+  const finished = task.keepFrames ? (frames ?? new KeptColumnsBuilder(0)).finish() : null;
   return { batches, frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds, totals, pending, tails };
+}
+
+/**
+ * readHeader(r, at, BATCH_HEADER_LAYOUT) as one object literal: the same keys in wire order and the same
+ * values, without the table-driven loop that costs about a microsecond per batch. Checked against the table at load.
+ */
+function readBatchHeader(r: ByteReader, at: number): BatchHeader {
+  return {
+    partitionId: r.u64(at + B.partition_id.offset),
+    baseOffset: r.u64(at + B.base_offset.offset),
+    baseTimestamp: r.u64(at + B.base_timestamp.offset),
+    originTimestamp: r.u64(at + B.origin_timestamp.offset),
+    batchLength: r.u64(at + B.batch_length.offset),
+    batchChecksum: r.u64(at + B.batch_checksum.offset),
+    messageCount: r.u32(at + B.message_count.offset),
+  };
+}
+{
+  const probe = new ByteReader(Uint8Array.from({ length: BATCH_HEADER_SIZE }, (_, i) => i * 37));
+  const want = readHeader(probe, 0, BATCH_HEADER_LAYOUT) as Record<string, unknown>;
+  const got = readBatchHeader(probe, 0) as Record<string, unknown>;
+  const keys = Object.keys(want);
+  if (keys.join() !== Object.keys(got).join() || keys.some((k) => want[k] !== got[k]))
+    throw new Error("readBatchHeader is out of step with BATCH_HEADER_LAYOUT");
 }
 
 const u64At = (words: Uint32Array, at: number): bigint => (BigInt(words[at + 1] as number) << 32n) | BigInt(words[at] as number);
 
-// One walked batch: the diagnostics analyze() emits for it, in its order, from the kernel's record.
+// One walked batch: the diagnostics analyze() emits for it, in its order, from the kernel's record at word `at` of `rec`.
 function batchFromRecord(
   rec: Uint32Array,
+  at: number,
   flagged: Uint32Array,
   winStart: number,
   size: number,
@@ -265,20 +309,20 @@ function batchFromRecord(
   localBatch: number,
   lateFlags: number[],
 ): Omit<BatchModel, keyof Counts> {
-  const rel = rec[BATCH_RECORD.start] as number;
+  const rel = rec[at + BATCH_RECORD.start] as number;
   const pos = winStart + rel;
-  const walkEnd = winStart + (rec[BATCH_RECORD.walkEnd] as number);
-  const flags = rec[BATCH_RECORD.flags] as number;
-  const frameCount = rec[BATCH_RECORD.frameCount] as number;
-  const header = readHeader(r, rel, BATCH_HEADER_LAYOUT);
+  const walkEnd = winStart + (rec[at + BATCH_RECORD.walkEnd] as number);
+  const flags = rec[at + BATCH_RECORD.flags] as number;
+  const frameCount = rec[at + BATCH_RECORD.frameCount] as number;
+  const header = readBatchHeader(r, rel);
   const stamped = header.baseTimestamp !== 0n;
   if (flags & KERNEL_FLAG.batchReservedNonzero) emitBatchReservedRuns(emit, r, rel, pos, index);
   const declaredEnd = pos + Number(header.batchLength);
   if (declaredEnd > size) {
     emitBatchTruncated(emit, pos, index, header.batchLength, declaredEnd - size);
   }
-  const from = (rec[BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
-  const to = from + (rec[BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
+  const from = (rec[at + BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
+  const to = from + (rec[at + BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
   for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
     if (!((flagged[p + FLAGGED_RECORD.flags] as number) & KERNEL_FLAG.frameReservedNonzero)) continue;
     const f = winStart + (flagged[p + FLAGGED_RECORD.start] as number);
@@ -287,7 +331,7 @@ function batchFromRecord(
   }
   let truncatedFrame: TruncatedFrame | null = null;
   if (flags & KERNEL_FLAG.batchTruncatedFrame) {
-    const fRel = rec[BATCH_RECORD.truncatedStart] as number;
+    const fRel = rec[at + BATCH_RECORD.truncatedStart] as number;
     const f = winStart + fRel;
     const k = frameCount;
     if (flags & KERNEL_FLAG.batchTruncatedHeaderComplete) {
@@ -301,7 +345,7 @@ function batchFromRecord(
       emitFrameHeaderTruncated(emit, f, walkEnd, index, k);
     }
   }
-  const baseDelta = stamped && frameCount > 0 ? (rec[BATCH_RECORD.firstOffsetDelta] as number) : 0;
+  const baseDelta = stamped && frameCount > 0 ? (rec[at + BATCH_RECORD.firstOffsetDelta] as number) : 0;
   const frames = { r, at: 0, base: winStart, batch: index, k: 0, stamped, baseDelta, computedChecksum: 0n };
   if (JS_ONLY_FRAME_CHECKS.length === 0) {
     for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
@@ -313,15 +357,15 @@ function batchFromRecord(
   } else {
     checkEveryFrame(frames, rel + BATCH_HEADER_SIZE, frameCount, flagged, from, to, firstFrame, lateFlags, emit);
   }
-  const computedChecksum = u64At(rec, BATCH_RECORD.checksumU64);
+  const computedChecksum = u64At(rec, at + BATCH_RECORD.checksumU64);
   const hasZeroTimestampDelta = (flags & KERNEL_FLAG.batchHasZeroTimestampDelta) !== 0;
   runBatchChecks({ header, pos, batch: index, frameCount, computedChecksum, hasZeroTimestampDelta }, emit);
   if (stamped) {
-    const firstOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[BATCH_RECORD.firstOffsetDelta] as number) : null;
+    const firstOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[at + BATCH_RECORD.firstOffsetDelta] as number) : null;
     const prev = tails.get(header.partitionId);
     if (prev) checkContinuity(prev, header, firstOffset, pos, index, emit);
     else pending.push({ localBatch, header, firstOffset });
-    const lastOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[BATCH_RECORD.lastOffsetDelta] as number) : null;
+    const lastOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[at + BATCH_RECORD.lastOffsetDelta] as number) : null;
     tails.set(header.partitionId, { lastOffset, baseTimestamp: header.baseTimestamp });
   }
   return { index, start: pos, end: walkEnd, header, stamped, computedChecksum, firstFrame, frameCount, truncatedFrame };
@@ -379,9 +423,9 @@ function checkEveryFrame(
   }
 }
 
-// The kept columns of the kernel's columns of one window appended to the builder; a frame's flags are
-// final as the kernel wrote them, and a frame flagged with a checksum mismatch keeps its computed checksum.
-function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, expectedStart: number): void {
+// The kernel's kept columns of one window appended to the builder; a frame's flags are final as the kernel
+// wrote them, and a frame flagged with a checksum mismatch keeps the computed checksum of its flagged record.
+function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, result: WalkResult, expectedStart: number): void {
   const n = c.start.length;
   const at = frames.count;
   if (at !== expectedStart) throw new Error(`frame columns out of step: ${at} built, ${expectedStart} expected`);
@@ -392,7 +436,17 @@ function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, expectedSta
   frames.payloadLength.set(c.payloadLength, at);
   frames.userHeadersLength.set(c.userHeadersLength, at);
   frames.flags.set(c.flags, at);
-  const flags = c.flags;
-  for (let k = 0; k < n; k++) if ((flags[k] as number) & FrameFlag.checksumMismatch) frames.addMismatch(at + k, c.computedChecksum[k] as bigint);
+  // Per flagged frame, not per frame: its window index is its batch's first frame plus its index in the batch.
+  const { records, flaggedRecords: flagged } = result;
+  for (let b = 0; b < result.batches; b++) {
+    const rec = b * BATCH_RECORD_WORDS;
+    const from = (records[rec + BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
+    const to = from + (records[rec + BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
+    const first = at + (records[rec + BATCH_RECORD.firstFrame] as number);
+    for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
+      if (!((flagged[p + FLAGGED_RECORD.flags] as number) & KERNEL_FLAG.frameChecksumMismatch)) continue;
+      frames.addMismatch(first + (flagged[p + FLAGGED_RECORD.indexInBatch] as number), u64At(flagged, p + FLAGGED_RECORD.computedU64));
+    }
+  }
   frames.count = at + n;
 }

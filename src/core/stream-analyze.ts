@@ -50,13 +50,18 @@ export function analyzeSource(kernel: KernelWalker, source: ByteSource, options:
   return mergeRanges(size, [part], maxDiagnostics, options.dropFinding);
 }
 
+/** Bytes per window when the input is already in memory. */
+const MEMORY_WINDOW_BYTES = 1 << 20;
+
 /**
  * analyze()'s kernel branch for bytes in memory: null when the input needs a window larger than
  * wasm memory can grow to (a batch of gigabytes), so the caller takes the frame-by-frame path.
  */
 export function analyzeInKernel(kernel: KernelWalker, bytes: Uint8Array, options: AnalyzeOptions): Analysis | null {
   try {
-    return analyzeSource(kernel, memorySource(bytes), options);
+    // 1 MiB windows, not a file's 4 MiB reads: a window copied in is still in cache when the kernel hashes it
+    // (measured 10-15 % faster at 1 KiB payloads, the same at 16 B).
+    return analyzeSource(kernel, memorySource(bytes), { ...options, windowBytes: MEMORY_WINDOW_BYTES });
   } catch (err) {
     if (err instanceof RangeError) return null;
     throw err;

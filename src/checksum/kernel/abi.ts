@@ -9,29 +9,22 @@ export const WALK_CONTROL = {
   batchesCap: 1,
   fillColumns: 2,
   colStart: 3,
-  colEnd: 4,
-  colBatch: 5,
-  colIndexInBatch: 6,
-  colOffsetDelta: 7,
-  colTimestampDelta: 8,
-  colPayloadLength: 9,
-  colUserHeadersLength: 10,
-  colStoredChecksum: 11,
-  colComputedChecksum: 12,
-  colFlags: 13,
-  batchRecords: 14,
-  flaggedRecords: 15,
-  scratch: 16,
-  batchIndexBase: 17,
-  clampToEnd: 18,
-  outBatches: 19,
-  outFrames: 20,
-  outFlagged: 21,
-  outConsumed: 22,
-  baseF64: 24,
+  colOffsetDelta: 4,
+  colPayloadLength: 5,
+  colUserHeadersLength: 6,
+  colFlags: 7,
+  batchRecords: 8,
+  flaggedRecords: 9,
+  scratch: 10,
+  clampToEnd: 11,
+  outBatches: 12,
+  outFrames: 13,
+  outFlagged: 14,
+  outConsumed: 15,
+  baseF64: 16,
 } as const;
 /** Words in walk()'s control block. */
-export const WALK_CONTROL_WORDS = 26;
+export const WALK_CONTROL_WORDS = 18;
 
 /** Slots of one batch record walk() writes per batch (u32 words; the checksum is a u64 over two). */
 export const BATCH_RECORD = {

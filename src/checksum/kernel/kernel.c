@@ -93,8 +93,9 @@ static int tlv_faulty(const uint8_t *b, uint32_t n) {
  * Stops before a batch whose header is not whole, whose batch_length is < 256, or which ends past len
  * (unless ctl[clampToEnd]: then len is the input's end and such a batch is walked up to it), and when
  * batchesCap records are written. framesCap must be at least len / 48 + 1. Per batch it writes a batch
- * record; per frame with a finding a flagged record; with ctl[fillColumns] the model's frame columns
- * (start and end as f64 absolute offsets: base + relative). Returns the number of batches walked.
+ * record; per frame with a finding a flagged record; with ctl[fillColumns] the columns the model keeps
+ * (start as an f64 absolute offset: base + relative; offset_delta, payload and user headers lengths;
+ * flags), nothing the host would throw away. Returns the number of batches walked.
  */
 EXPORT("walk")
 uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
@@ -102,16 +103,13 @@ uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
   const uint32_t frames_cap = ctl[WC_FRAMES_CAP], batches_cap = ctl[WC_BATCHES_CAP];
   double base;
   __builtin_memcpy(&base, ctl + WC_BASE_F64, 8);
-  double *c_start = (double *)(uintptr_t)ctl[WC_COL_START], *c_end = (double *)(uintptr_t)ctl[WC_COL_END];
-  uint32_t *c_batch = (uint32_t *)(uintptr_t)ctl[WC_COL_BATCH], *c_index = (uint32_t *)(uintptr_t)ctl[WC_COL_INDEX_IN_BATCH];
-  uint32_t *c_odelta = (uint32_t *)(uintptr_t)ctl[WC_COL_OFFSET_DELTA], *c_tdelta = (uint32_t *)(uintptr_t)ctl[WC_COL_TIMESTAMP_DELTA];
+  double *c_start = (double *)(uintptr_t)ctl[WC_COL_START];
+  uint32_t *c_odelta = (uint32_t *)(uintptr_t)ctl[WC_COL_OFFSET_DELTA];
   uint32_t *c_plen = (uint32_t *)(uintptr_t)ctl[WC_COL_PAYLOAD_LENGTH], *c_uhlen = (uint32_t *)(uintptr_t)ctl[WC_COL_USER_HEADERS_LENGTH];
-  uint64_t *c_stored = (uint64_t *)(uintptr_t)ctl[WC_COL_STORED_CHECKSUM], *c_computed = (uint64_t *)(uintptr_t)ctl[WC_COL_COMPUTED_CHECKSUM];
   uint8_t *c_flags = (uint8_t *)(uintptr_t)ctl[WC_COL_FLAGS];
   uint32_t *records = (uint32_t *)(uintptr_t)ctl[WC_BATCH_RECORDS];
   uint32_t *flagged = (uint32_t *)(uintptr_t)ctl[WC_FLAGGED_RECORDS];
   uint8_t *scratch = (uint8_t *)(uintptr_t)ctl[WC_SCRATCH];
-  const uint32_t batch_base = ctl[WC_BATCH_INDEX_BASE];
 
   uint32_t pos = 0, nb = 0, nf = 0, nflag = 0;
   while (nb < batches_cap && len - pos >= BATCH_HEADER_SIZE) {
@@ -162,15 +160,9 @@ uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
       sum_at += FRAME_CHECKSUM_SIZE;
       if (fill && nf < frames_cap) {
         c_start[nf] = base + f;
-        c_end[nf] = base + f + (uint32_t)flen;
-        c_batch[nf] = batch_base + nb;
-        c_index[nf] = k;
         c_odelta[nf] = odelta;
-        c_tdelta[nf] = tdelta;
         c_plen[nf] = pl;
         c_uhlen[nf] = uhl;
-        c_stored[nf] = stored;
-        c_computed[nf] = computed;
         c_flags[nf] = (uint8_t)ff;
       }
       if (ff != 0) {

@@ -36,31 +36,24 @@
 #define FRAME_RESERVED_SIZE 8
 
 /* walk(): u32 slots of the control block */
-#define WALK_CONTROL_WORDS 26
+#define WALK_CONTROL_WORDS 18
 #define WC_FRAMES_CAP 0
 #define WC_BATCHES_CAP 1
 #define WC_FILL_COLUMNS 2
 #define WC_COL_START 3
-#define WC_COL_END 4
-#define WC_COL_BATCH 5
-#define WC_COL_INDEX_IN_BATCH 6
-#define WC_COL_OFFSET_DELTA 7
-#define WC_COL_TIMESTAMP_DELTA 8
-#define WC_COL_PAYLOAD_LENGTH 9
-#define WC_COL_USER_HEADERS_LENGTH 10
-#define WC_COL_STORED_CHECKSUM 11
-#define WC_COL_COMPUTED_CHECKSUM 12
-#define WC_COL_FLAGS 13
-#define WC_BATCH_RECORDS 14
-#define WC_FLAGGED_RECORDS 15
-#define WC_SCRATCH 16
-#define WC_BATCH_INDEX_BASE 17
-#define WC_CLAMP_TO_END 18
-#define WC_OUT_BATCHES 19
-#define WC_OUT_FRAMES 20
-#define WC_OUT_FLAGGED 21
-#define WC_OUT_CONSUMED 22
-#define WC_BASE_F64 24
+#define WC_COL_OFFSET_DELTA 4
+#define WC_COL_PAYLOAD_LENGTH 5
+#define WC_COL_USER_HEADERS_LENGTH 6
+#define WC_COL_FLAGS 7
+#define WC_BATCH_RECORDS 8
+#define WC_FLAGGED_RECORDS 9
+#define WC_SCRATCH 10
+#define WC_CLAMP_TO_END 11
+#define WC_OUT_BATCHES 12
+#define WC_OUT_FRAMES 13
+#define WC_OUT_FLAGGED 14
+#define WC_OUT_CONSUMED 15
+#define WC_BASE_F64 16
 
 /* walk(): u32 slots of one batch record */
 #define BATCH_RECORD_WORDS 12

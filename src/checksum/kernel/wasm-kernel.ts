@@ -22,8 +22,8 @@ const PAGE = 65_536;
 const STAGE_BYTES = 1 << 20;
 /** Windows per hash_windows call: its start, end and output tables sit after the staging area. */
 const STAGE_WINDOWS = 8192;
-/** Bytes per frame of the model's columns as the kernel writes them: f64 start/end, six u32, two u64, one u8. */
-const COLUMN_BYTES_PER_FRAME = 8 + 8 + 6 * 4 + 8 + 8 + 1;
+/** Bytes per frame of the kept columns as the kernel writes them: f64 start, three u32, one u8. */
+const COLUMN_BYTES_PER_FRAME = 8 + 3 * 4 + 1;
 
 const align8 = (n: number): number => (n + 7) & ~7;
 
@@ -55,8 +55,8 @@ function walkLayout(origin: number, capacity: number): WalkLayout {
   const records = take(batchesCap * BATCH_RECORD_WORDS * 4);
   const flagged = take(framesCap * FLAGGED_RECORD_WORDS * 4);
   const scratch = take(framesCap * 8 + 64);
-  // Column order as WALK_CONTROL lists them: start, end, batch, indexInBatch, offsetDelta, timestampDelta, payloadLength, userHeadersLength, stored, computed, flags.
-  const widths = [8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 1];
+  // Column order as WALK_CONTROL lists them: start, offsetDelta, payloadLength, userHeadersLength, flags.
+  const widths = [8, 4, 4, 4, 1];
   const columns = widths.map((w) => take(framesCap * w));
   return { capacity, input, ctl, records, flagged, scratch, framesCap, batchesCap, columns, end: at };
 }
@@ -72,22 +72,19 @@ export interface WalkResult {
   readonly records: Uint32Array;
   /** u32 view of the flagged-frame records (FLAGGED_RECORD_WORDS each). */
   readonly flaggedRecords: Uint32Array;
-  /** The model's frame columns for frames [0, frames), when columns were asked for. */
+  /** The model's kept frame columns for frames [0, frames), when columns were asked for. */
   readonly columns: KernelColumns | null;
 }
 
-/** The model's frame columns as the kernel wrote them for one walk. */
+/**
+ * The model's kept frame columns (FRAME_COLUMNS) as the kernel wrote them for one walk; a mismatching
+ * frame's computed checksum is in its flagged record.
+ */
 export interface KernelColumns {
   readonly start: Float64Array;
-  readonly end: Float64Array;
-  readonly batch: Uint32Array;
-  readonly indexInBatch: Uint32Array;
   readonly offsetDelta: Uint32Array;
-  readonly timestampDelta: Uint32Array;
   readonly payloadLength: Uint32Array;
   readonly userHeadersLength: Uint32Array;
-  readonly storedChecksum: BigUint64Array;
-  readonly computedChecksum: BigUint64Array;
   readonly flags: Uint8Array;
 }
 
@@ -96,7 +93,7 @@ export interface KernelWalker {
   /** The input area, at least `capacity` bytes; a view that a later reserve() or kernel call may replace. */
   inputArea(capacity: number): Uint8Array;
   /** Walks whole batches of the first `length` bytes of the input area (see walk() in kernel.c). */
-  walk(length: number, base: number, batchIndexBase: number, fillColumns: boolean, clampToEnd: boolean): WalkResult;
+  walk(length: number, base: number, fillColumns: boolean, clampToEnd: boolean): WalkResult;
 }
 
 /** One loaded kernel instance: the Xxh3 methods and the walk share its memory. */
@@ -203,7 +200,7 @@ export class WasmKernel implements KernelWalker {
     return new Uint8Array(this.memory.buffer, this.layout.input, this.layout.capacity);
   }
 
-  walk(length: number, base: number, batchIndexBase: number, fillColumns: boolean, clampToEnd: boolean): WalkResult {
+  walk(length: number, base: number, fillColumns: boolean, clampToEnd: boolean): WalkResult {
     const L = this.layout;
     if (length > L.capacity) throw new RangeError(`walk of ${length} bytes over an input area of ${L.capacity}`);
     const buf = this.memory.buffer;
@@ -213,20 +210,13 @@ export class WasmKernel implements KernelWalker {
     ctl[WALK_CONTROL.batchesCap] = L.batchesCap;
     ctl[WALK_CONTROL.fillColumns] = fillColumns ? 1 : 0;
     ctl[WALK_CONTROL.colStart] = c[0] as number;
-    ctl[WALK_CONTROL.colEnd] = c[1] as number;
-    ctl[WALK_CONTROL.colBatch] = c[2] as number;
-    ctl[WALK_CONTROL.colIndexInBatch] = c[3] as number;
-    ctl[WALK_CONTROL.colOffsetDelta] = c[4] as number;
-    ctl[WALK_CONTROL.colTimestampDelta] = c[5] as number;
-    ctl[WALK_CONTROL.colPayloadLength] = c[6] as number;
-    ctl[WALK_CONTROL.colUserHeadersLength] = c[7] as number;
-    ctl[WALK_CONTROL.colStoredChecksum] = c[8] as number;
-    ctl[WALK_CONTROL.colComputedChecksum] = c[9] as number;
-    ctl[WALK_CONTROL.colFlags] = c[10] as number;
+    ctl[WALK_CONTROL.colOffsetDelta] = c[1] as number;
+    ctl[WALK_CONTROL.colPayloadLength] = c[2] as number;
+    ctl[WALK_CONTROL.colUserHeadersLength] = c[3] as number;
+    ctl[WALK_CONTROL.colFlags] = c[4] as number;
     ctl[WALK_CONTROL.batchRecords] = L.records;
     ctl[WALK_CONTROL.flaggedRecords] = L.flagged;
     ctl[WALK_CONTROL.scratch] = L.scratch;
-    ctl[WALK_CONTROL.batchIndexBase] = batchIndexBase;
     ctl[WALK_CONTROL.clampToEnd] = clampToEnd ? 1 : 0;
     new Float64Array(buf, L.ctl + WALK_CONTROL.baseF64 * 4, 1)[0] = base;
     const batches = this.ex.walk(L.input, length, L.ctl);
@@ -242,16 +232,10 @@ export class WasmKernel implements KernelWalker {
       columns: fillColumns
         ? {
             start: new Float64Array(buf, c[0], frames),
-            end: new Float64Array(buf, c[1], frames),
-            batch: new Uint32Array(buf, c[2], frames),
-            indexInBatch: new Uint32Array(buf, c[3], frames),
-            offsetDelta: new Uint32Array(buf, c[4], frames),
-            timestampDelta: new Uint32Array(buf, c[5], frames),
-            payloadLength: new Uint32Array(buf, c[6], frames),
-            userHeadersLength: new Uint32Array(buf, c[7], frames),
-            storedChecksum: new BigUint64Array(buf, c[8], frames),
-            computedChecksum: new BigUint64Array(buf, c[9], frames),
-            flags: new Uint8Array(buf, c[10], frames),
+            offsetDelta: new Uint32Array(buf, c[1], frames),
+            payloadLength: new Uint32Array(buf, c[2], frames),
+            userHeadersLength: new Uint32Array(buf, c[3], frames),
+            flags: new Uint8Array(buf, c[4], frames),
           }
         : null,
     };
