@@ -1,7 +1,8 @@
 /** The search worker's body: it reads the input from its Blob a window at a time, edits written over, and a cancel stops a search mid-way. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { createSearchHost, readPatched, streamedWindows } from "./search-host.ts";
+import { createHash } from "node:crypto";
+import { blobSha256, createSearchHost, readPatched, streamedWindows } from "./search-host.ts";
 import type { FromSearchWorker } from "./search-protocol.ts";
 import { EditOverlay } from "../core/edit-overlay.ts";
 
@@ -89,5 +90,14 @@ describe("search host", () => {
     handle({ type: "search", id: 3, source: gone, patches: [], pattern: Uint8Array.of(1), limit: 1 });
     await until(() => messages.length > 0);
     expect(messages).toEqual([{ type: "search-error", id: 3, message: "the file changed on disk" }]);
+  });
+
+  it("answers a digest request with the SHA-256 of the Blob read in windows, the last one short", async () => {
+    const { messages, handle, until } = host(64);
+    const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 31 + 7) & 0xff);
+    handle({ type: "digest", id: 9, source: new Blob([bytes]) });
+    await until(() => messages.some((m) => m.type === "digest-result"));
+    expect(messages).toEqual([{ type: "digest-result", id: 9, hex: createHash("sha256").update(bytes).digest("hex") }]);
+    expect(await blobSha256(new Blob([]), 64)).toBe(createHash("sha256").digest("hex"));
   });
 });

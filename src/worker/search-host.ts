@@ -4,6 +4,7 @@
  * one search at a time, obeys cancels. It holds two windows, never the input, and makes no garbage
  * per window; where a Blob cannot be streamed that way, windows are sliced from it instead.
  */
+import { createSHA256 } from "hash-wasm";
 import type { Patch } from "../core/edit-overlay.ts";
 import { searchWindows, type WindowReader } from "../core/search.ts";
 import type { FromSearchWorker, ToSearchWorker } from "./search-protocol.ts";
@@ -84,6 +85,26 @@ function slicedWindows(source: Blob, patches: readonly Patch[]): Windows {
   return { read: (start, end) => readPatched(source, patches, start, end), ahead: SLICES_AHEAD, close: () => undefined };
 }
 
+/** Bytes hashed at a time: two such windows are all a digest holds. */
+export const DIGEST_WINDOW = 2 << 20;
+
+/** The lowercase hex SHA-256 of source, read in windows of `window` bytes (streamed where the Blob allows). */
+export async function blobSha256(source: Blob, window = DIGEST_WINDOW): Promise<string> {
+  const windows = streamedWindows(source, [], window, 0) ?? slicedWindows(source, []);
+  try {
+    const hasher = await createSHA256();
+    for (let at = 0; at < source.size; at += window) {
+      const want = Math.min(source.size, at + window) - at;
+      const bytes = await windows.read(at, at + want);
+      if (bytes.length !== want) throw new Error(`the file changed while it was read (${bytes.length} of ${want} bytes at ${at})`);
+      hasher.update(bytes);
+    }
+    return hasher.digest("hex");
+  } finally {
+    windows.close();
+  }
+}
+
 /** A message handler bound to a poster; the worker entry and tests wire it to their own channel. */
 export function createSearchHost(
   post: (message: FromSearchWorker, transfer: Transferable[]) => void,
@@ -93,6 +114,14 @@ export function createSearchHost(
   return (message) => {
     if (message.type === "search-cancel") {
       cancelled.add(message.id);
+      return;
+    }
+    if (message.type === "digest") {
+      const { id } = message;
+      void blobSha256(message.source, Math.min(window, DIGEST_WINDOW)).then(
+        (hex) => post({ type: "digest-result", id, hex }, []),
+        (err: unknown) => post({ type: "search-error", id, message: err instanceof Error ? err.message : String(err) }, []),
+      );
       return;
     }
     const { id, source, patches, pattern } = message;

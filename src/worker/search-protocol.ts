@@ -22,6 +22,20 @@ export interface SearchCancelRequest {
   readonly id: number;
 }
 
+/** Page → worker: the SHA-256 of source's bytes, read a window at a time (no copy of the input on either side). */
+export interface DigestRequest {
+  readonly type: "digest";
+  readonly id: number;
+  readonly source: Blob;
+}
+
+/** Worker → page: the lowercase hex SHA-256 asked for by DigestRequest `id`. */
+export interface DigestResultMessage {
+  readonly type: "digest-result";
+  readonly id: number;
+  readonly hex: string;
+}
+
 /** Worker → page: bytes searched so far and hits found. */
 export interface SearchProgressMessage {
   readonly type: "search-progress";
@@ -39,7 +53,7 @@ export interface SearchResultMessage {
   readonly capped: boolean;
 }
 
-/** Worker → page: the search failed (e.g. the file can no longer be read). */
+/** Worker → page: the search or digest failed (e.g. the file can no longer be read). */
 export interface SearchErrorMessage {
   readonly type: "search-error";
   readonly id: number;
@@ -47,6 +61,6 @@ export interface SearchErrorMessage {
 }
 
 /** Anything the page sends the search worker. */
-export type ToSearchWorker = SearchRequest | SearchCancelRequest;
+export type ToSearchWorker = SearchRequest | SearchCancelRequest | DigestRequest;
 /** Anything the search worker sends. */
-export type FromSearchWorker = SearchProgressMessage | SearchResultMessage | SearchErrorMessage;
+export type FromSearchWorker = SearchProgressMessage | SearchResultMessage | SearchErrorMessage | DigestResultMessage;

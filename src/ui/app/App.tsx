@@ -1,33 +1,21 @@
 /** The composition root: toolbar, status, hex map with legend, and the decoded panels. */
-import { useEffect, useRef, useState } from "react";
+import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { documentStore, partitionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { InputBar } from "../input/InputBar.tsx";
 import { useDropAndPaste } from "../input/use-drop-and-paste.ts";
 import { StatusLine } from "./StatusLine.tsx";
 import { HelpOverlay } from "./HelpOverlay.tsx";
-import { DiagnosticsList } from "../diagnostics/DiagnosticsList.tsx";
 import { HexView } from "../hex/HexView.tsx";
-import { Legend } from "../hex/Legend.tsx";
-import { BatchesTable } from "../tables/BatchesTable.tsx";
-import { HeaderFieldsTable } from "../tables/HeaderFieldsTable.tsx";
-import { FramesTable } from "../tables/FramesTable.tsx";
-import { FrameInspector } from "../inspector/FrameInspector.tsx";
+import { SidePanels } from "./SidePanels.tsx";
 import { startPage } from "./start-page.ts";
 import { loadSample } from "../session/loading.ts";
-import { SharePanel } from "../share/SharePanel.tsx";
-import { EditPanel } from "../edit/EditPanel.tsx";
 import { BuilderDialog } from "../builder/BuilderDialog.tsx";
 import { DiffDialog } from "../diff/DiffDialog.tsx";
 import { DiscardEditsDialog } from "../edit/DiscardEditsDialog.tsx";
-import { PartitionView } from "../containers/PartitionView.tsx";
-import { ContainerPanel } from "../containers/ContainerPanel.tsx";
-import { IndexEntriesTable } from "../containers/IndexEntriesTable.tsx";
-import "../containers/containers.css";
 import { SearchBox } from "../search/SearchBox.tsx";
 import { Overview } from "../overview/Overview.tsx";
 import { useTopHeight } from "./use-top-height.ts";
-import { LayoutDiagram } from "../diagram/LayoutDiagram.tsx";
 import { Tour, startTour } from "../tour/Tour.tsx";
 
 const selectInput = (s: DocumentState) => s.input;
@@ -37,6 +25,10 @@ const selectPartition = (p: OpenPartition | null) => p;
 export function App() {
   const input = useStore(documentStore, selectInput);
   const partition = useStore(partitionStore, selectPartition);
+  // The panels beside the hex map follow a new input in a render of their own: the hex map and the status line
+  // show it first, so opening a large file is two shorter main-thread tasks, not one long one.
+  const sideInput = useDeferredValue(input);
+  const sidePartition = useDeferredValue(partition);
   const dragging = useDropAndPaste();
   const [help, setHelp] = useState(false);
   const [dialog, setDialog] = useState<"build" | "diff" | null>(null);
@@ -74,7 +66,7 @@ export function App() {
             Keyboard help
           </button>
         </div>
-        <StatusLine />
+        <StatusLine settling={sideInput !== input || sidePartition !== partition} />
         <Tour openSample={(id) => void loadSample(id)} />
       </header>
       <main className="workspace">
@@ -90,24 +82,7 @@ export function App() {
             <p className="empty">Drop a batch file, paste bytes, or pick a sample.</p>
           )}
         </section>
-        <div className="side">
-          {partition && <PartitionView partition={partition} />}
-          <DiagnosticsList input={input} />
-          {input && <ContainerPanel input={input} />}
-          {input && <IndexEntriesTable input={input} partition={partition} />}
-          {input && <LayoutDiagram input={input} />}
-          {/* Beside the hex map, not under it: opening the legend never takes rows away from the map. */}
-          <details className="legend-box panel">
-            <summary>Legend</summary>
-            <Legend />
-          </details>
-          {input && <BatchesTable input={input} />}
-          {input && <HeaderFieldsTable input={input} />}
-          {input && <FramesTable input={input} />}
-          {input && <FrameInspector input={input} />}
-          <EditPanel />
-          <SharePanel />
-        </div>
+        <SidePanels input={sideInput} partition={sidePartition} />
       </main>
       <footer className="privacy">Everything runs in this tab: your bytes never leave your machine.</footer>
       {dragging && (

@@ -1,4 +1,4 @@
-/** The status line (role=status): the finished summary, numbers first; aria-busy while decoding. */
+/** The status line (role=status): the finished summary, numbers first; aria-busy while decoding and until every panel shows the input. */
 import { documentStore, partitionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
 import { formatLine } from "../common/format-choice.ts";
 import { useStore } from "../state/store.ts";
@@ -23,8 +23,8 @@ function decodingText(loading: NonNullable<DocumentState["loading"]>): string {
   return `Decoding ${loading.name}: ${mib(loading.done)} of ${mib(loading.total)} (${percent} %)`;
 }
 
-/** The status line and the decoding progress bar. */
-export function StatusLine() {
+/** The status line and the decoding progress bar; `settling`: the side panels have not caught up with the input yet (still busy). */
+export function StatusLine({ settling = false }: { settling?: boolean }) {
   const doc = useStore(documentStore, selectDoc);
   const partition = useStore(partitionStore, selectPartition);
   const { input, loading, error } = doc;
@@ -33,7 +33,7 @@ export function StatusLine() {
   const percent = loading && loading.total > 0 ? Math.floor((100 * loading.done) / loading.total) : 0;
   return (
     <div className="status-area">
-      <div role="status" aria-busy={loading ? "true" : "false"} aria-live="polite" className="status-line" data-testid="status-line">
+      <div role="status" aria-busy={loading || settling ? "true" : "false"} aria-live="polite" className="status-line" data-testid="status-line">
         {loading ? decodingText(loading) : summary ? summaryText(summary) : "No input"}
       </div>
       {partition && (

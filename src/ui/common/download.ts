@@ -1,4 +1,5 @@
 /** Saving and copying from the page: a download through a blob: URL, the clipboard with a visible fallback. */
+import { createSHA256 } from "hash-wasm";
 import { bytesToHex } from "../../format/values.ts";
 
 /** Offers bytes, text, or pieces of either (large JSON, an edited input's runs) as a file download. */
@@ -25,12 +26,29 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** Lowercase hex SHA-256 of bytes, with Web Crypto (local, nothing leaves the page). */
+/** Inputs up to this size are hashed by Web Crypto in one call; larger ones a slice at a time. */
+export const ONE_CALL_SHA256_BYTES = 8 << 20;
+/** Bytes hashed per main-thread task for a large input. */
+export const SHA256_SLICE_BYTES = 2 << 20;
+
+/** Lowercase hex SHA-256 of bytes (local, nothing leaves the page). */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  // A view over a plain ArrayBuffer is hashed in place: copying a 256 MiB input only to hash it doubled the memory.
-  const data = bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice();
-  const digest = await crypto.subtle.digest("SHA-256", data);
+  if (bytes.length > ONE_CALL_SHA256_BYTES) return slicedSha256Hex(bytes);
+  // Web Crypto copies its input (by spec) in the calling task: fine for a small input.
+  const digest = await crypto.subtle.digest("SHA-256", bytes.slice());
   return bytesToHex(new Uint8Array(digest));
+}
+
+// Web Crypto has no incremental digest, and its one call copied a 256 MiB input in one 256 ms main-thread task
+// (the renderer grew by 1 × the file meanwhile, measured by bench:page): a large input is fed to hash-wasm's SHA-256
+// a slice at a time, each in its own task, with no copy of the input.
+async function slicedSha256Hex(bytes: Uint8Array): Promise<string> {
+  const hasher = await createSHA256();
+  for (let at = 0; at < bytes.length; at += SHA256_SLICE_BYTES) {
+    hasher.update(bytes.subarray(at, Math.min(bytes.length, at + SHA256_SLICE_BYTES)));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return hasher.digest("hex");
 }
 
 /** A file name safe to save under, from an input name. */

@@ -7,7 +7,7 @@
  */
 import { describeQuery, findIds, findMessageOffset, parseQuery } from "../../core/search.ts";
 import { AbortedError } from "../../worker/client.ts";
-import { SearchClient, type SearchTarget } from "../../worker/search-client.ts";
+import { searchClient, type SearchTarget } from "../../worker/search-client.ts";
 import { editedRuns, latestBytes, originalBytes } from "../session/editing.ts";
 import { sourceOf } from "../session/input-source.ts";
 import { beginCancellable } from "../session/long-work.ts";
@@ -59,7 +59,7 @@ const IDLE: SearchState = {
 /** The search box's state. */
 export const searchStore = createStore<SearchState>(IDLE);
 
-const client = new SearchClient();
+const client = searchClient();
 let running: AbortController | null = null;
 
 const hexOffset = (n: number) => `0x${n.toString(16)}`;

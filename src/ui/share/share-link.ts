@@ -10,6 +10,8 @@ import { redactCopy, type RedactOptions } from "../../core/redact.ts";
 import { encodeShareFragment, type SharedState } from "../../lib/share-codec.ts";
 import { cutScope, type ShareScope } from "./share-scope.ts";
 import { sha256Hex } from "../common/download.ts";
+import { sourceOf } from "../session/input-source.ts";
+import { searchClient } from "../../worker/search-client.ts";
 
 /** The input as the share panel holds it. */
 export interface ShareSource {
@@ -36,11 +38,20 @@ export function redactedWhat(options: RedactOptions): string {
 }
 
 const shaCache = new WeakMap<Uint8Array, Promise<string>>();
-/** SHA-256 of bytes, computed once per byte array. */
+/**
+ * SHA-256 of bytes, computed once per byte array: read from the File the bytes came from by a worker
+ * (the search worker: no copy, no main-thread work), else hashed on the main thread (a slice per task when large).
+ */
 export function cachedSha256(bytes: Uint8Array): Promise<string> {
   let p = shaCache.get(bytes);
   if (!p) {
-    p = sha256Hex(bytes);
+    const file = sourceOf(bytes);
+    // A File changed on disk since it was loaded no longer matches: the bytes on screen are hashed instead.
+    p = file
+      ? searchClient()
+          .sha256(file)
+          .catch(() => sha256Hex(bytes))
+      : sha256Hex(bytes);
     shaCache.set(bytes, p);
   }
   return p;
