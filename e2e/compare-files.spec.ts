@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, openFile, openPage, test } from "./fixtures.ts";
+import { cell, expect, openFile, openPage, test } from "./fixtures.ts";
 import { bigSegment } from "./big-segment.ts";
 import { sampleBytes, walk } from "./layout.ts";
 
@@ -87,4 +87,30 @@ test("a second file over 16 MiB is decoded off the page's thread and compared; l
   await expect
     .poll(() => page.locator('[data-offset][aria-selected="true"]').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.offset))))
     .toEqual([at]);
+});
+
+test("an edited input over 16 MiB compares with its original: the original is decoded in a worker, not refused", async ({ page }) => {
+  test.setTimeout(180_000);
+  const { file } = await bigSegment(32);
+  const bytes = new Uint8Array(readFileSync(file));
+  const at = 256 + 48 + 7; // payload byte 7 of batch 0's first frame
+  const typed = (bytes[at]! ^ 0xff).toString(16).padStart(2, "0");
+  await openPage(page);
+  await openFile(page, file);
+  await page.getByRole("checkbox", { name: /^Edit bytes/ }).check();
+  await cell(page, at).click();
+  await page.keyboard.press(typed[0]!);
+  await expect(cell(page, at)).toHaveText(new RegExp(`^${typed[0]}`), { timeout: 60_000 });
+  await page.keyboard.press(typed[1]!);
+  await expect(cell(page, at)).toHaveText(typed, { timeout: 60_000 });
+  await expect(page.getByTestId("edit-state")).toContainText("2 edits", { timeout: 60_000 });
+
+  await page.getByRole("button", { name: "Compare batches" }).click();
+  const dialog = page.getByRole("dialog", { name: "Compare batches" });
+  await expect(dialog.getByRole("columnheader", { name: /Left \(Original batch 0\)/ })).toBeVisible({ timeout: 60_000 });
+  await expect(dialog).not.toContainText("too large");
+  await expect(dialog.getByTestId("diff-summary")).toContainText(/^1 of \d+ compared fields differ/);
+  const payload = dialog.locator("tbody tr.changed").filter({ has: page.getByRole("cell", { name: /^payload/ }) });
+  await expect(payload).toHaveCount(1);
+  await expect(payload).toContainText("differ from byte 7: 1 byte in 1 run");
 });

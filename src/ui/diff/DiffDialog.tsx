@@ -13,6 +13,7 @@ import { documentStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { editStore, INLINE_RECHECK_LIMIT, type EditState } from "../session/editing.ts";
 import { useXxh3 } from "../session/building.ts";
+import { sourceOf } from "../session/input-source.ts";
 import { useModal } from "../common/use-modal.ts";
 import {
   clampSide,
@@ -52,13 +53,38 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const startOffset = input?.startOffset ?? 0;
   const format = input?.meta?.format;
   const fileName = input?.fileName ?? input?.name;
-  // Analysed here on the page's thread, so only up to the size edits are re-checked inline.
-  const originalTooLarge = original !== null && original.length > INLINE_RECHECK_LIMIT;
-  const originalAnalysis = useMemo<Analysis | null>(() => {
-    if (!edited || !xxh || !original || originalTooLarge) return null;
+  // Up to the size edits are re-checked inline, the original is analysed here on the page's thread; a larger one in a worker.
+  const originalLarge = original !== null && original.length > INLINE_RECHECK_LIMIT;
+  const inlineOriginal = useMemo<Analysis | null>(() => {
+    if (!edited || !xxh || !original || originalLarge) return null;
     // The original is read as the same format as the input, so a container's bytes compare as its batches.
     return format && format !== "batches" ? openInputWith(xxh, original, { name: fileName, format }).analysis : analyzeWith(xxh, original, { startOffset });
-  }, [edited, xxh, original, startOffset, originalTooLarge, format, fileName]);
+  }, [edited, xxh, original, startOffset, originalLarge, format, fileName]);
+  const [workerOriginal, setWorkerOriginal] = useState<{ of: Uint8Array; analysis: Analysis } | { of: Uint8Array; error: string } | null>(null);
+  useEffect(() => {
+    if (!edited || !original || !originalLarge) return;
+    const client = new AnalysisClient();
+    const controller = new AbortController();
+    // The File the input was opened from, when there is one: the worker reads it, and no copy of the original is made.
+    const from = sourceOf(original) ?? original;
+    const opening =
+      format && format !== "batches"
+        ? client.open(from, controller.signal, { name: fileName, format })
+        : client.analyze(from, controller.signal, undefined, startOffset);
+    opening.then(
+      (r) => setWorkerOriginal({ of: original, analysis: r.analysis }),
+      (err: unknown) => {
+        if (!(err instanceof AbortedError)) setWorkerOriginal({ of: original, error: (err as Error).message });
+      },
+    );
+    return () => {
+      controller.abort();
+      client.terminate();
+    };
+  }, [edited, original, originalLarge, startOffset, format, fileName]);
+  const workerResult = workerOriginal && workerOriginal.of === original ? workerOriginal : null;
+  const originalAnalysis = originalLarge ? (workerResult && "analysis" in workerResult ? workerResult.analysis : null) : inlineOriginal;
+  const originalFailed = originalLarge && workerResult !== null && "error" in workerResult ? workerResult.error : null;
   // A second file to compare with, decoded in a worker of its own (any size, the page stays responsive); it lives while the dialog is open.
   const [other, setOther] = useState<{ name: string; bytes: Uint8Array; analysis: Analysis } | null>(null);
   const [otherNote, setOtherNote] = useState<string | null>(null);
@@ -103,7 +129,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const [chosen, setChosen] = useState<Sides | null>(null);
 
   const [changedOnly, setChangedOnly] = useState(false);
-  const ready = input !== null && (!edited || originalAnalysis !== null || originalTooLarge);
+  const ready = input !== null && (!edited || originalAnalysis !== null || originalFailed !== null);
   const sides: Sides | null = ready
     ? (() => {
         const s = chosen ?? defaultSides(counts);
@@ -210,8 +236,8 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
               </p>
             )}
             <p className="note">
-              {originalTooLarge && edited
-                ? "The original input is too large to analyse again on this page; compare batches of the current input."
+              {originalFailed !== null && edited
+                ? `The original input could not be analysed again (${originalFailed}); compare batches of the current input.`
                 : counts.original === null
                   ? "The input is unedited. After an edit (Edit panel: bytes, recompute, stamp as server) the original input can be picked on either side."
                   : "The input has been edited: “Original” is the input as loaded, before any edit."}
