@@ -98,11 +98,7 @@ export class SearchClient {
       };
       const onError = (event: ErrorEvent) => {
         cleanup();
-        event.preventDefault();
-        this.worker?.terminate();
-        this.worker = null;
-        this.broken = true;
-        reject(new Error(`the search worker failed: ${event.message}`));
+        reject(this.workerFailed(event));
       };
       const onAbort = () => {
         cleanup();
@@ -144,17 +140,22 @@ export class SearchClient {
       };
       const onError = (event: ErrorEvent) => {
         cleanup();
-        event.preventDefault();
-        this.worker?.terminate();
-        this.worker = null;
-        this.broken = true;
-        reject(new Error(`the search worker failed: ${event.message}`));
+        reject(this.workerFailed(event));
       };
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
       const request: ToSearchWorker = { type: "digest", id, source };
       worker.postMessage(request);
     });
+  }
+
+  // A crashed worker is not restarted: every later call falls back (search) or rejects (digest).
+  private workerFailed(event: ErrorEvent): Error {
+    event.preventDefault();
+    this.worker?.terminate();
+    this.worker = null;
+    this.broken = true;
+    return new Error(`the search worker failed: ${event.message}`);
   }
 
   /** Lets go of anything kept for the shown input (another input is shown). */
