@@ -107,53 +107,23 @@ export class AnalysisClient {
   }
 
   private run(make: (id: number) => ToWorker, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<Ran> {
-    if (signal.aborted) return Promise.reject(new AbortedError());
-    const worker = this.workerBroken ? null : this.ensureWorker();
-    if (!worker) return this.onMainThread(make(0), signal, onProgress);
-    const id = this.nextId++;
-    const message = make(id);
-    return new Promise<Ran>((resolve, reject) => {
-      const cleanup = () => {
-        worker.removeEventListener("message", onMessage);
-        worker.removeEventListener("error", onError);
-        signal.removeEventListener("abort", onAbort);
-      };
-      const onMessage = (event: MessageEvent<FromWorker>) => {
-        const m = event.data;
-        if (m.id !== id) return;
+    const message = make(this.nextId++);
+    // A Blob crosses without copying its bytes; an ArrayBuffer is copied first so the caller keeps its own.
+    const transfer: Transferable[] = [];
+    if (message.type === "analyze") {
+      if (message.input instanceof ArrayBuffer) transfer.push(message.input);
+      if (message.companion?.input instanceof ArrayBuffer) transfer.push(message.companion.input);
+    }
+    return this.exchange<Ran>(
+      message,
+      signal,
+      (m) => {
         if (m.type === "progress") onProgress?.(m.done, m.total);
-        else if (m.type === "error") {
-          cleanup();
-          reject(new Error(m.message));
-        } else {
-          cleanup();
-          resolve({ reply: m, ranOn: "worker" });
-        }
-      };
-      const onError = (event: ErrorEvent) => {
-        // The worker itself failed (e.g. could not load): fall back to the main thread for good.
-        cleanup();
-        event.preventDefault();
-        this.terminate();
-        this.workerBroken = true;
-        this.onMainThread(message, signal, onProgress).then(resolve, reject);
-      };
-      const onAbort = () => {
-        cleanup();
-        this.terminate();
-        reject(new AbortedError());
-      };
-      worker.addEventListener("message", onMessage);
-      worker.addEventListener("error", onError);
-      signal.addEventListener("abort", onAbort);
-      // A Blob crosses without copying its bytes; an ArrayBuffer is copied first so the caller keeps its own.
-      const transfer: Transferable[] = [];
-      if (message.type === "analyze") {
-        if (message.input instanceof ArrayBuffer) transfer.push(message.input);
-        if (message.companion?.input instanceof ArrayBuffer) transfer.push(message.companion.input);
-      }
-      worker.postMessage(message, transfer);
-    });
+        return m.type === "progress" || m.type === "error" ? undefined : { reply: m, ranOn: "worker" };
+      },
+      () => this.onMainThread(message, signal, onProgress),
+      transfer,
+    );
   }
 
   /** Inflates a share-link fragment in the worker (capped as it inflates); the main thread does it where no worker starts. */
