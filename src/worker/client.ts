@@ -21,7 +21,9 @@ export interface AnalyzedInput {
 }
 
 /** An input opened as a container format: the analysis plus the format and the container's parts. */
-export interface OpenedAnalysis extends AnalyzedInput {
+export interface OpenedAnalysis extends Omit<AnalyzedInput, "bytes"> {
+  /** Null when the input was opened on demand: its bytes stay in the File. */
+  readonly bytes: Uint8Array | null;
   readonly meta: InputMeta;
 }
 
@@ -31,6 +33,8 @@ export interface OpenRequestOptions {
   readonly format?: FormatChoice;
   readonly companion?: { readonly name: string; readonly input: AnalysisInput } | null;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Open a Blob without reading it whole where its format streams (OpenedAnalysis.bytes is then null). */
+  readonly onDemand?: boolean;
 }
 
 /** Rejection reason when a call was aborted. */
@@ -71,7 +75,7 @@ export class AnalysisClient {
   /** Analyses input as plain batches from startOffset; onProgress gets bytes walked; the signal cancels it. */
   async analyze(input: AnalysisInput, signal: AbortSignal, onProgress?: (done: number, total: number) => void, startOffset = 0): Promise<AnalyzedInput> {
     const { reply, ranOn } = await this.run((id) => ({ type: "analyze", id, input: ownedInput(input), startOffset }), signal, onProgress);
-    if (reply.type !== "result") throw new Error("unexpected worker reply");
+    if (reply.type !== "result" || !reply.buffer) throw new Error("unexpected worker reply");
     return { bytes: new Uint8Array(reply.buffer), analysis: reply.analysis, ranOn };
   }
 
@@ -86,12 +90,13 @@ export class AnalysisClient {
         format: options.format ?? "auto",
         name: options.name,
         companion: c ? { name: c.name, input: ownedInput(c.input) } : undefined,
+        onDemand: options.onDemand === true && input instanceof Blob,
       }),
       signal,
       options.onProgress,
     );
     if (reply.type !== "result" || !reply.meta) throw new Error("unexpected worker reply");
-    return { bytes: new Uint8Array(reply.buffer), analysis: reply.analysis, meta: reply.meta, ranOn };
+    return { bytes: reply.buffer && new Uint8Array(reply.buffer), analysis: reply.analysis, meta: reply.meta, ranOn };
   }
 
   /** Decodes files as one partition in the worker, one segment at a time; onProgress gets files done. */

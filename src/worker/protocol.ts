@@ -20,6 +20,8 @@ export interface AnalyzeRequest {
   readonly name?: string;
   /** The other file of a segment pair (.log ↔ .index), read in the worker too. */
   readonly companion?: { readonly name: string; readonly input: Blob | ArrayBuffer };
+  /** A Blob to open without reading it whole where its format streams (the reply then carries no bytes). */
+  readonly onDemand?: boolean;
 }
 
 /** Page → worker: inflate a share-link fragment (a hostile link must not freeze the page or exhaust its memory). */
@@ -81,11 +83,11 @@ export interface ProgressMessage {
   readonly total: number;
 }
 
-/** Worker → page: the finished analysis with the input's bytes (transferred back). */
+/** Worker → page: the finished analysis with the input's bytes (transferred back), or null when opened on demand. */
 export interface ResultMessage {
   readonly type: "result";
   readonly id: number;
-  readonly buffer: ArrayBuffer;
+  readonly buffer: ArrayBuffer | null;
   readonly analysis: Analysis;
   /** The format and container parts, or null for a plain analyse (no `format` asked). */
   readonly meta: InputMeta | null;

@@ -7,6 +7,7 @@ import type { Analysis } from "../core/model.ts";
 import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";
 import { readBlob } from "./read-blob.ts";
+import { openOnDemand } from "./open-on-demand.ts";
 import type { AnalyzeRequest, FromWorker, InputMeta, PartitionRequest, ToWorker } from "./protocol.ts";
 
 const bytesOf = async (input: Blob | ArrayBuffer): Promise<ArrayBuffer> => (input instanceof ArrayBuffer ? input : await readBlob(input));
@@ -72,9 +73,14 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
   }
   try {
     if (request.type === "partition") return await runPartition(request, post);
+    const onProgress = (done: number, total: number) => post({ type: "progress", id, done, total }, []);
+    if (request.onDemand && request.input instanceof Blob && request.format !== undefined) {
+      const opened = await openOnDemand(request.input, { name: request.name ?? "", format: request.format, companion: request.companion }, onProgress);
+      if (opened) return post({ type: "result", id, buffer: null, ...opened }, frameColumnBuffers(opened.analysis.frames));
+    }
     const buffer = await bytesOf(request.input);
     const bytes = new Uint8Array(buffer);
-    const { analysis, meta } = await open(request, bytes, (done, total) => post({ type: "progress", id, done, total }, []));
+    const { analysis, meta } = await open(request, bytes, onProgress);
     post({ type: "result", id, buffer, analysis, meta }, [buffer, ...frameColumnBuffers(analysis.frames)]);
   } catch (err) {
     // Every request gets a reply, so the page never waits on a request that failed.

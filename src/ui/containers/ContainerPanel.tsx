@@ -2,6 +2,7 @@
  * The container around the batches: its format and why, its own fields (each selects its bytes), a
  * segment's recovery verdict, and a legacy dump's runs with "Convert to batches".
  */
+import { residentBytes } from "../session/resident.ts";
 import { useState } from "react";
 import type { LoadedInput } from "../state/app-state.ts";
 import { selectRange } from "../state/actions.ts";
@@ -23,7 +24,10 @@ function LegacyFacts({ input, legacy }: { input: LoadedInput; legacy: LegacyDeco
   const counts = { verified: 0, mismatch: 0, unverifiable: 0 };
   for (const m of legacy.messages) counts[m.check]++;
   const convert = async (how: "open" | "download") => {
-    const segment = legacyToSegment(await loadXxh3(), input.bytes, legacy);
+    // A legacy dump is never opened on demand (only batches and segments stream), so this reads nothing new.
+    const bytes = await residentBytes(input);
+    if (!bytes) return;
+    const segment = legacyToSegment(await loadXxh3(), bytes, legacy);
     const name = convertedName(legacy);
     if (how === "download") {
       downloadFile(name, segment);

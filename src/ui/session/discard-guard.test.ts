@@ -1,3 +1,4 @@
+import { memoryBytes } from "../../lib/input-bytes.ts";
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../../core/analyze.ts";
@@ -9,7 +10,11 @@ const xxh = await loadXxh3();
 startEditing();
 
 function open(bytes: Uint8Array): void {
-  documentStore.set({ input: { name: "t.bin", bytes, analysis: analyzeWith(xxh, bytes), ranOn: "main-thread" }, loading: null, error: null });
+  documentStore.set({
+    input: { name: "t.bin", bytes, source: memoryBytes(bytes), analysis: analyzeWith(xxh, bytes), ranOn: "main-thread" },
+    loading: null,
+    error: null,
+  });
 }
 
 const leaving = () => {

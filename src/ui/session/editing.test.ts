@@ -3,6 +3,7 @@
  * main-thread fallback here): edits cost what they change, the original is never touched, undo
  * holds small changes, and the download is pieces of the original around the edits.
  */
+import { memoryBytes } from "../../lib/input-bytes.ts";
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../../core/analyze.ts";
@@ -22,7 +23,11 @@ function segment(minBytes: number): Uint8Array {
 }
 
 function open(bytes: Uint8Array): void {
-  documentStore.set({ input: { name: "t.bin", bytes, analysis: analyzeWith(xxh, bytes), ranOn: "main-thread" }, loading: null, error: null });
+  documentStore.set({
+    input: { name: "t.bin", bytes, source: memoryBytes(bytes), analysis: analyzeWith(xxh, bytes), ranOn: "main-thread" },
+    loading: null,
+    error: null,
+  });
 }
 
 // Errors once the re-check has landed, and whether the page shows `bytes` (compared by identity: a failing
@@ -84,7 +89,7 @@ describe("editing a small input", () => {
     open(original);
     editByte(100, 1);
     expect(documentStore.get().input!.analysis.summary.errors).toBe(1);
-    expect(documentStore.get().input!.bytes[100]).toBe(1);
+    expect(documentStore.get().input!.bytes![100]).toBe(1);
     expect(original[100]).toBe(0);
     expect(parkedBytes(editedParts(), original)).toBe(1);
     undo();

@@ -9,6 +9,7 @@ import { analyzeWith } from "../../core/analyze.ts";
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { writeField, type ChecksumChange } from "../../core/edit.ts";
 import type { FieldSpec } from "../../format/fields.ts";
+import { memoryBytes } from "../../lib/input-bytes.ts";
 import { EditOverlay, type EditStep, type Patch, type Write } from "../../core/edit-overlay.ts";
 import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
@@ -71,7 +72,16 @@ export function startEditing(): void {
   // A newly loaded input (bytes this module did not put there) starts a new history.
   documentStore.subscribe(() => {
     const input = documentStore.get().input;
-    if (!input || input.bytes === shown || input.bytes === overlay?.original) return;
+    if (!input || input.bytes === shown || (input.bytes !== null && input.bytes === overlay?.original)) return;
+    if (!input.bytes) {
+      // Read on demand: nothing to edit until residentBytes() reads it into memory (the edit controls ask first).
+      overlay = null;
+      working = shown = latest = null;
+      session++;
+      resetPatchedRecheck();
+      editStore.set(EMPTY);
+      return;
+    }
     overlay = new EditOverlay(input.bytes);
     working = null;
     shown = latest = input.bytes;
@@ -104,7 +114,7 @@ function show(o: EditOverlay, step: EditStep, forward: boolean): void {
       shown = bytes;
       documentStore.set((s) => ({
         ...s,
-        input: { ...now, bytes, analysis: r.analysis, meta: { ...r.meta, detectedBy: now.meta?.detectedBy ?? r.meta.detectedBy } },
+        input: { ...now, bytes, source: memoryBytes(bytes), analysis: r.analysis, meta: { ...r.meta, detectedBy: now.meta?.detectedBy ?? r.meta.detectedBy } },
       }));
     });
     return;
@@ -129,7 +139,7 @@ function show(o: EditOverlay, step: EditStep, forward: boolean): void {
               const now = documentStore.get().input;
               if (mine !== session || !now) return;
               shown = working;
-              documentStore.set((s) => ({ ...s, input: { ...now, bytes: working as Uint8Array, analysis } }));
+              documentStore.set((s) => ({ ...s, input: { ...now, bytes: working as Uint8Array, source: memoryBytes(working as Uint8Array), analysis } }));
               editStore.set((s) => ({ ...s, lastRecheckMs: ms }));
             },
           },
@@ -142,7 +152,7 @@ function show(o: EditOverlay, step: EditStep, forward: boolean): void {
   const t0 = performance.now();
   const analysis = analyzeWith(xxh, bytes, { startOffset: input.startOffset ?? 0 });
   const ms = performance.now() - t0;
-  documentStore.set((s) => ({ ...s, input: { ...input, bytes, analysis } }));
+  documentStore.set((s) => ({ ...s, input: { ...input, bytes, source: memoryBytes(bytes), analysis } }));
   editStore.set((s) => ({ ...s, lastRecheckMs: ms }));
 }
 

@@ -11,6 +11,8 @@ import type { Analysis } from "../../core/model.ts";
 import { pageInputRefusal } from "../../lib/input-limit.ts";
 import { confirmDiscardEdits, editsAtStake } from "./discard-guard.ts";
 import { rememberSource } from "./input-source.ts";
+import { onDemandFrom } from "./on-demand.ts";
+import { fileBytes, memoryBytes } from "../../lib/input-bytes.ts";
 import { formatOfAlias } from "../common/format-choice.ts";
 import { companionName, partitionLabel } from "./partition-files.ts";
 import { createStore } from "../state/store.ts";
@@ -98,6 +100,7 @@ export async function loadInput(
       name: options.fileName ?? name,
       format,
       companion: options.companion ?? null,
+      onDemand: input instanceof Blob && input.size >= onDemandFrom(),
       onProgress: (done, all) => {
         if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
       },
@@ -105,13 +108,15 @@ export async function loadInput(
     const companion = options.companion ?? null;
     const companionEntries = result.meta.format === "segment" && companion ? decodeIndexEntries(await bytesOf(companion.input)) : null;
     if (loading !== controller) return false;
-    if (input instanceof Blob) rememberSource(result.bytes, input);
+    if (input instanceof Blob && result.bytes) rememberSource(result.bytes, input);
+    const source = result.bytes ? memoryBytes(result.bytes) : fileBytes(input as Blob);
     resetInteraction();
     shownCompanion = companion;
     documentStore.set({
       input: {
         name,
         bytes: result.bytes,
+        source,
         analysis: result.analysis,
         ranOn: result.ranOn,
         note,
@@ -267,7 +272,7 @@ export async function openCompanion(): Promise<boolean> {
   const companion = shownCompanion;
   if (!companion || companion.name !== other) return false;
   return loadInput(companion.name, companion.input, input.note ?? null, ++generation, {
-    companion: { name: input.fileName ?? input.name, input: input.bytes },
+    companion: { name: input.fileName ?? input.name, input: input.bytes ?? (input.source.file as Blob) },
   });
 }
 
@@ -281,6 +286,18 @@ export async function setFormat(choice: FormatChoice): Promise<void> {
   formatStore.set(choice);
   const input = documentStore.get().input;
   if (!input) return;
+  const file = input.source.file;
+  if (!input.bytes && file) {
+    // Read on demand, it has no edits to keep: opened again from its File as the chosen format.
+    await loadInput(input.name, file, input.note ?? null, ++generation, {
+      format: choice,
+      fileName: input.fileName,
+      companion: shownCompanion,
+      inPartition: partitionStore.get() !== null,
+    });
+    return;
+  }
+  if (!input.bytes) return;
   const reopened = await reopenInWorker(input.bytes, choice, `${input.name} as ${choice}`);
   const now = documentStore.get().input;
   if (!reopened || now?.bytes !== input.bytes) return;

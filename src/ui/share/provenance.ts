@@ -28,7 +28,7 @@ export function provenanceNote(shared: Pick<SharedState, "redacted" | "part">): 
 }
 
 /** The provenance of the shown input, if the link that opened it is still what is shown. */
-export function provenanceOf(input: { readonly name: string; readonly bytes: Uint8Array } | null): Provenance | null {
+export function provenanceOf(input: { readonly name: string; readonly source: { readonly size: number } } | null): Provenance | null {
   const p = provenanceStore.get();
-  return p && input && p.name === input.name && p.size === input.bytes.length ? p : null;
+  return p && input && p.name === input.name && p.size === input.source.size ? p : null;
 }

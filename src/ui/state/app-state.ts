@@ -19,12 +19,16 @@
 import type { Analysis } from "../../core/model.ts";
 import type { FormatChoice, IndexEntry, PartitionResult } from "../../core/containers/index.ts";
 import type { InputMeta } from "../../worker/protocol.ts";
+import type { InputBytes } from "../../lib/input-bytes.ts";
 import { createStore } from "./store.ts";
 
 /** An input that has been analysed and is on screen. */
 export interface LoadedInput {
   readonly name: string;
-  readonly bytes: Uint8Array;
+  /** The whole input in memory, or null for a large file read on demand (then read `source`). */
+  readonly bytes: Uint8Array | null;
+  /** The input's bytes for views: `memoryBytes(bytes)`, or pages of its File read as they are shown. */
+  readonly source: InputBytes;
   readonly analysis: Analysis;
   readonly ranOn: "worker" | "main-thread";
   /** What a sample shows (one line), or null for the user's own input. */

@@ -1,0 +1,16 @@
+/**
+ * Which inputs the page reads on demand: a File from this size on is opened without reading it whole
+ * (the worker streams it, the views read pages of it), so the page's memory does not grow with the
+ * file. `?on-demand-from=BYTES` in the page's address moves the line (tests open small files so).
+ */
+
+/** Files from this size on are read on demand unless the address says otherwise. */
+export const ON_DEMAND_FROM_BYTES = 64 << 20;
+
+/** The size from which a File is read on demand. */
+export function onDemandFrom(): number {
+  if (typeof location === "undefined") return ON_DEMAND_FROM_BYTES;
+  const asked = new URLSearchParams(location.search).get("on-demand-from");
+  const bytes = asked === null ? NaN : Number(asked);
+  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : ON_DEMAND_FROM_BYTES;
+}
