@@ -6,7 +6,7 @@
  */
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { segmentDropFinding, segmentOf, segmentOpened, sourceHeaderAt, decodeIndexEntries } from "../core/containers/index.ts";
-import type { FormatChoice } from "../core/containers/index.ts";
+import type { FormatChoice, IndexEntry, SegmentResult } from "../core/containers/index.ts";
 import type { Analysis } from "../core/model.ts";
 import { analyzeSource, type ByteSource } from "../core/stream-analyze.ts";
 import { plural } from "../format/values.ts";
@@ -97,4 +97,18 @@ export async function openSourceOnDemand(
     return null;
   }
   return { analysis: walk(false), meta: { format: "batches", detectedBy, container: null, recovery: null, entries: null, legacy: null } };
+}
+
+/**
+ * A partition's `.log` decoded without reading it whole (openPartition's streamSegment): its frames
+ * are not kept (the partition keeps summaries and findings; a segment shown later is opened again).
+ * Null where there is no FileReaderSync or kernel, so the partition reads it whole.
+ */
+export async function streamPartitionSegment(blob: Blob, name: string, entries: readonly IndexEntry[]): Promise<SegmentResult | null> {
+  const reader = syncReader();
+  const xxh = await loadXxh3();
+  if (!reader || !xxh.walker) return null;
+  const source = blobSource(blob, reader);
+  const raw = analyzeSource(xxh.walker, source, { windowBytes: READ_BYTES, keepFrames: false, dropFinding: segmentDropFinding });
+  return segmentOf(raw, sourceHeaderAt(source), name, entries);
 }

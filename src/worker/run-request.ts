@@ -7,7 +7,7 @@ import type { Analysis } from "../core/model.ts";
 import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";
 import { readBlob } from "./read-blob.ts";
-import { openOnDemand } from "./open-on-demand.ts";
+import { openOnDemand, streamPartitionSegment } from "./open-on-demand.ts";
 import type { AnalyzeRequest, FromWorker, InputMeta, PartitionRequest, ToWorker } from "./protocol.ts";
 
 const bytesOf = async (input: Blob | ArrayBuffer): Promise<ArrayBuffer> => (input instanceof ArrayBuffer ? input : await readBlob(input));
@@ -44,7 +44,15 @@ async function runPartition(request: PartitionRequest, post: (message: FromWorke
   let done = 0;
   const sources = files.map((f) => ({ name: f.name, size: f.input.size, read: async () => new Uint8Array(await readBlob(f.input)) }));
   const tick = () => post({ type: "progress", id, done: ++done, total: files.length }, []);
-  const result = await openPartition(sources, { xxh3: await loadXxh3(), maxFileBytes: request.maxFileBytes, onFile: tick, onSkip: tick });
+  const blobs = new Map(files.map((f) => [f.name, f.input]));
+  const result = await openPartition(sources, {
+    xxh3: await loadXxh3(),
+    maxFileBytes: request.maxFileBytes,
+    onFile: tick,
+    onSkip: tick,
+    // Each .log streams through the kernel, so the worker never holds a whole segment.
+    streamSegment: (source, entries) => streamPartitionSegment(blobs.get(source.name) as Blob, source.name, entries),
+  });
   post({ type: "partition-result", id, result }, []);
 }
 

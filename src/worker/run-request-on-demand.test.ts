@@ -1,0 +1,102 @@
+/**
+ * The worker's on-demand paths on real files, with a FileReaderSync stand-in (Node has none): a
+ * File opened on demand replies without bytes and with the analysis the whole-file path gives, and a
+ * partition streams each .log instead of reading it (same result, and the whole-file read never runs).
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { FromWorker, ToWorker } from "./protocol.ts";
+import { runRequest } from "./run-request.ts";
+
+const FIXTURES = path.resolve(import.meta.dirname, "../../test/fixtures");
+
+// A Blob whose bytes a synchronous reader can reach, and which counts whole reads through arrayBuffer().
+class HeldBlob extends Blob {
+  static wholeReads = 0;
+  constructor(readonly held: Uint8Array) {
+    super([held as Uint8Array<ArrayBuffer>]);
+  }
+  override slice(start = 0, end = this.held.length): Blob {
+    return new HeldBlob(this.held.subarray(start, Math.min(end, this.held.length)));
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    HeldBlob.wholeReads++;
+    return super.arrayBuffer();
+  }
+  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+    HeldBlob.wholeReads++;
+    return super.stream();
+  }
+}
+
+class FakeFileReaderSync {
+  readAsArrayBuffer(blob: Blob): ArrayBuffer {
+    const held = (blob as HeldBlob).held;
+    return held.slice().buffer;
+  }
+}
+
+async function run(request: ToWorker): Promise<FromWorker[]> {
+  const out: FromWorker[] = [];
+  await runRequest(request, (m) => out.push(m));
+  return out;
+}
+
+const withReader = (on: boolean) => {
+  (globalThis as { FileReaderSync?: unknown }).FileReaderSync = on ? FakeFileReaderSync : undefined;
+};
+
+describe("the worker on demand", () => {
+  beforeEach(() => {
+    HeldBlob.wholeReads = 0;
+  });
+  afterEach(() => withReader(false));
+
+  const segment = path.join(FIXTURES, "corpus-containers/partitions/torn-tail");
+  const logName = readdirSync(segment).find((n) => n.endsWith(".log"))!;
+  const logBytes = new Uint8Array(readFileSync(path.join(segment, logName)));
+
+  test("a segment opened on demand replies without bytes, with the whole-file analysis, never reading it whole", async () => {
+    withReader(false);
+    const whole = (await run({ type: "analyze", id: 1, input: new HeldBlob(logBytes), format: "auto", name: logName, onDemand: true })).at(-1)!;
+    expect(whole).toMatchObject({ type: "result" });
+    if (whole.type !== "result") return;
+    expect(whole.buffer?.byteLength).toBe(logBytes.length);
+    withReader(true);
+    HeldBlob.wholeReads = 0;
+    const streamed = (await run({ type: "analyze", id: 2, input: new HeldBlob(logBytes), format: "auto", name: logName, onDemand: true })).at(-1)!;
+    expect(streamed).toMatchObject({ type: "result", buffer: null });
+    if (streamed.type !== "result") return;
+    expect(HeldBlob.wholeReads).toBe(0);
+    expect(streamed.meta).toEqual(whole.meta);
+    expect(streamed.analysis.diagnostics).toEqual(whole.analysis.diagnostics);
+    expect(streamed.analysis.frames).toEqual(whole.analysis.frames);
+  });
+
+  test("without onDemand the File is read whole as before", async () => {
+    withReader(true);
+    const reply = (await run({ type: "analyze", id: 3, input: new HeldBlob(logBytes), format: "auto", name: logName })).at(-1)!;
+    expect(reply).toMatchObject({ type: "result" });
+    if (reply.type === "result") expect(reply.buffer?.byteLength).toBe(logBytes.length);
+  });
+
+  const partitions = path.join(FIXTURES, "corpus-containers/partitions");
+  const dirs = readdirSync(partitions, { withFileTypes: true }).filter((d) => d.isDirectory());
+  test.each(dirs.map((d) => d.name))("partition %s: each .log streams, with the result of reading them whole", async (dir) => {
+    const files = () =>
+      readdirSync(path.join(partitions, dir))
+        .sort()
+        .map((name) => ({ name, input: new HeldBlob(new Uint8Array(readFileSync(path.join(partitions, dir, name)))) as Blob }));
+    withReader(false);
+    const whole = (await run({ type: "partition", id: 4, files: files() })).at(-1)!;
+    withReader(true);
+    HeldBlob.wholeReads = 0;
+    const streamed = (await run({ type: "partition", id: 5, files: files() })).at(-1)!;
+    expect(streamed.type).toBe("partition-result");
+    expect(streamed).toEqual({ ...whole, id: 5 });
+    // Only the small .index files (and foreign files) are read whole.
+    const logs = files().filter((f) => f.name.endsWith(".log")).length;
+    expect(HeldBlob.wholeReads).toBeLessThanOrEqual(files().length - logs);
+  });
+});
