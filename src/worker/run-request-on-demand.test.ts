@@ -87,7 +87,7 @@ describe("the worker on demand", () => {
     const files = () =>
       readdirSync(path.join(partitions, dir))
         .sort()
-        .map((name) => ({ name, input: new HeldBlob(new Uint8Array(readFileSync(path.join(partitions, dir, name)))) as Blob }));
+        .map((name) => ({ name, input: new HeldBlob(new Uint8Array(readFileSync(path.join(partitions, dir, name)))) }));
     withReader(false);
     const whole = (await run({ type: "partition", id: 4, files: files() })).at(-1)!;
     withReader(true);
