@@ -56,6 +56,7 @@ const USAGE = `usage: npm run bench:page -- [--mib N] [--payload BYTES] [--no-bu
   --no-build       serve dist/ as it is (default: vite build first)
   --no-keep        delete the segment file afterwards (default: keep it in the temp dir for the next run)
   --headed         show the browser window
+  --in-memory      read the file into the page whole, as before on-demand bytes (default: a file from 64 MiB on is read on demand)
 
   BENCH_TRACE=1    also print the page renderer's RSS and the main thread's array buffers every 10 ms while the file opens`;
 
@@ -66,6 +67,7 @@ const { values: opts } = parseArgs({
     "no-build": { type: "boolean", default: false },
     "no-keep": { type: "boolean", default: false },
     headed: { type: "boolean", default: false },
+    "in-memory": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
@@ -353,7 +355,7 @@ async function main() {
     const pageErrors = [];
     page.on("pageerror", (e) => pageErrors.push(e.message));
     await page.addInitScript(initScript);
-    await page.goto(preview.url);
+    await page.goto(opts["in-memory"] ? `${preview.url}?on-demand-from=${Number.MAX_SAFE_INTEGER}` : preview.url);
     // The first sample, decoded: the page is ready.
     await page.waitForFunction(
       () =>

@@ -20,7 +20,7 @@ const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
 /** What the status line says while decoding: the new input's name and how far, never the shown input's counts. */
 function decodingText(loading: NonNullable<DocumentState["loading"]>): string {
   const percent = loading.total > 0 ? Math.floor((100 * loading.done) / loading.total) : 0;
-  return `Decoding ${loading.name}: ${mib(loading.done)} of ${mib(loading.total)} (${percent} %)`;
+  return `${loading.verb ?? "Decoding"} ${loading.name}: ${mib(loading.done)} of ${mib(loading.total)} (${percent} %)`;
 }
 
 /** The status line and the decoding progress bar; `settling`: the side panels have not caught up with the input yet (still busy). */
@@ -55,6 +55,12 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
           {input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
           {input.analysis.diagnosticsOmitted > 0 ? ` · ${input.analysis.diagnosticsOmitted} diagnostics not listed` : ""}
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
+          {input.bytes === null ? (
+            <span data-testid="on-demand-note" title="Large file: the page reads from it only the bytes it shows, so its memory does not grow with the file">
+              {" "}
+              · read on demand
+            </span>
+          ) : null}
         </span>
       )}
       {input?.meta && !partition && (

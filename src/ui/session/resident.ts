@@ -21,7 +21,7 @@ export async function residentBytes(input: LoadedInput): Promise<Uint8Array | nu
   if (!file) return null;
   if (pending?.file !== file) {
     const name = input.name;
-    documentStore.set((s) => ({ ...s, loading: { name: `reading ${name} into memory`, done: 0, total: file.size } }));
+    documentStore.set((s) => ({ ...s, loading: { name: `${name} into memory`, verb: "Reading", done: 0, total: file.size } }));
     const read = readBlob(file)
       .then((buffer) => new Uint8Array(buffer))
       .catch((err: unknown) => {

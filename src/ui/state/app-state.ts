@@ -60,7 +60,7 @@ export interface OpenPartition {
 export interface DocumentState {
   readonly input: LoadedInput | null;
   /** Non-null while an input is being decoded. */
-  readonly loading: { readonly name: string; readonly done: number; readonly total: number } | null;
+  readonly loading: { readonly name: string; readonly done: number; readonly total: number; readonly verb?: string } | null;
   /** A problem reading the input (not a finding about it). */
   readonly error: string | null;
 }
