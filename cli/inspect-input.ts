@@ -12,7 +12,7 @@ import type { Analysis } from "../src/core/model.ts";
 import { fileSource } from "./file-source.ts";
 import { analyzeOpenFile, isUnreadable, startThreadsAhead, stopThreadsAhead } from "./stream-file.ts";
 import { openContainerStreamed } from "./stream-containers.ts";
-import { RangeCutter } from "./range-cuts.ts";
+import { RangeCutter } from "../src/core/range-cuts.ts";
 import { plural } from "../src/format/values.ts";
 import type { RangePlan } from "../src/core/stream-analyze.ts";
 

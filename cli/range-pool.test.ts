@@ -17,7 +17,7 @@ import { loadHashWasmXxh3 } from "../src/checksum/xxh3.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import type { Analysis } from "../src/core/model.ts";
 import { analyzeFileInPool, fileSource, RangePool } from "./range-pool.ts";
-import { JoinedRanges, RangeCutter } from "./range-cuts.ts";
+import { JoinedRanges, RangeCutter } from "../src/core/range-cuts.ts";
 import type { RangePlan } from "../src/core/stream-analyze.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");

@@ -8,9 +8,10 @@
 import { Worker } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import type { RangePlan } from "../src/core/stream-analyze.ts";
-import { JoinedRanges, RangeCutter, type RangeSupply } from "./range-cuts.ts";
+import { JoinedRanges, RangeCutter, type RangeSupply } from "../src/core/range-cuts.ts";
 import { mergeRanges } from "../src/core/range-merge.ts";
 import { dropCodesFinding, walkRange, type RangeResult } from "../src/core/range-walk.ts";
+import { scheduleRanges } from "../src/core/range-schedule.ts";
 import { compileKernel, type KernelWalker } from "../src/checksum/kernel/wasm-kernel.ts";
 import { fileSource } from "./file-source.ts";
 
@@ -44,18 +45,6 @@ export interface PoolOptions {
   /** Bytes per range handed out (default: a share of what is left, 4-32 MiB); tests set it small to cut a small file into many. */
   readonly rangeBytes?: number;
 }
-
-/**
- * Bytes of the next range: a share of what is left (so a worker booting late or a slower core still
- * gets work, and the last ranges are small enough that no thread waits long for the others), within
- * 4-32 MiB (a few ms of walking; merging stays cheap).
- */
-function nextRangeBytes(left: number, threads: number): number {
-  return Math.max(4 << 20, Math.min(32 << 20, Math.ceil(left / (threads * 3))));
-}
-
-/** Jobs a worker holds at once, so it never waits for the calling thread to hand it the next one. */
-const JOBS_IN_FLIGHT = 2;
 
 const WORKER_URL = new URL("./range-worker-boot.mjs", import.meta.url);
 
@@ -148,10 +137,8 @@ export class RangePool {
     const fd = openSync(path, "r");
     try {
       const source = fileSource(fd);
-      const threads = workers.length + (ownKernel ? 1 : 0);
       const fixed = options.rangeBytes ?? 32 << 20;
-      const cutter: RangeSupply = options.ranges ? new JoinedRanges(options.ranges, fixed) : new RangeCutter(source, options.startOffset, fixed);
-      const plans: RangePlan[] = [];
+      const supply: RangeSupply = options.ranges ? new JoinedRanges(options.ranges, fixed) : new RangeCutter(source, options.startOffset, fixed);
       const job = (p: RangePlan): RangeJob => ({
         ...p,
         path,
@@ -159,73 +146,17 @@ export class RangePool {
         maxDiagnostics: options.maxDiagnostics,
         dropCodes: options.dropCodes,
       });
-      const results: Array<RangeResult | undefined> = [];
-      let exhausted = false;
-      let filled = 0;
-      let settle: (failure?: unknown) => void = () => undefined;
-      const done = new Promise<void>((resolve, reject) => {
-        settle = (failure) => (failure === undefined ? resolve() : reject(failure instanceof Error ? failure : new Error("range pool: a worker failed")));
+      const dropFinding = dropCodesFinding(options.dropCodes);
+      const results = await scheduleRanges({
+        supply,
+        size: source.size,
+        startOffset: options.startOffset,
+        workers: workers.map((w) => ({ ready: w.ready, run: (p: RangePlan) => w.run(job(p)) })),
+        walkHere: ownKernel && ((p: RangePlan) => walkRange(ownKernel, source, { ...job(p), dropFinding })),
+        yieldToEvents,
+        rangeBytes: options.rangeBytes,
       });
-      // A range may be walked twice (see below): the first result counts; both are the same.
-      const fill = (i: number, r: RangeResult): void => {
-        if (results[i]) return;
-        results[i] = r;
-        filled++;
-        if (exhausted && filled === plans.length) settle();
-      };
-      /** Cuts the next range for whichever thread asks; -1 when the file is all handed out. */
-      const claim = (): number => {
-        if (exhausted) return -1;
-        const left = source.size - (plans.at(-1)?.end ?? options.startOffset);
-        const p = cutter.next(options.rangeBytes ?? nextRangeBytes(left, threads));
-        if (!p) {
-          exhausted = true;
-          if (filled === plans.length) settle();
-          return -1;
-        }
-        plans.push(p);
-        return plans.length - 1;
-      };
-      /** Ranges posted to a worker and not answered yet. */
-      const posted = new Set<number>();
-      // Each worker keeps JOBS_IN_FLIGHT ranges; a reply hands it the next unclaimed one. A failed job fails the file.
-      const feed = (w: PooledWorker): void => {
-        const i = claim();
-        if (i < 0) return;
-        posted.add(i);
-        w.run(job(plans[i] as RangePlan)).then(
-          (r) => {
-            posted.delete(i);
-            fill(i, r);
-            feed(w);
-          },
-          (err: unknown) => settle(err),
-        );
-      };
-      for (const w of workers)
-        void w.ready.then(
-          () => {
-            for (let k = 0; k < JOBS_IN_FLIGHT; k++) feed(w);
-          },
-          () => undefined,
-        );
-      if (ownKernel) {
-        const dropFinding = dropCodesFinding(options.dropCodes);
-        const walkHere = (i: number): void => fill(i, walkRange(ownKernel, source, { ...job(plans[i] as RangePlan), dropFinding }));
-        for (let i = claim(); i >= 0; i = claim()) {
-          walkHere(i);
-          await yieldToEvents();
-        }
-        // Nothing left to claim: rather than wait for a worker that is slow or descheduled (a busy machine),
-        // walk what is still queued at workers too, the last first; whichever thread ends first counts.
-        for (let i = Math.max(-1, ...posted); i >= 0; i = Math.max(-1, ...posted)) {
-          posted.delete(i);
-          walkHere(i);
-          await yieldToEvents();
-        }
-      } else Promise.any(workers.map((w) => w.ready)).catch((err: unknown) => settle(err));
-      await done;
-      return mergeRanges(source.size, results as RangeResult[], options.maxDiagnostics, dropCodesFinding(options.dropCodes));
+      return mergeRanges(source.size, results, options.maxDiagnostics, dropCodesFinding(options.dropCodes));
     } finally {
       closeSync(fd);
     }

@@ -4,10 +4,10 @@
  * once), or regrouped from the fine ranges an earlier header walk recorded (inspect's auto-detect
  * walks every header anyway), so a file's headers are walked once.
  */
-import { BATCH_HEADER_SIZE, BATCH_FIELD } from "../src/format/fields.ts";
-import { ByteReader } from "../src/format/reader.ts";
-import type { ByteSource } from "../src/core/range-walk.ts";
-import type { RangePlan } from "../src/core/stream-analyze.ts";
+import { BATCH_HEADER_SIZE, BATCH_FIELD } from "../format/fields.ts";
+import { ByteReader } from "../format/reader.ts";
+import type { ByteSource } from "./range-walk.ts";
+import type { RangePlan } from "./stream-analyze.ts";
 
 /** Batches above this size are stepped over with one small read per header; smaller ones are read in blocks. */
 const BLOCK_BATCH_LIMIT = 16 << 10;
