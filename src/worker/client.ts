@@ -35,6 +35,8 @@ export interface OpenRequestOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Open a Blob without reading it whole where its format streams (OpenedAnalysis.bytes is then null). */
   readonly onDemand?: boolean;
+  /** Tests: range workers that walk an on-demand File (AnalyzeRequest.rangeWorkers). */
+  readonly rangeWorkers?: number;
 }
 
 /** Rejection reason when a call was aborted. */
@@ -91,6 +93,7 @@ export class AnalysisClient {
         name: options.name,
         companion: c ? { name: c.name, input: ownedInput(c.input) } : undefined,
         onDemand: options.onDemand === true && input instanceof Blob,
+        rangeWorkers: options.rangeWorkers,
       }),
       signal,
       options.onProgress,

@@ -1,26 +1,40 @@
 /**
  * Opening a large File without reading it whole: in a worker, FileReaderSync feeds the kernel's
- * streaming walk 4 MiB at a time, so neither the worker nor the page holds the file; the page then
- * reads the bytes its views show from the File (lib/input-bytes.ts). Plain batches and segments
- * stream; any other format (or no FileReaderSync, as on the main thread) is read whole instead.
+ * streaming walk 4 MiB at a time (over all cores from 128 MiB on, range-workers.ts), so neither the
+ * worker nor the page holds the file; the page then reads the bytes its views show from the File
+ * (lib/input-bytes.ts). Plain batches and segments stream; any other format (or no FileReaderSync,
+ * as on the main thread) is read whole instead.
  */
 import { loadXxh3 } from "../checksum/xxh3.ts";
-import { segmentDropFinding, segmentOf, segmentOpened, sourceHeaderAt, decodeIndexEntries } from "../core/containers/index.ts";
-import type { FormatChoice, IndexEntry, SegmentResult } from "../core/containers/index.ts";
+import type { KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
+import {
+  SEGMENT_DROPPED_CODES,
+  decodeIndexEntries,
+  segmentDropFinding,
+  segmentOf,
+  segmentOpened,
+  sourceHeaderAt,
+  type FormatChoice,
+  type IndexEntry,
+  type SegmentResult,
+} from "../core/containers/index.ts";
+import { DEFAULT_MAX_DIAGNOSTICS } from "../core/analyze.ts";
 import type { Analysis } from "../core/model.ts";
 import { analyzeSource, type ByteSource } from "../core/stream-analyze.ts";
+import type { DiagnosticCode } from "../format/diagnostics.ts";
 import { plural } from "../format/values.ts";
 import type { InputMeta } from "./protocol.ts";
+import { analyzeFileInPool, pageThreadsFor } from "./range-workers.ts";
 
 /** Bytes per read from the File while walking it. */
-const READ_BYTES = 4 << 20;
+export const RANGE_READ_BYTES = 4 << 20;
 
 interface SyncReader {
   readAsArrayBuffer(blob: Blob): ArrayBuffer;
 }
 
-// FileReaderSync exists in dedicated workers only; typed here because the page's DOM lib lacks it.
-function syncReader(): SyncReader | null {
+/** A FileReaderSync where there is one (dedicated workers); typed here because the page's DOM lib lacks it. */
+export function syncReader(): SyncReader | null {
   const ctor = (globalThis as { FileReaderSync?: new () => SyncReader }).FileReaderSync;
   return ctor ? new ctor() : null;
 }
@@ -37,18 +51,12 @@ export function blobSource(blob: Blob, reader: SyncReader): ByteSource {
   };
 }
 
-/** Whether batch headers step by batch_length from 0 to exactly the end (auto-detect's first rule), and how many. */
-function tilingBatches(source: ByteSource): number | null {
-  const headerAt = sourceHeaderAt(source);
-  let pos = 0;
-  let count = 0;
-  while (pos < source.size) {
-    const h = headerAt(pos, source.size);
-    if (typeof h === "string") return null;
-    pos = h.end;
-    count++;
-  }
-  return count > 0 ? count : null;
+// Where the batch walk stops or steps wrong: auto-detect's header walk (containers/walk.ts) would not call these batches that tile.
+const NOT_TILING: ReadonlySet<DiagnosticCode> = new Set(["header-truncated", "batch-length-too-small", "batch-truncated", "batch-reserved-nonzero"]);
+
+/** Whether the batches of a walk tile the input as auto-detect requires (those findings are batch-level, so always kept). */
+function tiles(analysis: Analysis): boolean {
+  return analysis.batches.length > 0 && !analysis.diagnostics.some((d) => NOT_TILING.has(d.code));
 }
 
 /** How the page asked to open it. */
@@ -56,6 +64,8 @@ export interface OnDemandRequest {
   readonly name: string;
   readonly format: FormatChoice;
   readonly companion?: { readonly name: string; readonly input: Blob | ArrayBuffer };
+  /** Tests: exactly this many range workers walk it, none of it here. */
+  readonly rangeWorkers?: number;
 }
 
 /** The opened Blob without its bytes, or null when it must be read whole (no FileReaderSync here, or a format that does not stream). */
@@ -65,38 +75,60 @@ export async function openOnDemand(
   onProgress: (done: number, total: number) => void,
 ): Promise<{ analysis: Analysis; meta: InputMeta } | null> {
   const reader = syncReader();
-  return reader ? openSourceOnDemand(blobSource(blob, reader), request, onProgress) : null;
+  return reader ? openSourceOnDemand(blobSource(blob, reader), request, onProgress, blob) : null;
 }
 
-/** What openInput gives for the source's bytes, walked window by window; null for a format that does not stream or no kernel. */
+/**
+ * What openInput gives for the source's bytes, walked window by window (over range workers when the
+ * File is given and large); null for a format that does not stream, batches that do not tile, or no kernel.
+ */
 export async function openSourceOnDemand(
   source: ByteSource,
   request: OnDemandRequest,
   onProgress: (done: number, total: number) => void = () => {},
+  file?: Blob,
 ): Promise<{ analysis: Analysis; meta: InputMeta } | null> {
   const xxh = await loadXxh3();
   if (!xxh.walker) return null;
   const lower = request.name.toLowerCase();
   const format = request.format === "auto" ? (lower.endsWith(".index") ? "index" : lower.endsWith(".log") ? "segment" : "auto") : request.format;
-  const walk = (dropSegmentCodes: boolean) =>
-    analyzeSource(xxh.walker!, source, { windowBytes: READ_BYTES, onProgress, dropFinding: dropSegmentCodes ? segmentDropFinding : undefined });
+  if (format !== "segment" && format !== "batches" && format !== "auto") return null;
+  const analysis = await walkAll(xxh.walker, source, format === "segment" ? SEGMENT_DROPPED_CODES : [], onProgress, file, request.rangeWorkers);
   if (format === "segment") {
     const companion = request.companion;
     const indexBytes = companion ? new Uint8Array(companion.input instanceof Blob ? await companion.input.arrayBuffer() : companion.input) : null;
-    const seg = segmentOf(walk(true), sourceHeaderAt(source), request.name, indexBytes ? decodeIndexEntries(indexBytes) : []);
+    const seg = segmentOf(analysis, sourceHeaderAt(source), request.name, indexBytes ? decodeIndexEntries(indexBytes) : []);
     const detectedBy = request.format === "auto" ? "auto: the file name ends in .log" : "forced: segment was chosen, not detected";
-    const { analysis, ...meta } = segmentOpened(seg, detectedBy, indexBytes ? companion?.name : undefined);
-    return { analysis, meta };
+    const { analysis: merged, ...meta } = segmentOpened(seg, detectedBy, indexBytes ? companion?.name : undefined);
+    return { analysis: merged, meta };
   }
   let detectedBy = "forced: batches was chosen, not detected";
   if (format === "auto") {
-    const batches = tilingBatches(source);
-    if (batches === null) return null;
-    detectedBy = `auto: ${plural(batches, "batch header", "batch headers")} ${batches === 1 ? "ends exactly at" : "step by batch_length to exactly"} the end of the input`;
-  } else if (format !== "batches") {
-    return null;
+    // Walked first and checked after: a file this large that is not batches is rare, and one header walk less is not.
+    if (!tiles(analysis)) return null;
+    const n = analysis.batches.length;
+    detectedBy = `auto: ${plural(n, "batch header", "batch headers")} ${n === 1 ? "ends exactly at" : "step by batch_length to exactly"} the end of the input`;
   }
-  return { analysis: walk(false), meta: { format: "batches", detectedBy, container: null, recovery: null, entries: null, legacy: null } };
+  return { analysis, meta: { format: "batches", detectedBy, container: null, recovery: null, entries: null, legacy: null } };
+}
+
+function walkAll(
+  kernel: KernelWalker,
+  source: ByteSource,
+  dropCodes: readonly DiagnosticCode[],
+  onProgress: (done: number, total: number) => void,
+  file?: Blob,
+  rangeWorkers?: number,
+): Promise<Analysis> {
+  const threads = file ? pageThreadsFor(source.size) : 1;
+  if (file && (threads > 1 || rangeWorkers !== undefined)) {
+    const pool = { file, source, kernel, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS, dropCodes, windowBytes: RANGE_READ_BYTES, onProgress };
+    return analyzeFileInPool(
+      rangeWorkers !== undefined ? { ...pool, workers: rangeWorkers, walkHere: false } : { ...pool, workers: threads - 1, walkHere: true },
+    );
+  }
+  const dropFinding = dropCodes.length > 0 ? segmentDropFinding : undefined;
+  return Promise.resolve(analyzeSource(kernel, source, { windowBytes: RANGE_READ_BYTES, onProgress, dropFinding }));
 }
 
 /**
@@ -109,6 +141,6 @@ export async function streamPartitionSegment(blob: Blob, name: string, entries: 
   const xxh = await loadXxh3();
   if (!reader || !xxh.walker) return null;
   const source = blobSource(blob, reader);
-  const raw = analyzeSource(xxh.walker, source, { windowBytes: READ_BYTES, keepFrames: false, dropFinding: segmentDropFinding });
+  const raw = analyzeSource(xxh.walker, source, { windowBytes: RANGE_READ_BYTES, keepFrames: false, dropFinding: segmentDropFinding });
   return segmentOf(raw, sourceHeaderAt(source), name, entries);
 }

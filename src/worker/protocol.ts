@@ -22,6 +22,8 @@ export interface AnalyzeRequest {
   readonly companion?: { readonly name: string; readonly input: Blob | ArrayBuffer };
   /** A Blob to open without reading it whole where its format streams (the reply then carries no bytes). */
   readonly onDemand?: boolean;
+  /** Tests: walk an on-demand File over exactly this many range workers, none of it here (default: by size and cores). */
+  readonly rangeWorkers?: number;
 }
 
 /** Page → worker: inflate a share-link fragment (a hostile link must not freeze the page or exhaust its memory). */

@@ -83,7 +83,11 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
     if (request.type === "partition") return await runPartition(request, post);
     const onProgress = (done: number, total: number) => post({ type: "progress", id, done, total }, []);
     if (request.onDemand && request.input instanceof Blob && request.format !== undefined) {
-      const opened = await openOnDemand(request.input, { name: request.name ?? "", format: request.format, companion: request.companion }, onProgress);
+      const opened = await openOnDemand(
+        request.input,
+        { name: request.name ?? "", format: request.format, companion: request.companion, rangeWorkers: request.rangeWorkers },
+        onProgress,
+      );
       if (opened) return post({ type: "result", id, buffer: null, ...opened }, frameColumnBuffers(opened.analysis.frames));
     }
     const buffer = await bytesOf(request.input);

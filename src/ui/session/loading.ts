@@ -11,7 +11,7 @@ import type { Analysis } from "../../core/model.ts";
 import { pageInputRefusal } from "../../lib/input-limit.ts";
 import { confirmDiscardEdits, editsAtStake } from "./discard-guard.ts";
 import { rememberSource } from "./input-source.ts";
-import { onDemandFrom } from "./on-demand.ts";
+import { onDemandFrom, rangeWorkersAsked } from "./on-demand.ts";
 import { fileBytes, memoryBytes } from "../../lib/input-bytes.ts";
 import { formatOfAlias } from "../common/format-choice.ts";
 import { companionName, partitionLabel } from "./partition-files.ts";
@@ -101,6 +101,7 @@ export async function loadInput(
       format,
       companion: options.companion ?? null,
       onDemand: input instanceof Blob && input.size >= onDemandFrom(),
+      rangeWorkers: rangeWorkersAsked(),
       onProgress: (done, all) => {
         if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
       },

@@ -14,3 +14,10 @@ export function onDemandFrom(): number {
   const bytes = asked === null ? NaN : Number(asked);
   return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : ON_DEMAND_FROM_BYTES;
 }
+
+/** Tests: `?range-workers=N` walks an on-demand File over exactly N range workers and none of it in the analysis worker. */
+export function rangeWorkersAsked(): number | undefined {
+  if (typeof location === "undefined") return undefined;
+  const n = Number(new URLSearchParams(location.search).get("range-workers") ?? NaN);
+  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : undefined;
+}

@@ -1,0 +1,28 @@
+/** The messages between the analysis worker and the range workers it starts for a large File (all cores on the page). */
+import type { DiagnosticCode } from "../format/diagnostics.ts";
+import type { RangeResult } from "../core/range-walk.ts";
+import type { RangePlan } from "../core/stream-analyze.ts";
+
+/** Analysis worker → range worker, first: the compiled kernel (no worker compiles it again) and the File to walk. */
+export interface RangeWorkerInit {
+  readonly type: "init";
+  readonly kernelModule: WebAssembly.Module;
+  readonly file: Blob;
+  readonly keepFrames: boolean;
+  readonly maxDiagnostics: number;
+  /** Codes dropped whatever the batch (a segment drops offset-discontinuity); a function cannot cross. */
+  readonly dropCodes: readonly DiagnosticCode[];
+}
+
+/** Analysis worker → range worker: walk this range of the File. */
+export interface RangeWorkerJob {
+  readonly type: "job";
+  readonly id: number;
+  readonly plan: RangePlan;
+}
+
+/** Range worker → analysis worker: ready for jobs, a range's result (columns transferred), or why it failed. */
+export type RangeWorkerReply =
+  | { readonly type: "ready" }
+  | { readonly type: "done"; readonly id: number; readonly result: RangeResult }
+  | { readonly type: "failed"; readonly id: number | null; readonly message: string };
