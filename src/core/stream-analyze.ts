@@ -51,7 +51,7 @@ export function analyzeSource(kernel: KernelWalker, source: ByteSource, options:
 }
 
 /** Bytes per window when the input is already in memory. */
-const MEMORY_WINDOW_BYTES = 1 << 20;
+export const MEMORY_WINDOW_BYTES = 1 << 20;
 
 /**
  * analyze()'s kernel branch for bytes in memory: null when the input needs a window larger than

@@ -9,8 +9,8 @@ import { loadXxh3 } from "../checksum/xxh3.ts";
 import type { KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
 import {
   SEGMENT_DROPPED_CODES,
+  analysisHeaderAt,
   decodeIndexEntries,
-  segmentDropFinding,
   segmentOf,
   segmentOpened,
   sourceHeaderAt,
@@ -24,7 +24,9 @@ import { analyzeSource, type ByteSource } from "../core/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import { plural } from "../format/values.ts";
 import type { InputMeta } from "./protocol.ts";
-import { analyzeFileInPool, pageThreadsFor } from "./range-workers.ts";
+import { analyzeStreamed, pageThreadsFor, STREAM_CHUNK_BYTES } from "./range-workers.ts";
+import { sequentialRead } from "./stream-ranges.ts";
+import { dropCodesFinding } from "../core/range-walk.ts";
 
 /** Bytes per read from the File while walking it. */
 export const RANGE_READ_BYTES = 4 << 20;
@@ -97,7 +99,7 @@ export async function openSourceOnDemand(
   if (format === "segment") {
     const companion = request.companion;
     const indexBytes = companion ? new Uint8Array(companion.input instanceof Blob ? await companion.input.arrayBuffer() : companion.input) : null;
-    const seg = segmentOf(analysis, sourceHeaderAt(source), request.name, indexBytes ? decodeIndexEntries(indexBytes) : []);
+    const seg = segmentOf(analysis, analysisHeaderAt(analysis, sourceHeaderAt(source)), request.name, indexBytes ? decodeIndexEntries(indexBytes) : []);
     const detectedBy = request.format === "auto" ? "auto: the file name ends in .log" : "forced: segment was chosen, not detected";
     const { analysis: merged, ...meta } = segmentOpened(seg, detectedBy, indexBytes ? companion?.name : undefined);
     return { analysis: merged, meta };
@@ -121,14 +123,12 @@ function walkAll(
   rangeWorkers?: number,
 ): Promise<Analysis> {
   const threads = file ? pageThreadsFor(source.size) : 1;
-  if (file && (threads > 1 || rangeWorkers !== undefined)) {
-    const pool = { file, source, kernel, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS, dropCodes, windowBytes: RANGE_READ_BYTES, onProgress };
-    return analyzeFileInPool(
-      rangeWorkers !== undefined ? { ...pool, workers: rangeWorkers, walkHere: false } : { ...pool, workers: threads - 1, walkHere: true },
-    );
-  }
-  const dropFinding = dropCodes.length > 0 ? segmentDropFinding : undefined;
-  return Promise.resolve(analyzeSource(kernel, source, { windowBytes: RANGE_READ_BYTES, onProgress, dropFinding }));
+  const walk = { source, kernel, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS, dropCodes, onProgress };
+  if (!file)
+    return Promise.resolve(analyzeSource(kernel, source, { windowBytes: RANGE_READ_BYTES, onProgress, dropFinding: dropCodesFinding([...dropCodes]) }));
+  const read = sequentialRead(file);
+  if (rangeWorkers !== undefined) return analyzeStreamed({ ...walk, read, workers: rangeWorkers, walkHere: false, chunkBytes: 1 << 20 });
+  return analyzeStreamed({ ...walk, read, workers: threads - 1, walkHere: true, chunkBytes: STREAM_CHUNK_BYTES });
 }
 
 /**
@@ -141,6 +141,16 @@ export async function streamPartitionSegment(blob: Blob, name: string, entries: 
   const xxh = await loadXxh3();
   if (!reader || !xxh.walker) return null;
   const source = blobSource(blob, reader);
-  const raw = analyzeSource(xxh.walker, source, { windowBytes: RANGE_READ_BYTES, keepFrames: false, dropFinding: segmentDropFinding });
-  return segmentOf(raw, sourceHeaderAt(source), name, entries);
+  const raw = await analyzeStreamed({
+    source,
+    kernel: xxh.walker,
+    maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS,
+    dropCodes: SEGMENT_DROPPED_CODES,
+    read: sequentialRead(blob),
+    workers: 0,
+    walkHere: true,
+    chunkBytes: STREAM_CHUNK_BYTES,
+    keepFrames: false,
+  });
+  return segmentOf(raw, analysisHeaderAt(raw, sourceHeaderAt(source)), name, entries);
 }

@@ -3,22 +3,24 @@ import type { DiagnosticCode } from "../format/diagnostics.ts";
 import type { RangeResult } from "../core/range-walk.ts";
 import type { RangePlan } from "../core/stream-analyze.ts";
 
-/** Analysis worker → range worker, first: the compiled kernel (no worker compiles it again) and the File to walk. */
+/** Analysis worker → range worker, first: the compiled kernel (no worker compiles it again) and how to walk. */
 export interface RangeWorkerInit {
   readonly type: "init";
   readonly kernelModule: WebAssembly.Module;
-  readonly file: Blob;
+  /** The whole input's size (a range's walk checks batch lengths against it). */
+  readonly size: number;
   readonly keepFrames: boolean;
   readonly maxDiagnostics: number;
   /** Codes dropped whatever the batch (a segment drops offset-discontinuity); a function cannot cross. */
   readonly dropCodes: readonly DiagnosticCode[];
 }
 
-/** Analysis worker → range worker: walk this range of the File. */
+/** Analysis worker → range worker: walk this range, whose bytes (from plan.start) come along, transferred. */
 export interface RangeWorkerJob {
   readonly type: "job";
   readonly id: number;
   readonly plan: RangePlan;
+  readonly bytes: Uint8Array;
 }
 
 /** Range worker → analysis worker: ready for jobs, a range's result (columns transferred), or why it failed. */

@@ -1,22 +1,25 @@
 /**
- * All cores on the page for a File opened on demand: the analysis worker starts range workers (Web
- * Workers of its own, each with the kernel it compiled), cuts the File into batch-aligned ranges as
- * they ask (core/range-schedule.ts, as the CLI does with its threads), walks ranges itself too, and
- * merges the results in input order, so the Analysis equals a one-thread walk.
+ * A File opened on demand, walked as it streams in: the analysis worker reads it once through its
+ * byte stream (stream-ranges.ts), cuts batch-aligned ranges in memory, and walks each itself or hands
+ * it (bytes transferred) to a range worker of its own, each with the kernel it compiled once; the
+ * results are merged in input order, so the Analysis equals a one-thread walk of the same bytes.
  */
 import { compileKernel, type KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
-import { RangeCutter } from "../core/range-cuts.ts";
 import { mergeRanges } from "../core/range-merge.ts";
-import { scheduleRanges, type RangeRunner } from "../core/range-schedule.ts";
 import { dropCodesFinding, walkRange, type ByteSource, type RangeResult } from "../core/range-walk.ts";
 import type { Analysis } from "../core/model.ts";
-import type { RangePlan } from "../core/stream-analyze.ts";
+import { MEMORY_WINDOW_BYTES, type RangePlan } from "../core/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import type { RangeWorkerInit, RangeWorkerReply } from "./range-protocol.ts";
+import { rangeSource, streamRanges, type SequentialRead } from "./stream-ranges.ts";
 
 /** Files from this size on are walked by more than one thread (below, one thread is done before a worker boots). */
 export const POOL_MIN_BYTES = 128 << 20;
 const MAX_THREADS = 4;
+/** Bytes per range read from the stream: large enough that a range worker's reply costs little, small enough to keep few in memory. */
+export const STREAM_CHUNK_BYTES = 16 << 20;
+/** Ranges a worker holds at once, so it never waits for the next. */
+const JOBS_IN_FLIGHT = 2;
 
 /** Threads (the analysis worker's own included) for a File of `size` bytes here: 1 where workers cannot start workers. */
 export function pageThreadsFor(size: number): number {
@@ -25,9 +28,9 @@ export function pageThreadsFor(size: number): number {
   return Math.max(1, Math.min(MAX_THREADS, cores));
 }
 
-// One range worker and its jobs in flight, answered in the order posted.
-class RangeWorker implements RangeRunner {
-  readonly ready: Promise<void>;
+// One range worker and its jobs in flight.
+class RangeWorker {
+  isReady = false;
   private readonly worker: Worker;
   private readonly waiting = new Map<number, { resolve: (r: RangeResult) => void; reject: (e: Error) => void }>();
   private nextId = 1;
@@ -35,23 +38,17 @@ class RangeWorker implements RangeRunner {
 
   constructor(init: Omit<RangeWorkerInit, "type">) {
     this.worker = new Worker(new URL("./range.worker.ts", import.meta.url), { type: "module", name: "iggy-range" });
-    let started: () => void = () => undefined;
-    let failed: (e: Error) => void = () => undefined;
-    this.ready = new Promise<void>((resolve, reject) => {
-      started = resolve;
-      failed = reject;
-    });
-    // A worker that never comes up must not fail a file the other threads can still walk.
-    this.ready.catch(() => undefined);
     const fail = (err: Error) => {
       this.failure ??= err;
-      failed(err);
       for (const w of this.waiting.values()) w.reject(err);
       this.waiting.clear();
     };
     this.worker.onmessage = (event: MessageEvent<RangeWorkerReply>) => {
       const m = event.data;
-      if (m.type === "ready") return started();
+      if (m.type === "ready") {
+        this.isReady = true;
+        return;
+      }
       if (m.type === "failed" && m.id === null) return fail(new Error(m.message));
       const w = this.waiting.get(m.id as number);
       if (!w) return;
@@ -66,11 +63,19 @@ class RangeWorker implements RangeRunner {
     this.worker.postMessage({ type: "init", ...init } satisfies RangeWorkerInit);
   }
 
-  run(plan: RangePlan): Promise<RangeResult> {
+  get inFlight(): number {
+    return this.waiting.size;
+  }
+
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
+  run(plan: RangePlan, bytes: Uint8Array): Promise<RangeResult> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     const answer = new Promise<RangeResult>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
-    this.worker.postMessage({ type: "job", id, plan });
+    this.worker.postMessage({ type: "job", id, plan, bytes }, [bytes.buffer as ArrayBuffer]);
     return answer;
   }
 
@@ -79,22 +84,7 @@ class RangeWorker implements RangeRunner {
   }
 }
 
-/** How one pooled walk of a File goes. */
-export interface PoolWalk {
-  readonly file: Blob;
-  readonly source: ByteSource;
-  readonly kernel: KernelWalker;
-  /** Range workers to start. */
-  readonly workers: number;
-  /** Whether this thread walks ranges too (tests turn it off, so the workers walk everything). */
-  readonly walkHere: boolean;
-  readonly maxDiagnostics: number;
-  readonly dropCodes: readonly DiagnosticCode[];
-  readonly windowBytes: number;
-  readonly onProgress?: (done: number, total: number) => void;
-}
-
-// A message posted to ourselves lets range workers' replies in between two ranges walked here (setTimeout would clamp to 4 ms).
+// A message to ourselves lets queued replies run without a timer's clamp.
 const yieldToEvents = (): Promise<void> =>
   new Promise((resolve) => {
     const channel = new MessageChannel();
@@ -102,35 +92,76 @@ const yieldToEvents = (): Promise<void> =>
     channel.port2.postMessage(null);
   });
 
-/** The Analysis of the whole File over `workers` range workers and, with walkHere, this thread. */
-export async function analyzeFileInPool(walk: PoolWalk): Promise<Analysis> {
-  const kernelModule = await compileKernel();
-  const keepFrames = true;
-  const workers = Array.from(
-    { length: walk.workers },
-    () => new RangeWorker({ kernelModule, file: walk.file, keepFrames, maxDiagnostics: walk.maxDiagnostics, dropCodes: walk.dropCodes }),
-  );
+/** How one streamed walk of a File goes. */
+export interface StreamedWalk {
+  /** Reads the File front to back (sequentialRead). */
+  readonly read: SequentialRead;
+  /** The File for reads outside the ranges in memory (only after a batch_length that cannot be stepped over). */
+  readonly source: ByteSource;
+  readonly kernel: KernelWalker;
+  /** Range workers to start (0: this thread walks everything). */
+  readonly workers: number;
+  /** Whether this thread walks ranges too (tests turn it off, so the workers walk every whole range). */
+  readonly walkHere: boolean;
+  readonly chunkBytes: number;
+  readonly maxDiagnostics: number;
+  readonly dropCodes: readonly DiagnosticCode[];
+  readonly keepFrames?: boolean;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** The Analysis of the whole File, read once as a stream and walked here and on `workers` range workers. */
+export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
+  const size = walk.source.size;
+  const keepFrames = walk.keepFrames ?? true;
   const dropFinding = dropCodesFinding([...walk.dropCodes]);
-  let done = 0;
+  const kernelModule = walk.workers > 0 ? await compileKernel() : null;
+  const workers: RangeWorker[] = [];
   try {
-    const parts = await scheduleRanges({
-      supply: new RangeCutter(walk.source, 0, walk.walkHere ? 32 << 20 : 1 << 20),
-      size: walk.source.size,
-      startOffset: 0,
-      workers,
-      walkHere: walk.walkHere
-        ? (plan) =>
-            walkRange(walk.kernel, walk.source, { ...plan, keepFrames, maxDiagnostics: walk.maxDiagnostics, windowBytes: walk.windowBytes, dropFinding })
-        : undefined,
-      // Tests cut small files into many ranges, so each worker gets some.
-      rangeBytes: walk.walkHere ? undefined : 1 << 20,
-      yieldToEvents,
-      onRangeDone: (plan) => {
-        done += plan.end - plan.start;
-        walk.onProgress?.(done, walk.source.size);
-      },
+    for (let i = 0; kernelModule && i < walk.workers; i++)
+      workers.push(new RangeWorker({ kernelModule, size, keepFrames, maxDiagnostics: walk.maxDiagnostics, dropCodes: walk.dropCodes }));
+  } catch {
+    // Where a worker cannot start workers, this thread walks everything (the same result, one core).
+  }
+  const parts: Promise<RangeResult>[] = [];
+  let done = 0;
+  const finished = (plan: RangePlan) => {
+    done += plan.end - plan.start;
+    walk.onProgress?.(done, size);
+  };
+  const walkHere = (plan: RangePlan, bytes: Uint8Array): RangeResult =>
+    walkRange(walk.kernel, rangeSource(plan.start, bytes, size, walk.source), {
+      ...plan,
+      keepFrames,
+      maxDiagnostics: walk.maxDiagnostics,
+      windowBytes: MEMORY_WINDOW_BYTES,
+      dropFinding,
     });
-    return mergeRanges(walk.source.size, parts, walk.maxDiagnostics, dropFinding);
+  try {
+    await streamRanges(size, walk.read, walk.chunkBytes, async ({ plan, bytes }) => {
+      const whole = bytes.length >= plan.end - plan.start;
+      for (;;) {
+        const free = whole ? workers.find((w) => !w.failed && (w.isReady || !walk.walkHere) && w.inFlight < JOBS_IN_FLIGHT) : undefined;
+        if (free) {
+          parts.push(
+            free.run(plan, bytes).then((r) => {
+              finished(plan);
+              return r;
+            }),
+          );
+          return;
+        }
+        if (walk.walkHere || !whole || workers.every((w) => w.failed)) break;
+        // Every worker is busy and this thread does not walk: wait for one to answer.
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      const r = walkHere(plan, bytes);
+      finished(plan);
+      parts.push(Promise.resolve(r));
+      // Lets the workers' replies in before the next read.
+      await yieldToEvents();
+    });
+    return mergeRanges(size, await Promise.all(parts), walk.maxDiagnostics, dropFinding);
   } finally {
     for (const w of workers) w.terminate();
   }

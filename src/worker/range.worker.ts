@@ -1,8 +1,9 @@
-/** A range worker: walks batch-aligned ranges of one File through its own kernel, reading it with FileReaderSync. */
+/** A range worker: walks batch-aligned ranges whose bytes it is sent through its own kernel, one job per message. */
 import { createWasmKernel } from "../checksum/kernel/wasm-kernel.ts";
 import { frameColumnBuffers } from "../core/frame-columns.ts";
 import { dropCodesFinding, walkRange } from "../core/range-walk.ts";
-import { blobSource, syncReader, RANGE_READ_BYTES } from "./open-on-demand.ts";
+import { rangeSource } from "./stream-ranges.ts";
+import { MEMORY_WINDOW_BYTES } from "../core/stream-analyze.ts";
 import type { RangeWorkerInit, RangeWorkerJob, RangeWorkerReply } from "./range-protocol.ts";
 
 const scope = self as unknown as {
@@ -22,17 +23,15 @@ scope.onmessage = (event) => {
   }
   void createWasmKernel(m.kernelModule).then(
     (kernel) => {
-      const reader = syncReader();
-      if (!reader) throw new Error("no FileReaderSync in this worker");
-      const source = blobSource(m.file, reader);
       const dropFinding = dropCodesFinding(m.dropCodes);
       walk = (job) => {
         try {
+          const source = rangeSource(job.plan.start, job.bytes, m.size, null);
           const result = walkRange(kernel, source, {
             ...job.plan,
             keepFrames: m.keepFrames,
             maxDiagnostics: m.maxDiagnostics,
-            windowBytes: RANGE_READ_BYTES,
+            windowBytes: MEMORY_WINDOW_BYTES,
             dropFinding,
           });
           scope.postMessage({ type: "done", id: job.id, result }, result.frames ? frameColumnBuffers(result.frames) : []);

@@ -43,7 +43,7 @@ export { detectFormat, type Detection } from "./detect.ts";
 export { segmentOf, segmentDropFinding, SEGMENT_DROPPED_CODES, type SegmentResult } from "./segment.ts";
 export { indexOpened, segmentOpened, type IndexLog } from "./opened.ts";
 export { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
-export { sourceHeaderAt, memoryHeaderAt, type HeaderAt } from "./walk.ts";
+export { sourceHeaderAt, memoryHeaderAt, analysisHeaderAt, type HeaderAt } from "./walk.ts";
 export { legacyToSegment } from "./legacy.ts";
 export {
   openPartition,

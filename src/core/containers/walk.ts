@@ -2,6 +2,7 @@
 import { BATCH_HEADER_SIZE } from "../../format/fields.ts";
 import { ByteReader } from "../../format/reader.ts";
 import type { ByteSource } from "../range-walk.ts";
+import type { Analysis, BatchModel } from "../model.ts";
 
 /** One batch header read in a walk. */
 export interface WalkedHeader {
@@ -81,5 +82,33 @@ export function sourceHeaderAt(source: ByteSource): HeaderAt {
     const rel = pos - blockStart;
     const h = readHeaderAt(block, rel, rel + (end - pos));
     return typeof h === "string" ? h : { ...h, start: pos, end: pos + (h.end - rel) };
+  };
+}
+
+// The header findings that make readHeaderAt stop (its WalkStop codes, as the batch walk words them).
+const STOPS: ReadonlySet<string> = new Set<WalkStop>(["header-truncated", "batch-length-too-small", "batch-reserved-nonzero", "batch-truncated"]);
+
+/**
+ * A HeaderAt answered from a batch walk's model where it can (a batch start whose header the walk
+ * decoded and found no stop in), so a recovery walk over a file not in memory reads nothing new;
+ * anywhere else (a stop, a position that starts no batch) it asks `fallback`, which reads the bytes.
+ */
+export function analysisHeaderAt(analysis: Analysis, fallback: HeaderAt): HeaderAt {
+  const stopped = new Set<number>();
+  for (const d of analysis.diagnostics) if (d.batch !== null && STOPS.has(d.code)) stopped.add(d.batch);
+  const byStart = new Map<number, BatchModel>();
+  for (const b of analysis.batches) if (b.header && !stopped.has(b.index)) byStart.set(b.start, b);
+  return (pos, end) => {
+    const b = byStart.get(pos);
+    const h = b?.header;
+    if (!b || !h || end !== analysis.size || h.batchLength > BigInt(end - pos)) return fallback(pos, end);
+    return {
+      start: pos,
+      end: pos + Number(h.batchLength),
+      partitionId: h.partitionId,
+      baseOffset: h.baseOffset,
+      baseTimestamp: h.baseTimestamp,
+      messageCount: h.messageCount,
+    };
   };
 }

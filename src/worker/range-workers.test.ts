@@ -1,0 +1,64 @@
+/**
+ * The page's streamed walk of a File on demand, in one thread: read through the Blob's stream in
+ * chunks, cut into batch-aligned ranges in memory and walked range by range, it gives exactly what
+ * analyze() gives on the bytes, whatever the chunk size, for every sample, the corpus and seeded
+ * random segments (bad batch lengths included, where the rest is read through the fallback).
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { analyzeWith } from "../core/analyze.ts";
+import { memorySource } from "../core/stream-analyze.ts";
+import { CORPUS, SAMPLE_BYTES, kernel, randomSegment, reference } from "../core/walk-compare.test-util.ts";
+import { analyzeStreamed } from "./range-workers.ts";
+import { sequentialRead, streamRanges } from "./stream-ranges.ts";
+
+const CORPUS_BYTES = readdirSync(CORPUS)
+  .filter((n) => n.endsWith(".bin"))
+  .map((n) => new Uint8Array(readFileSync(new URL(n, CORPUS))));
+
+function seeded(seed: number): (n: number) => number {
+  let s = seed >>> 0 || 1;
+  return (n) => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) % n;
+  };
+}
+
+const streamed = (bytes: Uint8Array, chunkBytes: number, slices?: number) =>
+  analyzeStreamed({
+    read: sequentialRead(new Blob([bytes as Uint8Array<ArrayBuffer>]), slices),
+    source: memorySource(bytes),
+    kernel,
+    workers: 0,
+    walkHere: true,
+    chunkBytes,
+    maxDiagnostics: 200_000,
+    dropCodes: [],
+  });
+
+describe("analyzeStreamed", () => {
+  const inputs = [
+    ...SAMPLE_BYTES.map((b, i) => [`sample ${i}`, b] as const),
+    ...CORPUS_BYTES.map((b, i) => [`corpus ${i}`, b] as const),
+    ...Array.from({ length: 40 }, (_, i) => [`random ${i}`, randomSegment(seeded(i + 1))] as const),
+  ];
+  it.each(inputs)("%s: equals analyze() at every chunk size", async (_, bytes) => {
+    const want = analyzeWith(reference, bytes);
+    for (const chunk of [300, 1000, 4096, 1 << 20]) expect(await streamed(bytes, chunk), `chunks of ${chunk}`).toEqual(want);
+    expect(await streamed(bytes, 777, 100), "slices of 100 bytes").toEqual(want);
+  });
+
+  it("cuts ranges that tile the input, in order, each whole in memory but a stuck tail", async () => {
+    const bytes = randomSegment(seeded(99));
+    const seen: { start: number; end: number; held: number }[] = [];
+    await streamRanges(bytes.length, sequentialRead(new Blob([bytes as Uint8Array<ArrayBuffer>])), 512, ({ plan, bytes: b }) => {
+      seen.push({ start: plan.start, end: plan.end, held: b.length });
+    });
+    expect(seen[0]?.start).toBe(0);
+    expect(seen.at(-1)?.end).toBe(bytes.length);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.start).toBe(seen[i - 1]!.end);
+    for (const r of seen.slice(0, -1)) expect(r.held).toBe(r.end - r.start);
+  });
+});
