@@ -26,5 +26,5 @@ export interface RangeWorkerJob {
 /** Range worker → analysis worker: ready for jobs, a range's result (columns transferred), or why it failed. */
 export type RangeWorkerReply =
   | { readonly type: "ready" }
-  | { readonly type: "done"; readonly id: number; readonly result: RangeResult }
+  | { readonly type: "done"; readonly id: number; readonly result: RangeResult; readonly spare: ArrayBuffer }
   | { readonly type: "failed"; readonly id: number | null; readonly message: string };

@@ -33,6 +33,8 @@ class RangeWorker {
   isReady = false;
   private readonly worker: Worker;
   private readonly waiting = new Map<number, { resolve: (r: RangeResult) => void; reject: (e: Error) => void }>();
+  /** Where the buffers of walked ranges go back to. */
+  onSpare: (buffer: ArrayBuffer) => void = () => undefined;
   private nextId = 1;
   private failure: Error | null = null;
 
@@ -53,8 +55,10 @@ class RangeWorker {
       const w = this.waiting.get(m.id as number);
       if (!w) return;
       this.waiting.delete(m.id as number);
-      if (m.type === "done") w.resolve(m.result);
-      else w.reject(new Error(m.message));
+      if (m.type === "done") {
+        this.onSpare(m.spare);
+        w.resolve(m.result);
+      } else w.reject(new Error(m.message));
     };
     this.worker.onerror = (event) => {
       event.preventDefault();
@@ -124,6 +128,16 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
     // Where a worker cannot start workers, this thread walks everything (the same result, one core).
   }
   const parts: Promise<RangeResult>[] = [];
+  // Chunk buffers back from walked ranges, reused by the reads: allocating 16 MiB per range cost about as much as reading it.
+  const spare: ArrayBuffer[] = [];
+  const recycle = (buffer: ArrayBuffer) => {
+    if (spare.length < 2 + 2 * workers.length && buffer.byteLength >= walk.chunkBytes) spare.push(buffer);
+  };
+  const allocate = (bytes: number): Uint8Array => {
+    const i = spare.findIndex((b) => b.byteLength >= bytes);
+    return i >= 0 ? new Uint8Array(spare.splice(i, 1)[0] as ArrayBuffer) : new Uint8Array(bytes);
+  };
+  for (const w of workers) w.onSpare = recycle;
   let done = 0;
   const finished = (plan: RangePlan) => {
     done += plan.end - plan.start;
@@ -138,29 +152,36 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
       dropFinding,
     });
   try {
-    await streamRanges(size, walk.read, walk.chunkBytes, async ({ plan, bytes }) => {
-      const whole = bytes.length >= plan.end - plan.start;
-      for (;;) {
-        const free = whole ? workers.find((w) => !w.failed && (w.isReady || !walk.walkHere) && w.inFlight < JOBS_IN_FLIGHT) : undefined;
-        if (free) {
-          parts.push(
-            free.run(plan, bytes).then((r) => {
-              finished(plan);
-              return r;
-            }),
-          );
-          return;
+    await streamRanges(
+      size,
+      walk.read,
+      walk.chunkBytes,
+      async ({ plan, bytes }) => {
+        const whole = bytes.length >= plan.end - plan.start;
+        for (;;) {
+          const free = whole ? workers.find((w) => !w.failed && (w.isReady || !walk.walkHere) && w.inFlight < JOBS_IN_FLIGHT) : undefined;
+          if (free) {
+            parts.push(
+              free.run(plan, bytes).then((r) => {
+                finished(plan);
+                return r;
+              }),
+            );
+            return;
+          }
+          if (walk.walkHere || !whole || workers.every((w) => w.failed)) break;
+          // Every worker is busy and this thread does not walk: wait for one to answer.
+          await new Promise((resolve) => setTimeout(resolve, 1));
         }
-        if (walk.walkHere || !whole || workers.every((w) => w.failed)) break;
-        // Every worker is busy and this thread does not walk: wait for one to answer.
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-      const r = walkHere(plan, bytes);
-      finished(plan);
-      parts.push(Promise.resolve(r));
-      // Lets the workers' replies in before the next read.
-      await yieldToEvents();
-    });
+        const r = walkHere(plan, bytes);
+        recycle(bytes.buffer as ArrayBuffer);
+        finished(plan);
+        parts.push(Promise.resolve(r));
+        // Lets the workers' replies in before the next read.
+        await yieldToEvents();
+      },
+      allocate,
+    );
     return mergeRanges(size, await Promise.all(parts), walk.maxDiagnostics, dropFinding);
   } finally {
     for (const w of workers) w.terminate();

@@ -34,7 +34,9 @@ scope.onmessage = (event) => {
             windowBytes: MEMORY_WINDOW_BYTES,
             dropFinding,
           });
-          scope.postMessage({ type: "done", id: job.id, result }, result.frames ? frameColumnBuffers(result.frames) : []);
+          // The range's buffer goes back for the next chunk: no fresh 16 MiB (zeroed, page-faulted) per range.
+          const spare = job.bytes.buffer as ArrayBuffer;
+          scope.postMessage({ type: "done", id: job.id, result, spare }, [spare, ...(result.frames ? frameColumnBuffers(result.frames) : [])]);
         } catch (err) {
           scope.postMessage({ type: "failed", id: job.id, message: err instanceof Error ? err.message : String(err) });
         }

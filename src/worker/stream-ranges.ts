@@ -58,11 +58,18 @@ export interface StreamedRange {
 /**
  * Reads `size` bytes through `read` in chunks of about `chunkBytes` (grown to hold a larger batch)
  * and calls `onRange` with each batch-aligned range in input order, awaiting it (so a slow consumer
- * holds the reading back). Where batch_length cannot be stepped over (below 256, past the end), the
+ * holds the reading back); `allocate` gives each chunk (at least the bytes asked; a recycled buffer may be
+ * larger), whose buffer then belongs to the range it holds. Where batch_length cannot be stepped over (below 256, past the end), the
  * rest is one last range with only the bytes read so far in memory.
  */
-export async function streamRanges(size: number, read: SequentialRead, chunkBytes: number, onRange: (r: StreamedRange) => Promise<void> | void): Promise<void> {
-  let chunk: Uint8Array = new Uint8Array(Math.min(size, chunkBytes));
+export async function streamRanges(
+  size: number,
+  read: SequentialRead,
+  chunkBytes: number,
+  onRange: (r: StreamedRange) => Promise<void> | void,
+  allocate: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
+): Promise<void> {
+  let chunk: Uint8Array = allocate(Math.min(size, chunkBytes));
   let base = 0;
   let filled = 0;
   let firstBatch = 0;
@@ -95,12 +102,12 @@ export async function streamRanges(size: number, read: SequentialRead, chunkByte
     }
     if (p === 0) {
       // No whole batch in the chunk: grow it to hold the one that starts it.
-      const grown = new Uint8Array(Math.min(size - base, Math.max(need, chunk.length * 2)));
+      const grown = allocate(Math.min(size - base, Math.max(need, chunk.length * 2)));
       grown.set(chunk.subarray(0, filled));
       chunk = grown;
       continue;
     }
-    const next = new Uint8Array(Math.min(size - base - p, Math.max(chunkBytes, filled - p)));
+    const next = allocate(Math.min(size - base - p, Math.max(chunkBytes, filled - p)));
     next.set(chunk.subarray(p, filled));
     await onRange({ plan: { start: base, end: base + p, firstBatch }, bytes: chunk.subarray(0, p) });
     firstBatch += batches;
