@@ -15,7 +15,7 @@ test("range workers on the page find what the whole-file decode finds", async ({
   const bytes = new Uint8Array(readFileSync(file));
   // A payload byte of the first frame of three batches far apart: each breaks its frame's checksum.
   const hit = [1, Math.floor(plan.batches / 2), plan.batches - 2];
-  for (const b of hit) bytes[b * plan.batchBytes + 256 + 48 + 7] ^= 0xff;
+  for (const b of hit) bytes[b * plan.batchBytes + 256 + 48 + 7]! ^= 0xff;
   const faulty = path.join(os.tmpdir(), "iggy-e2e-pool-00000000000000000000.log");
   writeFileSync(faulty, bytes);
 

@@ -5,7 +5,7 @@ const DATA = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7 + 3) & 0xff);
 
 // A Blob that counts the slices read from it, as a File read on demand would be.
 function countingBlob(bytes: Uint8Array): { blob: Blob; reads: () => number } {
-  const blob = new Blob([bytes]);
+  const blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
   let reads = 0;
   const slice = blob.slice.bind(blob);
   blob.slice = (start?: number, end?: number) => {
