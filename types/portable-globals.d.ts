@@ -26,3 +26,11 @@ declare namespace WebAssembly {
   function validate(bytes: Uint8Array): boolean;
   function compile(bytes: Uint8Array): Promise<Module>;
 }
+// Blob (browsers, workers and Node 18+): the part lib/input-bytes.ts reads a File through.
+declare class Blob {
+  constructor(parts?: readonly (ArrayBuffer | ArrayBufferView | Blob | string)[], options?: { type?: string });
+  readonly size: number;
+  readonly type: string;
+  slice(start?: number, end?: number, contentType?: string): Blob;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
