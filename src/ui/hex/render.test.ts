@@ -13,13 +13,14 @@ import { HexTooltip } from "./HexTooltip.tsx";
 import { inspectStore } from "./inspect.ts";
 import { Legend } from "./Legend.tsx";
 import { RowCache } from "./row-data.ts";
+import { memoryBytes } from "../../lib/input-bytes.ts";
 
 const input = analysed(goldenBatch());
 const cache = new RowCache(input.analysis, input.bytes);
 
 function row(r: number): string {
   const data = cache.window(r, r + 1)[0]!;
-  return renderToStaticMarkup(createElement(HexRow, { data, bytes: input.bytes, offsetDigits: 8, idPrefix: "t-" }));
+  return renderToStaticMarkup(createElement(HexRow, { data, offsetDigits: 8, idPrefix: "t-" }));
 }
 
 function cells(html: string, attr: string): number[] {
@@ -65,7 +66,7 @@ describe("HexRow", () => {
     bytes[310]! ^= 1;
     const bad = analysed(bytes);
     const data = new RowCache(bad.analysis, bad.bytes).window(16, 17)[0]!;
-    const html = renderToStaticMarkup(createElement(HexRow, { data, bytes: bad.bytes, offsetDigits: 8, idPrefix: "t-" }));
+    const html = renderToStaticMarkup(createElement(HexRow, { data, offsetDigits: 8, idPrefix: "t-" }));
     expect(cells(html, 'data-problem="error"')).toEqual([256, 257, 258, 259, 260, 261, 262, 263]);
     expect(html).toContain('data-offset="256" data-kind="frame.checksum" data-edge="frame"');
     expect(row(0)).toContain('data-offset="0" data-kind="batch.partition_id" data-edge="batch"');
@@ -89,10 +90,11 @@ describe("HexTooltip", () => {
       createElement(HexTooltip, {
         id: "tip",
         analysis: evil.analysis,
-        bytes: evil.bytes,
+        source: memoryBytes(evil.bytes),
         diagnostics: new RowCache(evil.analysis, evil.bytes).diagnostics,
         gridRef,
         layoutKey: "",
+        onReadError: () => {},
       }),
     );
     expect(html).toContain('role="tooltip"');
