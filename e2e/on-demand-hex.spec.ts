@@ -99,3 +99,22 @@ test("rows not read yet show placeholders, never zeros, until their bytes land",
   expect(texts.filter((t) => t === "··").length).toBeGreaterThan(0);
   await expectRealBytes(page, bytes);
 });
+
+test("a file that changed on disk after it was opened: the hex map says which bytes could not be read, and stays", async ({ page }) => {
+  const { file } = await bigSegment(6);
+  const bytes = new Uint8Array(readFileSync(file));
+  await openPage(page, "/?on-demand-from=0");
+  await openFile(page, file);
+  await expectRealBytes(page, bytes);
+  // From now on every read of the file comes back empty, as a file cut short on disk would.
+  await page.evaluate(() => {
+    Blob.prototype.slice = () => new Blob([]);
+  });
+  const box = (await page.getByTestId("overview").boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.9);
+  const alert = page.getByRole("alert").filter({ hasText: "Could not read bytes" });
+  await expect(alert).toContainText(/Could not read bytes [\d,]+\.\.[\d,]+ of the file: the file changed since it was opened/);
+  await expect(hexMap(page)).toBeVisible();
+  // The rows it could not read keep their placeholders: no zeros stand in for them.
+  expect((await shownCells(page)).texts.filter((t) => t === "00")).toEqual([]);
+});
