@@ -57,15 +57,15 @@ export function Overview({ input }: { input: LoadedInput }): JSX.Element {
     return () => observer.disconnect();
   }, []);
 
-  // Of an input read on demand, only truncated frames' headers are read (kindNeeds), and the strip is redrawn when they land.
+  // Of an input read on demand, only truncated frames' headers are read (kindNeeds), and the strip is redrawn when they land;
+  // an input with none (most) never redraws for pages other views read.
   const landed = useBytesLanded(source);
   const [readError, setReadError] = useState<string | null>(null);
-  const needed = useMemo(
-    () => peekRanges(source, source.whole ? [] : kindNeeds(analysis, 0, size)),
-    // landed: a peek that missed may hit once read pages land.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [analysis, source, size, landed],
-  );
+  const needs = useMemo(() => (source.whole ? [] : kindNeeds(analysis, 0, size)), [analysis, source, size]);
+  const needsLanded = needs.length > 0 ? landed : 0;
+  // needsLanded: a peek that missed may hit once read pages land.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const needed = useMemo(() => peekRanges(source, needs), [source, needs, needsLanded]);
   useEffect(() => {
     if (needed.missing.length > 0) loadRanges(source, needed.missing, setReadError);
   }, [needed, source]);
