@@ -12,7 +12,7 @@ import { HexRow } from "./HexRow.tsx";
 import { HexTooltip } from "./HexTooltip.tsx";
 import { inspectStore } from "./inspect.ts";
 import { Legend } from "./Legend.tsx";
-import { RowCache } from "./row-data.ts";
+import { RowCache, type RowData } from "./row-data.ts";
 import { memoryBytes } from "../../lib/input-bytes.ts";
 
 const input = analysed(goldenBatch());
@@ -70,6 +70,25 @@ describe("HexRow", () => {
     expect(cells(html, 'data-problem="error"')).toEqual([256, 257, 258, 259, 260, 261, 262, 263]);
     expect(html).toContain('data-offset="256" data-kind="frame.checksum" data-edge="frame"');
     expect(row(0)).toContain('data-offset="0" data-kind="batch.partition_id" data-edge="batch"');
+  });
+
+  test("a row whose bytes are still being read shows placeholders, marked, never zeros; then its bytes", async () => {
+    const { fileBytes } = await import("../../lib/input-bytes.ts");
+    const source = fileBytes(new Blob([input.bytes.slice()]), { pageBytes: 64, maxPages: 4 });
+    const onDemand = new RowCache(input.analysis, source);
+    const render = (data: RowData) => renderToStaticMarkup(createElement(HexRow, { data, offsetDigits: 8, idPrefix: "t-" }));
+    const waiting = render(onDemand.window(2, 3)[0]!);
+    expect(waiting).toContain('aria-busy="true"');
+    expect(cells(waiting, "data-pending")).toHaveLength(16);
+    expect(waiting.match(/>··</g)).toHaveLength(16);
+    expect(waiting).not.toMatch(/>00</);
+    // Kinds come from the model meanwhile.
+    expect(waiting).toContain('data-offset="40" data-kind="batch.batch_checksum"');
+    await source.load(32, 48);
+    const landed = render(onDemand.window(2, 3)[0]!);
+    expect(landed).not.toContain("aria-busy");
+    expect(cells(landed, "data-pending")).toEqual([]);
+    expect(landed).toBe(row(2));
   });
 
   test("a short last row pads without cells", () => {
