@@ -118,3 +118,24 @@ test("a file that changed on disk after it was opened: the hex map says which by
   // The rows it could not read keep their placeholders: no zeros stand in for them.
   expect((await shownCells(page)).texts.filter((t) => t === "00")).toEqual([]);
 });
+
+test("the keyboard reaches the last byte of a file read on demand: its cell and tooltip show the file's last bytes", async ({ page }) => {
+  const { file } = await bigSegment(6);
+  const bytes = new Uint8Array(readFileSync(file));
+  await openPage(page, "/?on-demand-from=0");
+  await openFile(page, file);
+  await expectRealBytes(page, bytes);
+  await cell(page, 0).click();
+  // Away from the rows: they would slide under a resting pointer, and its hover would take the tooltip.
+  await page.mouse.move(0, 0);
+  await page.keyboard.press("Control+End");
+  const last = bytes.length - 1;
+  await expect(cell(page, last)).toHaveAttribute("data-cursor", "");
+  await expectRealBytes(page, bytes);
+  await expect(cell(page, last)).toHaveText(hex(bytes[last]!));
+  const tip = page.getByRole("tooltip");
+  await expect(tip).not.toHaveAttribute("aria-busy");
+  await expect(tip).toContainText(`Offset0x${last.toString(16).padStart(8, "0")} (${last})`);
+  await expect(tip).toContainText(`Byte0x${hex(bytes[last]!)}`);
+  await expect(tip).toContainText("payload");
+});
