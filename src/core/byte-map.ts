@@ -10,6 +10,8 @@ import {
 } from "../format/fields.ts";
 import { readField } from "../format/field-codec.ts";
 import { ByteReader } from "../format/reader.ts";
+import { partitionPoint } from "../lib/binary-search.ts";
+import type { ByteWindow } from "../lib/input-bytes.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { batchAt, frameAt } from "./frame-view.ts";
 import { frameEnd } from "./frame-columns.ts";
@@ -33,16 +35,58 @@ export interface ByteLocation {
   readonly frameStart: number;
 }
 
-function partialFrameKind(bytes: Uint8Array, frameStart: number, offset: number): number {
+/**
+ * The bytes the pure helpers read: the whole input in memory, or windows of it with absolute offsets
+ * (an input read on demand). A read outside every window finds nothing.
+ */
+export type InputWindows = Uint8Array | ByteWindow | readonly ByteWindow[];
+
+/** Bytes [start, end) when one of the windows holds them all, else null (a whole input holds every in-range read). */
+export function bytesIn(bytes: InputWindows, start: number, end: number): Uint8Array | null {
+  if (bytes instanceof Uint8Array) return start >= 0 && end <= bytes.length && start <= end ? bytes.subarray(start, end) : null;
+  for (const w of Array.isArray(bytes) ? (bytes as readonly ByteWindow[]) : [bytes as ByteWindow]) {
+    if (start >= w.start && end <= w.start + w.bytes.length && start <= end) return w.bytes.subarray(start - w.start, end - w.start);
+  }
+  return null;
+}
+
+/** The payload_length a frame header at `frameStart` stores, or null when its bytes are not in the windows. */
+export function storedPayloadLength(bytes: InputWindows, frameStart: number): number | null {
+  const spec = FRAME_FIELD.payload_length;
+  const field = bytesIn(bytes, frameStart + spec.offset, frameStart + spec.offset + spec.size);
+  return field ? readField(new ByteReader(field), -spec.offset, spec) : null;
+}
+
+/**
+ * The byte ranges the kinds of [start, end) are read from: the payload_length of each truncated frame
+ * over the range (complete frames' lengths are in the model). Empty for most ranges; an input read on
+ * demand peeks or loads these before asking locateByte or fillKinds about the range.
+ */
+export function kindNeeds(analysis: Analysis, start: number, end: number): { start: number; end: number }[] {
+  const spec = FRAME_FIELD.payload_length;
+  const batches = analysis.batches;
+  const out: { start: number; end: number }[] = [];
+  for (let i = partitionPoint(0, batches.length, (k) => (batches[k] as BatchModel).end <= start); i < batches.length; i++) {
+    const b = batches[i] as BatchModel;
+    if (b.start >= end) break;
+    const t = b.truncatedFrame;
+    if (t && t.headerComplete && Math.max(start, t.start + FRAME_HEADER_SIZE) < Math.min(end, t.end))
+      out.push({ start: t.start + spec.offset, end: t.start + spec.offset + spec.size });
+  }
+  return out;
+}
+
+// A truncated frame whose payload_length is not in the windows: its body reads as payload (kindNeeds says what to read first).
+function partialFrameKind(bytes: InputWindows, frameStart: number, offset: number, headerComplete: boolean): number {
   const rel = offset - frameStart;
   if (rel < FRAME_HEADER_SIZE) return FRAME_HEADER_KIND[rel] as number;
-  if (frameStart + FRAME_HEADER_SIZE > bytes.length) return KIND_CODE.unattributed;
-  const payloadLength = readField(new ByteReader(bytes), frameStart, FRAME_FIELD.payload_length);
+  if (!headerComplete) return KIND_CODE.unattributed;
+  const payloadLength = storedPayloadLength(bytes, frameStart) ?? Infinity;
   return rel < FRAME_HEADER_SIZE + payloadLength ? KIND_CODE["frame.payload"] : KIND_CODE["frame.user_headers"];
 }
 
-/** Locates one byte of the input in the model. */
-export function locateByte(analysis: Analysis, bytes: Uint8Array, offset: number): ByteLocation {
+/** Locates one byte of the input in the model; `bytes` need only hold kindNeeds(offset, offset + 1). */
+export function locateByte(analysis: Analysis, bytes: InputWindows, offset: number): ByteLocation {
   const b = batchAt(analysis, offset);
   if (b < 0) return { kind: "unattributed", batch: -1, frame: -1, frameStart: -1 };
   const batch = analysis.batches[b] as BatchModel;
@@ -62,16 +106,17 @@ export function locateByte(analysis: Analysis, bytes: Uint8Array, offset: number
   }
   const t = batch.truncatedFrame;
   if (t && offset >= t.start && offset < t.end) {
-    return { kind: ALL_BYTE_KINDS[partialFrameKind(bytes, t.start, offset)] as ByteKind, batch: b, frame: -1, frameStart: t.start };
+    return { kind: ALL_BYTE_KINDS[partialFrameKind(bytes, t.start, offset, t.headerComplete)] as ByteKind, batch: b, frame: -1, frameStart: t.start };
   }
   return { kind: "unattributed", batch: b, frame: -1, frameStart: -1 };
 }
 
 /**
  * Fills out[i] with the kind code of byte start + i, and frameEdge[i] with 1 where a
- * batch or frame starts; one binary search per call, then a forward sweep.
+ * batch or frame starts; one binary search per call, then a forward sweep. `bytes` need only hold
+ * kindNeeds(start, end).
  */
-export function fillKinds(analysis: Analysis, bytes: Uint8Array, start: number, end: number, out: Uint8Array, frameEdge: Uint8Array): void {
+export function fillKinds(analysis: Analysis, bytes: InputWindows, start: number, end: number, out: Uint8Array, frameEdge: Uint8Array): void {
   frameEdge.fill(0, 0, end - start);
   let i = start;
   while (i < end) {

@@ -1,4 +1,4 @@
-/** One memoized row of the hex map: offset, 16 hex cells and their ASCII. */
+/** One memoized row of the hex map: offset, 16 hex cells and their ASCII ("··" and aria-busy while its bytes are read). */
 import { memo, useCallback, type JSX } from "react";
 import { ALL_BYTE_KINDS, type ByteKind } from "../../format/fields.ts";
 import { asciiOf, hexOffset } from "../../format/values.ts";
@@ -14,11 +14,13 @@ const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"
 const ASCII = Array.from({ length: 256 }, (_, b) => asciiOf(b));
 const KIND_CLASS = ALL_BYTE_KINDS.map((k) => KIND_STYLE[k].className);
 const EDGE_NAME = ["", "frame", "batch"] as const;
+/** What a cell shows while its byte is being read. */
+export const PENDING_HEX = "··";
+const PENDING_ASCII = " ";
 
 /** Props of one row; all stable while the row stays on screen, so memo skips scroll re-renders. */
 export interface HexRowProps {
   readonly data: RowData;
-  readonly bytes: Uint8Array;
   readonly offsetDigits: number;
   /** Prefix of the cells' ids, for aria-activedescendant. */
   readonly idPrefix: string;
@@ -30,8 +32,9 @@ export function cellId(idPrefix: string, offset: number): string {
 }
 
 /** One row. */
-export const HexRow = memo(function HexRow({ data, bytes, offsetDigits, idPrefix }: HexRowProps): JSX.Element {
+export const HexRow = memo(function HexRow({ data, offsetDigits, idPrefix }: HexRowProps): JSX.Element {
   const { start, length } = data;
+  const read = data.bytes;
   // Hover, selection, coverage and cursor are hot state kept outside React (see store.ts). Each
   // row subscribes through a selector that reduces the state to one number for this row (a
   // 16-bit mask of its bytes, or a column), so a pointer move re-renders only the rows whose
@@ -61,7 +64,8 @@ export const HexRow = memo(function HexRow({ data, bytes, offsetDigits, idPrefix
       continue;
     }
     const offset = start + i;
-    const byte = bytes[offset] as number;
+    // Not read yet: a placeholder, never a zero.
+    const byte = read ? read.bytes[offset - read.start] : undefined;
     const code = data.kinds[i] as number;
     const kind = ALL_BYTE_KINDS[code] as ByteKind;
     const bit = 1 << i;
@@ -88,8 +92,9 @@ export const HexRow = memo(function HexRow({ data, bytes, offsetDigits, idPrefix
         data-selected={isSelected ? "" : undefined}
         data-covered={isCovered ? "" : undefined}
         data-cursor={isCursor ? "" : undefined}
+        data-pending={byte === undefined ? "" : undefined}
       >
-        {HEX[byte]}
+        {byte === undefined ? PENDING_HEX : HEX[byte]}
       </span>,
     );
     // ASCII cells mirror the hex cells' marks with classes, not data-*, so that test selectors such
@@ -103,12 +108,12 @@ export const HexRow = memo(function HexRow({ data, bytes, offsetDigits, idPrefix
     if (isCursor) cls += " is-cursor";
     asciiCells.push(
       <span key={i} className={cls} data-a={offset}>
-        {ASCII[byte]}
+        {byte === undefined ? PENDING_ASCII : ASCII[byte]}
       </span>,
     );
   }
   return (
-    <div role="row" aria-rowindex={data.row + 2} className="hx-row" style={{ height: ROW_HEIGHT }}>
+    <div role="row" aria-rowindex={data.row + 2} className="hx-row" aria-busy={read ? undefined : true} style={{ height: ROW_HEIGHT }}>
       <span role="rowheader" className="hx-off" data-edge={data.rowEdge === Edge.none ? undefined : EDGE_NAME[data.rowEdge]}>
         {hexOffset(start, offsetDigits, "")}
       </span>

@@ -1,13 +1,19 @@
-/** The byte tooltip: a positioned div next to the inspected cell, filled from describeByte. */
-import { useLayoutEffect, useMemo, useRef, useState, type JSX, type RefObject } from "react";
+/**
+ * The byte tooltip: a positioned div next to the inspected cell, filled from describeByte. Of an input
+ * read on demand it reads only the byte and the head of its field (byteInfoNeeds), saying "reading…" until they land.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type RefObject } from "react";
 import type { Analysis } from "../../core/model.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
+import type { InputBytes } from "../../lib/input-bytes.ts";
 import type { RangeIndex } from "../../lib/range-index.ts";
 import { useStore } from "../state/store.ts";
 import { KIND_STYLE, SWATCH_CLASS } from "../common/kind-style.ts";
-import { describeByte } from "./byte-info.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
 import { inspectStore, type Inspected } from "./inspect.ts";
+import { describeByte, formatOffset } from "./byte-info.ts";
+import { peekField } from "./windows.ts";
+import { loadRanges, useBytesLanded } from "../common/input-windows.ts";
 
 const selectInspected = (i: Inspected | null) => i;
 
@@ -20,7 +26,7 @@ const MAX_SIDE_WIDTH = 544;
 interface TooltipProps {
   readonly id: string;
   readonly analysis: Analysis;
-  readonly bytes: Uint8Array;
+  readonly source: InputBytes;
   /** The container's own fields (empty for plain batches). */
   readonly container?: readonly ContainerField[];
   readonly diagnostics: RangeIndex<Diagnostic>;
@@ -28,23 +34,36 @@ interface TooltipProps {
   readonly gridRef: RefObject<HTMLElement | null>;
   /** Changes whenever the rendered rows move, so the tooltip re-anchors (or hides) after a scroll. */
   readonly layoutKey: string;
+  /** Hears a failed read of the bytes the tooltip shows. */
+  readonly onReadError: (message: string) => void;
 }
 
 /** Shows what the inspected byte is; hidden while nothing is inspected or its cell is off screen. */
-export function HexTooltip({ id, analysis, bytes, container, diagnostics, gridRef, layoutKey }: TooltipProps): JSX.Element | null {
+export function HexTooltip({ id, analysis, source, container, diagnostics, gridRef, layoutKey, onReadError }: TooltipProps): JSX.Element | null {
   const inspected = useStore(inspectStore, selectInspected);
   const offset = inspected?.offset ?? -1;
-  const info = useMemo(
-    () => (offset >= 0 && offset < bytes.length ? describeByte(analysis, bytes, offset, diagnostics, container) : null),
-    [analysis, bytes, container, diagnostics, offset],
+  const landed = useBytesLanded(source);
+  const peeked = useMemo(
+    () => (offset >= 0 && offset < source.size ? peekField(analysis, source, offset, container) : null),
+    // landed: a peek that missed may hit once read pages land.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [analysis, source, container, offset, landed],
   );
+  const pending = peeked !== null && peeked.missing.length > 0;
+  const info = useMemo(
+    () => (peeked && !pending ? describeByte(analysis, peeked.windows, offset, diagnostics, container) : null),
+    [analysis, peeked, pending, offset, diagnostics, container],
+  );
+  useEffect(() => {
+    if (peeked && pending) loadRanges(source, peeked.missing, onReadError);
+  }, [peeked, pending, source, onReadError]);
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
 
   useLayoutEffect(() => {
     const tip = ref.current;
     const grid = gridRef.current;
-    if (!info || !tip || !grid) return;
+    if (!peeked || !tip || !grid) return;
     const cell = grid.querySelector(`[data-offset="${offset}"]`);
     if (!cell) {
       setPos(null);
@@ -80,9 +99,29 @@ export function HexTooltip({ id, analysis, bytes, container, diagnostics, gridRe
       if (top + t.height > vh && c.top - GAP - t.height >= 0) top = c.top - GAP - t.height;
     }
     setPos((p) => (p && p.left === left && p.top === top ? p : { left, top }));
-  }, [info, offset, gridRef, layoutKey]);
+  }, [info, peeked, offset, gridRef, layoutKey]);
 
-  if (!info) return null;
+  if (!peeked) return null;
+  if (!info) {
+    // The field's bytes are being read: say where, never a value made of bytes not read yet.
+    return (
+      <div
+        ref={ref}
+        id={id}
+        role="tooltip"
+        className="hx-tooltip"
+        aria-busy="true"
+        data-offset-tip={offset}
+        // Geometry only: fixed position next to the cell; hidden until measured.
+        style={pos ? { left: pos.left, top: pos.top } : { left: 0, top: 0, visibility: "hidden" }}
+      >
+        <div className="hx-tip-title">
+          <strong>reading…</strong>
+          <span className="hx-tip-where">{formatOffset(offset)}</span>
+        </div>
+      </div>
+    );
+  }
   const { hit } = info;
   return (
     <div

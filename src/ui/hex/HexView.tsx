@@ -30,13 +30,14 @@ import { selectRange, stepFrame, stepProblem } from "../state/actions.ts";
 import { cursorStore, documentStore, revealStore, selectionStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { jumpStore, publishViewWindow } from "../state/view-window.ts";
-import { fieldAt } from "./field-at.ts";
 import { HexRow, cellId } from "./HexRow.tsx";
 import { HexTooltip } from "./HexTooltip.tsx";
 import { dismissTooltip, endInspect, inspectByte, inspectStore } from "./inspect.ts";
 import { hexCommand, hexDigit, typeNibble } from "./keys.ts";
 import { BYTES_PER_ROW, OVERSCAN_ROWS, ROW_HEIGHT, offsetDigits } from "./layout.ts";
 import { RowCache } from "./row-data.ts";
+import { hitAt } from "./windows.ts";
+import { loadRanges, useBytesLanded } from "../common/input-windows.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
 import { maxTopRow, revealTopRow, rowWindow, scrollGeometry, scrollTopFor, topRowAt, wheelRows } from "./scroll-math.ts";
 import "../common/kinds.css";
@@ -73,13 +74,19 @@ function useViewportHeight(ref: RefObject<HTMLElement | null>): number {
 }
 
 const NO_FIELDS: readonly ContainerField[] = [];
+/** Bytes read either side of the rows an input read on demand is missing (its pages are 256 KiB anyway). */
+const LOAD_MARGIN = 16 << 10;
 
 /** The hex map of a loaded input. */
 export function HexView({ input }: { input: LoadedInput }): JSX.Element {
-  const { analysis, bytes } = input;
+  const { analysis, bytes, source } = input;
   const container = input.meta?.container?.fields ?? NO_FIELDS;
-  const size = bytes.length;
-  const cache = useMemo(() => new RowCache(analysis, bytes, undefined, container), [analysis, bytes, container]);
+  const size = source.size;
+  const cache = useMemo(() => new RowCache(analysis, source, undefined, container), [analysis, source, container]);
+  // An input read on demand: rows re-render when the pages they wait for land; a failed read says so.
+  useBytesLanded(source);
+  const [readError, setReadError] = useState<string | null>(null);
+  useEffect(() => setReadError(null), [source]);
   const rows = cache.rows;
   const geometry = useMemo(() => scrollGeometry(rows, ROW_HEIGHT), [rows]);
   const digits = offsetDigits(size);
@@ -248,6 +255,19 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     shift = (first - scaledTop) * ROW_HEIGHT;
   }
   const visible = cache.window(first, end);
+  // What the rows could not show yet, read with a margin so small scrolls find their bytes at hand.
+  const missing = cache.missing();
+  const missingKey = missing.map((r) => `${r.start}-${r.end}`).join(",");
+  useEffect(() => {
+    if (missing.length === 0) return;
+    loadRanges(
+      source,
+      missing.map((r) => ({ start: Math.max(0, r.start - LOAD_MARGIN), end: Math.min(size, r.end + LOAD_MARGIN) })),
+      setReadError,
+    );
+    // missingKey names the ranges; the array itself is new on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [missingKey, source, size]);
 
   // The visible window, for the overview and the tables that follow the scroll.
   const topRow = geometry.scaled ? scaledTop : (virtualizer.scrollOffset ?? 0) / ROW_HEIGHT;
@@ -261,7 +281,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
 
   const onPointerOver = (e: PointerEvent<HTMLDivElement>): void => {
     const offset = offsetOfTarget(e.target);
-    if (offset >= 0 && offset < size) inspectByte(analysis, bytes, offset, "pointer", container);
+    if (offset >= 0 && offset < size) inspectByte(analysis, source, offset, "pointer", container);
   };
   const onPointerLeave = (): void => {
     if (inspectStore.get()?.via === "pointer") endInspect();
@@ -270,7 +290,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     const offset = offsetOfTarget(e.target);
     if (offset < 0 || offset >= size) return;
     nibbleRef.current = null;
-    const hit = fieldAt(analysis, bytes, offset, container);
+    const hit = hitAt(analysis, source, offset, container);
     const anchor = anchorRef.current;
     if (e.shiftKey && anchor) {
       if (hit.start >= anchor.start) selectRange(anchor.start, Math.max(hit.end, anchor.end), "hex");
@@ -289,14 +309,17 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     if (digit !== null) {
       e.preventDefault();
       // The latest edit, not the bytes on screen: a large input's re-check may not have landed yet.
-      const edit = typeNibble((latestBytes() ?? bytes)[at] as number, digit, nibbleRef.current === at);
+      // An input read on demand has none until the edit mode made it resident: the digit is ignored.
+      const current = latestBytes() ?? bytes;
+      if (!current) return;
+      const edit = typeNibble(current[at] as number, digit, nibbleRef.current === at);
       nibbleRef.current = edit.advance ? null : at;
       editByte(at, edit.value);
       const next = edit.advance && at + 1 < size ? at + 1 : at;
       cursorStore.set(next);
       // The shown input: a small input's edit is already in it; a large one's or a container's lands with its re-check, and the tooltip follows then.
       const edited = documentStore.get().input;
-      if (edited) inspectByte(edited.analysis, edited.bytes, next, "keyboard", edited.meta?.container?.fields);
+      if (edited) inspectByte(edited.analysis, edited.source, next, "keyboard", edited.meta?.container?.fields);
       return;
     }
     nibbleRef.current = null;
@@ -308,10 +331,10 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       case "move":
         cursorStore.set(command.to);
         reveal(Math.floor(command.to / BYTES_PER_ROW), "nearest");
-        inspectByte(analysis, bytes, command.to, "keyboard", container);
+        inspectByte(analysis, source, command.to, "keyboard", container);
         break;
       case "select-field": {
-        const hit = fieldAt(analysis, bytes, at, container);
+        const hit = hitAt(analysis, source, at, container);
         anchorRef.current = { start: hit.start, end: hit.end };
         selectRange(hit.start, hit.end, "hex");
         cursorStore.set(at);
@@ -323,7 +346,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
         if (command.type === "frame") stepFrame(command.direction);
         else stepProblem(command.direction);
         const moved = Math.max(0, Math.min(cursorStore.get(), size - 1));
-        inspectByte(analysis, bytes, moved, "keyboard", container);
+        inspectByte(analysis, source, moved, "keyboard", container);
         break;
       }
       case "dismiss":
@@ -339,7 +362,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     if (inspectStore.get()?.via === "keyboard") endInspect();
   };
 
-  const rowEls = visible.map((data) => <HexRow key={data.row} data={data} bytes={bytes} offsetDigits={digits} idPrefix={idPrefix} />);
+  const rowEls = visible.map((data) => <HexRow key={data.row} data={data} offsetDigits={digits} idPrefix={idPrefix} />);
   const rowsBlock = (
     // Geometry only: the block of rows is shifted to the first rendered row.
     <div className="hx-rows" style={{ transform: `translateY(${shift}px)` }}>
@@ -349,6 +372,11 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
 
   return (
     <div className="hx-view">
+      {readError && (
+        <p role="alert" className="hx-read-error">
+          {readError}
+        </p>
+      )}
       <div
         ref={scrollRef}
         className="hx-grid"
@@ -406,8 +434,9 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       <HexTooltip
         id={tooltipId}
         analysis={analysis}
-        bytes={bytes}
+        source={source}
         container={container}
+        onReadError={setReadError}
         diagnostics={cache.diagnostics}
         gridRef={scrollRef}
         layoutKey={`${first}:${shift}`}

@@ -16,6 +16,7 @@ import type { RangeIndex } from "../../lib/range-index.ts";
 import { fieldAt, type FieldHit } from "./field-at.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
 import { computedChecksumOf } from "../../core/frame-columns.ts";
+import { bytesIn, type InputWindows } from "../../core/byte-map.ts";
 
 /** One labelled line of the tooltip; tone marks a checksum verdict. */
 export interface InfoRow {
@@ -38,8 +39,10 @@ export interface ByteInfo {
   readonly problems: readonly Diagnostic[];
 }
 
-/** Bytes shown in hex and text previews. */
+/** Bytes shown in hex previews. */
 const PREVIEW_BYTES = 24;
+/** Bytes shown in text previews. */
+const TEXT_PREVIEW_BYTES = 48;
 /** User-header blocks up to this size are decoded as TLV for the tooltip; larger ones are previewed raw. */
 const MAX_TLV_DECODE = 64 * 1024;
 /** User headers listed before "+N more". */
@@ -50,10 +53,10 @@ export function formatOffset(offset: number): string {
   return `${hexOffset(offset)} (${offset})`;
 }
 
-/** The first bytes of a block as spaced hex, with an ellipsis when there is more. */
-export function hexPreview(bytes: Uint8Array, max = PREVIEW_BYTES): string {
-  if (bytes.length === 0) return "(empty)";
-  return bytesToHex(bytes.subarray(0, max), " ") + (bytes.length > max ? " …" : "");
+/** The first bytes of a block of `length` bytes (default: all of `bytes`) as spaced hex, with an ellipsis when there is more. */
+export function hexPreview(bytes: Uint8Array, max = PREVIEW_BYTES, length = bytes.length): string {
+  if (length === 0) return "(empty)";
+  return bytesToHex(bytes.subarray(0, max), " ") + (length > max ? " …" : "");
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
@@ -62,7 +65,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: false });
  * The first bytes of a block as quoted text when they look like text (mostly printable ASCII or
  * UTF-8), else null. Control characters show as "·"; the result is only ever rendered as text.
  */
-export function textPreview(bytes: Uint8Array, max = 48): string | null {
+export function textPreview(bytes: Uint8Array, max = TEXT_PREVIEW_BYTES, length = bytes.length): string | null {
   const head = bytes.subarray(0, max);
   if (head.length === 0) return null;
   let texty = 0;
@@ -70,7 +73,7 @@ export function textPreview(bytes: Uint8Array, max = 48): string | null {
   if (texty < head.length * 0.85) return null;
   // eslint-disable-next-line no-control-regex
   const text = utf8.decode(head).replace(/[\u0000-\u001f\u007f]/g, "·");
-  return `"${text}"${bytes.length > max ? "…" : ""}`;
+  return `"${text}"${length > max ? "…" : ""}`;
 }
 
 /** A microsecond timestamp as an ISO date, or a note when it is zero or out of range. */
@@ -172,40 +175,62 @@ const SHOW_ROWS: { readonly [S in ValueShow]: (f: ShownField) => InfoRow[] } = {
   hex: ({ field }) => [{ label: "Hex", value: hexPreview(field) }],
 };
 
-function valueRows(analysis: Analysis, bytes: Uint8Array, hit: FieldHit): InfoRow[] {
-  const field = bytes.subarray(hit.start, hit.end);
+/**
+ * How many bytes from a field's start the tooltip reads: a fixed field whole, a user-header block whole
+ * when it is small enough to decode, else the head its previews show. Never the whole of a large payload.
+ */
+export function fieldBytesRead(hit: FieldHit): number {
+  const size = hit.end - hit.start;
+  if (hit.spec) return Math.min(size, hit.spec.size);
+  if (!hit.container && hit.kind === "frame.user_headers" && size <= MAX_TLV_DECODE) return size;
+  return Math.min(size, TEXT_PREVIEW_BYTES);
+}
+
+/** The byte ranges describeByte reads about `hit`: the byte itself and the head of its field (kindNeeds gives what fieldAt reads). */
+export function byteInfoNeeds(hit: FieldHit): { start: number; end: number }[] {
+  return [
+    { start: hit.offset, end: hit.offset + 1 },
+    { start: hit.start, end: hit.start + fieldBytesRead(hit) },
+  ];
+}
+
+function valueRows(analysis: Analysis, bytes: InputWindows, hit: FieldHit): InfoRow[] {
+  const length = hit.end - hit.start;
+  const field = bytesIn(bytes, hit.start, hit.start + fieldBytesRead(hit)) ?? new Uint8Array(0);
   // The container decoder already read the value (with its meaning, e.g. "2 (string)").
-  if (hit.container) return [{ label: "Value", value: hit.container.value }, ...(hit.spec ? [] : [{ label: "Hex", value: hexPreview(field) }])];
+  if (hit.container)
+    return [{ label: "Value", value: hit.container.value }, ...(hit.spec ? [] : [{ label: "Hex", value: hexPreview(field, PREVIEW_BYTES, length) }])];
   const spec = hit.spec;
   const batch = hit.batch >= 0 ? (analysis.batches[hit.batch] as BatchModel) : null;
   if (spec) {
     if (field.length < spec.size) return [{ label: "Value", value: `incomplete: ${field.length} of ${plural(spec.size, "byte")} in the input` }];
     // Container fields (src/format/containers) name no way of showing: the value their type gives.
     if (!spec.show) return [{ label: "Value", value: spec.type !== "bytes" ? fieldValueText(spec.type, field) : hexPreview(field) }];
-    const value = readField(new ByteReader(bytes), hit.start - spec.offset, spec);
+    const value = readField(new ByteReader(field), -spec.offset, spec);
     return SHOW_ROWS[showOf(spec)]({ analysis, hit, value, field, batch });
   }
   // The parts no fixed field describes.
-  if (hit.kind === "frame.user_headers") return userHeaderRows(field);
+  if (hit.kind === "frame.user_headers") return userHeaderRows(field, length);
   if (hit.kind === "frame.payload") {
-    const rows: InfoRow[] = [{ label: "Length", value: plural(field.length, "byte") }];
-    const text = textPreview(field);
+    const rows: InfoRow[] = [{ label: "Length", value: plural(length, "byte") }];
+    const text = textPreview(field, TEXT_PREVIEW_BYTES, length);
     if (text !== null) rows.push({ label: "Text", value: text });
-    rows.push({ label: "Hex", value: hexPreview(field) });
+    rows.push({ label: "Hex", value: hexPreview(field, PREVIEW_BYTES, length) });
     return rows;
   }
   if (hit.kind === "unattributed")
     return [
-      { label: "Run", value: plural(field.length, "byte") },
-      { label: "Hex", value: hexPreview(field) },
+      { label: "Run", value: plural(length, "byte") },
+      { label: "Hex", value: hexPreview(field, PREVIEW_BYTES, length) },
     ];
-  return [{ label: "Value", value: hexPreview(field) }];
+  return [{ label: "Value", value: hexPreview(field, PREVIEW_BYTES, length) }];
 }
 
-function userHeaderRows(block: Uint8Array): InfoRow[] {
-  const rows: InfoRow[] = [{ label: "Length", value: plural(block.length, "byte") }];
-  if (block.length === 0) return rows;
-  const decoded = block.length <= MAX_TLV_DECODE ? decodeUserHeaders(block) : null;
+// `block` is the whole block when it is small enough to decode, else its head.
+function userHeaderRows(block: Uint8Array, length: number): InfoRow[] {
+  const rows: InfoRow[] = [{ label: "Length", value: plural(length, "byte") }];
+  if (length === 0) return rows;
+  const decoded = length <= MAX_TLV_DECODE && block.length === length ? decodeUserHeaders(block) : null;
   if (decoded?.ok) {
     rows.push({ label: "TLV", value: plural(decoded.headers.length, "header") });
     decoded.headers.slice(0, MAX_HEADERS_SHOWN).forEach((h, i) => {
@@ -215,25 +240,29 @@ function userHeaderRows(block: Uint8Array): InfoRow[] {
     return rows;
   }
   rows.push({ label: "TLV", value: decoded ? `not TLV: ${decoded.reason}` : "not decoded (block too large)" });
-  const text = textPreview(block);
+  const text = textPreview(block, TEXT_PREVIEW_BYTES, length);
   if (text !== null) rows.push({ label: "Text", value: text });
-  rows.push({ label: "Hex", value: hexPreview(block) });
+  rows.push({ label: "Hex", value: hexPreview(block, PREVIEW_BYTES, length) });
   return rows;
 }
 
-/** Describes byte `offset` of an analysed input for the tooltip. */
+/**
+ * Describes byte `offset` of an analysed input for the tooltip. `bytes` need only hold
+ * kindNeeds(offset, offset + 1) and byteInfoNeeds of the hit: the tooltip of an input read on demand reads just those.
+ */
 export function describeByte(
   analysis: Analysis,
-  bytes: Uint8Array,
+  bytes: InputWindows,
   offset: number,
   diagnostics: RangeIndex<Diagnostic>,
   container?: readonly ContainerField[],
 ): ByteInfo {
   const hit = fieldAt(analysis, bytes, offset, container);
   const kind = describeKind(hit.kind);
+  const byte = bytesIn(bytes, offset, offset + 1)?.[0] ?? 0;
   const rows: InfoRow[] = [
     { label: "Offset", value: formatOffset(offset) },
-    { label: "Byte", value: `0x${(bytes[offset] ?? 0).toString(16).padStart(2, "0")} ${JSON.stringify(asciiOf(bytes[offset] ?? 0))}` },
+    { label: "Byte", value: `0x${byte.toString(16).padStart(2, "0")} ${JSON.stringify(asciiOf(byte))}` },
   ];
   if (hit.batch >= 0) rows.push({ label: "In batch", value: `+${offset - hit.batchStart}` });
   if (hit.frameStart >= 0) rows.push({ label: "In frame", value: `+${offset - hit.frameStart}` });

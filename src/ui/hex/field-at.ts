@@ -1,20 +1,10 @@
 /** The field a byte belongs to: its kind, its whole range, and the batch and frame around it. */
 import { partitionPoint, upperBound } from "../../lib/binary-search.ts";
-import { locateByte } from "../../core/byte-map.ts";
+import { locateByte, storedPayloadLength, type InputWindows } from "../../core/byte-map.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
-import {
-  BATCH_HEADER_FIELDS,
-  BATCH_HEADER_SIZE,
-  FRAME_FIELD,
-  FRAME_HEADER_FIELDS,
-  FRAME_HEADER_SIZE,
-  type ByteKind,
-  type FieldSpec,
-} from "../../format/fields.ts";
-import { readField } from "../../format/field-codec.ts";
-import { ByteReader } from "../../format/reader.ts";
+import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind, type FieldSpec } from "../../format/fields.ts";
 import { CONTAINER_TABLES } from "../../format/containers/index.ts";
-import { containerFieldAt, type ContainerField } from "../../core/containers/index.ts";
+import type { ContainerField } from "../../core/containers/index.ts";
 import { frameEnd as endOfFrame, frameIndexInBatch } from "../../core/frame-columns.ts";
 
 /** A byte's field, placed in the input. Ranges are half-open and clamped to what the input holds. */
@@ -84,15 +74,20 @@ function unattributedRun(analysis: Analysis, offset: number, batch: number): [nu
   return [Math.min(lo, offset), Math.max(hi, offset + 1)];
 }
 
+/** The container field holding `offset`, by binary search over fields sorted by start. */
+function containerFieldOf(fields: readonly ContainerField[], offset: number): ContainerField | null {
+  const i = partitionPoint(0, fields.length, (k) => (fields[k] as ContainerField).start <= offset) - 1;
+  const f = i >= 0 ? fields[i] : undefined;
+  return f && offset < f.end ? f : null;
+}
+
 /**
- * Finds the field of byte `offset` (0 ≤ offset < bytes.length): one lookup in the model, no scan.
+ * Finds the field of byte `offset` (0 ≤ offset < analysis.size): one lookup in the model, no scan.
  * Container fields (sorted by start, as openInput gives them) come first: they lie outside the batches.
+ * `bytes` need only hold kindNeeds(offset, offset + 1): the ranges are read from the model.
  */
-export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number, container: readonly ContainerField[] = NO_FIELDS): FieldHit {
-  const c =
-    container.length > 0
-      ? containerFieldAt({ container: { format: "batches", start: 0, end: 0, fields: container }, entries: null, legacy: null }, bytes, offset)
-      : null;
+export function fieldAt(analysis: Analysis, bytes: InputWindows, offset: number, container: readonly ContainerField[] = NO_FIELDS): FieldHit {
+  const c = container.length > 0 && offset >= 0 && offset < analysis.size ? containerFieldOf(container, offset) : null;
   if (c) {
     const spec = containerSpec(c.kind);
     return {
@@ -144,9 +139,8 @@ export function fieldAt(analysis: Analysis, bytes: Uint8Array, offset: number, c
     const start = frameStart + frameSpec.offset;
     return { ...framePart, spec: frameSpec, start, end: Math.min(start + frameSpec.size, frameEnd) };
   }
-  const payloadLength = complete
-    ? (analysis.frames.payloadLength[loc.frame] as number)
-    : readField(new ByteReader(bytes), frameStart, FRAME_FIELD.payload_length);
+  const payloadLength = complete ? (analysis.frames.payloadLength[loc.frame] as number) : (storedPayloadLength(bytes, frameStart) ?? Infinity);
+  // A truncated frame whose header is not in the windows reads as payload to its end, as locateByte does.
   const payloadEnd = Math.min(frameStart + FRAME_HEADER_SIZE + payloadLength, frameEnd);
   if (loc.kind === "frame.payload") return { ...framePart, spec: null, start: frameStart + FRAME_HEADER_SIZE, end: payloadEnd };
   return { ...framePart, spec: null, start: payloadEnd, end: frameEnd };

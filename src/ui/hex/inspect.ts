@@ -6,8 +6,9 @@ import type { Analysis } from "../../core/model.ts";
 import { hoverStore, type ByteSpan } from "../state/app-state.ts";
 import { createStore } from "../state/store.ts";
 import { checksumCoverage, coverageStore } from "./coverage.ts";
-import { fieldAt } from "./field-at.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
+import type { InputBytes } from "../../lib/input-bytes.ts";
+import { hitAt } from "./windows.ts";
 
 /** The byte the tooltip describes and how it was reached. */
 export interface Inspected {
@@ -21,11 +22,14 @@ export const inspectStore = createStore<Inspected | null>(null);
 // The span this module last put in hoverStore, so clearing does not wipe another view's hover.
 let ownHover: ByteSpan | null = null;
 
-/** Inspects byte `offset`: field hover, checksum coverage and tooltip. */
-export function inspectByte(analysis: Analysis, bytes: Uint8Array, offset: number, via: Inspected["via"], container?: readonly ContainerField[]): void {
+/**
+ * Inspects byte `offset`: field hover, checksum coverage and tooltip. The field's range comes from the
+ * model (of an input read on demand, only a truncated frame's header is read); the tooltip reads its value.
+ */
+export function inspectByte(analysis: Analysis, source: InputBytes, offset: number, via: Inspected["via"], container?: readonly ContainerField[]): void {
   const current = inspectStore.get();
   if (current && current.offset === offset && current.via === via) return;
-  const hit = fieldAt(analysis, bytes, offset, container);
+  const hit = hitAt(analysis, source, offset, container);
   const hover = hoverStore.get();
   if (!hover || hover.start !== hit.start || hover.end !== hit.end) {
     ownHover = { start: hit.start, end: hit.end };

@@ -12,14 +12,15 @@ import { HexRow } from "./HexRow.tsx";
 import { HexTooltip } from "./HexTooltip.tsx";
 import { inspectStore } from "./inspect.ts";
 import { Legend } from "./Legend.tsx";
-import { RowCache } from "./row-data.ts";
+import { RowCache, type RowData } from "./row-data.ts";
+import { memoryBytes } from "../../lib/input-bytes.ts";
 
 const input = analysed(goldenBatch());
 const cache = new RowCache(input.analysis, input.bytes);
 
 function row(r: number): string {
   const data = cache.window(r, r + 1)[0]!;
-  return renderToStaticMarkup(createElement(HexRow, { data, bytes: input.bytes, offsetDigits: 8, idPrefix: "t-" }));
+  return renderToStaticMarkup(createElement(HexRow, { data, offsetDigits: 8, idPrefix: "t-" }));
 }
 
 function cells(html: string, attr: string): number[] {
@@ -65,10 +66,29 @@ describe("HexRow", () => {
     bytes[310]! ^= 1;
     const bad = analysed(bytes);
     const data = new RowCache(bad.analysis, bad.bytes).window(16, 17)[0]!;
-    const html = renderToStaticMarkup(createElement(HexRow, { data, bytes: bad.bytes, offsetDigits: 8, idPrefix: "t-" }));
+    const html = renderToStaticMarkup(createElement(HexRow, { data, offsetDigits: 8, idPrefix: "t-" }));
     expect(cells(html, 'data-problem="error"')).toEqual([256, 257, 258, 259, 260, 261, 262, 263]);
     expect(html).toContain('data-offset="256" data-kind="frame.checksum" data-edge="frame"');
     expect(row(0)).toContain('data-offset="0" data-kind="batch.partition_id" data-edge="batch"');
+  });
+
+  test("a row whose bytes are still being read shows placeholders, marked, never zeros; then its bytes", async () => {
+    const { fileBytes } = await import("../../lib/input-bytes.ts");
+    const source = fileBytes(new Blob([input.bytes.slice()]), { pageBytes: 64, maxPages: 4 });
+    const onDemand = new RowCache(input.analysis, source);
+    const render = (data: RowData) => renderToStaticMarkup(createElement(HexRow, { data, offsetDigits: 8, idPrefix: "t-" }));
+    const waiting = render(onDemand.window(2, 3)[0]!);
+    expect(waiting).toContain('aria-busy="true"');
+    expect(cells(waiting, "data-pending")).toHaveLength(16);
+    expect(waiting.match(/>··</g)).toHaveLength(16);
+    expect(waiting).not.toMatch(/>00</);
+    // Kinds come from the model meanwhile.
+    expect(waiting).toContain('data-offset="40" data-kind="batch.batch_checksum"');
+    await source.load(32, 48);
+    const landed = render(onDemand.window(2, 3)[0]!);
+    expect(landed).not.toContain("aria-busy");
+    expect(cells(landed, "data-pending")).toEqual([]);
+    expect(landed).toBe(row(2));
   });
 
   test("a short last row pads without cells", () => {
@@ -89,10 +109,11 @@ describe("HexTooltip", () => {
       createElement(HexTooltip, {
         id: "tip",
         analysis: evil.analysis,
-        bytes: evil.bytes,
+        source: memoryBytes(evil.bytes),
         diagnostics: new RowCache(evil.analysis, evil.bytes).diagnostics,
         gridRef,
         layoutKey: "",
+        onReadError: () => {},
       }),
     );
     expect(html).toContain('role="tooltip"');

@@ -1,16 +1,20 @@
 /**
- * What each visible row shows: the kind of every byte, frame and batch starts, and the worst
- * diagnostic over each byte. Rows are computed a window at a time (one fillKinds call and one
+ * What each visible row shows: its bytes, the kind of every byte, frame and batch starts, and the
+ * worst diagnostic over each byte. Rows are computed a window at a time (one fillKinds call and one
  * RangeIndex query per window of missing rows) and cached, so a row's data object stays the same
- * while it is on screen and its memoized component does not re-render on scroll.
+ * while it is on screen and its memoized component does not re-render on scroll. An input read on
+ * demand gives each row a 16-byte copy of its bytes once they are at hand (never a page of the
+ * file, which a row would keep alive); until then the row has none and says which bytes to load.
  */
-import { fillKinds, KIND_CODE } from "../../core/byte-map.ts";
+import { fillKinds, kindNeeds, KIND_CODE } from "../../core/byte-map.ts";
 import type { Analysis } from "../../core/model.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
 import { partitionPoint } from "../../lib/binary-search.ts";
 import type { Diagnostic, Severity } from "../../format/diagnostics.ts";
+import { memoryBytes, wholeWindow, type ByteWindow, type InputBytes } from "../../lib/input-bytes.ts";
 import { RangeIndex } from "../../lib/range-index.ts";
 import { BYTES_PER_ROW } from "./layout.ts";
+import { peekRanges, type Range } from "../common/input-windows.ts";
 
 /** Edge codes: where a unit starts. */
 export const Edge = { none: 0, frame: 1, batch: 2 } as const;
@@ -38,6 +42,10 @@ export interface RowData {
   readonly problems: Uint8Array;
   /** Worst edge in the row, for the offset column. */
   readonly rowEdge: number;
+  /** The row's bytes (byte i of the input is `bytes.bytes[i - bytes.start]`), or null while they are being read. */
+  readonly bytes: ByteWindow | null;
+  /** False while a truncated frame's header the kinds depend on is being read (its body shows as payload meanwhile). */
+  readonly exact: boolean;
 }
 
 /** A cache of row data for one analysed input. */
@@ -46,31 +54,42 @@ export class RowCache {
   readonly diagnostics: RangeIndex<Diagnostic>;
   readonly rows: number;
   private readonly cache = new Map<number, RowData>();
+  private readonly source: InputBytes;
+  /** The whole input as one window shared by every row, when it is in memory. */
+  private readonly whole: ByteWindow | null;
+  private lastMissing: Range[] = [];
 
   constructor(
     private readonly analysis: Analysis,
-    private readonly bytes: Uint8Array,
+    bytes: Uint8Array | InputBytes,
     private readonly capacity = 4096,
     /** The container's own fields in byte order: their kinds overlay the batch map. */
     private readonly container: readonly ContainerField[] = [],
   ) {
+    this.source = bytes instanceof Uint8Array ? memoryBytes(bytes) : bytes;
+    this.whole = this.source.whole ? wholeWindow(this.source.whole) : null;
     this.diagnostics = new RangeIndex(analysis.diagnostics);
-    this.rows = Math.ceil(bytes.length / BYTES_PER_ROW);
+    this.rows = Math.ceil(this.source.size / BYTES_PER_ROW);
   }
 
-  /** Data of rows [first, end), computing the missing ones in one pass. */
+  /** Data of rows [first, end), computing the missing ones in one pass and taking the bytes at hand. */
   window(first: number, end: number): RowData[] {
     const lo = Math.max(0, first);
     const hi = Math.min(this.rows, end);
+    this.lastMissing = [];
     let missFirst = -1;
     let missEnd = -1;
+    let bytesFirst = -1;
     for (let r = lo; r < hi; r++) {
-      if (!this.cache.has(r)) {
+      const data = this.cache.get(r);
+      if (!data || !data.exact) {
         if (missFirst < 0) missFirst = r;
         missEnd = r + 1;
       }
+      if (!data?.bytes && bytesFirst < 0) bytesFirst = r;
     }
     if (missFirst >= 0) this.compute(missFirst, missEnd);
+    if (bytesFirst >= 0) this.takeBytes(bytesFirst, hi);
     const out: RowData[] = [];
     for (let r = lo; r < hi; r++) {
       const data = this.cache.get(r) as RowData;
@@ -83,14 +102,39 @@ export class RowCache {
     return out;
   }
 
+  /** The byte ranges the last window() could not show yet: load them, then ask again when they land. */
+  missing(): readonly Range[] {
+    return this.lastMissing;
+  }
+
+  // Rows [firstRow, endRow) without bytes take a copy of theirs when one peek holds them all.
+  private takeBytes(firstRow: number, endRow: number): void {
+    const start = firstRow * BYTES_PER_ROW;
+    const end = Math.min(this.source.size, endRow * BYTES_PER_ROW);
+    const got = this.source.peek(start, end);
+    if (!got) {
+      this.lastMissing.push({ start, end });
+      return;
+    }
+    for (let r = firstRow; r < endRow; r++) {
+      const data = this.cache.get(r);
+      if (!data || data.bytes) continue;
+      const from = data.start - start;
+      this.cache.set(r, { ...data, bytes: { start: data.start, bytes: got.bytes.slice(from, from + data.length) } });
+    }
+  }
+
   private compute(firstRow: number, endRow: number): void {
     const start = firstRow * BYTES_PER_ROW;
-    const end = Math.min(this.bytes.length, endRow * BYTES_PER_ROW);
+    const end = Math.min(this.source.size, endRow * BYTES_PER_ROW);
     const n = end - start;
     const kinds = new Uint8Array(n);
     const edges = new Uint8Array(n);
     const problems = new Uint8Array(n);
-    fillKinds(this.analysis, this.bytes, start, end, kinds, edges);
+    const needed = peekRanges(this.source, kindNeeds(this.analysis, start, end));
+    this.lastMissing.push(...needed.missing);
+    const exact = needed.missing.length === 0;
+    fillKinds(this.analysis, needed.windows, start, end, kinds, edges);
     this.overlayContainer(start, end, kinds);
     for (let i = 0; i < n; i++) {
       if (edges[i]) edges[i] = kinds[i] === KIND_CODE["batch.partition_id"] ? Edge.batch : Edge.frame;
@@ -104,7 +148,8 @@ export class RowCache {
       }
     }
     for (let r = firstRow; r < endRow; r++) {
-      if (this.cache.has(r)) continue;
+      const before = this.cache.get(r);
+      if (before?.exact) continue;
       const a = (r - firstRow) * BYTES_PER_ROW;
       const b = Math.min(n, a + BYTES_PER_ROW);
       const rowEdges = edges.subarray(a, b);
@@ -118,6 +163,8 @@ export class RowCache {
         edges: rowEdges,
         problems: problems.subarray(a, b),
         rowEdge,
+        bytes: this.whole ?? before?.bytes ?? null,
+        exact,
       });
     }
   }

@@ -12,6 +12,7 @@ import { typeNibble } from "./keys.ts";
 import { documentStore } from "../state/app-state.ts";
 import { editByte, editStore, latestBytes, startEditing, undo } from "../session/editing.ts";
 import { startLoading } from "../session/loading.ts";
+import { memoryBytes } from "../../lib/input-bytes.ts";
 
 const xxh = await loadXxh3();
 startLoading();
@@ -24,7 +25,11 @@ function openSegment(copies: number): Uint8Array {
   for (let i = 0; i < copies; i++) bytes.set(batch, i * batch.length);
   const { analysis, ...meta } = openInputWith(xxh, bytes, { name: "00000000000000000000.log" });
   expect(meta.format).toBe("segment");
-  documentStore.set({ input: { name: "00000000000000000000.log", bytes, analysis, ranOn: "worker", meta }, loading: null, error: null });
+  documentStore.set({
+    input: { name: "00000000000000000000.log", bytes, source: memoryBytes(bytes), analysis, ranOn: "worker", meta },
+    loading: null,
+    error: null,
+  });
   return bytes;
 }
 
@@ -47,7 +52,7 @@ async function type(offset: number, digits: string, between: () => Promise<void>
   }
 }
 
-const shownHex = (start: number, end: number) => Buffer.from(documentStore.get().input!.bytes.subarray(start, end)).toString("hex");
+const shownHex = (start: number, end: number) => Buffer.from(documentStore.get().input!.bytes!.subarray(start, end)).toString("hex");
 const noWait = () => Promise.resolve();
 
 describe("typing over a segment's bytes", () => {

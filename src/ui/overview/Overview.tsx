@@ -14,6 +14,8 @@ import { KIND_STYLE } from "../common/kind-style.ts";
 import { overviewRows, rowOfByte } from "./overview-data.ts";
 import "./overview.css";
 import { formatCount, plural } from "../../format/values.ts";
+import { kindNeeds } from "../../core/byte-map.ts";
+import { loadRanges, peekRanges, useBytesLanded } from "../common/input-windows.ts";
 
 const selectWindow = (w: ViewWindow | null) => w;
 /** Width of the strip in CSS px; the right part carries the problem marks. */
@@ -37,8 +39,8 @@ function usePrefersDark(): boolean {
 
 /** The strip for a loaded input. */
 export function Overview({ input }: { input: LoadedInput }): JSX.Element {
-  const { analysis, bytes } = input;
-  const size = bytes.length;
+  const { analysis, source } = input;
+  const size = source.size;
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [height, setHeight] = useState(0);
@@ -55,7 +57,19 @@ export function Overview({ input }: { input: LoadedInput }): JSX.Element {
     return () => observer.disconnect();
   }, []);
 
-  const data = useMemo(() => overviewRows(analysis, bytes, height), [analysis, bytes, height]);
+  // Of an input read on demand, only truncated frames' headers are read (kindNeeds), and the strip is redrawn when they land;
+  // an input with none (most) never redraws for pages other views read.
+  const landed = useBytesLanded(source);
+  const [readError, setReadError] = useState<string | null>(null);
+  const needs = useMemo(() => (source.whole ? [] : kindNeeds(analysis, 0, size)), [analysis, source, size]);
+  const needsLanded = needs.length > 0 ? landed : 0;
+  // needsLanded: a peek that missed may hit once read pages land.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const needed = useMemo(() => peekRanges(source, needs), [source, needs, needsLanded]);
+  useEffect(() => {
+    if (needed.missing.length > 0) loadRanges(source, needed.missing, setReadError);
+  }, [needed, source]);
+  const data = useMemo(() => overviewRows(analysis, needed.windows, height), [analysis, needed, height]);
   const counts = useMemo(() => analysis.summary, [analysis]);
 
   // Painted in device pixels so ticks stay sharp; colours come from the same custom properties as the hex map.
@@ -150,6 +164,8 @@ export function Overview({ input }: { input: LoadedInput }): JSX.Element {
       }
       tabIndex={0}
       data-testid="overview"
+      // A failed read of a truncated frame's header: the hex map says it in full.
+      title={readError ?? undefined}
       style={{ inlineSize: WIDTH }}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

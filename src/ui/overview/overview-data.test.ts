@@ -1,9 +1,10 @@
 /** Overview rows from a real analysis: kinds by majority, batch ticks, and each diagnostic's worst severity on its rows. */
 import { describe, expect, it } from "vitest";
 import { analyze } from "../../core/analyze.ts";
-import { KIND_CODE } from "../../core/byte-map.ts";
+import { KIND_CODE, kindNeeds } from "../../core/byte-map.ts";
 import { concat, producerBatch, stampedBatch } from "../../../test/helpers.ts";
 import { overviewRows, rowOfByte } from "./overview-data.ts";
+import { goldenBatch } from "../hex/fixtures.test-util.ts";
 
 describe("overview rows", () => {
   it("maps bytes to rows proportionally and never past the last row", () => {
@@ -27,5 +28,18 @@ describe("overview rows", () => {
     // Row 0 is batch header bytes; no row before the second batch holds a problem.
     expect(o.kinds[0]).toBe(KIND_CODE["batch.partition_id"]);
     expect([...o.problems.subarray(0, rowOfByte(a.length, bytes.length, rows))].every((p) => p === 0)).toBe(true);
+  });
+
+  it("draws an input read on demand from kindNeeds' windows alone, as it draws the whole input", async () => {
+    // The golden batch cut inside frame 1's user headers: a truncated frame whose kinds need its header.
+    const bytes = goldenBatch().subarray(0, 391);
+    const analysis = await analyze(bytes);
+    expect(analysis.batches.some((b) => b.truncatedFrame?.headerComplete)).toBe(true);
+    const windows = kindNeeds(analysis, 0, bytes.length).map((r) => ({ start: r.start, bytes: bytes.slice(r.start, r.end) }));
+    expect(windows.length).toBe(1);
+    expect(overviewRows(analysis, [], bytes.length), "without its header the frame's user headers read as payload").not.toEqual(
+      overviewRows(analysis, bytes, bytes.length),
+    );
+    for (const rows of [16, 200, bytes.length]) expect(overviewRows(analysis, windows, rows)).toEqual(overviewRows(analysis, bytes, rows));
   });
 });

@@ -1,5 +1,5 @@
 /** What each pixel row of the overview stands for: its main byte kind, a batch start, the worst problem in it. */
-import { KIND_CODE, locateByte } from "../../core/byte-map.ts";
+import { KIND_CODE, locateByte, type InputWindows } from "../../core/byte-map.ts";
 import type { Analysis } from "../../core/model.ts";
 
 /** Per-row facts of an overview `rows` pixels tall. */
@@ -23,9 +23,12 @@ export function rowOfByte(offset: number, size: number, rows: number): number {
   return Math.min(rows - 1, Math.max(0, Math.floor((offset / size) * rows)));
 }
 
-/** Builds the overview rows of an analysed input. */
-export function overviewRows(analysis: Analysis, bytes: Uint8Array, rows: number): OverviewRows {
-  const size = bytes.length;
+/**
+ * Builds the overview rows of an analysed input. The kinds come from the model; `bytes` need only
+ * hold kindNeeds(0, analysis.size) (truncated frames' headers), so an input read on demand passes those few windows.
+ */
+export function overviewRows(analysis: Analysis, bytes: InputWindows, rows: number): OverviewRows {
+  const size = analysis.size;
   const kinds = new Uint8Array(rows);
   const batchStarts = new Uint8Array(rows);
   const problems = new Uint8Array(rows);
