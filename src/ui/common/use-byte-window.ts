@@ -1,0 +1,127 @@
+/**
+ * Reading the window of an input a view shows: at once when it is in memory (or its pages are),
+ * else from the File, with the view re-rendered when the bytes land. A view subscribes once to the
+ * input's bytes, never per row, and shows a placeholder (never zeros) until its window is there.
+ */
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import type { ByteWindow, InputBytes } from "../../lib/input-bytes.ts";
+
+/** A window being read: the bytes once at hand, or why the file could not be read. */
+export interface WindowRead {
+  readonly window: ByteWindow | null;
+  readonly error: string | null;
+}
+
+/** The sentence a failed read shows: which bytes, and what went wrong (the file changed or vanished on disk). */
+export function readErrorText(start: number, end: number, err: unknown): string {
+  const why = err instanceof Error ? err.message : String(err);
+  return `Could not read bytes ${start}..${end} of the file: ${why}. Open the file again.`;
+}
+
+// Re-renders the caller whenever pages of `source` land (one subscription per view).
+function useLanded(source: InputBytes): number {
+  const [version, bump] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => source.subscribe(bump), [source]);
+  return version;
+}
+
+/**
+ * Bytes [start, end) of `source` (clamped to the input): the window when at hand, else null while
+ * load() reads it (the view re-renders when it lands); the window is kept once read, so a page dropped
+ * from the cache does not blank the view.
+ */
+export function useByteWindow(source: InputBytes, start: number, end: number): WindowRead {
+  const [read, setRead] = useState<{ source: InputBytes; key: string; window: ByteWindow | null; error: string | null } | null>(null);
+  const key = `${start}:${end}`;
+  const held = useRef<{ source: InputBytes; key: string; window: ByteWindow } | null>(null);
+  const mine = read && read.source === source && read.key === key ? read : null;
+  // Peeked once per range: a window across pages is a copy, not to be made again on every render.
+  if (!(held.current && held.current.source === source && held.current.key === key)) {
+    const hit = source.peek(start, end) ?? mine?.window ?? null;
+    held.current = hit ? { source, key, window: hit } : null;
+  }
+  const kept = held.current?.window ?? null;
+  const missing = !kept && !mine;
+  useEffect(() => {
+    if (!missing) return;
+    let live = true;
+    source.load(start, end).then(
+      (window) => live && setRead({ source, key: `${start}:${end}`, window, error: null }),
+      (err: unknown) => live && setRead({ source, key: `${start}:${end}`, window: null, error: readErrorText(start, end, err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [source, start, end, missing]);
+  return { window: kept, error: mine?.error ?? null };
+}
+
+/** Rows' windows read on demand: `read` peeks, and on a miss queues one load for the range. */
+export interface RowReader {
+  /** Bytes [start, end) when at hand, else null (the load is queued and the view re-renders when it lands). */
+  readonly read: (start: number, end: number) => ByteWindow | null;
+  /** Changes whenever read windows landed: a dependency for memoised cells. */
+  readonly version: number;
+  /** The first read that failed, as a sentence, or null. */
+  readonly error: string | null;
+}
+
+interface RowReads {
+  readonly source: InputBytes;
+  readonly kept: Map<string, ByteWindow>;
+  readonly asked: Set<string>;
+  readonly queued: [number, number][];
+  scheduled: boolean;
+}
+
+// Small copies of windows read: a row's window would otherwise keep its whole 256 KiB page alive.
+const KEPT_WINDOWS = 2048;
+
+/**
+ * A reader for the visible rows of a table over `source`: every row's window is read once (loads
+ * are queued during render and started after it), copies of small windows are kept for re-renders,
+ * and the table re-renders once per landing, not per row.
+ */
+export function useRowReader(source: InputBytes): RowReader {
+  const landed = useLanded(source);
+  const [loaded, bump] = useReducer((n: number) => n + 1, 0);
+  const [error, setError] = useState<string | null>(null);
+  // Per source: a newly opened input starts with nothing kept or asked.
+  const ref = useRef<RowReads | null>(null);
+  if (ref.current?.source !== source) ref.current = { source, kept: new Map(), asked: new Set(), queued: [], scheduled: false };
+  const state = ref.current;
+  useEffect(() => setError(null), [source]);
+  const flush = useCallback(() => {
+    state.scheduled = false;
+    const queued = state.queued.splice(0);
+    for (const [start, end] of queued) {
+      source.load(start, end).then(
+        (w) => {
+          if (state.kept.size >= KEPT_WINDOWS) state.kept.clear();
+          state.kept.set(`${start}:${end}`, { start: w.start, bytes: w.bytes.slice() });
+          state.asked.delete(`${start}:${end}`);
+          bump();
+        },
+        (err: unknown) => setError((e) => e ?? readErrorText(start, end, err)),
+      );
+    }
+  }, [source, state]);
+  const read = useCallback(
+    (start: number, end: number): ByteWindow | null => {
+      const key = `${start}:${end}`;
+      const got = source.peek(start, end) ?? state.kept.get(key) ?? null;
+      // A failed range stays asked: it is not read again on every render.
+      if (got || state.asked.has(key)) return got;
+      state.asked.add(key);
+      state.queued.push([start, end]);
+      if (!state.scheduled) {
+        state.scheduled = true;
+        // After the render that asked: a render stays free of side effects it cannot undo.
+        setTimeout(flush, 0);
+      }
+      return null;
+    },
+    [source, state, flush],
+  );
+  return { read, version: landed * 65536 + loaded, error };
+}
