@@ -15,7 +15,7 @@ export interface WindowRead {
 /** The sentence a failed read shows: which bytes, and what went wrong (the file changed or vanished on disk). */
 export function readErrorText(start: number, end: number, err: unknown): string {
   const why = err instanceof Error ? err.message : String(err);
-  return `Could not read bytes ${start}..${end} of the file: ${why}. Open the file again.`;
+  return `Could not read bytes ${start.toLocaleString("en-US")}..${end.toLocaleString("en-US")} of the file: ${why}. Open the file again.`;
 }
 
 // Re-renders the caller whenever pages of `source` land (one subscription per view).
