@@ -1,7 +1,8 @@
 /**
  * Reading the window of an input a view shows: at once when it is in memory (or its pages are),
- * else from the File, with the view re-rendered when the bytes land. A view subscribes once to the
- * input's bytes, never per row, and shows a placeholder (never zeros) until its window is there.
+ * else from the File, with the view re-rendered when its own reads land (not when another view's
+ * pages do, so scrolling the hex map does not re-render the tables), never per row; the view shows
+ * a placeholder (never zeros) until its window is there.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { ByteWindow, InputBytes } from "../../lib/input-bytes.ts";
@@ -16,13 +17,6 @@ export interface WindowRead {
 export function readErrorText(start: number, end: number, err: unknown): string {
   const why = err instanceof Error ? err.message : String(err);
   return `Could not read bytes ${start.toLocaleString("en-US")}..${end.toLocaleString("en-US")} of the file: ${why}. Open the file again.`;
-}
-
-// Re-renders the caller whenever pages of `source` land (one subscription per view).
-function useLanded(source: InputBytes): number {
-  const [version, bump] = useReducer((n: number) => n + 1, 0);
-  useEffect(() => source.subscribe(bump), [source]);
-  return version;
 }
 
 /**
@@ -80,10 +74,9 @@ const KEPT_WINDOWS = 2048;
 /**
  * A reader for the visible rows of a table over `source`: every row's window is read once (loads
  * are queued during render and started after it), copies of small windows are kept for re-renders,
- * and the table re-renders once per landing, not per row.
+ * and the table re-renders once per landed read, not per row.
  */
 export function useRowReader(source: InputBytes): RowReader {
-  const landed = useLanded(source);
   const [loaded, bump] = useReducer((n: number) => n + 1, 0);
   const [error, setError] = useState<string | null>(null);
   // Per source: a newly opened input starts with nothing kept or asked.
@@ -123,5 +116,5 @@ export function useRowReader(source: InputBytes): RowReader {
     },
     [source, state, flush],
   );
-  return { read, version: landed * 65536 + loaded, error };
+  return { read, version: loaded, error };
 }
