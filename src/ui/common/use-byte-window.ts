@@ -60,61 +60,66 @@ export interface RowReader {
   readonly error: string | null;
 }
 
-interface RowReads {
-  readonly source: InputBytes;
-  readonly kept: Map<string, ByteWindow>;
-  readonly asked: Set<string>;
-  readonly queued: [number, number][];
-  scheduled: boolean;
-}
-
 // Small copies of windows read: a row's window would otherwise keep its whole 256 KiB page alive.
 const KEPT_WINDOWS = 2048;
 
 /**
- * A reader for the visible rows of a table over `source`: every row's window is read once (loads
- * are queued during render and started after it), copies of small windows are kept for re-renders,
- * and the table re-renders once per landed read, not per row.
+ * The windows of table rows read from `source`: read() peeks, and on a miss queues the range, loaded
+ * once after the current render; `landed` hears each read that lands (a copy of it is kept), `failed`
+ * the sentence for each that fails (a failed range is not read again).
+ */
+export class RowWindows {
+  private readonly kept = new Map<string, ByteWindow>();
+  private readonly asked = new Set<string>();
+  private queued: [number, number][] = [];
+
+  constructor(
+    readonly source: InputBytes,
+    private readonly landed: () => void,
+    private readonly failed: (message: string) => void,
+  ) {}
+
+  /** Bytes [start, end) when at hand, else null (the read is queued). */
+  read(start: number, end: number): ByteWindow | null {
+    const key = `${start}:${end}`;
+    const got = this.source.peek(start, end) ?? this.kept.get(key) ?? null;
+    if (got || this.asked.has(key)) return got;
+    this.asked.add(key);
+    // After the render that asked: a render stays free of side effects it cannot undo.
+    if (this.queued.push([start, end]) === 1) setTimeout(() => this.flush(), 0);
+    return null;
+  }
+
+  private flush(): void {
+    const queued = this.queued;
+    this.queued = [];
+    for (const [start, end] of queued) {
+      this.source.load(start, end).then(
+        (w) => {
+          if (this.kept.size >= KEPT_WINDOWS) this.kept.clear();
+          this.kept.set(`${start}:${end}`, { start: w.start, bytes: w.bytes.slice() });
+          this.asked.delete(`${start}:${end}`);
+          this.landed();
+        },
+        (err: unknown) => this.failed(readErrorText(start, end, err)),
+      );
+    }
+  }
+}
+
+/**
+ * A reader for the visible rows of a table over `source` (RowWindows): every row's window is read
+ * once, copies of small windows are kept for re-renders, and the table re-renders once per landed
+ * read, not per row.
  */
 export function useRowReader(source: InputBytes): RowReader {
   const [loaded, bump] = useReducer((n: number) => n + 1, 0);
   const [error, setError] = useState<string | null>(null);
   // Per source: a newly opened input starts with nothing kept or asked.
-  const ref = useRef<RowReads | null>(null);
-  if (ref.current?.source !== source) ref.current = { source, kept: new Map(), asked: new Set(), queued: [], scheduled: false };
-  const state = ref.current;
+  const ref = useRef<RowWindows | null>(null);
+  if (ref.current?.source !== source) ref.current = new RowWindows(source, bump, (message) => setError((e) => e ?? message));
+  const rows = ref.current;
   useEffect(() => setError(null), [source]);
-  const flush = useCallback(() => {
-    state.scheduled = false;
-    const queued = state.queued.splice(0);
-    for (const [start, end] of queued) {
-      source.load(start, end).then(
-        (w) => {
-          if (state.kept.size >= KEPT_WINDOWS) state.kept.clear();
-          state.kept.set(`${start}:${end}`, { start: w.start, bytes: w.bytes.slice() });
-          state.asked.delete(`${start}:${end}`);
-          bump();
-        },
-        (err: unknown) => setError((e) => e ?? readErrorText(start, end, err)),
-      );
-    }
-  }, [source, state]);
-  const read = useCallback(
-    (start: number, end: number): ByteWindow | null => {
-      const key = `${start}:${end}`;
-      const got = source.peek(start, end) ?? state.kept.get(key) ?? null;
-      // A failed range stays asked: it is not read again on every render.
-      if (got || state.asked.has(key)) return got;
-      state.asked.add(key);
-      state.queued.push([start, end]);
-      if (!state.scheduled) {
-        state.scheduled = true;
-        // After the render that asked: a render stays free of side effects it cannot undo.
-        setTimeout(flush, 0);
-      }
-      return null;
-    },
-    [source, state, flush],
-  );
+  const read = useCallback((start: number, end: number) => rows.read(start, end), [rows]);
   return { read, version: loaded, error };
 }
