@@ -9,6 +9,7 @@ import { computeBatchChecksum, computeFrameChecksums } from "./verify.ts";
 import { analyze } from "../core/analyze.ts";
 import { encodeBatch, stampBatch } from "../core/encode.ts";
 import { frameDetail } from "../core/frame-view.ts";
+import { wholeWindow } from "../lib/input-bytes.ts";
 import { hexToBytes, findings, setU64 } from "../../test/helpers.ts";
 import { frameComputedChecksum, frameStoredChecksum } from "../core/frame-columns.ts";
 
@@ -79,8 +80,8 @@ describe("Iggy's golden batch (from the spec's hex)", () => {
     expect(findings(r)).toEqual([{ code: "user-headers-malformed", severity: "info", start: UH, end: 396, batch: 0, frame: 1 }]);
     expect(r.summary).toEqual({ batches: 1, frames: 2, errors: 0, warnings: 0, infos: 1 });
 
-    const d0 = frameDetail(r, g, 0);
-    const d1 = frameDetail(r, g, 1);
+    const d0 = frameDetail(r, wholeWindow(g), 0);
+    const d1 = frameDetail(r, wholeWindow(g), 1);
     expect([d0.id.value, d1.id.value]).toEqual([7n, 8n]);
     expect([d0.producerTime, d1.producerTime]).toEqual([1000n, 1050n]);
     expect([d0.messageOffset, d1.messageOffset]).toEqual([0n, 1n]);
@@ -118,7 +119,7 @@ describe("Iggy's golden batch (from the spec's hex)", () => {
     const r = await analyze(g);
     expect(r.batches[0]?.stamped).toBe(true);
     expect(r.summary).toMatchObject({ errors: 0, warnings: 0 });
-    expect(frameDetail(r, g, 1).messageOffset).toBe(101n);
+    expect(frameDetail(r, wholeWindow(g), 1).messageOffset).toBe(101n);
   });
 });
 

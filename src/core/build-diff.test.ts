@@ -7,6 +7,7 @@ import { loadXxh3 } from "../checksum/xxh3.ts";
 import { analyzeWith } from "./analyze.ts";
 import { buildFromSpec, BuildSpecError, newUuidV7Bytes } from "./build-spec.ts";
 import { frameDetail } from "./frame-view.ts";
+import { wholeWindow } from "../lib/input-bytes.ts";
 import { diffBatches } from "./diff.ts";
 import { encodeBatch, stampBatch } from "./encode.ts";
 
@@ -36,7 +37,7 @@ describe("build spec", () => {
     const a = analyzeWith(xxh, bytes);
     expect(a.diagnostics.map((d) => d.code)).toEqual(["user-headers-malformed"]);
     expect(a.batches[0]!.header).toMatchObject({ partitionId: 3n, baseOffset: 100n, messageCount: 3 });
-    const f0 = frameDetail(a, bytes, 0);
+    const f0 = frameDetail(a, wholeWindow(bytes), 0);
     expect(f0.id.version).toBe(7);
     expect(f0.id.unixMillis).toBe(1_764_420_000_123);
     expect(f0.userHeaders.decoded).toMatchObject({
@@ -46,10 +47,10 @@ describe("build spec", () => {
         { key: { text: "seq" }, value: { kindName: "u64", text: "42" } },
       ],
     });
-    const f1 = frameDetail(a, bytes, 1);
+    const f1 = frameDetail(a, wholeWindow(bytes), 1);
     expect(f1.id.uuid).toBe("74f75857-fc08-46ee-9129-f0ee7cb845ee");
     expect(new TextDecoder().decode(bytes.subarray(f1.payload.start, f1.payload.end))).toBe('{"a":1}');
-    expect(frameDetail(a, bytes, 2).id.value).toBe(7n);
+    expect(frameDetail(a, wholeWindow(bytes), 2).id.value).toBe(7n);
   });
 
   it("rejects bad values with a path", () => {
@@ -86,7 +87,10 @@ describe("build spec", () => {
       env,
     );
     const a = analyzeWith(xxh, bytes);
-    expect(frameDetail(a, bytes, 0).userHeaders.decoded).toMatchObject({ ok: true, headers: [{ value: { text: "false" } }, { value: { text: "true" } }] });
+    expect(frameDetail(a, wholeWindow(bytes), 0).userHeaders.decoded).toMatchObject({
+      ok: true,
+      headers: [{ value: { text: "false" } }, { value: { text: "true" } }],
+    });
   });
 
   it("makes RFC 9562 v7 UUIDs", () => {

@@ -6,7 +6,8 @@
 import type { FieldSpec } from "../format/fields.ts";
 import { bytesToHex, hex64 } from "../format/values.ts";
 import type { Analysis } from "./model.ts";
-import { frameStoredChecksum, frameTimestampDelta } from "./frame-columns.ts";
+import { storedChecksumIn, timestampDeltaIn, windowCovers } from "./frame-view.ts";
+import type { ByteWindow } from "../lib/input-bytes.ts";
 
 /** Bytes per diagram line, as in the hex map. */
 export const DIAGRAM_COLUMNS = 16;
@@ -49,39 +50,50 @@ export function diagramBoxes(fields: readonly FieldSpec[]): DiagramBox[] {
   return boxes;
 }
 
-function reservedText(bytes: Uint8Array, start: number, size: number): string {
+function reservedText(w: ByteWindow, start: number, size: number): string | null {
+  const field = windowCovers(w, start, start + size);
+  if (!field) return null;
   let nonzero = 0;
-  for (let i = start; i < start + size && i < bytes.length; i++) if (bytes[i] !== 0) nonzero++;
+  for (const b of field) if (b !== 0) nonzero++;
   return nonzero === 0 ? "all zero" : `${nonzero} nonzero`;
 }
 
-/** The value a diagram box of batch `batch`'s header shows: the decoded value, a checksum in hex, reserved bytes as "all zero" or a count. */
-export function batchFieldValue(analysis: Analysis, bytes: Uint8Array, batch: number, field: FieldSpec): string {
+/**
+ * The value a diagram box of batch `batch`'s header shows: the decoded value, a checksum in hex, reserved bytes
+ * as "all zero" or a count; null when it needs bytes `window` (absolute offsets) does not hold.
+ */
+export function batchFieldValue(analysis: Analysis, window: ByteWindow, batch: number, field: FieldSpec): string | null {
   const b = analysis.batches[batch];
   if (!b?.header) return "—";
-  if (field.role === "reserved") return reservedText(bytes, b.start + field.offset, field.size);
+  if (field.role === "reserved") return reservedText(window, b.start + field.offset, field.size);
   const v = (b.header as unknown as Record<string, bigint | number>)[field.jsonKey];
   return field.role === "checksum" && typeof v === "bigint" ? hex64(v) : String(v);
 }
 
 /** The value a diagram box of frame `frame`'s header shows (frame counted across the input), as batchFieldValue does. */
-export function frameFieldValue(analysis: Analysis, bytes: Uint8Array, frame: number, field: FieldSpec): string {
+export function frameFieldValue(analysis: Analysis, window: ByteWindow, frame: number, field: FieldSpec): string | null {
   const f = analysis.frames;
   const start = f.start[frame] as number;
   switch (field.name) {
-    case "checksum":
-      return hex64(frameStoredChecksum(f, bytes, frame));
-    case "id":
-      return bytesToHex(bytes.subarray(start + 8, start + 24));
+    case "checksum": {
+      const v = storedChecksumIn(window, start);
+      return v === null ? null : hex64(v);
+    }
+    case "id": {
+      const id = windowCovers(window, start + 8, start + 24);
+      return id ? bytesToHex(id) : null;
+    }
     case "offset_delta":
       return String(f.offsetDelta[frame]);
-    case "timestamp_delta":
-      return String(frameTimestampDelta(f, bytes, frame));
+    case "timestamp_delta": {
+      const v = timestampDeltaIn(window, start);
+      return v === null ? null : String(v);
+    }
     case "user_headers_length":
       return String(f.userHeadersLength[frame]);
     case "payload_length":
       return String(f.payloadLength[frame]);
     default:
-      return reservedText(bytes, start + field.offset, field.size);
+      return reservedText(window, start + field.offset, field.size);
   }
 }

@@ -11,6 +11,7 @@ import { analyzeWith } from "./analyze.ts";
 import { toContractJson } from "./contract-json.ts";
 import { encodeBatch, stampBatch, type HeaderKind, type HeaderSpec, type MessageSpec, type TlvEntry } from "./encode.ts";
 import { frameDetail } from "./frame-view.ts";
+import { wholeWindow } from "../lib/input-bytes.ts";
 import type { Analysis } from "./model.ts";
 import { SEVERITY_OF } from "../format/diagnostics.ts";
 import { concat, getU32, getU64, setU32, setU64, xxh } from "../../test/helpers.ts";
@@ -205,7 +206,7 @@ describe("(a) valid batches round-trip", () => {
           expect(b.computedChecksum).toBe(b.header?.batchChecksum);
           expect(b.frameCount).toBe(want.plan.messages.length);
           want.plan.messages.forEach((m, j) => {
-            const d = frameDetail(a, bytes, k);
+            const d = frameDetail(a, wholeWindow(bytes), k);
             expect(d.batch.index).toBe(i);
             expect(d.indexInBatch).toBe(j);
             expect(d.id.value).toBe(m.spec.id);

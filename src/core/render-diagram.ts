@@ -13,6 +13,7 @@ import { markRect, patterns, problemBytes, RANK_SEVERITY, wrap, xmlText, type Sv
 import type { Analysis } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
 import { frameBatch, frameEnd, frameIndexInBatch } from "./frame-columns.ts";
+import { wholeWindow } from "../lib/input-bytes.ts";
 
 /** Which header to draw: a batch by index, or a frame by its index across the input. */
 export type DiagramTarget = { readonly kind: "batch"; readonly batch: number } | { readonly kind: "frame"; readonly frame: number };
@@ -70,7 +71,7 @@ function drawnOf(analysis: Analysis, bytes: Uint8Array, target: DiagramTarget): 
       fields: BATCH_HEADER_FIELDS,
       headerSize: BATCH_HEADER_SIZE,
       span: { start: b.start, end: b.end },
-      value: (f) => batchFieldValue(analysis, bytes, target.batch, f),
+      value: (f) => batchFieldValue(analysis, wholeWindow(bytes), target.batch, f) ?? "—",
       parts: [],
     };
   }
@@ -86,7 +87,7 @@ function drawnOf(analysis: Analysis, bytes: Uint8Array, target: DiagramTarget): 
     fields: FRAME_HEADER_FIELDS,
     headerSize: FRAME_HEADER_SIZE,
     span: { start, end: frameEnd(f, i) },
-    value: (field) => frameFieldValue(analysis, bytes, i, field),
+    value: (field) => frameFieldValue(analysis, wholeWindow(bytes), i, field) ?? "—",
     parts: [
       { kind: "frame.payload", name: "payload", start: start + FRAME_HEADER_SIZE, end: payloadEnd },
       { kind: "frame.user_headers", name: "user_headers", start: payloadEnd, end: payloadEnd + (f.userHeadersLength[i] as number) },

@@ -3,15 +3,20 @@
  * batch): header facts, the id in every reading, the payload as text / JSON / hex, and the
  * user headers. All of it is rendered as React text; nothing from the input becomes markup.
  */
-import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useCallback, useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
 import { frameDetail, type FrameDetail } from "../../core/frame-view.ts";
 import { hex64 } from "../../format/values.ts";
 import { selectFrame } from "../state/actions.ts";
 import { hoverStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
 import { checksumVerdict, formatCount, hexOffset, timeWithRaw } from "../common/cell-text.ts";
 import { useShownBatch, useShownFrame } from "../common/selection-hooks.ts";
-import { capNote, idFacts, prettyJson, utf8Text, xxdLines } from "./payload-view.ts";
-import { EditFieldButton, FieldEditForm } from "../common/FieldEditForm.tsx";
+import { capNote, HEX_CAP, idFacts, JSON_CAP, prettyJson, TEXT_CAP, utf8Text, xxdLines } from "./payload-view.ts";
+import { EditFieldButton, FieldEditForm, type ApplyFieldEdit } from "../common/FieldEditForm.tsx";
+import { residentBytes } from "../session/resident.ts";
+import { useByteWindow } from "../common/use-byte-window.ts";
+import { wholeWindow, type ByteWindow } from "../../lib/input-bytes.ts";
+import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
+import type { FrameColumns } from "../../core/model.ts";
 import { applyFieldEdit } from "../session/editing.ts";
 import { fieldText } from "../common/field-value.ts";
 import "./inspector.css";
@@ -37,19 +42,68 @@ function Fact({ label, children, span, tone }: { label: string; children: ReactN
   );
 }
 
+/** User headers larger than this are not read on demand (the section says so). */
+const USER_HEADERS_READ_CAP = 1 << 20;
+
+/**
+ * The two windows the inspector reads of frame `frame` of an input read on demand: its header with the
+ * payload's head (all of a payload up to JSON_CAP, else TEXT_CAP of it), and its user headers.
+ */
+export function inspectorRanges(f: FrameColumns, frame: number): { head: [number, number]; tail: [number, number] } {
+  if (frame < 0 || frame >= f.count) return { head: [0, 0], tail: [0, 0] };
+  const start = f.start[frame] as number;
+  const payload = f.payloadLength[frame] as number;
+  const payloadEnd = start + FRAME_HEADER_SIZE + payload;
+  return {
+    head: [start, start + FRAME_HEADER_SIZE + (payload <= JSON_CAP ? payload : TEXT_CAP)],
+    tail: [payloadEnd, payloadEnd + Math.min(f.userHeadersLength[frame] as number, USER_HEADERS_READ_CAP)],
+  };
+}
+
 /** The Frame inspector panel for a loaded input. */
 export function FrameInspector({ input }: { input: LoadedInput }) {
   const { analysis, bytes } = input;
   const headingId = useId();
   const frame = useShownFrame(input);
   const shownBatch = useShownBatch(input);
-  const detail = useMemo(() => (frame >= 0 ? frameDetail(analysis, bytes, frame) : null), [analysis, bytes, frame]);
+  // In memory the whole input is the window; on demand the frame's header, payload head and user headers are read.
+  const ranges = bytes ? { head: [0, 0], tail: [0, 0] } : inspectorRanges(analysis.frames, frame);
+  const headRead = useByteWindow(input.source, ranges.head[0]!, ranges.head[1]!);
+  const tailRead = useByteWindow(input.source, ranges.tail[0]!, ranges.tail[1]!);
+  const whole = useMemo(() => (bytes ? wholeWindow(bytes) : null), [bytes]);
+  const head = whole ?? headRead.window;
+  const tail = whole ?? tailRead.window;
+  const detail = useMemo(() => (frame >= 0 && head && tail ? frameDetail(analysis, head, frame, tail) : null), [analysis, head, tail, frame]);
+  const readError = whole ? null : (headRead.error ?? tailRead.error);
   // null: pick JSON when the payload parses, else text; a tab the user picks sticks across frames.
   const [tab, setTab] = useState<PayloadTab | null>(null);
+  // Editing needs every byte: an input read on demand is read into memory first (the form says so).
+  const onApply = useCallback<ApplyFieldEdit>(
+    (base, spec, value, label) =>
+      input.bytes
+        ? applyFieldEdit(base, spec, value, label)
+        : residentBytes(input).then((b) => {
+            if (b) applyFieldEdit(base, spec, value, label);
+          }),
+    [input],
+  );
 
   let body: ReactNode;
   let subtitle = "";
-  if (!detail) {
+  if (frame >= 0 && readError) {
+    body = (
+      <p className="insp-note" role="alert">
+        {readError}
+      </p>
+    );
+  } else if (frame >= 0 && !detail) {
+    subtitle = `frame ${frame} of the input`;
+    body = (
+      <p className="insp-muted" aria-busy="true">
+        Reading frame {frame} from the file…
+      </p>
+    );
+  } else if (!detail || !head) {
     const batch = analysis.batches[shownBatch];
     body = (
       <p className="insp-empty">
@@ -60,7 +114,7 @@ export function FrameInspector({ input }: { input: LoadedInput }) {
     );
   } else {
     subtitle = `batch ${detail.batch.index} · frame ${detail.indexInBatch}`;
-    body = <FrameBody detail={detail} bytes={bytes} tab={tab} setTab={setTab} />;
+    body = <FrameBody detail={detail} header={head} tab={tab} setTab={setTab} onApply={onApply} />;
   }
 
   return (
@@ -70,12 +124,12 @@ export function FrameInspector({ input }: { input: LoadedInput }) {
           Frame inspector
         </h2>
         <span className="insp-subtitle">{subtitle}</span>
-        {detail ? (
+        {frame >= 0 ? (
           <span className="insp-nav">
-            <button type="button" onClick={() => selectFrame(detail.frame - 1, "keyboard")} disabled={detail.frame <= 0}>
+            <button type="button" onClick={() => selectFrame(frame - 1, "keyboard")} disabled={frame <= 0}>
               Previous frame
             </button>
-            <button type="button" onClick={() => selectFrame(detail.frame + 1, "keyboard")} disabled={detail.frame >= analysis.frames.count - 1}>
+            <button type="button" onClick={() => selectFrame(frame + 1, "keyboard")} disabled={frame >= analysis.frames.count - 1}>
               Next frame
             </button>
           </span>
@@ -86,11 +140,20 @@ export function FrameInspector({ input }: { input: LoadedInput }) {
   );
 }
 
-function FrameBody({ detail, bytes, tab, setTab }: { detail: FrameDetail; bytes: Uint8Array; tab: PayloadTab | null; setTab: (t: PayloadTab) => void }) {
+interface FrameBodyProps {
+  readonly detail: FrameDetail;
+  /** A window holding the frame's header (absolute offsets). */
+  readonly header: ByteWindow;
+  readonly tab: PayloadTab | null;
+  readonly setTab: (t: PayloadTab) => void;
+  readonly onApply: ApplyFieldEdit;
+}
+
+function FrameBody({ detail, header: window, tab, setTab, onApply }: FrameBodyProps) {
   const d = detail;
   const verdict = checksumVerdict(d.storedChecksum, d.computedChecksum);
-  const payload = bytes.subarray(d.payload.start, d.payload.end);
-  const userHeaders = bytes.subarray(d.userHeaders.start, d.userHeaders.end);
+  const payloadSize = d.payload.end - d.payload.start;
+  const userHeadersSize = d.userHeaders.end - d.userHeaders.start;
   const header = d.batch.header;
   return (
     <>
@@ -124,14 +187,14 @@ function FrameBody({ detail, bytes, tab, setTab }: { detail: FrameDetail; bytes:
         <dl className="insp-facts">
           {d.fields.map((f) => (
             <Fact key={f.spec.name} label={f.spec.name} span={{ start: f.start, end: f.end }}>
-              <span className="insp-mono">{fieldText(bytes, d.start, f.spec)}</span>
+              <span className="insp-mono">{fieldText(window.bytes, d.start - window.start, f.spec)}</span>
               <EditFieldButton
                 target={{ spec: f.spec, base: d.start, where: "frame", label: `batch ${d.batch.index} frame ${d.indexInBatch} ${f.spec.name}` }}
               />
             </Fact>
           ))}
         </dl>
-        <FieldEditForm where="frame" onApply={applyFieldEdit} />
+        <FieldEditForm where="frame" onApply={onApply} />
       </section>
 
       <section className="insp-section" aria-label="Message id" {...hoverProps({ start: d.start + 8, end: d.start + 24 })}>
@@ -147,36 +210,45 @@ function FrameBody({ detail, bytes, tab, setTab }: { detail: FrameDetail; bytes:
 
       <section className="insp-section" aria-label="Payload" {...hoverProps(d.payload)}>
         <h3>
-          Payload <span className="insp-size">{formatCount(payload.length)} bytes</span>
+          Payload <span className="insp-size">{formatCount(payloadSize)} bytes</span>
         </h3>
-        <PayloadTabs payload={payload} tab={tab} setTab={setTab} />
+        <PayloadTabs payload={d.payload.head} total={payloadSize} tab={tab} setTab={setTab} />
       </section>
 
       <section className="insp-section" aria-label="User headers" {...hoverProps({ start: d.userHeaders.start, end: d.userHeaders.end })}>
         <h3>
-          User headers <span className="insp-size">{formatCount(userHeaders.length)} bytes</span>
+          User headers <span className="insp-size">{formatCount(userHeadersSize)} bytes</span>
         </h3>
-        <UserHeaders detail={d} block={userHeaders} />
+        <UserHeaders detail={d} />
       </section>
     </>
   );
 }
 
-function PayloadTabs({ payload, tab, setTab }: { payload: Uint8Array; tab: PayloadTab | null; setTab: (t: PayloadTab) => void }) {
+interface PayloadTabsProps {
+  /** The payload's bytes from its start: all of it, or its head when read on demand. */
+  readonly payload: Uint8Array;
+  /** The payload's whole length. */
+  readonly total: number;
+  readonly tab: PayloadTab | null;
+  readonly setTab: (t: PayloadTab) => void;
+}
+
+function PayloadTabs({ payload, total, tab, setTab }: PayloadTabsProps) {
   const baseId = useId();
   // The payload is a fresh subarray every render: keyed by the bytes it views instead.
   const { buffer, byteOffset, length } = payload;
   // JSON is parsed to pick the default tab; text and hex are built only for the tab on show.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the viewed bytes, see above
-  const json = useMemo(() => prettyJson(payload), [buffer, byteOffset, length]);
+  const json = useMemo(() => prettyJson(payload, JSON_CAP, total), [buffer, byteOffset, length, total]);
   const current: PayloadTab = tab ?? (json.ok ? "json" : "text");
   const views = {
     json,
     get text() {
-      return utf8Text(payload);
+      return utf8Text(payload, TEXT_CAP, total);
     },
     get hex() {
-      return xxdLines(payload);
+      return xxdLines(payload, HEX_CAP, total);
     },
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
@@ -202,7 +274,7 @@ function PayloadTabs({ payload, tab, setTab }: { payload: Uint8Array; tab: Paylo
   if (current === "text") {
     const note = capNote(views.text.shown, views.text.total);
     panel =
-      payload.length === 0 ? (
+      total === 0 ? (
         <p className="insp-muted">Empty payload.</p>
       ) : (
         <>
@@ -215,7 +287,7 @@ function PayloadTabs({ payload, tab, setTab }: { payload: Uint8Array; tab: Paylo
   } else {
     const note = capNote(views.hex.shown, views.hex.total);
     panel =
-      payload.length === 0 ? (
+      total === 0 ? (
         <p className="insp-muted">Empty payload.</p>
       ) : (
         <>
@@ -252,9 +324,11 @@ function PayloadTabs({ payload, tab, setTab }: { payload: Uint8Array; tab: Paylo
   );
 }
 
-function UserHeaders({ detail, block }: { detail: FrameDetail; block: Uint8Array }) {
-  const decoded = detail.userHeaders.decoded;
-  if (block.length === 0 || decoded === null) return <p className="insp-muted">None (user_headers_length is 0).</p>;
+function UserHeaders({ detail }: { detail: FrameDetail }) {
+  const { decoded, bytes: block, start, end } = detail.userHeaders;
+  if (end === start) return <p className="insp-muted">None (user_headers_length is 0).</p>;
+  if (block === null || decoded === null)
+    return <p className="insp-muted">Not read: {formatCount(end - start)} bytes are more than the inspector reads from a file opened on demand.</p>;
   if (decoded.ok) {
     return (
       <table className="insp-headers" aria-label="User headers">

@@ -77,3 +77,14 @@ describe("id facts", () => {
     expect(f["Version"]).toMatch(/^none/);
   });
 });
+
+describe("a payload of which only the head was read (on demand)", () => {
+  it("counts the whole payload in the notes and does not parse a head as JSON", () => {
+    const head = enc.encode('{"a": 1}');
+    expect(utf8Text(head, 1024, 5_000_000)).toMatchObject({ text: '{"a": 1}', shown: 8, total: 5_000_000 });
+    expect(capNote(xxdLines(head, 1024, 5_000_000).shown, 5_000_000)).toBe("first 8 bytes of 5,000,000 bytes");
+    expect(prettyJson(head, 1 << 20, 5_000_000)).toEqual({ ok: false, reason: "the payload is larger than 1 MiB, not parsed" });
+    expect(prettyJson(head, 1 << 20, 100)).toEqual({ ok: false, reason: "only 8 bytes of the payload was read" });
+    expect(prettyJson(head)).toEqual({ ok: true, text: '{\n  "a": 1\n}' });
+  });
+});

@@ -24,16 +24,20 @@ export function capNote(shown: number, total: number): string | null {
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 
-/** The payload as UTF-8 text (invalid sequences become U+FFFD), up to `cap` bytes. */
-export function utf8Text(bytes: Uint8Array, cap = TEXT_CAP): { text: string; shown: number; total: number } {
+/**
+ * The payload as UTF-8 text (invalid sequences become U+FFFD), up to `cap` bytes; `bytes` may be only the
+ * head of a payload of `total` bytes (read on demand).
+ */
+export function utf8Text(bytes: Uint8Array, cap = TEXT_CAP, total = bytes.length): { text: string; shown: number; total: number } {
   const shown = Math.min(cap, bytes.length);
-  return { text: utf8.decode(bytes.subarray(0, shown)), shown, total: bytes.length };
+  return { text: utf8.decode(bytes.subarray(0, shown)), shown, total };
 }
 
-/** The payload pretty-printed as JSON (two-space indent) when it parses, else why not. */
-export function prettyJson(bytes: Uint8Array, cap = JSON_CAP): { ok: true; text: string } | { ok: false; reason: string } {
-  if (bytes.length === 0) return { ok: false, reason: "the payload is empty" };
-  if (bytes.length > cap) return { ok: false, reason: `the payload is larger than ${sizeText(cap)}, not parsed` };
+/** The payload pretty-printed as JSON (two-space indent) when it parses, else why not; `total` as in utf8Text. */
+export function prettyJson(bytes: Uint8Array, cap = JSON_CAP, total = bytes.length): { ok: true; text: string } | { ok: false; reason: string } {
+  if (total === 0) return { ok: false, reason: "the payload is empty" };
+  if (total > cap) return { ok: false, reason: `the payload is larger than ${sizeText(cap)}, not parsed` };
+  if (bytes.length < total) return { ok: false, reason: `only ${sizeText(bytes.length)} of the payload was read` };
   const text = utf8.decode(bytes);
   try {
     return { ok: true, text: JSON.stringify(JSON.parse(text), null, 2) };
@@ -44,13 +48,13 @@ export function prettyJson(bytes: Uint8Array, cap = JSON_CAP): { ok: true; text:
 
 /**
  * xxd-style lines: "00000000: 6669 7273 742d 7061 796c 6f61 64         first-payload",
- * 16 bytes a line in pairs, offsets relative to the block, up to `cap` bytes.
+ * 16 bytes a line in pairs, offsets relative to the block, up to `cap` bytes; `total` as in utf8Text.
  */
-export function xxdLines(bytes: Uint8Array, cap = HEX_CAP): { lines: string[]; shown: number; total: number } {
+export function xxdLines(bytes: Uint8Array, cap = HEX_CAP, total = bytes.length): { lines: string[]; shown: number; total: number } {
   const shown = Math.min(cap, bytes.length);
   // The project's one xxd renderer (lib/byte-formats.ts), offsets relative to the block.
   const lines = shown === 0 ? [] : toXxd(bytes.subarray(0, shown)).split("\n");
-  return { lines, shown, total: bytes.length };
+  return { lines, shown, total };
 }
 
 /** One labelled fact about a message id. */

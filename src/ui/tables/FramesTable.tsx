@@ -1,7 +1,8 @@
 /**
  * The Frames panel: the complete frames of the shown batch, or of every batch with
  * "All batches". Cells read the typed-array columns (and the bytes, for ids and previews)
- * of visible rows only; sorting sorts frame indexes (see index-table.ts).
+ * of visible rows only: on demand each visible row reads its frame header and payload head from the
+ * file, showing "··" until they land; sorting sorts frame indexes (see index-table.ts).
  */
 import { TableToggle } from "../common/TableToggle.tsx";
 import { useCallback, useId, useMemo, useState } from "react";
@@ -9,26 +10,62 @@ import type { Analysis, FrameColumns } from "../../core/model.ts";
 import { selectFrame } from "../state/actions.ts";
 import type { LoadedInput } from "../state/app-state.ts";
 import { checksumVerdict, formatCount, frameTone, idCell, previewText, timeText, timeWithRaw } from "../common/cell-text.ts";
-import { frameSortKey, isProblemFrame, messageIdOf, messageOffsetOf, payloadOf, producerTimeOf, type FrameColumnId } from "./frame-rows.ts";
+import {
+  BYTE_SORTED_COLUMNS,
+  frameSortKey,
+  isProblemFrame,
+  messageIdOf,
+  messageOffsetOf,
+  payloadOf,
+  producerTimeOf,
+  type FrameColumnId,
+} from "./frame-rows.ts";
 import { HEAVY_ORDER_ROWS, useIndexTable, useRowOrder, type IndexColumn } from "./index-table.ts";
 import { buildOrder } from "./row-order.ts";
 import { frameOfSelection, useFollowedBatch } from "../common/selection-hooks.ts";
 import { VirtualTable } from "./VirtualTable.tsx";
-import { frameAt } from "../../core/frame-view.ts";
+import { frameAt, storedChecksumIn, timestampDeltaIn } from "../../core/frame-view.ts";
+import { wholeWindow, type ByteWindow } from "../../lib/input-bytes.ts";
+import { useRowReader } from "../common/use-byte-window.ts";
+import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import type { ViewWindow } from "../state/view-window.ts";
 import "./tables.css";
-import { computedChecksumOf, frameBatch, frameEnd, frameIndexInBatch, frameStoredChecksum, frameTimestampDelta } from "../../core/frame-columns.ts";
+import { computedChecksumOf, frameBatch, frameEnd, frameIndexInBatch } from "../../core/frame-columns.ts";
 
 const DASH = "—";
+// Only the columns of BYTE_SORTED_COLUMNS read the bytes, and those sort only in memory.
+const EMPTY = new Uint8Array(0);
 
-const checksumOf = (f: FrameColumns, bytes: Uint8Array, i: number): ReturnType<typeof checksumVerdict> => {
-  const stored = frameStoredChecksum(f, bytes, i);
-  return checksumVerdict(stored, computedChecksumOf(f, i, stored));
+/** Payload bytes a row reads for its preview: previewText's 164 and one more, so a longer payload still reads as cut. */
+const PREVIEW_BYTES = 165;
+
+/** Marks a cell whose bytes are being read from the file. */
+const PENDING = (
+  <span className="tbl-pending" aria-busy="true" title="reading from the file…">
+    ··
+  </span>
+);
+
+/** The window a row reads: its frame header and the head of its payload, or null until read. */
+type RowWindow = (i: number) => ByteWindow | null;
+
+const checksumOf = (f: FrameColumns, w: ByteWindow, i: number): ReturnType<typeof checksumVerdict> | null => {
+  const stored = storedChecksumIn(w, f.start[i] as number);
+  return stored === null ? null : checksumVerdict(stored, computedChecksumOf(f, i, stored));
 };
 
-function frameColumns(analysis: Analysis, bytes: Uint8Array): IndexColumn[] {
+function frameColumns(analysis: Analysis, rowWindow: RowWindow, onDemand: boolean): IndexColumn[] {
   const f = analysis.frames;
-  const col = (id: FrameColumnId, rest: Omit<IndexColumn, "id">): IndexColumn => ({ id, ...rest });
+  const col = (id: FrameColumnId, rest: Omit<IndexColumn, "id">): IndexColumn => ({
+    id,
+    ...rest,
+    // Sorting by bytes would read every frame of a file read on demand.
+    ...(onDemand && BYTE_SORTED_COLUMNS.has(id) ? { sortable: false } : {}),
+  });
+  const inWindow = <T,>(i: number, read: (w: ByteWindow) => T | null): T | null => {
+    const w = rowWindow(i);
+    return w ? read(w) : null;
+  };
   return [
     col("batch", { header: "Batch", width: 4.5, numeric: true, cell: (i) => frameBatch(analysis.batches, i) }),
     col("index", {
@@ -50,25 +87,33 @@ function frameColumns(analysis: Analysis, bytes: Uint8Array): IndexColumn[] {
       width: 19,
       grow: 1,
       cell: (i) => {
-        const id = idCell(messageIdOf(analysis, bytes, i));
+        const got = inWindow(i, (w) => messageIdOf(analysis, w, i));
+        if (!got) return PENDING;
+        const id = idCell(got);
         return (
           <>
             <span className="tbl-mono">{id.uuid}</span> <span className="tbl-tag">{id.tag}</span>
           </>
         );
       },
-      title: (i) => idCell(messageIdOf(analysis, bytes, i)).title,
+      title: (i) => {
+        const got = inWindow(i, (w) => messageIdOf(analysis, w, i));
+        return got ? idCell(got).title : undefined;
+      },
     }),
     col("time", {
       header: "Producer time",
       width: 15.5,
       cell: (i) => {
-        const t = producerTimeOf(analysis, bytes, i);
+        const w = rowWindow(i);
+        if (!w) return PENDING;
+        const t = producerTimeOf(analysis, w, i);
         return t === null ? DASH : timeText(t);
       },
       title: (i) => {
-        const t = producerTimeOf(analysis, bytes, i);
-        return t === null ? undefined : `origin_timestamp + ${frameTimestampDelta(f, bytes, i)} µs = ${timeWithRaw(t)}`;
+        const w = rowWindow(i);
+        const t = w ? producerTimeOf(analysis, w, i) : null;
+        return w && t !== null ? `origin_timestamp + ${timestampDeltaIn(w, f.start[i] as number)} µs = ${timeWithRaw(t)}` : undefined;
       },
     }),
     col("payload", {
@@ -89,17 +134,26 @@ function frameColumns(analysis: Analysis, bytes: Uint8Array): IndexColumn[] {
       header: "Checksum",
       width: 10,
       cell: (i) => {
-        const v = checksumOf(f, bytes, i);
+        const v = inWindow(i, (w) => checksumOf(f, w, i));
+        if (!v) return PENDING;
         return (
           <span className="tbl-badge" data-tone={v.ok ? "ok" : "error"}>
             {v.text}
           </span>
         );
       },
-      title: (i) => checksumOf(f, bytes, i).title,
+      title: (i) => inWindow(i, (w) => checksumOf(f, w, i))?.title,
     }),
     // Rendered as React text, so any payload is inert.
-    col("preview", { header: "Preview", width: 12, grow: 2, cell: (i) => <span className="tbl-preview">{previewText(payloadOf(analysis, bytes, i))}</span> }),
+    col("preview", {
+      header: "Preview",
+      width: 12,
+      grow: 2,
+      cell: (i) => {
+        const w = rowWindow(i);
+        return w ? <span className="tbl-preview">{previewText(payloadOf(analysis, w, i))}</span> : PENDING;
+      },
+    }),
   ];
 }
 
@@ -109,13 +163,30 @@ export function FramesTable({ input }: { input: LoadedInput }) {
   const headingId = useId();
   const [problemsOnly, setProblemsOnly] = useState(false);
   const [allBatches, setAllBatches] = useState(false);
+  // In memory every row reads the whole input; on demand each visible row reads its header and payload head.
+  const reader = useRowReader(input.source);
+  const { read, version } = reader;
+  const rowWindow = useMemo((): RowWindow => {
+    if (bytes) {
+      const whole = wholeWindow(bytes);
+      return () => whole;
+    }
+    const f = analysis.frames;
+    return (i) => {
+      const start = f.start[i] as number;
+      return read(start, start + FRAME_HEADER_SIZE + Math.min(f.payloadLength[i] as number, PREVIEW_BYTES));
+    };
+  }, [analysis, bytes, read]);
   // Follows the hex map into another batch as it scrolls, not only the selection.
   const shownBatch = useFollowedBatch(input);
   const batch = analysis.batches[shownBatch];
-  const columns = useMemo(() => frameColumns(analysis, bytes), [analysis, bytes]);
+  // `version` changes as rows' windows land: new cells, so the visible rows render again.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the windows rowWindow reads
+  const columns = useMemo(() => frameColumns(analysis, rowWindow, bytes === null), [analysis, rowWindow, bytes, version]);
   const visibility = useMemo(() => ({ batch: allBatches }), [allBatches]);
   const { table, sorting } = useIndexTable(columns, visibility);
-  const sort = sorting[0];
+  // A byte column sorted before the input went on demand is not sorted by (its header offers no sort then).
+  const sort = sorting[0] && (bytes || !BYTE_SORTED_COLUMNS.has(sorting[0].id as FrameColumnId)) ? sorting[0] : undefined;
 
   const first = allBatches ? 0 : (batch?.firstFrame ?? 0);
   const count = allBatches ? analysis.frames.count : (batch?.frameCount ?? 0);
@@ -125,7 +196,7 @@ export function FramesTable({ input }: { input: LoadedInput }) {
         first,
         count,
         problemsOnly ? (i) => isProblemFrame(analysis, i) : null,
-        sort ? { key: frameSortKey(sort.id as FrameColumnId, analysis, bytes), desc: sort.desc } : null,
+        sort ? { key: frameSortKey(sort.id as FrameColumnId, analysis, bytes ?? EMPTY), desc: sort.desc } : null,
       ),
     count > HEAVY_ORDER_ROWS && (problemsOnly || sort !== undefined),
     analysis,
@@ -155,6 +226,11 @@ export function FramesTable({ input }: { input: LoadedInput }) {
         <TableToggle label="All batches" checked={allBatches} onChange={setAllBatches} />
         <TableToggle label="Problems only" checked={problemsOnly} onChange={setProblemsOnly} />
       </div>
+      {reader.error ? (
+        <p className="tbl-error" role="alert">
+          {reader.error}
+        </p>
+      ) : null}
       <VirtualTable
         label="Frames"
         table={table}

@@ -2,7 +2,7 @@
  * The Batch header panel: the shown batch's eight header fields (from BATCH_HEADER_FIELDS)
  * and a few derived rows. A dozen rows: TanStack's own row model sorts them, no virtualizer.
  */
-import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
 import { createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
 import { useStore } from "../state/store.ts";
 import { hoverRange, selectRange } from "../state/actions.ts";
@@ -14,9 +14,12 @@ import { gridTemplate } from "./index-table.ts";
 import { nextActivePosition } from "./row-order.ts";
 import { useShownBatch, wholeSelection } from "../common/selection-hooks.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
-import { EditFieldButton, FieldEditForm } from "../common/FieldEditForm.tsx";
+import { EditFieldButton, FieldEditForm, type ApplyFieldEdit } from "../common/FieldEditForm.tsx";
+import { residentBytes } from "../session/resident.ts";
 import { applyFieldEdit } from "../session/editing.ts";
-import { BATCH_HEADER_FIELDS } from "../../format/fields.ts";
+import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE } from "../../format/fields.ts";
+import { wholeWindow } from "../../lib/input-bytes.ts";
+import { useByteWindow } from "../common/use-byte-window.ts";
 import "./tables.css";
 
 const helper = createColumnHelper<HeaderFieldRow>();
@@ -53,7 +56,10 @@ const COLUMNS = [
   }),
   helper.accessor("start", { header: "Absolute", cell: (c) => hexOffset(c.getValue()) }),
   helper.accessor((r) => r.size ?? -1, { id: "size", header: "Size", cell: (c) => c.row.original.size ?? "—" }),
-  helper.accessor("raw", { header: "Raw (hex)", cell: (c) => <span className="tbl-mono">{c.getValue()}</span> }),
+  helper.accessor("raw", {
+    header: "Raw (hex)",
+    cell: (c) => <span className={c.row.original.pending ? "tbl-mono tbl-pending" : "tbl-mono"}>{c.getValue()}</span>,
+  }),
   helper.accessor("value", {
     header: "Value",
     cell: (c) => {
@@ -61,7 +67,7 @@ const COLUMNS = [
       const spec = r.kind ? BATCH_HEADER_FIELDS.find((f) => f.kind === r.kind) : undefined;
       return (
         <>
-          <span className="tbl-value" data-status={r.status ?? undefined}>
+          <span className={r.pending ? "tbl-value tbl-pending" : "tbl-value"} data-status={r.status ?? undefined} aria-busy={r.pending || undefined}>
             {c.getValue()}
           </span>
           {spec && r.relOffset !== null ? (
@@ -94,7 +100,21 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
   const { analysis, bytes } = input;
   const headingId = useId();
   const shownBatch = useShownBatch(input);
-  const rows = useMemo(() => batchHeaderRows(analysis, bytes, shownBatch), [analysis, bytes, shownBatch]);
+  // On demand only the shown batch's 256 header bytes are read; in memory the whole input is the window.
+  const headerStart = analysis.batches[shownBatch]?.start ?? 0;
+  const read = useByteWindow(input.source, headerStart, bytes ? headerStart : headerStart + BATCH_HEADER_SIZE);
+  const window = useMemo(() => (bytes ? wholeWindow(bytes) : null), [bytes]) ?? read.window;
+  const rows = useMemo(() => batchHeaderRows(analysis, window, shownBatch), [analysis, window, shownBatch]);
+  // Editing needs every byte: an input read on demand is read into memory first (the form says so).
+  const onApply = useCallback<ApplyFieldEdit>(
+    (base, spec, value, label) =>
+      input.bytes
+        ? applyFieldEdit(base, spec, value, label)
+        : residentBytes(input).then((b) => {
+            if (b) applyFieldEdit(base, spec, value, label);
+          }),
+    [input],
+  );
   const [sorting, setSorting] = useState<SortingState>([]);
   const table = useReactTable({
     data: rows,
@@ -159,6 +179,11 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
             : "no batch"}
         </span>
       </div>
+      {read.error && !bytes ? (
+        <p className="tbl-error" role="alert">
+          {read.error}
+        </p>
+      ) : null}
       <div className="tbl-scroll">
         <table
           role="grid"
@@ -214,7 +239,7 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
         </table>
         {shownRows.length === 0 ? <p className="tbl-empty">No batch to show.</p> : null}
       </div>
-      <FieldEditForm where="batch" onApply={applyFieldEdit} />
+      <FieldEditForm where="batch" onApply={onApply} />
     </section>
   );
 }

@@ -3,7 +3,9 @@ import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../../core/analyze.ts";
 import { concat, encodeBatch, stampBatch } from "../../core/encode.ts";
 import { batchSortKey, severityScore } from "./batch-rows.ts";
-import { frameSortKey, isProblemFrame, messageOffsetOf, producerTimeOf, type FrameColumnId } from "./frame-rows.ts";
+import { frameSortKey, isProblemFrame, messageIdOf, messageOffsetOf, payloadOf, producerTimeOf, type FrameColumnId } from "./frame-rows.ts";
+import { wholeWindow } from "../../lib/input-bytes.ts";
+import { frameEnd } from "../../core/frame-columns.ts";
 import { buildOrder } from "./row-order.ts";
 
 const xxh = await loadXxh3();
@@ -43,7 +45,23 @@ describe("frame cells from the columns", () => {
   it("derives message offsets and producer times", () => {
     expect(a.frames.count).toBe(4);
     expect([0, 1, 2, 3].map((i) => messageOffsetOf(a, i))).toEqual([10n, 11n, 12n, 13n]);
-    expect([0, 1, 2, 3].map((i) => producerTimeOf(a, input, i))).toEqual([1_000_020n, 1_000_000n, 1_000_010n, 900_000n]);
+    expect([0, 1, 2, 3].map((i) => producerTimeOf(a, wholeWindow(input), i))).toEqual([1_000_020n, 1_000_000n, 1_000_010n, 900_000n]);
+  });
+
+  it("reads a row's id, time and payload from a window of that frame alone, and nothing from a window elsewhere", () => {
+    const whole = wholeWindow(input);
+    for (let i = 0; i < a.frames.count; i++) {
+      const start = a.frames.start[i] as number;
+      const own = { start, bytes: input.slice(start, frameEnd(a.frames, i)) };
+      expect(messageIdOf(a, own, i)).toEqual(messageIdOf(a, whole, i));
+      expect(producerTimeOf(a, own, i)).toBe(producerTimeOf(a, whole, i));
+      expect(payloadOf(a, own, i)).toEqual(payloadOf(a, whole, i));
+      const before = { start: 0, bytes: input.slice(0, start) };
+      expect(messageIdOf(a, before, i)).toBeNull();
+      expect(producerTimeOf(a, before, i)).toBeNull();
+      expect(payloadOf(a, { start: start + 49, bytes: input.slice(start + 49, start + 60) }, i).length).toBe(0);
+    }
+    expect(new TextDecoder().decode(payloadOf(a, { start: 0, bytes: input.slice(0, 256 + 48 + 3) }, 0))).toBe("bra");
   });
 
   it("filters frames with errors or warnings", () => {

@@ -3,11 +3,13 @@
  * for visible rows only, filters, and sort keys for each column (no row objects).
  */
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
-import { decodeMessageId, type MessageId } from "../../format/values.ts";
+import type { MessageId } from "../../format/values.ts";
 import { FrameFlag, type Analysis } from "../../core/model.ts";
 import { PROBLEM_FRAME_FLAGS } from "../common/cell-text.ts";
 import { compareBigints, type SortKey } from "./row-order.ts";
-import { frameBatch, frameIndexInBatch, frameTimestampDelta } from "../../core/frame-columns.ts";
+import { frameBatch, frameIndexInBatch } from "../../core/frame-columns.ts";
+import { messageIdIn, timestampDeltaIn } from "../../core/frame-view.ts";
+import { wholeWindow, windowSlice, type ByteWindow } from "../../lib/input-bytes.ts";
 
 /** Column ids of the frames table. */
 export type FrameColumnId = "batch" | "index" | "offset" | "id" | "time" | "payload" | "userHeaders" | "checksum" | "preview";
@@ -18,23 +20,26 @@ export function messageOffsetOf(analysis: Analysis, frame: number): bigint | nul
   return header ? header.baseOffset + BigInt(analysis.frames.offsetDelta[frame] as number) : null;
 }
 
-/** origin_timestamp + timestamp_delta of a frame (µs), or null when its batch has no header. */
-export function producerTimeOf(analysis: Analysis, bytes: Uint8Array, frame: number): bigint | null {
+/** origin_timestamp + timestamp_delta of a frame (µs), or null when its batch has no header or `w` does not hold its header. */
+export function producerTimeOf(analysis: Analysis, w: ByteWindow, frame: number): bigint | null {
   const header = analysis.batches[frameBatch(analysis.batches, frame)]?.header;
-  return header ? header.originTimestamp + BigInt(frameTimestampDelta(analysis.frames, bytes, frame)) : null;
+  const delta = timestampDeltaIn(w, analysis.frames.start[frame] as number);
+  return header && delta !== null ? header.originTimestamp + BigInt(delta) : null;
 }
 
-/** The 16 id bytes of a frame, decoded. */
-export function messageIdOf(analysis: Analysis, bytes: Uint8Array, frame: number): MessageId {
-  const start = analysis.frames.start[frame] as number;
-  return decodeMessageId(bytes.subarray(start + 8, start + 24));
+/** The 16 id bytes of a frame, decoded, or null when `w` does not hold its header. */
+export function messageIdOf(analysis: Analysis, w: ByteWindow, frame: number): MessageId | null {
+  return messageIdIn(w, analysis.frames.start[frame] as number);
 }
 
-/** The payload bytes of a frame (a view, no copy). */
-export function payloadOf(analysis: Analysis, bytes: Uint8Array, frame: number): Uint8Array {
+/** The payload bytes of a frame `w` holds from its start (a view, no copy): all of it in memory, its head on demand. */
+export function payloadOf(analysis: Analysis, w: ByteWindow, frame: number): Uint8Array {
   const start = (analysis.frames.start[frame] as number) + FRAME_HEADER_SIZE;
-  return bytes.subarray(start, start + (analysis.frames.payloadLength[frame] as number));
+  return start < w.start ? new Uint8Array(0) : windowSlice(w, start, start + (analysis.frames.payloadLength[frame] as number));
 }
+
+/** Columns whose sort reads every frame's bytes: not offered for a file read on demand. */
+export const BYTE_SORTED_COLUMNS: ReadonlySet<FrameColumnId> = new Set(["id", "time", "preview"]);
 
 /** True for a frame with an error or warning flag. */
 export function isProblemFrame(analysis: Analysis, frame: number): boolean {
@@ -77,9 +82,10 @@ function bytesKey(slice: (frame: number) => Uint8Array): SortKey {
   };
 }
 
-/** The sort key of a frames-table column. */
+/** The sort key of a frames-table column; the columns of BYTE_SORTED_COLUMNS read the whole input's `bytes`. */
 export function frameSortKey(column: FrameColumnId, analysis: Analysis, bytes: Uint8Array): SortKey {
   const f = analysis.frames;
+  const all = wholeWindow(bytes);
   switch (column) {
     case "batch":
       return { primary: (i) => frameBatch(analysis.batches, i) };
@@ -88,7 +94,7 @@ export function frameSortKey(column: FrameColumnId, analysis: Analysis, bytes: U
     case "offset":
       return bigintKey((i) => messageOffsetOf(analysis, i));
     case "time":
-      return bigintKey((i) => producerTimeOf(analysis, bytes, i));
+      return bigintKey((i) => producerTimeOf(analysis, all, i));
     case "payload":
       return { primary: (i) => f.payloadLength[i] as number };
     case "userHeaders":
@@ -116,6 +122,6 @@ export function frameSortKey(column: FrameColumnId, analysis: Analysis, bytes: U
       };
     }
     case "preview":
-      return bytesKey((i) => payloadOf(analysis, bytes, i).subarray(0, 64));
+      return bytesKey((i) => payloadOf(analysis, all, i).subarray(0, 64));
   }
 }

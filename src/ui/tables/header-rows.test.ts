@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../../core/analyze.ts";
 import { concat, encodeBatch, stampBatch } from "../../core/encode.ts";
-import { batchHeaderRows, nonzeroRuns, reservedSummary } from "./header-rows.ts";
+import { batchHeaderRows, nonzeroRuns, PENDING_TEXT, reservedSummary } from "./header-rows.ts";
+import { wholeWindow } from "../../lib/input-bytes.ts";
 
 const xxh = await loadXxh3();
 const enc = new TextEncoder();
@@ -19,11 +20,11 @@ const byName = (rows: ReturnType<typeof batchHeaderRows>) => new Map(rows.map((r
 describe("reserved summaries", () => {
   it("says all zero, or where the nonzero runs are (half-open, relative)", () => {
     const b = new Uint8Array(256);
-    expect(reservedSummary(b, 52, 256, 0)).toBe("204 bytes, all zero");
+    expect(reservedSummary(wholeWindow(b), 52, 256, 0)).toBe("204 bytes, all zero");
     b.fill(1, 60, 63);
-    expect(reservedSummary(b, 52, 256, 0)).toBe("3 nonzero bytes at 60..63");
+    expect(reservedSummary(wholeWindow(b), 52, 256, 0)).toBe("3 nonzero bytes at 60..63");
     b[255] = 9;
-    expect(reservedSummary(b, 52, 256, 0)).toBe("4 nonzero bytes at 60..63, 255..256");
+    expect(reservedSummary(wholeWindow(b), 52, 256, 0)).toBe("4 nonzero bytes at 60..63, 255..256");
     expect(nonzeroRuns(b, 52, 256)).toEqual([
       [60, 63],
       [255, 256],
@@ -35,7 +36,7 @@ describe("batch header rows", () => {
   it("reads the golden producer batch", () => {
     expect(golden.length).toBe(396);
     const a = analyzeWith(xxh, golden);
-    const rows = byName(batchHeaderRows(a, golden, 0));
+    const rows = byName(batchHeaderRows(a, wholeWindow(golden), 0));
     expect(rows.get("partition_id")).toMatchObject({
       relOffset: 0,
       start: 0,
@@ -63,7 +64,7 @@ describe("batch header rows", () => {
     const stamped = stampBatch(xxh, golden, { partitionId: 3n, baseOffset: 100n, baseTimestamp: 1_764_420_000_000_000n });
     const input = concat([golden, stamped]);
     const a = analyzeWith(xxh, input);
-    const rows = byName(batchHeaderRows(a, input, 1));
+    const rows = byName(batchHeaderRows(a, wholeWindow(input), 1));
     expect(rows.get("partition_id")).toMatchObject({ start: 396, value: "3" });
     expect(rows.get("base_timestamp")?.value).toBe("2025-11-29T12:40:00.000000Z (1764420000000000)");
     expect(rows.get("stamped?")?.value).toMatch(/^yes/);
@@ -77,7 +78,7 @@ describe("batch header rows", () => {
     bad.fill(1, 60, 63);
     bad[48] = 3;
     const a = analyzeWith(xxh, bad);
-    const rows = byName(batchHeaderRows(a, bad, 0));
+    const rows = byName(batchHeaderRows(a, wholeWindow(bad), 0));
     expect(rows.get("batch_checksum")?.value).toMatch(/^stored 7c260763c8381f56 \/ computed [0-9a-f]{16} ✗$/);
     expect(rows.get("batch_checksum")?.status).toBe("bad");
     expect(rows.get("reserved")).toMatchObject({ raw: "3 nonzero bytes at 60..63", status: "bad" });
@@ -87,7 +88,7 @@ describe("batch header rows", () => {
   it("shows what there is of a cut header, and no derived rows", () => {
     const cut = golden.subarray(0, 44);
     const a = analyzeWith(xxh, cut);
-    const rows = batchHeaderRows(a, cut, 0);
+    const rows = batchHeaderRows(a, wholeWindow(cut), 0);
     expect(rows.map((r) => r.name)).toEqual([
       "partition_id",
       "base_offset",
@@ -103,11 +104,25 @@ describe("batch header rows", () => {
     expect(m.get("batch_checksum")).toMatchObject({ raw: "a9 1f 38 c8 (4 of 8 bytes)", value: "— (incomplete header)", end: 44 });
     expect(m.get("message_count")).toMatchObject({ raw: "(past the end of the input)", end: 48 });
     const longer = golden.subarray(0, 100);
-    const reserved = byName(batchHeaderRows(analyzeWith(xxh, longer), longer, 0)).get("reserved");
+    const reserved = byName(batchHeaderRows(analyzeWith(xxh, longer), wholeWindow(longer), 0)).get("reserved");
     expect(reserved).toMatchObject({ raw: "48 bytes, all zero (48 of 204 bytes)", start: 52, end: 100 });
   });
 
   it("has no rows for a batch that does not exist", () => {
-    expect(batchHeaderRows(analyzeWith(xxh, golden), golden, 5)).toEqual([]);
+    expect(batchHeaderRows(analyzeWith(xxh, golden), wholeWindow(golden), 5)).toEqual([]);
+  });
+
+  it("reads the same rows from a window of just the header as from the whole input, and placeholders before it is read", () => {
+    const input = concat([golden, golden]);
+    const a = analyzeWith(xxh, input);
+    const start = a.batches[1]!.start;
+    const header = { start, bytes: input.slice(start, start + 256) };
+    expect(batchHeaderRows(a, header, 1)).toEqual(batchHeaderRows(a, wholeWindow(input), 1));
+    const pending = batchHeaderRows(a, null, 1);
+    const fields = pending.filter((r) => r.role !== "derived");
+    expect(fields).toHaveLength(8);
+    for (const r of fields) expect(r).toMatchObject({ raw: "··", value: PENDING_TEXT, pending: true });
+    // Derived rows come from the analysis, so they show at once.
+    expect(pending.filter((r) => r.role === "derived")).toEqual(batchHeaderRows(a, header, 1).filter((r) => r.role === "derived"));
   });
 });

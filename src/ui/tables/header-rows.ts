@@ -18,6 +18,7 @@ import { bytesToHex, hex128, hex64 } from "../../format/values.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { formatCount, plural, timeWithRaw } from "../common/cell-text.ts";
 import { frameEnd } from "../../core/frame-columns.ts";
+import { windowSlice, type ByteWindow } from "../../lib/input-bytes.ts";
 
 /** One row of the batch header table. */
 export interface HeaderFieldRow {
@@ -41,6 +42,8 @@ export interface HeaderFieldRow {
   /** Whether the value is fine, wrong, or carries no verdict. */
   readonly status: "ok" | "bad" | "warn" | null;
   readonly description: string;
+  /** True while the field's bytes are being read from the file (raw and value are placeholders). */
+  readonly pending?: boolean;
 }
 
 /** Runs of nonzero bytes in bytes[start, end), as half-open ranges (the reader's, re-exported for the table's callers). */
@@ -48,16 +51,19 @@ export { nonzeroRuns };
 
 /**
  * The reserved bytes in a sentence: "204 bytes, all zero", or "3 nonzero bytes at 60..63"
- * (half-open offsets relative to `base`, several runs separated by commas).
+ * (half-open offsets relative to `base`, several runs separated by commas); bytes [start, end) of window `w`.
  */
-export function reservedSummary(bytes: Uint8Array, start: number, end: number, base: number): string {
-  const runs = nonzeroRuns(bytes, start, end);
+export function reservedSummary(w: ByteWindow, start: number, end: number, base: number): string {
+  const runs = nonzeroRuns(w.bytes, start - w.start, end - w.start);
   if (runs.length === 0) return `${plural(end - start, "byte")}, all zero`;
   const count = runs.reduce((n, [s, e]) => n + e - s, 0);
-  const shown = runs.slice(0, 4).map(([s, e]) => `${s - base}..${e - base}`);
+  const shown = runs.slice(0, 4).map(([s, e]) => `${s + w.start - base}..${e + w.start - base}`);
   if (runs.length > 4) shown.push(`… (${runs.length} runs)`);
   return `${formatCount(count)} nonzero byte${count === 1 ? "" : "s"} at ${shown.join(", ")}`;
 }
+
+/** What a field row shows while its bytes are being read from the file. */
+export const PENDING_TEXT = "reading…";
 
 type Shown = { value: string; status: HeaderFieldRow["status"] };
 
@@ -98,20 +104,24 @@ const SHOW_VALUE: { readonly [S in ValueShow]: (v: AnyFieldValue, spec: FieldSpe
   hex: (_v, _spec, _batch, field) => ({ value: bytesToHex(field, " "), status: null }),
 };
 
-function fieldValue(spec: FieldSpec, batch: BatchModel, bytes: Uint8Array, at: number): Shown {
-  const value = readField(new ByteReader(bytes), at - spec.offset, spec);
-  return SHOW_VALUE[showOf(spec)](value, spec, batch, bytes.subarray(at, at + spec.size));
+function fieldValue(spec: FieldSpec, batch: BatchModel, w: ByteWindow, at: number): Shown {
+  const value = readField(new ByteReader(w.bytes), at - w.start - spec.offset, spec);
+  return SHOW_VALUE[showOf(spec)](value, spec, batch, windowSlice(w, at, at + spec.size));
 }
 
-/** The rows for batch `index`: fields first (in wire order), then derived rows. */
-export function batchHeaderRows(analysis: Analysis, bytes: Uint8Array, index: number): HeaderFieldRow[] {
+/**
+ * The rows for batch `index`: fields first (in wire order), then derived rows. `window` holds the batch
+ * header as far as the input goes (absolute offsets: in memory wholeWindow(bytes), on demand
+ * source.peek(start, start + 256)); null while it is being read: the field rows then say PENDING_TEXT.
+ */
+export function batchHeaderRows(analysis: Analysis, window: ByteWindow | null, index: number): HeaderFieldRow[] {
   const batch = analysis.batches[index];
   if (!batch) return [];
   const rows: HeaderFieldRow[] = [];
+  const inputEnd = window ? window.start + window.bytes.length : 0;
   for (const spec of BATCH_HEADER_FIELDS) {
     const start = batch.start + spec.offset;
     const end = start + spec.size;
-    const present = Math.max(0, Math.min(end, bytes.length) - start);
     const base = {
       id: spec.name,
       name: spec.name,
@@ -122,10 +132,15 @@ export function batchHeaderRows(analysis: Analysis, bytes: Uint8Array, index: nu
       size: spec.size,
       description: spec.description,
     };
+    if (!window) {
+      rows.push({ ...base, end, raw: "··", value: PENDING_TEXT, status: null, pending: true });
+      continue;
+    }
+    const present = Math.max(0, Math.min(end, inputEnd) - start);
     if (present < spec.size) {
       // Only a header cut by the end of the input gets here.
-      const have = bytes.subarray(start, start + present);
-      const part = spec.type === "bytes" ? reservedSummary(bytes, start, start + present, batch.start) : bytesToHex(have, " ");
+      const have = windowSlice(window, start, start + present);
+      const part = spec.type === "bytes" ? reservedSummary(window, start, start + present, batch.start) : bytesToHex(have, " ");
       rows.push({
         ...base,
         end: start + present,
@@ -135,8 +150,8 @@ export function batchHeaderRows(analysis: Analysis, bytes: Uint8Array, index: nu
       });
       continue;
     }
-    const raw = spec.type === "bytes" ? reservedSummary(bytes, start, end, batch.start) : bytesToHex(bytes.subarray(start, end), " ");
-    rows.push({ ...base, end, raw, ...fieldValue(spec, batch, bytes, start) });
+    const raw = spec.type === "bytes" ? reservedSummary(window, start, end, batch.start) : bytesToHex(windowSlice(window, start, end), " ");
+    rows.push({ ...base, end, raw, ...fieldValue(spec, batch, window, start) });
   }
   const header = batch.header;
   if (!header) return rows;
