@@ -7,7 +7,7 @@ import { nowMicros } from "../session/building.ts";
 import { makeProducerBatch, recomputeChecksums, stampAsServer } from "../../core/edit.ts";
 import { baseName, downloadFile } from "../common/download.ts";
 import { residentBytes } from "../session/resident.ts";
-import { hexOffset, plural } from "../../format/values.ts";
+import { formatCount, hexOffset, plural } from "../../format/values.ts";
 
 const selectInput = (s: DocumentState) => s.input;
 // The actions below read the shown analysis, so they wait while a re-check is running.
@@ -50,7 +50,7 @@ export function EditPanel() {
 
   const note = said.of === input.name ? said.text : "";
   const setNote = (text: string) => setSaid({ of: input.name, text });
-  const mib = (n: number) => `${(n / (1 << 20)).toFixed(1)} MiB`;
+  const mib = (n: number) => (n < 1 << 20 ? `${formatCount(n)} bytes` : `${(n / (1 << 20)).toFixed(1)} MiB`);
   // An input read on demand has nothing to edit until all of it is in memory: each edit action reads it first and says so.
   const whole = async (): Promise<Uint8Array | null> => {
     if (input.bytes) return input.bytes;

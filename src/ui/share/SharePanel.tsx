@@ -20,7 +20,7 @@ import { canDrawDiagram, diagramSvg, pictureRange, pictureSvg, svgToPng } from "
 import { diagramTargetOf } from "../../core/render-diagram.ts";
 import { provenanceOf } from "./provenance.ts";
 import "./share.css";
-import { hexOffset } from "../../format/values.ts";
+import { formatCount, hexOffset } from "../../format/values.ts";
 import { frameBatch, frameEnd, frameIndexInBatch } from "../../core/frame-columns.ts";
 
 export { LARGE_LINK_BYTES, WHOLE_INPUT_SHARE_LIMIT } from "./share-scope.ts";
@@ -65,7 +65,7 @@ export function SharePanel() {
   const selectedBatch = selection?.batch ?? -1;
   const suffix = redact ? "-redacted" : "";
 
-  const mib = (n: number) => `${(n / (1 << 20)).toFixed(1)} MiB`;
+  const mib = (n: number) => (n < 1 << 20 ? `${formatCount(n)} bytes` : `${(n / (1 << 20)).toFixed(1)} MiB`);
   // An action on the whole input (report, picture, JSON, redacted copy) needs all of an input read on demand: read it once, and say so.
   const wholeSource = async (what: string): Promise<ShareSource> => {
     if (source.bytes) return source;
