@@ -111,7 +111,9 @@ test("a redacted batch .bin read on demand is the one the same file gives in mem
   await expect(page.getByTestId("share-memory-note")).toHaveCount(0);
 });
 
-test("Download report and Export JSON of a file read on demand read it into memory, say so, and match the CLI", async ({ page }) => {
+test("Download report of a file read on demand reads only what it quotes; Export JSON reads it into memory and says so; both match the CLI", async ({
+  page,
+}) => {
   const bytes = readFileSync(FILE);
   const sha = createHash("sha256").update(bytes).digest("hex");
   const cli = runCli(FILE).report;
@@ -121,11 +123,14 @@ test("Download report and Export JSON of a file read on demand read it into memo
   const md = readFileSync(await report.path(), "utf8");
   expect(md).toContain(sha);
   expect(md).toMatch(/^\| 1 \| error \| `frame-checksum-mismatch` \| 0x0*3b5\.\.0x0*3bd \| 1 \| 0 \|/m);
-  await expect(page.getByTestId("share-memory-note")).toHaveText("Read all 2,493 bytes of 19-segment-4-batch2-bad-frame.bin into memory to make the report.");
+  // The report reads only what it quotes: the file stays on demand.
+  await expect(page.getByTestId("share-memory-note")).toHaveCount(0);
+  await expect(page.getByTestId("edit-resident")).toContainText("read from its file on demand");
   const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export JSON" }).click()]);
   const doc = JSON.parse(readFileSync(await json.path(), "utf8")) as { batches: unknown; diagnostics: unknown };
   expect(doc.batches).toEqual(cli.batches);
   expect(doc.diagnostics).toEqual(cli.diagnostics);
+  await expect(page.getByTestId("share-memory-note")).toHaveText("Read all 2,493 bytes of 19-segment-4-batch2-bad-frame.bin into memory to export JSON.");
 });
 
 test("edit mode on a file read on demand reads it into memory, says so, and an edit is re-checked", async ({ page }) => {

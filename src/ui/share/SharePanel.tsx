@@ -14,7 +14,9 @@ import { ENVELOPES } from "../../core/envelopes.ts";
 import { baseName, copyText, downloadFile } from "../common/download.ts";
 import { ShareLinkRow } from "./ShareLinkRow.tsx";
 import { LARGE_LINK_BYTES } from "./share-scope.ts";
-import { rangeBytes, subjectOf, type RedactChoice, type ShareSource } from "./share-link.ts";
+import { inputSha256, rangeBytes, REDACT_ON_PAGE_LIMIT, subjectOf, type RedactChoice, type ShareSource } from "./share-link.ts";
+import { renderFromRanges, type ReportInput, type ReportSource } from "../../core/report-data.ts";
+import type { Analysis } from "../../core/model.ts";
 import { residentBytes } from "../session/resident.ts";
 import { canDrawDiagram, diagramSvg, pictureRange, pictureSvg, svgToPng } from "./picture.ts";
 import { diagramTargetOf } from "../../core/render-diagram.ts";
@@ -69,6 +71,9 @@ export function SharePanel() {
   // An action on the whole input (report, picture, JSON, redacted copy) needs all of an input read on demand: read it once, and say so.
   const wholeSource = async (what: string): Promise<ShareSource> => {
     if (source.bytes) return source;
+    // The redacted copy would be refused once read: refuse before reading it.
+    if (choice && input.source.size > REDACT_ON_PAGE_LIMIT)
+      throw new Error(`inputs over ${REDACT_ON_PAGE_LIMIT >> 20} MiB are redacted with the command line: iggy-batch redact FILE -o OUT`);
     const say = (text: string) => setMemoryNote({ of: input.name, text });
     say(`Reading all ${mib(input.source.size)} of ${input.name} into memory to ${what}…`);
     const bytes = await residentBytes(input);
@@ -100,11 +105,47 @@ export function SharePanel() {
       setNote(`Could not export JSON: ${(e as Error).message}`);
     }
   };
-  const report = (how: "copy" | "download", kind: "markdown" | "text") =>
-    withSubject("make the report", async (subject) => {
-      const envelopeInfo = ENVELOPES.find((e) => e.skip > 0 && e.skip === input.startOffset);
-      const known = provenanceOf(input);
-      const redacted = subject.redacted ?? known?.redacted;
+  const reportInfo = (sha256: string, redacted: ReportInput["redacted"], image?: ReportInput["image"]): ReportInput => {
+    const envelopeInfo = ENVELOPES.find((e) => e.skip > 0 && e.skip === input.startOffset);
+    return {
+      name: input.name,
+      sha256,
+      toolVersion: TOOL_VERSION,
+      envelope: envelopeInfo && `${envelopeInfo.label} (${envelopeInfo.skip} B)`,
+      opened: input.meta ?? undefined,
+      ...(redacted ? { redacted } : {}),
+      ...(link && link.length <= LARGE_LINK_BYTES ? { shareLink: link } : {}),
+      ...(image ? { image } : {}),
+    };
+  };
+  const deliver = async (how: "copy" | "download", kind: "markdown" | "text", text: string) => {
+    const label = kind === "markdown" ? "Markdown" : "plain text";
+    if (how === "download")
+      downloadFile(`${baseName(input.name)}${suffix}-report.${kind === "markdown" ? "md" : "txt"}`, text, kind === "markdown" ? "text/markdown" : "text/plain");
+    else setNote((await copyText(text)) ? `Report copied as ${label}.` : "Clipboard unavailable: use Download report.");
+  };
+  const report = async (how: "copy" | "download", kind: "markdown" | "text") => {
+    const render = (analysis: Analysis, bytes: ReportSource, info: ReportInput) =>
+      kind === "markdown" ? renderMarkdownReport(analysis, bytes, info) : renderTextReport(analysis, bytes, info);
+    // Read on demand, unredacted and without a picture, a report reads only the bytes it quotes (excerpts, previews).
+    if (!source.bytes && !choice && !(embedPicture && kind === "markdown")) {
+      try {
+        const info = reportInfo(await inputSha256(source), provenanceOf(input)?.redacted);
+        await deliver(
+          how,
+          kind,
+          await renderFromRanges(
+            input.source.size,
+            (s, e) => input.source.load(s, e),
+            (r) => render(input.analysis, r, info),
+          ),
+        );
+      } catch (e) {
+        setNote(`Could not make the report: ${(e as Error).message}`);
+      }
+      return;
+    }
+    await withSubject("make the report", async (subject) => {
       const range = pictureRange(subject, selection);
       const image =
         embedPicture && kind === "markdown"
@@ -113,26 +154,10 @@ export function SharePanel() {
               caption: `Hex map of ${input.name}, bytes ${hexOffset(range.start, 0)}..${hexOffset(range.end, 0)}, findings marked`,
             }
           : undefined;
-      const info = {
-        name: input.name,
-        sha256: subject.sha256,
-        toolVersion: TOOL_VERSION,
-        envelope: envelopeInfo && `${envelopeInfo.label} (${envelopeInfo.skip} B)`,
-        opened: input.meta ?? undefined,
-        ...(redacted ? { redacted } : {}),
-        ...(link && link.length <= LARGE_LINK_BYTES ? { shareLink: link } : {}),
-        ...(image ? { image } : {}),
-      };
-      const text = kind === "markdown" ? renderMarkdownReport(subject.analysis, subject.bytes, info) : renderTextReport(subject.analysis, subject.bytes, info);
-      const label = kind === "markdown" ? "Markdown" : "plain text";
-      if (how === "download")
-        downloadFile(
-          `${baseName(input.name)}${suffix}-report.${kind === "markdown" ? "md" : "txt"}`,
-          text,
-          kind === "markdown" ? "text/markdown" : "text/plain",
-        );
-      else setNote((await copyText(text)) ? `Report copied as ${label}.` : "Clipboard unavailable: use Download report.");
+      const info = reportInfo(subject.sha256, subject.redacted ?? provenanceOf(input)?.redacted, image);
+      await deliver(how, kind, render(subject.analysis, subject.bytes, info));
     });
+  };
   const picture = (kind: "svg" | "png") =>
     withSubject("draw the picture", async (subject) => {
       const svg = pictureSvg(subject, input.name, pictureRange(subject, selection));
