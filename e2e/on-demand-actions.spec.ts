@@ -8,13 +8,14 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Download, Page } from "@playwright/test";
-import { cell, CORPUS_DIR, expect, openFile, openPage, parseSummary, runCli, statusLine, test, waitForIdle } from "./fixtures.ts";
+import { cell, CORPUS_DIR, expect, offsetsWith, openFile, openPage, parseSummary, runCli, statusLine, test, waitForIdle } from "./fixtures.ts";
 
 const FILE = path.join(CORPUS_DIR, "19-segment-4-batch2-bad-frame.bin");
 const ON_DEMAND = "/?on-demand-from=0";
 const box = (page: Page) => page.getByLabel("Go to or search");
 const says = (page: Page) => page.getByTestId("search-says");
 const results = (page: Page) => page.getByRole("list", { name: "Search results" });
+const selectedOffsets = (page: Page) => offsetsWith(page, 'aria-selected="true"');
 
 /** Every start of `needle` in `hay`. */
 function starts(hay: Uint8Array, needle: Uint8Array): number[] {
@@ -159,8 +160,13 @@ test("Compare on a file read on demand says what the same file says in memory", 
     await expect(dialog.getByTestId("diff-summary")).toContainText(/compared fields/);
     const text = await dialog.getByTestId("diff-summary").textContent();
     const panes = await dialog.getByTestId("diff-pane-note").allTextContents();
-    await dialog.getByRole("button", { name: "Close" }).first().click();
-    return { text, panes };
+    // The first differing bytes of batch 1 (swapped to the left, so its offset in the input counts), selected in the hex map.
+    await dialog.getByRole("button", { name: "Swap sides" }).click();
+    await expect(dialog.getByRole("columnheader", { name: /^Left \(Batch 1\)/ })).toBeVisible();
+    await dialog.getByRole("button", { name: "Show in hex map" }).first().click();
+    await expect(dialog).toBeHidden();
+    await expect.poll(async () => (await selectedOffsets(page)).length).toBeGreaterThan(0);
+    return { text, panes, selected: await selectedOffsets(page) };
   };
   await openPage(page);
   await openFile(page, FILE);
@@ -169,5 +175,6 @@ test("Compare on a file read on demand says what the same file says in memory", 
   await openPage(page, ON_DEMAND);
   await openFile(page, FILE);
   await expect(page.getByTestId("edit-resident")).toContainText("read from its file on demand");
+  expect(inMemory.selected[0]).toBeGreaterThanOrEqual(runCli(FILE).report.batches[1]!.start);
   expect(await summaryOf()).toEqual(inMemory);
 });
