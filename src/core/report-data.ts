@@ -12,6 +12,7 @@ import type { Analysis, BatchModel } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
 import { FORMAT_TITLES, type OpenedInput } from "./containers/types.ts";
 import { frameEnd, frameIndexInBatch } from "./frame-columns.ts";
+import { windowSlice, type ByteWindow } from "../lib/input-bytes.ts";
 
 /** What the host knows about the input that the analysis does not. */
 export interface ReportInput {
@@ -36,6 +37,57 @@ export interface ReportInput {
   /** A picture of the bytes: a data: URL or a file name next to the report, and what it shows. */
   readonly image?: { readonly src: string; readonly caption: string };
 }
+
+/**
+ * The input's bytes as a report reads them: a few small ranges (excerpts, payload previews, user
+ * headers), so an input read on demand can hand over just those. A Uint8Array is the whole input.
+ */
+export interface ReportBytes {
+  readonly size: number;
+  /** Bytes [start, end) clamped to the input. */
+  read(start: number, end: number): Uint8Array;
+}
+
+/** The ranges a report reads depend only on the analysis and `info`, never on the bytes read: a pass that records them can fetch them first. */
+export type ReportSource = Uint8Array | ReportBytes;
+
+/**
+ * Renders a report of an input whose bytes are read on demand, reading only what the report quotes:
+ * a first pass records the ranges it reads (over zeros), `load` fetches them, the second pass renders from them.
+ */
+export async function renderFromRanges(
+  size: number,
+  load: (start: number, end: number) => Promise<ByteWindow>,
+  render: (bytes: ReportBytes) => string,
+): Promise<string> {
+  const clamp = (start: number, end: number): [number, number] => {
+    const s = Math.max(0, Math.min(size, start));
+    return [s, Math.max(s, Math.min(size, end))];
+  };
+  const wanted = new Map<string, [number, number]>();
+  render({
+    size,
+    read: (start, end) => {
+      const [s, e] = clamp(start, end);
+      wanted.set(`${s}:${e}`, [s, e]);
+      return new Uint8Array(e - s);
+    },
+  });
+  const got = new Map<string, Uint8Array>();
+  for (const [key, [s, e]] of wanted) got.set(key, windowSlice(await load(s, e), s, e));
+  return render({
+    size,
+    read: (start, end) => {
+      const [s, e] = clamp(start, end);
+      const bytes = got.get(`${s}:${e}`);
+      if (!bytes) throw new Error(`the report read bytes ${s}..${e}, which its first pass did not`);
+      return bytes;
+    },
+  });
+}
+
+const readerOf = (bytes: ReportSource): ReportBytes =>
+  bytes instanceof Uint8Array ? { size: bytes.length, read: (start, end) => bytes.subarray(start, end) } : bytes;
 
 /** One finding of a batch section, with its number in the diagnostics list. */
 export interface ReportFinding {
@@ -76,19 +128,21 @@ const PREVIEW_BYTES = 48;
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 
 /** The xxd excerpt around [start, end) with the offending bytes marked; long ranges show their first and last rows. */
-export function annotatedExcerpt(bytes: Uint8Array, start: number, end: number, context = 1): string {
+export function annotatedExcerpt(input: ReportSource, start: number, end: number, context = 1): string {
+  const bytes = readerOf(input);
+  const size = bytes.size;
   const markEnd = Math.max(end, start + 1);
   const rowOf = (o: number) => o - (o % 16);
   const from = Math.max(0, rowOf(start) - 16 * context);
-  const to = Math.min(bytes.length, rowOf(Math.min(markEnd, bytes.length) - 1) + 16 * (context + 1));
+  const to = Math.min(size, rowOf(Math.min(markEnd, size) - 1) + 16 * (context + 1));
   const rows = (to - from) / 16;
-  if (rows <= 12) return toXxd(bytes.subarray(from, to), from, { start, end: markEnd });
-  const headEnd = Math.min(bytes.length, rowOf(start) + 16 * 4);
-  const tailStart = Math.max(headEnd, rowOf(Math.min(markEnd, bytes.length) - 1) - 16);
+  if (rows <= 12) return toXxd(bytes.read(from, to), from, { start, end: markEnd });
+  const headEnd = Math.min(size, rowOf(start) + 16 * 4);
+  const tailStart = Math.max(headEnd, rowOf(Math.min(markEnd, size) - 1) - 16);
   return [
-    toXxd(bytes.subarray(from, headEnd), from, { start, end: markEnd }),
+    toXxd(bytes.read(from, headEnd), from, { start, end: markEnd }),
     `          … ${((tailStart - headEnd) / 16).toLocaleString("en-US")} rows of the range not shown …`,
-    toXxd(bytes.subarray(tailStart, to), tailStart, { start, end: markEnd }),
+    toXxd(bytes.read(tailStart, to), tailStart, { start, end: markEnd }),
   ].join("\n");
 }
 
@@ -121,15 +175,15 @@ function preview(bytes: Uint8Array): string {
 }
 
 // Payload preview and user headers of one frame with findings: the text a reader wants beside the bytes.
-function frameNote(analysis: Analysis, bytes: Uint8Array, i: number): string {
+function frameNote(analysis: Analysis, bytes: ReportBytes, i: number): string {
   const f = analysis.frames;
   const s = f.start[i] as number;
   const payloadLength = f.payloadLength[i] as number;
-  const payload = bytes.subarray(s + 48, s + 48 + Math.min(payloadLength, PREVIEW_BYTES));
+  const payload = bytes.read(s + 48, s + 48 + Math.min(payloadLength, PREVIEW_BYTES));
   let note = `frame ${frameIndexInBatch(analysis.batches, i)} at ${hex(s)}: payload ${payloadLength} bytes ${preview(payload)}${payloadLength > PREVIEW_BYTES ? "…" : ""}`;
   const uhLength = f.userHeadersLength[i] as number;
   if (uhLength > 0) {
-    const decoded = decodeUserHeaders(bytes.subarray(s + 48 + payloadLength, frameEnd(f, i)));
+    const decoded = decodeUserHeaders(bytes.read(s + 48 + payloadLength, frameEnd(f, i)));
     note += decoded.ok
       ? `, user headers ${decoded.headers
           .slice(0, 6)
@@ -141,7 +195,8 @@ function frameNote(analysis: Analysis, bytes: Uint8Array, i: number): string {
 }
 
 /** Collects what a report of this analysis says, within the input's limits. */
-export function collectReport(analysis: Analysis, bytes: Uint8Array, info: ReportInput): ReportData {
+export function collectReport(analysis: Analysis, input: ReportSource, info: ReportInput): ReportData {
+  const bytes = readerOf(input);
   const maxExcerpts = info.maxExcerpts ?? 50;
   const maxListed = info.maxListed ?? 200;
   const maxBatches = info.maxBatches ?? 20;

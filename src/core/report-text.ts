@@ -1,6 +1,6 @@
 /** The plain-text report, for trackers and mail without Markdown: the same content as report.ts, in aligned lines. */
 import type { Analysis } from "./model.ts";
-import { collectReport, hex, type ReportInput } from "./report-data.ts";
+import { collectReport, hex, type ReportInput, type ReportSource } from "./report-data.ts";
 import { visibleText } from "./markdown.ts";
 
 const indent = (text: string, by = "    ") =>
@@ -10,7 +10,7 @@ const indent = (text: string, by = "    ") =>
     .join("\n");
 
 /** Renders the plain-text report of one analysed input. */
-export function renderTextReport(analysis: Analysis, bytes: Uint8Array, info: ReportInput): string {
+export function renderTextReport(analysis: Analysis, bytes: ReportSource, info: ReportInput): string {
   const data = collectReport(analysis, bytes, info);
   const out: string[] = [visibleText(data.title), "=".repeat(Math.min(72, data.title.length)), ""];
   if (info.redacted)

@@ -5,7 +5,7 @@
  * markdown.ts, so no HTML, link or table break from the input reaches the tracker.
  */
 import type { Analysis } from "./model.ts";
-import { collectReport, hex, type ReportInput } from "./report-data.ts";
+import { collectReport, hex, type ReportInput, type ReportSource } from "./report-data.ts";
 import { mdFence, mdText, mdUrl } from "./markdown.ts";
 
 export { annotatedExcerpt, type ReportInput } from "./report-data.ts";
@@ -36,7 +36,7 @@ function containerSection(o: NonNullable<ReportInput["opened"]>): string[] {
 }
 
 /** Renders the Markdown report of one analysed input. */
-export function renderMarkdownReport(analysis: Analysis, bytes: Uint8Array, info: ReportInput): string {
+export function renderMarkdownReport(analysis: Analysis, bytes: ReportSource, info: ReportInput): string {
   const data = collectReport(analysis, bytes, info);
   const out: string[] = [];
   out.push(`# Iggy batch report: ${mdText(info.name)}`, "");

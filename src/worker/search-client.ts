@@ -14,8 +14,8 @@ export const MAIN_THREAD_SEARCH_BYTES = 1 << 20;
 
 /** What to search: the bytes on screen, and where the worker can read the same bytes without a copy. */
 export interface SearchTarget {
-  /** The input as shown (searched directly on the main thread). */
-  readonly bytes: Uint8Array;
+  /** The input as shown (searched directly on the main thread); null when it is read on demand from `source`. */
+  readonly bytes: Uint8Array | null;
   /** The File or Blob `bytes` read as, once `patches` are written over it; null when there is none (the bytes were built or pasted). */
   readonly source: Blob | null;
   /** Edited runs over source, sorted and disjoint. */
@@ -47,6 +47,7 @@ export class SearchClient {
   ): Promise<SearchOutcome> {
     if (signal.aborted) return Promise.reject(new AbortedError());
     const { bytes } = target;
+    if (!bytes) return this.onDemand(target.source, target.patches, pattern, limit, signal, onProgress);
     const worker = bytes.length > MAIN_THREAD_SEARCH_BYTES && !this.broken ? this.ensureWorker() : null;
     if (!worker) return this.onMainThread(bytes, pattern, limit, signal, onProgress);
     const fromFile = target.source !== null && target.source.size === bytes.length;
@@ -59,6 +60,20 @@ export class SearchClient {
       if (!fromFile) throw err;
       return this.ask(worker, this.blobOf(bytes), [], pattern, limit, signal, onProgress);
     });
+  }
+
+  // An input read on demand has only its File: the worker reads it in windows, and nothing else can.
+  private onDemand(
+    source: Blob | null,
+    patches: readonly Patch[],
+    pattern: Uint8Array,
+    limit: number,
+    signal: AbortSignal,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<SearchOutcome> {
+    const worker = source && !this.broken ? this.ensureWorker() : null;
+    if (!source || !worker) return Promise.reject(new Error("this file is read on demand and no search worker could start to read it"));
+    return this.ask(worker, source, patches, pattern, limit, signal, onProgress);
   }
 
   // The one copy, for bytes no File stands behind (samples, pastes, share links: small in practice).

@@ -33,6 +33,7 @@ import { ByteDiffCell } from "./ByteDiffCell.tsx";
 import { DiffPane } from "./DiffPane.tsx";
 import { diffMarks } from "./diff-marks.ts";
 import { selectRange } from "../state/actions.ts";
+import { useReadBatches, type ReadBatch, type ReadState } from "./on-demand-batch.ts";
 
 /** Rows rendered at first (and added by each "Show more rows"): a batch of 1,000 frames has some 9,000, too many to render in one task. */
 export const MAX_DIFF_ROWS = 300;
@@ -140,6 +141,16 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const l = sides?.left,
     r = sides?.right;
   const rightSide = r;
+  // An input read on demand: each compared batch of it is read alone from its File (never the whole input).
+  const onDemand = input && !input.bytes ? input.source : null;
+  const wanted = [l, r].flatMap((side) => (side && side.source === "current" ? [side.batch] : []));
+  const read = useReadBatches(xxh, onDemand, input?.analysis ?? null, wanted);
+  const readOf = (batch: number): ReadState | undefined => (onDemand ? (read.get(batch) ?? null) : undefined);
+  const readBatchOf = (batch: number | undefined): ReadBatch | null => {
+    const got = batch === undefined ? undefined : readOf(batch);
+    return got && "ref" in got ? got : null;
+  };
+  const unread = onDemand ? wanted.map((b) => ({ batch: b, state: readOf(b) })).find((w) => !w.state || "error" in w.state) : undefined;
   // The dialog opens (showModal, its controls) in one task and diffs in the next, so neither is long on batches of 1,000 frames.
   const [opened, setOpened] = useState(false);
   useEffect(() => {
@@ -152,12 +163,14 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
       if (!input || source === undefined || batch === undefined) return null;
       if (source === "original") return original && originalAnalysis ? { bytes: original, analysis: originalAnalysis, batch } : null;
       if (source === "other") return other ? { bytes: other.bytes, analysis: other.analysis, batch } : null;
+      if (!input.bytes) return readBatchOf(batch)?.ref ?? null;
       return { bytes: input.bytes, analysis: input.analysis, batch };
     };
     const left = refOf(l?.source, l?.batch);
     const right = refOf(r?.source, r?.batch);
     return left && right ? { rows: diffBatches(left, right), refs: { left, right } } : { rows: [], refs: null };
-  }, [opened, input, original, originalAnalysis, other, l?.source, l?.batch, r?.source, r?.batch]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- readBatchOf reads `read`
+  }, [opened, input, original, originalAnalysis, other, read, l?.source, l?.batch, r?.source, r?.batch]);
   const shown = visibleRows(rows, changedOnly);
   // Other sides or another filter start again at the first rows.
   const rowsKey = `${l?.source}:${l?.batch}:${r?.source}:${r?.batch}:${changedOnly}`;
@@ -183,8 +196,15 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     if (sides) setChosen({ ...sides, [which]: side });
   };
   // Where a side's bytes sit in the shown input (a view into its bytes), so a difference can be selected there; -1 for another source.
-  const shownAt = (part: Uint8Array, source: SourceId | undefined): number =>
-    input && source === "current" && part.buffer === input.bytes.buffer ? part.byteOffset - input.bytes.byteOffset : -1;
+  const shownAt = (part: Uint8Array, source: SourceId | undefined): number => {
+    if (!input || source !== "current") return -1;
+    if (input.bytes) return part.buffer === input.bytes.buffer ? part.byteOffset - input.bytes.byteOffset : -1;
+    for (const batch of wanted) {
+      const got = readBatchOf(batch);
+      if (got && part.buffer === got.ref.bytes.buffer) return got.base + part.byteOffset - got.ref.bytes.byteOffset;
+    }
+    return -1;
+  };
   const showDifference = (part: Uint8Array, source: SourceId | undefined, start: number, end: number) => {
     const at = shownAt(part, source);
     if (at < 0) return;
@@ -246,11 +266,15 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
               {sameSide ? "Both sides are the same batch. " : ""}
               {!opened
                 ? "Comparing…"
-                : rows.length === 0
-                  ? "Nothing to compare: the input has no batch header to read."
-                  : shown.changed === 0
-                    ? `No differences in ${rows.length} compared fields.`
-                    : `${shown.changed} of ${rows.length} compared fields differ.`}
+                : unread
+                  ? unread.state && "error" in unread.state
+                    ? `Could not read batch ${unread.batch} from the file: ${unread.state.error}`
+                    : `Reading batch ${unread.batch} from the file…`
+                  : rows.length === 0
+                    ? "Nothing to compare: the input has no batch header to read."
+                    : shown.changed === 0
+                      ? `No differences in ${rows.length} compared fields.`
+                      : `${shown.changed} of ${rows.length} compared fields differ.`}
             </p>
             {panes && (
               <div className="diff-panes">
@@ -264,6 +288,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
                     start={panes[which].start}
                     end={panes[which].end}
                     marks={panes[which].marks}
+                    base={sides[which].source === "current" ? (readBatchOf(sides[which].batch)?.base ?? 0) : 0}
                   />
                 ))}
               </div>

@@ -33,10 +33,12 @@ export interface DiffPaneProps {
   readonly start: number;
   readonly end: number;
   readonly marks: readonly DiffRun[];
+  /** Added to every offset shown: where `bytes` start in the input (a batch read alone from a file read on demand), else 0. */
+  readonly base?: number;
 }
 
 /** The pane. */
-export function DiffPane({ name, title, bytes, analysis, start, end, marks }: DiffPaneProps): JSX.Element {
+export function DiffPane({ name, title, bytes, analysis, start, end, marks, base = 0 }: DiffPaneProps): JSX.Element {
   const shownEnd = Math.min(end, start + MAX_PANE_BYTES);
   const rows = Math.ceil((shownEnd - start) / ROW_BYTES);
   const kinds = useMemo(() => {
@@ -71,11 +73,11 @@ export function DiffPane({ name, title, bytes, analysis, start, end, marks }: Di
       const text = HEX[bytes[i] as number];
       cells.push(
         marked[i - start] ? (
-          <mark key={i} className={`${cls} diff-pane-differs`} data-at={i} data-diff="true" title={`differs at ${i}`}>
+          <mark key={i} className={`${cls} diff-pane-differs`} data-at={i + base} data-diff="true" title={`differs at ${i + base}`}>
             {text}
           </mark>
         ) : (
-          <span key={i} className={cls} data-at={i}>
+          <span key={i} className={cls} data-at={i + base}>
             {text}
           </span>
         ),
@@ -83,7 +85,7 @@ export function DiffPane({ name, title, bytes, analysis, start, end, marks }: Di
     }
     rowEls.push(
       <div key={row} className="diff-pane-row" style={{ top: row * ROW_PX }}>
-        <span className="diff-pane-offset">{hexOffset(at).slice(2)}</span>
+        <span className="diff-pane-offset">{hexOffset(at + base).slice(2)}</span>
         {cells}
       </div>,
     );
@@ -97,7 +99,7 @@ export function DiffPane({ name, title, bytes, analysis, start, end, marks }: Di
       <p className="diff-pane-note" data-testid="diff-pane-note">
         {count === 0
           ? "No differing bytes."
-          : `${plural(count, "differing byte", undefined, (n) => formatCount(Number(n)))} marked, the first at ${hexOffset(marks[0]!.start)} (${marks[0]!.start}).`}
+          : `${plural(count, "differing byte", undefined, (n) => formatCount(Number(n)))} marked, the first at ${hexOffset(marks[0]!.start + base)} (${marks[0]!.start + base}).`}
         {shownEnd < end ? ` Showing the first ${formatCount(MAX_PANE_BYTES)} of ${formatCount(end - start)} bytes.` : ""}
       </p>
       <div

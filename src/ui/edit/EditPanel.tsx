@@ -6,7 +6,8 @@ import { commitEdit, editedParts, editModeStore, editStore, kernel, redo, revert
 import { nowMicros } from "../session/building.ts";
 import { makeProducerBatch, recomputeChecksums, stampAsServer } from "../../core/edit.ts";
 import { baseName, downloadFile } from "../common/download.ts";
-import { hexOffset, plural } from "../../format/values.ts";
+import { residentBytes } from "../session/resident.ts";
+import { formatCount, hexOffset, plural } from "../../format/values.ts";
 
 const selectInput = (s: DocumentState) => s.input;
 // The actions below read the shown analysis, so they wait while a re-check is running.
@@ -23,6 +24,8 @@ export function EditPanel() {
   const editMode = useStore(editModeStore, selectMode);
   const selection = useStore(selectionStore, selectSelection);
   const [stamp, setStamp] = useState({ partitionId: "1", baseOffset: "0" });
+  // Said about one input (by name): another input opened later does not inherit it.
+  const [said, setSaid] = useState({ of: "", text: "" });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -45,12 +48,41 @@ export function EditPanel() {
   const header = input.analysis.batches[batch]?.header ?? null;
   const edited = edit.index > 0;
 
-  const recompute = () => {
-    if (!xxh) return;
-    const { bytes, changes } = recomputeChecksums(xxh, input.bytes, input.analysis);
-    commitEdit(bytes, `recompute checksums (${changes.length} changed)`, changes);
+  const note = said.of === input.name ? said.text : "";
+  const setNote = (text: string) => setSaid({ of: input.name, text });
+  const mib = (n: number) => (n < 1 << 20 ? `${formatCount(n)} bytes` : `${(n / (1 << 20)).toFixed(1)} MiB`);
+  // An input read on demand has nothing to edit until all of it is in memory: each edit action reads it first and says so.
+  const whole = async (): Promise<Uint8Array | null> => {
+    if (input.bytes) return input.bytes;
+    setNote(`Reading all ${mib(input.source.size)} of ${input.name} into memory to edit it…`);
+    try {
+      const bytes = await residentBytes(input);
+      setNote(bytes ? `Read all ${mib(bytes.length)} of ${input.name} into memory to edit it.` : "Another input was opened meanwhile.");
+      return bytes && documentStore.get().input?.bytes === bytes ? bytes : null;
+    } catch (e) {
+      setNote(`Could not read ${input.name} into memory to edit it: ${(e as Error).message}`);
+      return null;
+    }
   };
-  const stampBatch = () => {
+  // The shown analysis after whole(): the same model, now over bytes in memory.
+  const shownAnalysis = () => documentStore.get().input?.analysis ?? input.analysis;
+  const setEditMode = async (on: boolean) => {
+    if (on && !(await whole())) return;
+    editModeStore.set(on);
+  };
+
+  const recompute = async () => {
+    const bytes = xxh && (await whole());
+    if (!xxh || !bytes) return;
+    const out = recomputeChecksums(xxh, bytes, shownAnalysis());
+    commitEdit(out.bytes, `recompute checksums (${out.changes.length} changed)`, out.changes);
+  };
+  const makeProducer = async () => {
+    const bytes = xxh && header && (await whole());
+    if (!xxh || !bytes) return;
+    commitEdit(makeProducerBatch(xxh, bytes, shownAnalysis(), batch), `make batch ${batch} a producer batch`);
+  };
+  const stampBatch = async () => {
     if (!xxh || !header) return;
     let partitionId: bigint, baseOffset: bigint;
     try {
@@ -59,8 +91,10 @@ export function EditPanel() {
     } catch {
       return;
     }
+    const bytes = await whole();
+    if (!bytes) return;
     const now = nowMicros();
-    commitEdit(stampAsServer(xxh, input.bytes, input.analysis, batch, { partitionId, baseOffset, baseTimestamp: now }), `stamp batch ${batch}`);
+    commitEdit(stampAsServer(xxh, bytes, shownAnalysis(), batch, { partitionId, baseOffset, baseTimestamp: now }), `stamp batch ${batch}`);
   };
 
   return (
@@ -68,7 +102,7 @@ export function EditPanel() {
       <h2 id="edit-heading">Edit (what-if)</h2>
       <div className="share-row">
         <label>
-          <input type="checkbox" checked={editMode} onChange={(e) => editModeStore.set(e.target.checked)} /> Edit bytes (type hex digits in the hex map)
+          <input type="checkbox" checked={editMode} onChange={(e) => void setEditMode(e.target.checked)} /> Edit bytes (type hex digits in the hex map)
         </label>
         <button type="button" onClick={undo} disabled={edit.index === 0} aria-keyshortcuts="Control+Z">
           Undo
@@ -78,14 +112,10 @@ export function EditPanel() {
         </button>
       </div>
       <div className="share-row">
-        <button type="button" onClick={recompute} disabled={!xxh || busy}>
+        <button type="button" onClick={() => void recompute()} disabled={!xxh || busy}>
           Recompute checksums
         </button>
-        <button
-          type="button"
-          onClick={() => xxh && header && commitEdit(makeProducerBatch(xxh, input.bytes, input.analysis, batch), `make batch ${batch} a producer batch`)}
-          disabled={!xxh || !header || busy}
-        >
+        <button type="button" onClick={() => void makeProducer()} disabled={!xxh || !header || busy}>
           Make producer batch
         </button>
       </div>
@@ -96,7 +126,7 @@ export function EditPanel() {
         <label>
           base_offset <input size={8} value={stamp.baseOffset} onChange={(e) => setStamp({ ...stamp, baseOffset: e.target.value })} />
         </label>
-        <button type="button" onClick={stampBatch} disabled={!xxh || !header || busy}>
+        <button type="button" onClick={() => void stampBatch()} disabled={!xxh || !header || busy}>
           Stamp as server
         </button>
         <span className="note">applies to batch {batch}; base_timestamp = now</span>
@@ -113,6 +143,11 @@ export function EditPanel() {
           {edit.lastRecheckMs !== null ? ` · re-checked in ${edit.lastRecheckMs.toFixed(1)} ms` : ""}
         </span>
       </div>
+      {(note || !input.bytes) && (
+        <p className="note" role="status" data-testid="edit-resident">
+          {note || `${input.name} is read from its file on demand: editing reads all ${mib(input.source.size)} of it into memory first.`}
+        </p>
+      )}
       {edit.lastChanges && (
         <div>
           <p className="note">

@@ -19,9 +19,12 @@ const selectState = (s: SearchState) => s;
 const selectInput = (d: DocumentState) => d.input;
 const fmt = (n: number) => n.toLocaleString("en-US");
 
+// A hit in a truncated frame of an input read on demand is placed without its payload length (the one field locateByte reads).
+const NO_BYTES = new Uint8Array(0);
+
 /** Where a hit lies, in words: batch, frame and field of its first byte. */
-function whereText(analysis: Analysis, bytes: Uint8Array, offset: number): { text: string; kind: keyof typeof KIND_STYLE } {
-  const loc = locateByte(analysis, bytes, offset);
+function whereText(analysis: Analysis, bytes: Uint8Array | null, offset: number): { text: string; kind: keyof typeof KIND_STYLE } {
+  const loc = locateByte(analysis, bytes ?? NO_BYTES, offset);
   const parts: string[] = [];
   if (loc.batch >= 0) parts.push(`batch ${loc.batch}`);
   if (loc.frame >= 0) parts.push(`frame ${frameIndexInBatch(analysis.batches, loc.frame)}`);

@@ -15,6 +15,13 @@ import { selectRange } from "../state/actions.ts";
 import { documentStore, type LoadedInput } from "../state/app-state.ts";
 import { createStore } from "../state/store.ts";
 import { frameEnd } from "../../core/frame-columns.ts";
+import { frameAt } from "../../core/frame-view.ts";
+import type { Analysis } from "../../core/model.ts";
+import { FRAME_HEADER_FIELDS, fieldByName } from "../../format/fields.ts";
+
+const ID_FIELD = fieldByName(FRAME_HEADER_FIELDS, "id");
+const ID_OFFSET = ID_FIELD.offset;
+const ID_SIZE = ID_FIELD.size;
 
 /** Most hits one search keeps (the count then reads "100,000+"). */
 export const MAX_HITS = 100_000;
@@ -127,6 +134,8 @@ function finish(
  * large input's re-check is still running and the shown bytes are the original's.
  */
 export function searchTargetOf(input: LoadedInput): SearchTarget {
+  // Read on demand (never edited: editing makes it resident first): the worker reads its File.
+  if (!input.bytes) return { bytes: null, source: input.source.file, patches: [] };
   const original = originalBytes();
   // The edit history always belongs to the shown input (session/editing starts a new one for each).
   if (original && original.length === input.bytes.length) {
@@ -150,17 +159,18 @@ export async function runQuery(text: string): Promise<void> {
     searchStore.set({ ...base, status: "error", message: "Nothing loaded to search." });
     return;
   }
-  const { analysis, bytes } = input;
+  const { analysis } = input;
+  const size = input.source.size;
   switch (query.kind) {
     case "empty":
       searchStore.set({ ...base, message: reading });
       return;
     case "offset": {
-      if (query.offset >= bytes.length) {
+      if (query.offset >= size) {
         searchStore.set({
           ...base,
           status: "error",
-          message: `Byte ${query.offset} (${hexOffset(query.offset)}) is past the end: the input has ${bytes.length.toLocaleString("en-US")} bytes.`,
+          message: `Byte ${query.offset} (${hexOffset(query.offset)}) is past the end: the input has ${size.toLocaleString("en-US")} bytes.`,
         });
         return;
       }
@@ -186,7 +196,11 @@ export async function runQuery(text: string): Promise<void> {
       return;
     }
     case "id": {
-      const hits = findIds(analysis, bytes, query.orders, MAX_HITS);
+      if (!input.bytes) {
+        await idsOnDemand(input, text, reading, query.orders, base);
+        return;
+      }
+      const hits = findIds(analysis, input.bytes, query.orders, MAX_HITS);
       finish(
         input,
         text,
@@ -203,7 +217,7 @@ export async function runQuery(text: string): Promise<void> {
       running = controller;
       // Esc anywhere (the hex map too) and the Cancel button stop it, as they stop a decode.
       const release = beginCancellable(cancelSearch);
-      searchStore.set({ ...base, status: "running", progress: { done: 0, total: bytes.length } });
+      searchStore.set({ ...base, status: "running", progress: { done: 0, total: size } });
       try {
         const outcome = await client.search(searchTargetOf(input), query.pattern, MAX_HITS, controller.signal, (done, total) => {
           if (running === controller) searchStore.set((s) => ({ ...s, progress: { done, total } }));
@@ -228,5 +242,54 @@ export async function runQuery(text: string): Promise<void> {
         release();
       }
     }
+  }
+}
+
+/** The hits in `starts` that are exactly a complete frame's id field, in input order, without repeats, at most `limit`. */
+export function idFieldHits(analysis: Analysis, starts: readonly Float64Array[], limit: number): Float64Array {
+  const f = analysis.frames;
+  const found = new Set<number>();
+  for (const list of starts)
+    for (const at of list) {
+      const frame = frameAt(analysis, at);
+      if (frame >= 0 && (f.start[frame] as number) + ID_OFFSET === at) found.add(at);
+    }
+  return Float64Array.from([...found].sort((a, b) => a - b).slice(0, limit));
+}
+
+// An id on an input read on demand: each byte order is searched in the File by the worker, and only
+// hits that are a frame's id field are kept, so no frame header is read on the page.
+async function idsOnDemand(input: LoadedInput, text: string, reading: string, orders: readonly Uint8Array[], base: SearchState): Promise<void> {
+  const controller = new AbortController();
+  running = controller;
+  const release = beginCancellable(cancelSearch);
+  const total = input.source.size * orders.length;
+  searchStore.set({ ...base, status: "running", progress: { done: 0, total } });
+  try {
+    const lists: Float64Array[] = [];
+    for (const [k, order] of orders.entries()) {
+      const outcome = await client.search(searchTargetOf(input), order, MAX_HITS, controller.signal, (done) => {
+        if (running === controller) searchStore.set((s) => ({ ...s, progress: { done: k * input.source.size + done, total } }));
+      });
+      lists.push(outcome.starts);
+    }
+    if (running !== controller) return;
+    running = null;
+    const starts = idFieldHits(input.analysis, lists, MAX_HITS);
+    finish(
+      input,
+      text,
+      reading,
+      starts,
+      starts.map((s) => s + ID_SIZE),
+      starts.length >= MAX_HITS,
+      "worker",
+    );
+  } catch (err) {
+    if (err instanceof AbortedError || running !== controller) return;
+    running = null;
+    searchStore.set({ ...base, status: "error", message: `Search failed: ${(err as Error).message}` });
+  } finally {
+    release();
   }
 }

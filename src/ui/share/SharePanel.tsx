@@ -5,7 +5,6 @@
 import { useCallback, useMemo, useState } from "react";
 import { documentStore, formatStore, selectionStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
-import { batchBytes } from "../../core/edit.ts";
 import { renderMarkdownReport } from "../../core/report.ts";
 import { renderTextReport } from "../../core/report-text.ts";
 import { contractJsonChunks } from "../../core/contract-json.ts";
@@ -15,12 +14,15 @@ import { ENVELOPES } from "../../core/envelopes.ts";
 import { baseName, copyText, downloadFile } from "../common/download.ts";
 import { ShareLinkRow } from "./ShareLinkRow.tsx";
 import { LARGE_LINK_BYTES } from "./share-scope.ts";
-import { subjectOf, type RedactChoice, type ShareSource } from "./share-link.ts";
+import { inputSha256, rangeBytes, REDACT_ON_PAGE_LIMIT, subjectOf, type RedactChoice, type ShareSource } from "./share-link.ts";
+import { renderFromRanges, type ReportInput, type ReportSource } from "../../core/report-data.ts";
+import type { Analysis } from "../../core/model.ts";
+import { residentBytes } from "../session/resident.ts";
 import { canDrawDiagram, diagramSvg, pictureRange, pictureSvg, svgToPng } from "./picture.ts";
 import { diagramTargetOf } from "../../core/render-diagram.ts";
 import { provenanceOf } from "./provenance.ts";
 import "./share.css";
-import { hexOffset } from "../../format/values.ts";
+import { formatCount, hexOffset } from "../../format/values.ts";
 import { frameBatch, frameEnd, frameIndexInBatch } from "../../core/frame-columns.ts";
 
 export { LARGE_LINK_BYTES, WHOLE_INPUT_SHARE_LIMIT } from "./share-scope.ts";
@@ -41,10 +43,20 @@ export function SharePanel() {
   const [link, setLink] = useState<string | null>(null);
   const [format, setFormat] = useState<CopyFormat>("hex");
   const [note, setNote] = useState<string>("");
+  // What a whole-input action read into memory, said about one input (by name) beside the action's own note.
+  const [memoryNote, setMemoryNote] = useState({ of: "", text: "" });
   const onLink = useCallback((url: string | null) => setLink(url), []);
   const choice: RedactChoice = useMemo(() => (redact ? { userHeaders: redactHeaders, ids: redactIds } : null), [redact, redactHeaders, redactIds]);
   const source: ShareSource | null = useMemo(
-    () => input && { name: input.name, bytes: input.bytes, analysis: input.analysis, startOffset: input.startOffset ?? 0, format: inputFormat },
+    () =>
+      input && {
+        name: input.name,
+        bytes: input.bytes,
+        source: input.source,
+        analysis: input.analysis,
+        startOffset: input.startOffset ?? 0,
+        format: inputFormat,
+      },
     [input, inputFormat],
   );
   const scopeSelection = useMemo(
@@ -55,19 +67,85 @@ export function SharePanel() {
   const selectedBatch = selection?.batch ?? -1;
   const suffix = redact ? "-redacted" : "";
 
+  const mib = (n: number) => (n < 1 << 20 ? `${formatCount(n)} bytes` : `${(n / (1 << 20)).toFixed(1)} MiB`);
+  // An action on the whole input (report, picture, JSON, redacted copy) needs all of an input read on demand: read it once, and say so.
+  const wholeSource = async (what: string): Promise<ShareSource> => {
+    if (source.bytes) return source;
+    // The redacted copy would be refused once read: refuse before reading it.
+    if (choice && input.source.size > REDACT_ON_PAGE_LIMIT)
+      throw new Error(`inputs over ${REDACT_ON_PAGE_LIMIT >> 20} MiB are redacted with the command line: iggy-batch redact FILE -o OUT`);
+    const say = (text: string) => setMemoryNote({ of: input.name, text });
+    say(`Reading all ${mib(input.source.size)} of ${input.name} into memory to ${what}…`);
+    const bytes = await residentBytes(input);
+    if (!bytes) throw new Error("another input was opened meanwhile");
+    say(`Read all ${mib(bytes.length)} of ${input.name} into memory to ${what}.`);
+    return { ...source, bytes, analysis: documentStore.get().input?.analysis ?? source.analysis };
+  };
   // Every export of the shown input goes through here, so a redacted one never leaks the original.
   const withSubject = async (what: string, act: (subject: Awaited<ReturnType<typeof subjectOf>>) => Promise<void> | void) => {
     try {
-      await act(await subjectOf(source, choice));
+      await act(await subjectOf(await wholeSource(what), choice));
     } catch (e) {
       setNote(`Could not ${what}: ${(e as Error).message}`);
     }
   };
-  const report = (how: "copy" | "download", kind: "markdown" | "text") =>
-    withSubject("make the report", async (subject) => {
-      const envelopeInfo = ENVELOPES.find((e) => e.skip > 0 && e.skip === input.startOffset);
-      const known = provenanceOf(input);
-      const redacted = subject.redacted ?? known?.redacted;
+  // A batch, a frame or the selection: read on demand, only its range (its batches when redacted) is read.
+  const withRange = async (what: string, start: number, end: number, act: (bytes: Uint8Array) => Promise<void> | void) => {
+    try {
+      await act(await rangeBytes(source, start, end, choice));
+    } catch (e) {
+      setNote(`Could not ${what}: ${(e as Error).message}`);
+    }
+  };
+  const exportJson = async () => {
+    try {
+      const whole = await wholeSource("export JSON");
+      downloadFile(`${baseName(input.name)}.json`, [...contractJsonChunks(whole.analysis, whole.bytes as Uint8Array, input.name)], "application/json");
+    } catch (e) {
+      setNote(`Could not export JSON: ${(e as Error).message}`);
+    }
+  };
+  const reportInfo = (sha256: string, redacted: ReportInput["redacted"], image?: ReportInput["image"]): ReportInput => {
+    const envelopeInfo = ENVELOPES.find((e) => e.skip > 0 && e.skip === input.startOffset);
+    return {
+      name: input.name,
+      sha256,
+      toolVersion: TOOL_VERSION,
+      envelope: envelopeInfo && `${envelopeInfo.label} (${envelopeInfo.skip} B)`,
+      opened: input.meta ?? undefined,
+      ...(redacted ? { redacted } : {}),
+      ...(link && link.length <= LARGE_LINK_BYTES ? { shareLink: link } : {}),
+      ...(image ? { image } : {}),
+    };
+  };
+  const deliver = async (how: "copy" | "download", kind: "markdown" | "text", text: string) => {
+    const label = kind === "markdown" ? "Markdown" : "plain text";
+    if (how === "download")
+      downloadFile(`${baseName(input.name)}${suffix}-report.${kind === "markdown" ? "md" : "txt"}`, text, kind === "markdown" ? "text/markdown" : "text/plain");
+    else setNote((await copyText(text)) ? `Report copied as ${label}.` : "Clipboard unavailable: use Download report.");
+  };
+  const report = async (how: "copy" | "download", kind: "markdown" | "text") => {
+    const render = (analysis: Analysis, bytes: ReportSource, info: ReportInput) =>
+      kind === "markdown" ? renderMarkdownReport(analysis, bytes, info) : renderTextReport(analysis, bytes, info);
+    // Read on demand, unredacted and without a picture, a report reads only the bytes it quotes (excerpts, previews).
+    if (!source.bytes && !choice && !(embedPicture && kind === "markdown")) {
+      try {
+        const info = reportInfo(await inputSha256(source), provenanceOf(input)?.redacted);
+        await deliver(
+          how,
+          kind,
+          await renderFromRanges(
+            input.source.size,
+            (s, e) => input.source.load(s, e),
+            (r) => render(input.analysis, r, info),
+          ),
+        );
+      } catch (e) {
+        setNote(`Could not make the report: ${(e as Error).message}`);
+      }
+      return;
+    }
+    await withSubject("make the report", async (subject) => {
       const range = pictureRange(subject, selection);
       const image =
         embedPicture && kind === "markdown"
@@ -76,26 +154,10 @@ export function SharePanel() {
               caption: `Hex map of ${input.name}, bytes ${hexOffset(range.start, 0)}..${hexOffset(range.end, 0)}, findings marked`,
             }
           : undefined;
-      const info = {
-        name: input.name,
-        sha256: subject.sha256,
-        toolVersion: TOOL_VERSION,
-        envelope: envelopeInfo && `${envelopeInfo.label} (${envelopeInfo.skip} B)`,
-        opened: input.meta ?? undefined,
-        ...(redacted ? { redacted } : {}),
-        ...(link && link.length <= LARGE_LINK_BYTES ? { shareLink: link } : {}),
-        ...(image ? { image } : {}),
-      };
-      const text = kind === "markdown" ? renderMarkdownReport(subject.analysis, subject.bytes, info) : renderTextReport(subject.analysis, subject.bytes, info);
-      const label = kind === "markdown" ? "Markdown" : "plain text";
-      if (how === "download")
-        downloadFile(
-          `${baseName(input.name)}${suffix}-report.${kind === "markdown" ? "md" : "txt"}`,
-          text,
-          kind === "markdown" ? "text/markdown" : "text/plain",
-        );
-      else setNote((await copyText(text)) ? `Report copied as ${label}.` : "Clipboard unavailable: use Download report.");
+      const info = reportInfo(subject.sha256, subject.redacted ?? provenanceOf(input)?.redacted, image);
+      await deliver(how, kind, render(subject.analysis, subject.bytes, info));
     });
+  };
   const picture = (kind: "svg" | "png") =>
     withSubject("draw the picture", async (subject) => {
       const svg = pictureSvg(subject, input.name, pictureRange(subject, selection));
@@ -177,10 +239,7 @@ export function SharePanel() {
         </button>
       </div>
       <div className="share-row">
-        <button
-          type="button"
-          onClick={() => downloadFile(`${baseName(input.name)}.json`, [...contractJsonChunks(input.analysis, input.bytes, input.name)], "application/json")}
-        >
+        <button type="button" onClick={() => void exportJson()}>
           Export JSON
         </button>
         <button
@@ -195,27 +254,25 @@ export function SharePanel() {
         <button
           type="button"
           disabled={selectedBatch < 0}
-          onClick={() =>
-            void withSubject("export the batch", (s) =>
-              downloadFile(`${baseName(input.name)}${suffix}-batch${selectedBatch}.bin`, batchBytes(s.bytes, input.analysis, selectedBatch)),
-            )
-          }
+          onClick={() => {
+            const b = input.analysis.batches[selectedBatch];
+            if (!b) return;
+            void withRange("export the batch", b.start, b.end, (bytes) => downloadFile(`${baseName(input.name)}${suffix}-batch${selectedBatch}.bin`, bytes));
+          }}
         >
           Download batch .bin
         </button>
         <button
           type="button"
           disabled={!selection || selection.frame < 0}
-          onClick={() =>
-            void withSubject("export the frame", (s) => {
-              if (!selection || selection.frame < 0) return;
-              const f = input.analysis.frames;
-              downloadFile(
-                `${baseName(input.name)}${suffix}-frame${selection.frame}.bin`,
-                s.bytes.slice(f.start[selection.frame], frameEnd(f, selection.frame)),
-              );
-            })
-          }
+          onClick={() => {
+            if (!selection || selection.frame < 0) return;
+            const f = input.analysis.frames;
+            const frame = selection.frame;
+            void withRange("export the frame", f.start[frame] as number, frameEnd(f, frame), (bytes) =>
+              downloadFile(`${baseName(input.name)}${suffix}-frame${frame}.bin`, bytes),
+            );
+          }}
         >
           Download frame .bin
         </button>
@@ -234,21 +291,25 @@ export function SharePanel() {
         <button
           type="button"
           disabled={!selection}
-          onClick={() =>
-            void withSubject("copy the selection", async (s) => {
-              if (!selection) return;
-              const bytes = s.bytes.subarray(selection.start, Math.max(selection.end, selection.start + 1));
+          onClick={() => {
+            if (!selection) return;
+            void withRange("copy the selection", selection.start, Math.max(selection.end, selection.start + 1), async (bytes) => {
               setNote(
                 (await copyText(formatBytes(bytes, format, selection.start)))
                   ? `Copied ${bytes.length}${redact ? " redacted" : ""} bytes as ${format}.`
                   : "Clipboard unavailable.",
               );
-            })
-          }
+            });
+          }}
         >
           Copy selection
         </button>
       </div>
+      {memoryNote.of === input.name && memoryNote.text && (
+        <p className="note" data-testid="share-memory-note">
+          {memoryNote.text}
+        </p>
+      )}
       {note && (
         <p className="note" role="status" aria-live="polite">
           {note}

@@ -8,7 +8,9 @@ import { analyzeWith } from "../../core/analyze.ts";
 import type { Analysis } from "../../core/model.ts";
 import { redactCopy, type RedactOptions } from "../../core/redact.ts";
 import { encodeShareFragment, type SharedState } from "../../lib/share-codec.ts";
-import { cutScope, type ShareScope } from "./share-scope.ts";
+import { rebasedSelection, type ShareScope } from "./share-scope.ts";
+import { batchAt } from "../../core/frame-view.ts";
+import type { InputBytes } from "../../lib/input-bytes.ts";
 import { sha256Hex } from "../common/download.ts";
 import { sourceOf } from "../session/input-source.ts";
 import { searchClient } from "../../worker/search-client.ts";
@@ -16,7 +18,9 @@ import { searchClient } from "../../worker/search-client.ts";
 /** The input as the share panel holds it. */
 export interface ShareSource {
   readonly name: string;
-  readonly bytes: Uint8Array;
+  /** The whole input in memory, or null when it is read on demand (then ranges are read from `source`). */
+  readonly bytes: Uint8Array | null;
+  readonly source: InputBytes;
   readonly analysis: Analysis;
   /** Where the first batch starts in the bytes. */
   readonly startOffset: number;
@@ -57,6 +61,42 @@ export function cachedSha256(bytes: Uint8Array): Promise<string> {
   return p;
 }
 
+const fileShaCache = new WeakMap<Blob, Promise<string>>();
+/** SHA-256 of the whole input: of its bytes, or for one read on demand of its File, read by the search worker a window at a time. */
+export function inputSha256(source: ShareSource): Promise<string> {
+  if (source.bytes) return cachedSha256(source.bytes);
+  const file = source.source.file;
+  if (!file) return Promise.reject(new Error("the input has neither bytes nor a file"));
+  let p = fileShaCache.get(file);
+  if (!p) {
+    p = searchClient().sha256(file);
+    p.catch(() => fileShaCache.delete(file));
+    fileShaCache.set(file, p);
+  }
+  return p;
+}
+
+/**
+ * Bytes [start, end) of the input as shown, or of its redacted copy: in memory they are cut from the
+ * whole subject; read on demand only the batches holding the range are read, and redacted as a part
+ * (analysed from their first byte, as a link's part is), so no more than those batches is read.
+ */
+export async function rangeBytes(source: ShareSource, start: number, end: number, redact: RedactChoice): Promise<Uint8Array> {
+  if (source.bytes) {
+    const whole = (await subjectOf(source, redact)).bytes;
+    return whole.slice(start, end);
+  }
+  if (!redact) return (await source.source.load(start, end)).bytes.slice();
+  const { analysis } = source;
+  const first = analysis.batches[batchAt(analysis, start)];
+  const last = analysis.batches[batchAt(analysis, Math.max(start, end - 1))];
+  if (!first || !last) throw new Error("only bytes within batches are redacted");
+  const window = await source.source.load(first.start, last.end);
+  const xxh = await loadXxh3();
+  const redacted = redactCopy(xxh, window.bytes, analyzeWith(xxh, window.bytes), redact).bytes;
+  return redacted.slice(start - first.start, end - first.start);
+}
+
 /** Bytes as shown, or as their redacted copy: with its analysis and SHA-256, and the original's when redacted. */
 export interface Subject {
   readonly bytes: Uint8Array;
@@ -67,6 +107,7 @@ export interface Subject {
 
 /** The whole input, redacted when asked; the copy's analysis is made with the same start so its findings are the original's. */
 export async function subjectOf(source: ShareSource, redact: RedactChoice): Promise<Subject> {
+  if (!source.bytes) throw new Error("the input is read on demand: read it into memory first");
   const originalSha256 = await cachedSha256(source.bytes);
   if (!redact) return { bytes: source.bytes, analysis: source.analysis, sha256: originalSha256 };
   if (source.bytes.length > REDACT_ON_PAGE_LIMIT)
@@ -83,10 +124,14 @@ export async function subjectOf(source: ShareSource, redact: RedactChoice): Prom
 
 /** The link's fragment state for a scope of the source, redacted when asked. */
 export async function sharedStateOf(source: ShareSource, scope: ShareScope, redact: RedactChoice): Promise<SharedState> {
-  const originalSha256 = await cachedSha256(source.bytes);
+  const originalSha256 = await inputSha256(source);
   const whole = scope.id === "whole";
-  const cut = cutScope(source.bytes, scope);
-  let bytes = cut.bytes;
+  // Read on demand, only the scope's bytes are read (the whole input is a scope only up to WHOLE_INPUT_SHARE_LIMIT).
+  let bytes = source.bytes
+    ? whole
+      ? source.bytes
+      : source.bytes.subarray(scope.start, scope.end)
+    : (await source.source.load(whole ? 0 : scope.start, whole ? source.source.size : scope.end)).bytes;
   if (redact) {
     const xxh = await loadXxh3();
     // A cut-out part is read from its own first byte: redact it as the opened page will analyse it.
@@ -96,11 +141,11 @@ export async function sharedStateOf(source: ShareSource, scope: ShareScope, reda
   return {
     name: whole ? source.name : `${source.name} (${scope.partName})`,
     bytes,
-    selection: cut.selection,
+    selection: rebasedSelection(scope),
     // A part cut out of a container starts at a batch: plain batches.
     format: whole ? source.format : "batches",
     ...(redact ? { redacted: { originalSha256, what: redactedWhat(redact) } } : {}),
-    ...(whole ? {} : { part: { start: scope.start, end: scope.end, size: source.bytes.length, sha256: originalSha256 } }),
+    ...(whole ? {} : { part: { start: scope.start, end: scope.end, size: source.source.size, sha256: originalSha256 } }),
   };
 }
 

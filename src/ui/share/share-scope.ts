@@ -106,11 +106,13 @@ export function defaultScope(scopes: readonly ShareScope[], wholeLinkLength: num
   return scopes.find((s) => s.id === "selection") ?? scopes.find((s) => s.id === "first-problem" || s.id === "first-batch") ?? whole ?? null;
 }
 
+/** A scope's selection re-based onto the bytes it takes, or null when it selects nothing there. */
+export function rebasedSelection(scope: ShareScope): { start: number; end: number } | null {
+  const sel = scope.select;
+  return sel && sel.start >= scope.start && sel.start < scope.end ? { start: sel.start - scope.start, end: Math.min(scope.end, sel.end) - scope.start } : null;
+}
+
 /** The bytes a scope takes and its selection re-based onto them. */
 export function cutScope(bytes: Uint8Array, scope: ShareScope): { bytes: Uint8Array; selection: { start: number; end: number } | null } {
-  const cut = scope.id === "whole" ? bytes : bytes.subarray(scope.start, scope.end);
-  const sel = scope.select;
-  const selection =
-    sel && sel.start >= scope.start && sel.start < scope.end ? { start: sel.start - scope.start, end: Math.min(scope.end, sel.end) - scope.start } : null;
-  return { bytes: cut, selection };
+  return { bytes: scope.id === "whole" ? bytes : bytes.subarray(scope.start, scope.end), selection: rebasedSelection(scope) };
 }
