@@ -50,44 +50,50 @@ test("a second file is compared with the shown input; a changed payload byte and
     .toEqual([frame.start + 53]);
 });
 
-test("a second file over 16 MiB is decoded off the page's thread and compared; long diffs render in steps", async ({ page }) => {
-  test.setTimeout(120_000);
-  const { file, plan } = await bigSegment(32);
-  const other = readFileSync(file);
-  const lastBatch = plan.batches - 1;
-  const at = lastBatch * plan.batchBytes + 256 + 48 + 7; // payload byte 7 of the last batch's first frame
-  other[at]! ^= 0xff;
-  const otherPath = path.join(os.tmpdir(), "iggy-e2e-compare-big-other.log");
-  writeFileSync(otherPath, other);
+// In memory, and with both files read on demand (each compared batch read alone from its File).
+for (const [how, url] of [
+  ["in memory", "/"],
+  ["read on demand", "/?on-demand-from=0"],
+] as const) {
+  test(`a second file over 16 MiB is decoded off the page's thread and compared, ${how}; long diffs render in steps`, async ({ page }) => {
+    test.setTimeout(120_000);
+    const { file, plan } = await bigSegment(32);
+    const other = readFileSync(file);
+    const lastBatch = plan.batches - 1;
+    const at = lastBatch * plan.batchBytes + 256 + 48 + 7; // payload byte 7 of the last batch's first frame
+    other[at]! ^= 0xff;
+    const otherPath = path.join(os.tmpdir(), "iggy-e2e-compare-big-other.log");
+    writeFileSync(otherPath, other);
 
-  await openPage(page);
-  await openFile(page, file);
-  await page.getByRole("button", { name: "Compare batches" }).click();
-  const dialog = page.getByRole("dialog", { name: "Compare batches" });
-  await dialog.getByLabel("Compare with a file").setInputFiles(otherPath);
-  await expect(dialog.getByTestId("diff-other")).toContainText(
-    `Other file: iggy-e2e-compare-big-other.log, ${other.length.toLocaleString("en-US")} bytes, ${plan.batches} batches.`,
-  );
-  // Batch 0 against batch 0: the same bytes.
-  await expect(dialog.getByTestId("diff-summary")).toContainText("No differences");
-  const body = dialog.getByRole("table", { name: "Batch diff" }).locator("tbody tr");
-  const first = await body.count();
-  expect(first).toBeLessThan(plan.messagesPerBatch);
-  await dialog.getByRole("button", { name: "Show more rows" }).click();
-  await expect.poll(() => body.count()).toBeGreaterThan(first);
+    await openPage(page, url);
+    await openFile(page, file);
+    await page.getByRole("button", { name: "Compare batches" }).click();
+    const dialog = page.getByRole("dialog", { name: "Compare batches" });
+    await dialog.getByLabel("Compare with a file").setInputFiles(otherPath);
+    await expect(dialog.getByTestId("diff-other")).toContainText(
+      `Other file: iggy-e2e-compare-big-other.log, ${other.length.toLocaleString("en-US")} bytes, ${plan.batches} batches.`,
+    );
+    // Batch 0 against batch 0: the same bytes.
+    await expect(dialog.getByTestId("diff-summary")).toContainText("No differences");
+    const body = dialog.getByRole("table", { name: "Batch diff" }).locator("tbody tr");
+    const first = await body.count();
+    expect(first).toBeLessThan(plan.messagesPerBatch);
+    await dialog.getByRole("button", { name: "Show more rows" }).click();
+    await expect.poll(() => body.count()).toBeGreaterThan(first);
 
-  await dialog.getByLabel("Left batch").selectOption(String(lastBatch));
-  await dialog.getByLabel("Right batch").selectOption(String(lastBatch));
-  await expect(dialog.getByTestId("diff-summary")).toContainText(/^1 of \d+ compared fields differ/);
-  const payload = dialog.locator("tbody tr.changed").filter({ has: page.getByRole("cell", { name: /^payload/ }) });
-  await expect(payload).toHaveCount(1);
-  await expect(payload).toContainText("differ from byte 7: 1 byte in 1 run");
-  // The changed byte is selected in the shown input's hex map.
-  await payload.getByRole("button", { name: "Show in hex map" }).click();
-  await expect
-    .poll(() => page.locator('[data-offset][aria-selected="true"]').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.offset))))
-    .toEqual([at]);
-});
+    await dialog.getByLabel("Left batch").selectOption(String(lastBatch));
+    await dialog.getByLabel("Right batch").selectOption(String(lastBatch));
+    await expect(dialog.getByTestId("diff-summary")).toContainText(/^1 of \d+ compared fields differ/);
+    const payload = dialog.locator("tbody tr.changed").filter({ has: page.getByRole("cell", { name: /^payload/ }) });
+    await expect(payload).toHaveCount(1);
+    await expect(payload).toContainText("differ from byte 7: 1 byte in 1 run");
+    // The changed byte is selected in the shown input's hex map.
+    await payload.getByRole("button", { name: "Show in hex map" }).click();
+    await expect
+      .poll(() => page.locator('[data-offset][aria-selected="true"]').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.offset))))
+      .toEqual([at]);
+  });
+}
 
 test("an edited input over 16 MiB compares with its original: the original is decoded in a worker, not refused", async ({ page }) => {
   test.setTimeout(180_000);

@@ -34,6 +34,8 @@ import { DiffPane } from "./DiffPane.tsx";
 import { diffMarks } from "./diff-marks.ts";
 import { selectRange } from "../state/actions.ts";
 import { useReadBatches, type ReadBatch, type ReadState } from "./on-demand-batch.ts";
+import { fileBytes, memoryBytes, type InputBytes } from "../../lib/input-bytes.ts";
+import { onDemandFrom } from "../session/on-demand.ts";
 
 /** Rows rendered at first (and added by each "Show more rows"): a batch of 1,000 frames has some 9,000, too many to render in one task. */
 export const MAX_DIFF_ROWS = 300;
@@ -87,7 +89,8 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const originalAnalysis = originalLarge ? (workerResult && "analysis" in workerResult ? workerResult.analysis : null) : inlineOriginal;
   const originalFailed = originalLarge && workerResult !== null && "error" in workerResult ? workerResult.error : null;
   // A second file to compare with, decoded in a worker of its own (any size, the page stays responsive); it lives while the dialog is open.
-  const [other, setOther] = useState<{ name: string; bytes: Uint8Array; analysis: Analysis } | null>(null);
+  // The other file: in memory, or (as large as an input read on demand) read a compared batch at a time from its File.
+  const [other, setOther] = useState<{ name: string; bytes: Uint8Array | null; source: InputBytes; analysis: Analysis } | null>(null);
   const [otherNote, setOtherNote] = useState<string | null>(null);
   const otherClient = useRef<{ client: AnalysisClient; controller: AbortController } | null>(null);
   useEffect(
@@ -111,9 +114,12 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     };
     progress(0, file.size);
     try {
-      const r = await job.client.analyze(file, job.controller.signal, progress, startOffset);
+      const onDemandOther = startOffset === 0 && file.size >= onDemandFrom();
+      const r = onDemandOther
+        ? await job.client.open(file, job.controller.signal, { name: file.name, format: "batches", onDemand: true, onProgress: progress })
+        : await job.client.analyze(file, job.controller.signal, progress, startOffset);
       if (otherClient.current !== job) return;
-      setOther({ name: file.name, bytes: r.bytes, analysis: r.analysis });
+      setOther({ name: file.name, bytes: r.bytes, source: r.bytes ? memoryBytes(r.bytes) : fileBytes(file), analysis: r.analysis });
       setOtherNote(null);
       setChosen({ left: { source: "current", batch: 0 }, right: { source: "other", batch: 0 } });
     } catch (err) {
@@ -150,7 +156,14 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     const got = batch === undefined ? undefined : readOf(batch);
     return got && "ref" in got ? got : null;
   };
-  const unread = onDemand ? wanted.map((b) => ({ batch: b, state: readOf(b) })).find((w) => !w.state || "error" in w.state) : undefined;
+  const otherOnDemand = other && !other.bytes ? other.source : null;
+  const wantedOther = [l, r].flatMap((side) => (side && side.source === "other" ? [side.batch] : []));
+  const readOther = useReadBatches(xxh, otherOnDemand, other?.analysis ?? null, wantedOther);
+  const readOtherOf = (batch: number): ReadState | undefined => (otherOnDemand ? (readOther.get(batch) ?? null) : undefined);
+  const unread = [
+    ...(onDemand ? wanted.map((b) => ({ batch: b, state: readOf(b), what: "the file" })) : []),
+    ...(otherOnDemand ? wantedOther.map((b) => ({ batch: b, state: readOtherOf(b), what: other?.name ?? "the other file" })) : []),
+  ].find((w) => w.state === null || (w.state !== undefined && "error" in w.state));
   // The dialog opens (showModal, its controls) in one task and diffs in the next, so neither is long on batches of 1,000 frames.
   const [opened, setOpened] = useState(false);
   useEffect(() => {
@@ -162,7 +175,12 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     const refOf = (source: SourceId | undefined, batch: number | undefined): BatchRef | null => {
       if (!input || source === undefined || batch === undefined) return null;
       if (source === "original") return original && originalAnalysis ? { bytes: original, analysis: originalAnalysis, batch } : null;
-      if (source === "other") return other ? { bytes: other.bytes, analysis: other.analysis, batch } : null;
+      if (source === "other") {
+        if (!other) return null;
+        if (other.bytes) return { bytes: other.bytes, analysis: other.analysis, batch };
+        const got = readOtherOf(batch);
+        return got && "ref" in got ? got.ref : null;
+      }
       if (!input.bytes) return readBatchOf(batch)?.ref ?? null;
       return { bytes: input.bytes, analysis: input.analysis, batch };
     };
@@ -170,7 +188,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     const right = refOf(r?.source, r?.batch);
     return left && right ? { rows: diffBatches(left, right), refs: { left, right } } : { rows: [], refs: null };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- readBatchOf reads `read`
-  }, [opened, input, original, originalAnalysis, other, read, l?.source, l?.batch, r?.source, r?.batch]);
+  }, [opened, input, original, originalAnalysis, other, read, readOther, l?.source, l?.batch, r?.source, r?.batch]);
   const shown = visibleRows(rows, changedOnly);
   // Other sides or another filter start again at the first rows.
   const rowsKey = `${l?.source}:${l?.batch}:${r?.source}:${r?.batch}:${changedOnly}`;
@@ -252,7 +270,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
             </div>
             {(other || otherNote) && (
               <p className="note" data-testid="diff-other">
-                {otherNote ?? `Other file: ${other!.name}, ${other!.bytes.length.toLocaleString("en-US")} bytes, ${other!.analysis.batches.length} batches.`}
+                {otherNote ?? `Other file: ${other!.name}, ${other!.source.size.toLocaleString("en-US")} bytes, ${other!.analysis.batches.length} batches.`}
               </p>
             )}
             <p className="note">
@@ -268,8 +286,8 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
                 ? "Comparing…"
                 : unread
                   ? unread.state && "error" in unread.state
-                    ? `Could not read batch ${unread.batch} from the file: ${unread.state.error}`
-                    : `Reading batch ${unread.batch} from the file…`
+                    ? `Could not read batch ${unread.batch} from ${unread.what}: ${unread.state.error}`
+                    : `Reading batch ${unread.batch} from ${unread.what}…`
                   : rows.length === 0
                     ? "Nothing to compare: the input has no batch header to read."
                     : shown.changed === 0
@@ -288,7 +306,13 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
                     start={panes[which].start}
                     end={panes[which].end}
                     marks={panes[which].marks}
-                    base={sides[which].source === "current" ? (readBatchOf(sides[which].batch)?.base ?? 0) : 0}
+                    base={
+                      sides[which].source === "current"
+                        ? (readBatchOf(sides[which].batch)?.base ?? 0)
+                        : sides[which].source === "other" && otherOnDemand
+                          ? (other?.analysis.batches[sides[which].batch]?.start ?? 0)
+                          : 0
+                    }
                   />
                 ))}
               </div>
