@@ -35,14 +35,14 @@ export function peekRanges(source: InputBytes, ranges: readonly Range[]): Peeked
 /** Loads the ranges (each on its own: they may lie far apart); `onError` hears a failed read. */
 export function loadRanges(source: InputBytes, ranges: readonly Range[], onError: (message: string) => void): void {
   for (const r of ranges) {
-    source.load(r.start, r.end).catch((e: unknown) => onError(readErrorText(r, e)));
+    source.load(r.start, r.end).catch((e: unknown) => onError(readErrorText(r.start, r.end, e)));
   }
 }
 
 /** The message a failed read shows: which bytes, and why (the file changed or vanished on disk). */
-export function readErrorText(range: Range, error: unknown): string {
+export function readErrorText(start: number, end: number, error: unknown): string {
   const why = error instanceof Error ? error.message : String(error);
-  return `Could not read bytes ${range.start.toLocaleString("en-US")}..${range.end.toLocaleString("en-US")} of the file: ${why}. Open the file again.`;
+  return `Could not read bytes ${start.toLocaleString("en-US")}..${end.toLocaleString("en-US")} of the file: ${why}. Open the file again.`;
 }
 
 /** Re-renders the calling component whenever read pages of `source` land; returns a counter that changes then. */

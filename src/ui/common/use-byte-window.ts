@@ -6,17 +6,12 @@
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { ByteWindow, InputBytes } from "../../lib/input-bytes.ts";
+import { readErrorText } from "./input-windows.ts";
 
 /** A window being read: the bytes once at hand, or why the file could not be read. */
 export interface WindowRead {
   readonly window: ByteWindow | null;
   readonly error: string | null;
-}
-
-/** The sentence a failed read shows: which bytes, and what went wrong (the file changed or vanished on disk). */
-export function readErrorText(start: number, end: number, err: unknown): string {
-  const why = err instanceof Error ? err.message : String(err);
-  return `Could not read bytes ${start.toLocaleString("en-US")}..${end.toLocaleString("en-US")} of the file: ${why}. Open the file again.`;
 }
 
 /**
