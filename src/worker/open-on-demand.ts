@@ -147,7 +147,7 @@ export async function streamPartitionSegment(blob: Blob, name: string, entries: 
     maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS,
     dropCodes: SEGMENT_DROPPED_CODES,
     read: sequentialRead(blob),
-    workers: 0,
+    workers: pageThreadsFor(blob.size) - 1,
     walkHere: true,
     chunkBytes: STREAM_CHUNK_BYTES,
     keepFrames: false,
