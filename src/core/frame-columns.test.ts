@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { analyze } from "./analyze.ts";
-import { frameBatch, frameColumnBuffers, frameComputedChecksum, frameEnd, frameIndexInBatch, frameStoredChecksum } from "./frame-columns.ts";
+import { analyze, analyzeWith } from "./analyze.ts";
+import { loadXxh3 } from "../checksum/xxh3.ts";
+import { SAMPLES } from "./samples.ts";
+import {
+  concatFrameColumns,
+  frameBatch,
+  frameColumnBuffers,
+  frameComputedChecksum,
+  frameEnd,
+  frameIndexInBatch,
+  frameStoredChecksum,
+} from "./frame-columns.ts";
 import { FRAME_COLUMNS } from "./model.ts";
 import { producerBatch } from "../../test/helpers.ts";
 
@@ -31,5 +41,26 @@ describe("frame columns", () => {
       expect.stringContaining(frameComputedChecksum(a.frames, input, 2).toString(16)),
     ]);
     expect(new Set(frameColumnBuffers(a.frames)).size).toBe(frameColumnBuffers(a.frames).length);
+  });
+});
+
+describe("concatFrameColumns with release", () => {
+  it("joins as without it and frees each part's buffers (where ArrayBuffer.transfer exists)", async () => {
+    const xxh = await loadXxh3();
+    const parts = () => SAMPLES.map((s) => analyzeWith(xxh, s.build(xxh)).frames).filter((f) => f.count > 0);
+    const want = concatFrameColumns(parts());
+    const proto = ArrayBuffer.prototype as ArrayBuffer & { transfer?: (n: number) => ArrayBuffer };
+    const had = proto.transfer;
+    // Node 20 has no ArrayBuffer.transfer: structuredClone with a transfer list detaches the same way.
+    proto.transfer ??= function (this: ArrayBuffer, n: number) {
+      return structuredClone(this, { transfer: [this] }).slice(0, n);
+    };
+    try {
+      const given = parts();
+      expect(concatFrameColumns(given, true)).toEqual(want);
+      for (const f of given) expect(f.start.buffer.byteLength, "a part's buffer is freed").toBe(0);
+    } finally {
+      if (!had) delete proto.transfer;
+    }
   });
 });

@@ -13,7 +13,14 @@ import type { RangeResult } from "./range-walk.ts";
 import { checkContinuity, type PartitionTail } from "./walk-checks.ts";
 
 /** The Analysis of an input of `size` bytes from its ranges, given in input order. */
-export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiagnostics: number, dropFinding?: AnalyzeOptions["dropFinding"]): Analysis {
+export function mergeRanges(
+  size: number,
+  parts: readonly RangeResult[],
+  maxDiagnostics: number,
+  dropFinding?: AnalyzeOptions["dropFinding"],
+  /** Free each part's frame columns once joined (the parts are not read again). */
+  releaseParts = false,
+): Analysis {
   const tails = new Map<bigint, PartitionTail>();
   const batches: BatchModel[] = [];
   const keeper = new DiagnosticKeeper(maxDiagnostics);
@@ -64,7 +71,7 @@ export function mergeRanges(size: number, parts: readonly RangeResult[], maxDiag
   return {
     size,
     batches,
-    frames: concatFrames(parts),
+    frames: concatFrames(parts, releaseParts),
     diagnostics,
     diagnosticsOmitted: totals.errors + totals.warnings + totals.infos - diagnostics.length,
     summary: { batches: batches.length, frames: frameBase, ...totals },
@@ -76,8 +83,8 @@ export function emptyFrames(): FrameColumns {
   return new KeptColumnsBuilder(0).finish();
 }
 
-function concatFrames(parts: readonly RangeResult[]): FrameColumns {
+function concatFrames(parts: readonly RangeResult[], release: boolean): FrameColumns {
   const withFrames = parts.map((p) => p.frames);
   if (withFrames.some((f) => f === null)) return emptyFrames();
-  return concatFrameColumns(withFrames as FrameColumns[]);
+  return concatFrameColumns(withFrames as FrameColumns[], release);
 }

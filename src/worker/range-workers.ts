@@ -182,7 +182,7 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
       },
       allocate,
     );
-    return mergeRanges(size, await Promise.all(parts), walk.maxDiagnostics, dropFinding);
+    return mergeRanges(size, await Promise.all(parts), walk.maxDiagnostics, dropFinding, true);
   } finally {
     for (const w of workers) w.terminate();
   }
