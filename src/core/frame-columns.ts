@@ -6,6 +6,7 @@
 import { FRAME_FIELD, FRAME_HEADER_SIZE } from "../format/fields.ts";
 import { readU32 } from "../format/reader.ts";
 import { partitionPoint } from "../lib/binary-search.ts";
+import { releaseBuffer } from "../lib/release-buffer.ts";
 import {
   FRAME_COLUMNS,
   FrameFlag,
@@ -168,21 +169,12 @@ export function concatFrameColumns(all: readonly FrameColumns[], release = false
   for (const f of all) {
     for (const name of COLUMN_NAMES) joined[name].set(f[name] as never, at);
     at += f.count;
-    if (release) for (const buffer of new Set(COLUMN_NAMES.map((name) => f[name].buffer))) freeBuffer(buffer as ArrayBuffer);
+    if (release) for (const buffer of new Set(COLUMN_NAMES.map((name) => f[name].buffer))) releaseBuffer(buffer);
   }
   for (const name of COLUMN_NAMES) out[name] = joined[name];
   out.mismatchFrames = frames;
   out.mismatchChecksums = checksums;
   return out as unknown as FrameColumns;
-}
-
-// Detaches a buffer and lets its memory go now, not at the next collection (a wasm memory's buffer cannot be: left as it is).
-function freeBuffer(buffer: ArrayBuffer): void {
-  try {
-    (buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
-  } catch {
-    // not detachable
-  }
 }
 
 /** End (exclusive) of complete frame `i`. */

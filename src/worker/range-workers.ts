@@ -12,6 +12,7 @@ import { MEMORY_WINDOW_BYTES, type RangePlan } from "../core/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import type { RangeWorkerInit, RangeWorkerReply } from "./range-protocol.ts";
 import { rangeSource, streamRanges, type SequentialRead } from "./stream-ranges.ts";
+import { releaseBuffer } from "../lib/release-buffer.ts";
 
 /** Files from this size on are walked by more than one thread (below, one thread is done before a worker boots). */
 export const POOL_MIN_BYTES = 128 << 20;
@@ -185,5 +186,7 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
     return mergeRanges(size, await Promise.all(parts), walk.maxDiagnostics, dropFinding, true);
   } finally {
     for (const w of workers) w.terminate();
+    // The chunk buffers kept for reuse (16 MiB each) go now: an idle worker may not collect for a long while.
+    for (const b of spare.splice(0)) releaseBuffer(b);
   }
 }
