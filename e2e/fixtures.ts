@@ -462,3 +462,17 @@ export async function openSample(page: Page, value: string, name: string): Promi
 export function formatFacts(page: Page): Locator {
   return page.locator(".status-area .format-facts");
 }
+
+/** Makes every read of a File on the page take `ms` (700 by default), so what the views show before the bytes land can be seen. */
+export async function slowReads(page: Page, ms = 700): Promise<void> {
+  await page.evaluate((ms) => {
+    const proto = Blob.prototype;
+    const slice = Object.getOwnPropertyDescriptor(proto, "slice")!.value as (this: Blob, ...args: Parameters<Blob["slice"]>) => Blob;
+    proto.slice = function (this: Blob, ...args: Parameters<Blob["slice"]>) {
+      const part = slice.apply(this, args);
+      const read = part.arrayBuffer.bind(part);
+      part.arrayBuffer = () => new Promise((resolve) => setTimeout(() => resolve(read()), ms));
+      return part;
+    };
+  }, ms);
+}

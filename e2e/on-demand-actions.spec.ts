@@ -92,6 +92,19 @@ test("Download batch .bin of a file read on demand gives exactly that batch's by
   await expect(page.getByTestId("share-memory-note")).toHaveCount(0);
 });
 
+test("a file read on demand makes no share link until asked, then makes it", async ({ page }) => {
+  await openPage(page, ON_DEMAND);
+  await openFile(page, FILE);
+  await expect(page.getByTestId("link-size")).toContainText("made when asked for");
+  await page.waitForTimeout(300);
+  // Not made on its own: opening the file computed no link.
+  await expect(page.getByRole("button", { name: "Copy share link" })).toBeDisabled();
+  await page.getByRole("button", { name: "Make share link" }).click();
+  await expect(page.getByTestId("link-size")).toContainText(/Link: [\d.]+ (B|KiB)/);
+  await expect(page.getByRole("button", { name: "Copy share link" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Make share link" })).toHaveCount(0);
+});
+
 test("a redacted batch .bin read on demand is the one the same file gives in memory", async ({ page }) => {
   const redactedBatch = async (url: string) => {
     await openPage(page, url);

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { concat, encodeBatch, stampBatch } from "../src/core/encode.ts";
-import { expect, openFile, openPage, test } from "./fixtures.ts";
+import { expect, openFile, openPage, slowReads, test } from "./fixtures.ts";
 import { walk } from "./layout.ts";
 
 const ON_DEMAND = "/?on-demand-from=0";
@@ -28,7 +28,7 @@ async function buildFile(): Promise<{ file: string; bytes: Uint8Array }> {
       userHeaders: i === 3 ? [{ key: { kind: "string" as const, value: `key-${b}` }, value: { kind: "u32" as const, value: 40 + i } }] : undefined,
     }));
     if (b === 0) messages.push({ id: 77n, payload: "L".repeat(5 << 20), timestampDelta: 5, userHeaders: undefined });
-    // Keeps batch 3 (and the end of the file, which the share link reads) pages away from batches 1 and 2.
+    // Keeps batch 3 (and the end of the file) pages away from batches 1 and 2.
     if (b === 2) messages.push({ id: 78n, payload: "M".repeat(1 << 20), timestampDelta: 6, userHeaders: undefined });
     const producer = encodeBatch(xxh, { originTimestamp: 1_764_000_000_000_000n + BigInt(b) * 1_000_000n, messages });
     batches.push(stampBatch(xxh, producer, { partitionId: 7n, baseOffset: BigInt(100 + b * 10), baseTimestamp: 1_764_000_100_000_000n + BigInt(b) }));
@@ -195,26 +195,13 @@ test("editing a field of a file opened on demand reads it into memory first, the
   await expect(headerGrid(page).getByRole("row").filter({ hasText: "message_count" })).toContainText("walked 12 complete frames");
 });
 
-/** Makes every read of a File take 700 ms, so what the views show before the bytes land can be seen. */
-async function slowReads(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const proto = Blob.prototype;
-    const slice = Object.getOwnPropertyDescriptor(proto, "slice")!.value as (this: Blob, ...args: Parameters<Blob["slice"]>) => Blob;
-    proto.slice = function (this: Blob, ...args: Parameters<Blob["slice"]>) {
-      const part = slice.apply(this, args);
-      const read = part.arrayBuffer.bind(part);
-      part.arrayBuffer = () => new Promise((resolve) => setTimeout(() => resolve(read()), 700));
-      return part;
-    };
-  });
-}
-
 test("on demand, rows and header fields not read yet show marked placeholders, never zeros, then the file's values", async ({ page }) => {
   const { file, bytes } = await buildFile();
   const layout = walk(bytes);
   await openPage(page, ON_DEMAND);
   await openFile(page, file);
-  await slowReads(page);
+  // Long enough that a busy machine still shows the placeholders before the bytes land.
+  await slowReads(page, 2000);
   // Batch 2 lies past the pages read so far (batch 0 holds 5 MiB).
   await selectBatch(page, 2);
   const pending = framesGrid(page).locator('[aria-busy="true"]');

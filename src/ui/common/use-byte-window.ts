@@ -109,12 +109,13 @@ export class RowWindows {
  */
 export function useRowReader(source: InputBytes): RowReader {
   const [loaded, bump] = useReducer((n: number) => n + 1, 0);
-  const [error, setError] = useState<string | null>(null);
+  // Kept with the source it is about: a reset in an effect could land after a fast failure and hide it for good.
+  const [error, setError] = useState<{ readonly source: InputBytes; readonly message: string } | null>(null);
   // Per source: a newly opened input starts with nothing kept or asked.
   const ref = useRef<RowWindows | null>(null);
-  if (ref.current?.source !== source) ref.current = new RowWindows(source, bump, (message) => setError((e) => e ?? message));
+  if (ref.current?.source !== source)
+    ref.current = new RowWindows(source, bump, (message) => setError((e) => (e?.source === source ? e : { source, message })));
   const rows = ref.current;
-  useEffect(() => setError(null), [source]);
   const read = useCallback((start: number, end: number) => rows.read(start, end), [rows]);
-  return { read, version: loaded, error };
+  return { read, version: loaded, error: error?.source === source ? error.message : null };
 }

@@ -3,7 +3,7 @@
  * batch): header facts, the id in every reading, the payload as text / JSON / hex, and the
  * user headers. All of it is rendered as React text; nothing from the input becomes markup.
  */
-import { useCallback, useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
 import { frameDetail, type FrameDetail } from "../../core/frame-view.ts";
 import { hex64 } from "../../format/values.ts";
 import { selectFrame } from "../state/actions.ts";
@@ -11,13 +11,12 @@ import { hoverStore, type ByteSpan, type LoadedInput } from "../state/app-state.
 import { checksumVerdict, formatCount, hexOffset, timeWithRaw } from "../common/cell-text.ts";
 import { useShownBatch, useShownFrame } from "../common/selection-hooks.ts";
 import { capNote, HEX_CAP, idFacts, JSON_CAP, prettyJson, TEXT_CAP, utf8Text, xxdLines } from "./payload-view.ts";
-import { EditFieldButton, FieldEditForm, type ApplyFieldEdit } from "../common/FieldEditForm.tsx";
-import { residentBytes } from "../session/resident.ts";
+import { EditFieldButton, FieldEditForm } from "../common/FieldEditForm.tsx";
 import { useByteWindow } from "../common/use-byte-window.ts";
 import { wholeWindow, type ByteWindow } from "../../lib/input-bytes.ts";
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import type { FrameColumns } from "../../core/model.ts";
-import { applyFieldEdit } from "../session/editing.ts";
+import { applyFieldEditResident } from "../session/editing.ts";
 import { fieldText } from "../common/field-value.ts";
 import "./inspector.css";
 
@@ -77,16 +76,6 @@ export function FrameInspector({ input }: { input: LoadedInput }) {
   const readError = whole ? null : (headRead.error ?? tailRead.error);
   // null: pick JSON when the payload parses, else text; a tab the user picks sticks across frames.
   const [tab, setTab] = useState<PayloadTab | null>(null);
-  // Editing needs every byte: an input read on demand is read into memory first (the form says so).
-  const onApply = useCallback<ApplyFieldEdit>(
-    (base, spec, value, label) =>
-      input.bytes
-        ? applyFieldEdit(base, spec, value, label)
-        : residentBytes(input).then((b) => {
-            if (b) applyFieldEdit(base, spec, value, label);
-          }),
-    [input],
-  );
 
   let body: ReactNode;
   let subtitle = "";
@@ -114,7 +103,7 @@ export function FrameInspector({ input }: { input: LoadedInput }) {
     );
   } else {
     subtitle = `batch ${detail.batch.index} · frame ${detail.indexInBatch}`;
-    body = <FrameBody detail={detail} header={head} tab={tab} setTab={setTab} onApply={onApply} />;
+    body = <FrameBody detail={detail} header={head} tab={tab} setTab={setTab} />;
   }
 
   return (
@@ -146,10 +135,9 @@ interface FrameBodyProps {
   readonly header: ByteWindow;
   readonly tab: PayloadTab | null;
   readonly setTab: (t: PayloadTab) => void;
-  readonly onApply: ApplyFieldEdit;
 }
 
-function FrameBody({ detail, header: window, tab, setTab, onApply }: FrameBodyProps) {
+function FrameBody({ detail, header: window, tab, setTab }: FrameBodyProps) {
   const d = detail;
   const verdict = checksumVerdict(d.storedChecksum, d.computedChecksum);
   const payloadSize = d.payload.end - d.payload.start;
@@ -194,7 +182,7 @@ function FrameBody({ detail, header: window, tab, setTab, onApply }: FrameBodyPr
             </Fact>
           ))}
         </dl>
-        <FieldEditForm where="frame" onApply={onApply} />
+        <FieldEditForm where="frame" onApply={applyFieldEditResident} />
       </section>
 
       <section className="insp-section" aria-label="Message id" {...hoverProps({ start: d.start + 8, end: d.start + 24 })}>

@@ -10,6 +10,7 @@ import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { writeField, type ChecksumChange } from "../../core/edit.ts";
 import type { FieldSpec } from "../../format/fields.ts";
 import { memoryBytes } from "../../lib/input-bytes.ts";
+import { residentBytes } from "./resident.ts";
 import { EditOverlay, type EditStep, type Patch, type Write } from "../../core/edit-overlay.ts";
 import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
@@ -182,6 +183,16 @@ export function applyFieldEdit(base: number, spec: FieldSpec, value: bigint | Ui
   if (!current) return;
   const at = base + spec.offset;
   writeBytes([{ offset: at, bytes: writeField(current.slice(at, at + spec.size), -spec.offset, spec, value) }], label);
+}
+
+/**
+ * applyFieldEdit for the shown input however it is held: an input read on demand is read into
+ * memory first (session/resident.ts; the form says so), since an edit needs every byte.
+ */
+export async function applyFieldEditResident(base: number, spec: FieldSpec, value: bigint | Uint8Array, label: string): Promise<void> {
+  const input = documentStore.get().input;
+  if (input && !input.bytes && !(await residentBytes(input))) return;
+  applyFieldEdit(base, spec, value, label);
 }
 
 /** Overwrites one byte. */

@@ -31,10 +31,13 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
   const redactKey = redact ? `r${redact.userHeaders ? "h" : ""}${redact.ids ? "i" : ""}` : "plain";
   const wholeScope = scopes.find((s) => s.id === "whole");
   const wholeKey = wholeScope ? `${redactKey}:whole` : "";
+  // An input read on demand is not read on open: its link (and the bytes it carries) is made when asked for.
+  const [askedFor, setAskedFor] = useState<ShareSource | null>(null);
+  const asked = source.bytes !== null || askedFor === source || choice !== "auto";
 
   // The whole input's link length (without a selection) decides the default; measured once per input and redaction.
   useEffect(() => {
-    if (!wholeScope) return;
+    if (!wholeScope || !asked) return;
     let live = true;
     const timer = setTimeout(() => {
       shareUrlOf(source, { ...wholeScope, select: null }, redact, location.href).then(
@@ -49,7 +52,7 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
       clearTimeout(timer);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, wholeKey]);
+  }, [source, wholeKey, asked]);
 
   const wholeLength = whole && whole.key === wholeKey ? whole.url.length : null;
   const scope =
@@ -57,7 +60,7 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
   const key = scope ? `${redactKey}:${scope.id}:${scope.start}:${scope.end}:${scope.select?.start}:${scope.select?.end}` : "";
 
   useEffect(() => {
-    if (!scope) return;
+    if (!scope || !asked) return;
     let live = true;
     const timer = setTimeout(() => {
       shareUrlOf(source, scope, redact, location.href).then(
@@ -72,7 +75,7 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
       clearTimeout(timer);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, key]);
+  }, [source, key, asked]);
 
   const ready = preview && preview.key === key ? preview.url : null;
   useEffect(() => {
@@ -108,15 +111,22 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
         </label>
       </div>
       <div className="share-row">
+        {!asked && (
+          <button type="button" onClick={() => setAskedFor(source)}>
+            Make share link
+          </button>
+        )}
         <button type="button" disabled={!ready} onClick={() => void copy()}>
           Copy share link
         </button>
         <span className="link-size" data-testid="link-size" aria-live="polite">
-          {ready
-            ? `Link: ${kib(ready.length)}${scope && scope.id !== "whole" ? ` (${scope.partName} only)` : ""}${shownCopy ? (shownCopy.ok ? ", copied" : ", select and copy it below") : ""}`
-            : error
-              ? ""
-              : "Link: measuring…"}
+          {!asked
+            ? "Link: made when asked for (it reads the part it carries from the file)"
+            : ready
+              ? `Link: ${kib(ready.length)}${scope && scope.id !== "whole" ? ` (${scope.partName} only)` : ""}${shownCopy ? (shownCopy.ok ? ", copied" : ", select and copy it below") : ""}`
+              : error
+                ? ""
+                : "Link: measuring…"}
         </span>
       </div>
       {ready && ready.length > LARGE_LINK_BYTES && (

@@ -2,7 +2,7 @@
  * The Batch header panel: the shown batch's eight header fields (from BATCH_HEADER_FIELDS)
  * and a few derived rows. A dozen rows: TanStack's own row model sorts them, no virtualizer.
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
 import { createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
 import { useStore } from "../state/store.ts";
 import { hoverRange, selectRange } from "../state/actions.ts";
@@ -14,9 +14,8 @@ import { gridTemplate } from "./index-table.ts";
 import { nextActivePosition } from "./row-order.ts";
 import { useShownBatch, wholeSelection } from "../common/selection-hooks.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
-import { EditFieldButton, FieldEditForm, type ApplyFieldEdit } from "../common/FieldEditForm.tsx";
-import { residentBytes } from "../session/resident.ts";
-import { applyFieldEdit } from "../session/editing.ts";
+import { EditFieldButton, FieldEditForm } from "../common/FieldEditForm.tsx";
+import { applyFieldEditResident } from "../session/editing.ts";
 import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE } from "../../format/fields.ts";
 import { wholeWindow } from "../../lib/input-bytes.ts";
 import { useByteWindow } from "../common/use-byte-window.ts";
@@ -105,16 +104,6 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
   const read = useByteWindow(input.source, headerStart, bytes ? headerStart : headerStart + BATCH_HEADER_SIZE);
   const window = useMemo(() => (bytes ? wholeWindow(bytes) : null), [bytes]) ?? read.window;
   const rows = useMemo(() => batchHeaderRows(analysis, window, shownBatch), [analysis, window, shownBatch]);
-  // Editing needs every byte: an input read on demand is read into memory first (the form says so).
-  const onApply = useCallback<ApplyFieldEdit>(
-    (base, spec, value, label) =>
-      input.bytes
-        ? applyFieldEdit(base, spec, value, label)
-        : residentBytes(input).then((b) => {
-            if (b) applyFieldEdit(base, spec, value, label);
-          }),
-    [input],
-  );
   const [sorting, setSorting] = useState<SortingState>([]);
   const table = useReactTable({
     data: rows,
@@ -239,7 +228,7 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
         </table>
         {shownRows.length === 0 ? <p className="tbl-empty">No batch to show.</p> : null}
       </div>
-      <FieldEditForm where="batch" onApply={onApply} />
+      <FieldEditForm where="batch" onApply={applyFieldEditResident} />
     </section>
   );
 }
