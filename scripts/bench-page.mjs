@@ -397,7 +397,13 @@ async function main() {
         const status = document.querySelector('header [role="status"]');
         const shown = document.querySelector(".status-area .input-name")?.getAttribute("title");
         if (status?.getAttribute("aria-busy") !== "false" || shown !== n) return false;
-        return { text: status.textContent, at: performance.now(), name: document.querySelector(".status-area .input-name")?.textContent };
+        return {
+          text: status.textContent,
+          at: performance.now(),
+          name: [document.querySelector(".status-area .input-name")?.textContent, document.querySelector(".status-area .on-demand-note")?.textContent]
+            .filter(Boolean)
+            .join(" · "),
+        };
       },
       name,
       { timeout: 10 * 60_000, polling: "raf" },

@@ -55,12 +55,16 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
           {input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
           {input.analysis.diagnosticsOmitted > 0 ? ` · ${input.analysis.diagnosticsOmitted} diagnostics not listed` : ""}
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
-          {input.bytes === null ? (
-            <span data-testid="on-demand-note" title="Large file: the page reads from it only the bytes it shows, so its memory does not grow with the file">
-              {" "}
-              · read on demand
-            </span>
-          ) : null}
+        </span>
+      )}
+      {/* Beside the name, not in it: a long name's ellipsis must not cut it off. */}
+      {input && !partition && input.bytes === null && (
+        <span
+          className="on-demand-note"
+          data-testid="on-demand-note"
+          title="Large file: the page reads from it only the bytes it shows, so its memory does not grow with the file"
+        >
+          read on demand
         </span>
       )}
       {input?.meta && !partition && (
