@@ -93,23 +93,58 @@ export class SearchClient {
   ): Promise<SearchOutcome> {
     if (signal.aborted) return Promise.reject(new AbortedError());
     const id = this.nextId++;
-    return new Promise<SearchOutcome>((resolve, reject) => {
+    return this.exchange<SearchOutcome>(
+      worker,
+      { type: "search", id, source, patches, pattern, limit },
+      (m) => {
+        if (m.type === "search-progress") onProgress?.(m.done, m.total);
+        return m.type === "search-result" ? { starts: m.starts, capped: m.capped, ranOn: "worker" } : undefined;
+      },
+      signal,
+    );
+  }
+
+  /**
+   * The lowercase hex SHA-256 of a File or Blob, read by the worker a window at a time: no copy of the input and
+   * no main-thread task (Web Crypto's one call copied a 256 MiB input on the main thread). Rejects where no worker runs.
+   */
+  sha256(source: Blob): Promise<string> {
+    const worker = this.broken ? null : this.ensureWorker();
+    if (!worker) return Promise.reject(new Error("no search worker"));
+    const id = this.nextId++;
+    return this.exchange<string>(worker, { type: "digest", id, source }, (m) => (m.type === "digest-result" ? m.hex : undefined));
+  }
+
+  /**
+   * Posts one request and settles on its reply: `pick` sees each message of the request (progress too)
+   * and returns the answer when one is final; a search-error rejects, a crashed worker rejects, and
+   * `signal` (if any) cancels it in the worker and rejects with AbortedError.
+   */
+  private exchange<T>(
+    worker: Worker,
+    request: ToSearchWorker & { id: number },
+    pick: (m: FromSearchWorker) => T | undefined,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const { id } = request;
+    return new Promise<T>((resolve, reject) => {
       const cleanup = () => {
         worker.removeEventListener("message", onMessage);
         worker.removeEventListener("error", onError);
-        signal.removeEventListener("abort", onAbort);
+        signal?.removeEventListener("abort", onAbort);
       };
       const onMessage = (event: MessageEvent<FromSearchWorker>) => {
         const m = event.data;
         if (m.id !== id) return;
-        if (m.type === "search-progress") onProgress?.(m.done, m.total);
-        else if (m.type === "search-result") {
-          cleanup();
-          resolve({ starts: m.starts, capped: m.capped, ranOn: "worker" });
-        } else if (m.type === "search-error") {
+        if (m.type === "search-error") {
           cleanup();
           reject(new Error(m.message));
+          return;
         }
+        const answer = pick(m);
+        if (answer === undefined) return;
+        cleanup();
+        resolve(answer);
       };
       const onError = (event: ErrorEvent) => {
         cleanup();
@@ -123,43 +158,7 @@ export class SearchClient {
       };
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
-      signal.addEventListener("abort", onAbort);
-      const request: ToSearchWorker = { type: "search", id, source, patches, pattern, limit };
-      worker.postMessage(request);
-    });
-  }
-
-  /**
-   * The lowercase hex SHA-256 of a File or Blob, read by the worker a window at a time: no copy of the input and
-   * no main-thread task (Web Crypto's one call copied a 256 MiB input on the main thread). Rejects where no worker runs.
-   */
-  sha256(source: Blob): Promise<string> {
-    const worker = this.broken ? null : this.ensureWorker();
-    if (!worker) return Promise.reject(new Error("no search worker"));
-    const id = this.nextId++;
-    return new Promise<string>((resolve, reject) => {
-      const cleanup = () => {
-        worker.removeEventListener("message", onMessage);
-        worker.removeEventListener("error", onError);
-      };
-      const onMessage = (event: MessageEvent<FromSearchWorker>) => {
-        const m = event.data;
-        if (m.id !== id) return;
-        if (m.type === "digest-result") {
-          cleanup();
-          resolve(m.hex);
-        } else if (m.type === "search-error") {
-          cleanup();
-          reject(new Error(m.message));
-        }
-      };
-      const onError = (event: ErrorEvent) => {
-        cleanup();
-        reject(this.workerFailed(event));
-      };
-      worker.addEventListener("message", onMessage);
-      worker.addEventListener("error", onError);
-      const request: ToSearchWorker = { type: "digest", id, source };
+      signal?.addEventListener("abort", onAbort);
       worker.postMessage(request);
     });
   }

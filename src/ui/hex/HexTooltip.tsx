@@ -102,19 +102,19 @@ export function HexTooltip({ id, analysis, source, container, diagnostics, gridR
   }, [info, peeked, offset, gridRef, layoutKey]);
 
   if (!peeked) return null;
+  // The box either way; geometry only: fixed position next to the cell, hidden until measured.
+  const box = {
+    ref,
+    id,
+    role: "tooltip",
+    className: "hx-tooltip",
+    "data-offset-tip": offset,
+    style: pos ? { left: pos.left, top: pos.top } : ({ left: 0, top: 0, visibility: "hidden" } as const),
+  };
   if (!info) {
     // The field's bytes are being read: say where, never a value made of bytes not read yet.
     return (
-      <div
-        ref={ref}
-        id={id}
-        role="tooltip"
-        className="hx-tooltip"
-        aria-busy="true"
-        data-offset-tip={offset}
-        // Geometry only: fixed position next to the cell; hidden until measured.
-        style={pos ? { left: pos.left, top: pos.top } : { left: 0, top: 0, visibility: "hidden" }}
-      >
+      <div {...box} aria-busy="true">
         <div className="hx-tip-title">
           <strong>reading…</strong>
           <span className="hx-tip-where">{formatOffset(offset)}</span>
@@ -124,15 +124,7 @@ export function HexTooltip({ id, analysis, source, container, diagnostics, gridR
   }
   const { hit } = info;
   return (
-    <div
-      ref={ref}
-      id={id}
-      role="tooltip"
-      className="hx-tooltip"
-      data-offset-tip={offset}
-      // Geometry only: fixed position next to the cell; hidden until measured.
-      style={pos ? { left: pos.left, top: pos.top } : { left: 0, top: 0, visibility: "hidden" }}
-    >
+    <div {...box}>
       <div className="hx-tip-title">
         <span className={`${SWATCH_CLASS} ${KIND_STYLE[hit.kind].className}`} aria-hidden="true" />
         <strong>{info.name}</strong>

@@ -213,35 +213,51 @@ export async function runQuery(text: string): Promise<void> {
       return;
     }
     case "bytes": {
-      const controller = new AbortController();
-      running = controller;
-      // Esc anywhere (the hex map too) and the Cancel button stop it, as they stop a decode.
-      const release = beginCancellable(cancelSearch);
-      searchStore.set({ ...base, status: "running", progress: { done: 0, total: size } });
-      try {
-        const outcome = await client.search(searchTargetOf(input), query.pattern, MAX_HITS, controller.signal, (done, total) => {
-          if (running === controller) searchStore.set((s) => ({ ...s, progress: { done, total } }));
-        });
-        if (running !== controller) return;
-        running = null;
+      await runSearch(base, size, async (signal, progress) => {
+        const outcome = await client.search(searchTargetOf(input), query.pattern, MAX_HITS, signal, progress);
         const length = query.pattern.length;
-        finish(
-          input,
-          text,
-          reading,
-          outcome.starts,
-          outcome.starts.map((s) => s + length),
-          outcome.capped,
-          outcome.ranOn,
-        );
-      } catch (err) {
-        if (err instanceof AbortedError || running !== controller) return;
-        running = null;
-        searchStore.set({ ...base, status: "error", message: `Search failed: ${(err as Error).message}` });
-      } finally {
-        release();
-      }
+        return () =>
+          finish(
+            input,
+            text,
+            reading,
+            outcome.starts,
+            outcome.starts.map((s) => s + length),
+            outcome.capped,
+            outcome.ranOn,
+          );
+      });
     }
+  }
+}
+
+/**
+ * One search that runs for a while (in the search worker): the one Esc anywhere (the hex map too) and
+ * the Cancel button stop, as they stop a decode. `work` reports progress and returns how to show its
+ * hits, shown only if no newer search or cancel came meanwhile; a failure says so, a cancel says nothing.
+ */
+async function runSearch(
+  base: SearchState,
+  total: number,
+  work: (signal: AbortSignal, progress: (done: number, all?: number) => void) => Promise<() => void>,
+): Promise<void> {
+  const controller = new AbortController();
+  running = controller;
+  const release = beginCancellable(cancelSearch);
+  searchStore.set({ ...base, status: "running", progress: { done: 0, total } });
+  try {
+    const show = await work(controller.signal, (done, all = total) => {
+      if (running === controller) searchStore.set((s) => ({ ...s, progress: { done, total: all } }));
+    });
+    if (running !== controller) return;
+    running = null;
+    show();
+  } catch (err) {
+    if (err instanceof AbortedError || running !== controller) return;
+    running = null;
+    searchStore.set({ ...base, status: "error", message: `Search failed: ${(err as Error).message}` });
+  } finally {
+    release();
   }
 }
 
@@ -260,36 +276,22 @@ export function idFieldHits(analysis: Analysis, starts: readonly Float64Array[],
 // An id on an input read on demand: each byte order is searched in the File by the worker, and only
 // hits that are a frame's id field are kept, so no frame header is read on the page.
 async function idsOnDemand(input: LoadedInput, text: string, reading: string, orders: readonly Uint8Array[], base: SearchState): Promise<void> {
-  const controller = new AbortController();
-  running = controller;
-  const release = beginCancellable(cancelSearch);
-  const total = input.source.size * orders.length;
-  searchStore.set({ ...base, status: "running", progress: { done: 0, total } });
-  try {
+  const size = input.source.size;
+  await runSearch(base, size * orders.length, async (signal, progress) => {
     const lists: Float64Array[] = [];
     for (const [k, order] of orders.entries()) {
-      const outcome = await client.search(searchTargetOf(input), order, MAX_HITS, controller.signal, (done) => {
-        if (running === controller) searchStore.set((s) => ({ ...s, progress: { done: k * input.source.size + done, total } }));
-      });
-      lists.push(outcome.starts);
+      lists.push((await client.search(searchTargetOf(input), order, MAX_HITS, signal, (done) => progress(k * size + done))).starts);
     }
-    if (running !== controller) return;
-    running = null;
     const starts = idFieldHits(input.analysis, lists, MAX_HITS);
-    finish(
-      input,
-      text,
-      reading,
-      starts,
-      starts.map((s) => s + ID_SIZE),
-      starts.length >= MAX_HITS,
-      "worker",
-    );
-  } catch (err) {
-    if (err instanceof AbortedError || running !== controller) return;
-    running = null;
-    searchStore.set({ ...base, status: "error", message: `Search failed: ${(err as Error).message}` });
-  } finally {
-    release();
-  }
+    return () =>
+      finish(
+        input,
+        text,
+        reading,
+        starts,
+        starts.map((s) => s + ID_SIZE),
+        starts.length >= MAX_HITS,
+        "worker",
+      );
+  });
 }
