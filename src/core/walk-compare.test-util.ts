@@ -8,6 +8,7 @@ import { analyzeWith, type AnalyzeOptions } from "./analyze.ts";
 import { analyzeSource, memorySource, planRanges } from "./stream-analyze.ts";
 import { walkRange } from "./range-walk.ts";
 import { mergeRanges } from "./range-merge.ts";
+import { shiftRangeBatches } from "./range-shift.ts";
 import { contractJsonChunks } from "./contract-json.ts";
 import { encodeBatch, stampBatch, type MessageSpec } from "./encode.ts";
 import type { Analysis } from "./model.ts";
@@ -54,6 +55,11 @@ export function expectSameEverywhere(
       walkRange(kernel, source, { ...p, keepFrames: true, maxDiagnostics: max, windowBytes: 512, dropFinding }),
     );
     expect(mergeRanges(bytes.length, ranges, max, dropFinding), `${label}: ${parts} ranges merged`).toEqual(want);
+    // As the page's parallel streams walk them: each range from batch 0, renumbered once the batches before it are counted.
+    const renumbered = planRanges(source, parts, startOffset).map((p) =>
+      shiftRangeBatches(walkRange(kernel, source, { ...p, firstBatch: 0, keepFrames: true, maxDiagnostics: max, windowBytes: 512, dropFinding }), p.firstBatch),
+    );
+    expect(mergeRanges(bytes.length, renumbered, max, dropFinding), `${label}: ${parts} ranges walked from batch 0, renumbered`).toEqual(want);
   }
   return want;
 }

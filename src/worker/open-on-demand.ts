@@ -24,8 +24,7 @@ import { analyzeSource, type ByteSource } from "../core/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import { plural } from "../format/values.ts";
 import type { InputMeta } from "./protocol.ts";
-import { analyzeStreamed, pageThreadsFor, STREAM_CHUNK_BYTES } from "./range-workers.ts";
-import { sequentialRead } from "./stream-ranges.ts";
+import { analyzeStreamed, pageWalkFor, STREAM_CHUNK_BYTES } from "./range-workers.ts";
 import { dropCodesFinding } from "../core/range-walk.ts";
 
 /** Bytes per read from the File while walking it. */
@@ -122,13 +121,11 @@ function walkAll(
   file?: Blob,
   rangeWorkers?: number,
 ): Promise<Analysis> {
-  const threads = file ? pageThreadsFor(source.size) : 1;
   const walk = { source, kernel, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS, dropCodes, onProgress };
   if (!file)
     return Promise.resolve(analyzeSource(kernel, source, { windowBytes: RANGE_READ_BYTES, onProgress, dropFinding: dropCodesFinding([...dropCodes]) }));
-  const read = sequentialRead(file);
-  if (rangeWorkers !== undefined) return analyzeStreamed({ ...walk, read, workers: rangeWorkers, walkHere: false, chunkBytes: 1 << 20 });
-  return analyzeStreamed({ ...walk, read, workers: threads - 1, walkHere: true, chunkBytes: STREAM_CHUNK_BYTES });
+  if (rangeWorkers !== undefined) return analyzeStreamed({ ...walk, file, streams: rangeWorkers, workers: rangeWorkers, walkHere: false, chunkBytes: 1 << 20 });
+  return analyzeStreamed({ ...walk, file, ...pageWalkFor(source.size), chunkBytes: STREAM_CHUNK_BYTES });
 }
 
 /**
@@ -146,9 +143,8 @@ export async function streamPartitionSegment(blob: Blob, name: string, entries: 
     kernel: xxh.walker,
     maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS,
     dropCodes: SEGMENT_DROPPED_CODES,
-    read: sequentialRead(blob),
-    workers: pageThreadsFor(blob.size) - 1,
-    walkHere: true,
+    file: blob,
+    ...pageWalkFor(blob.size),
     chunkBytes: STREAM_CHUNK_BYTES,
     keepFrames: false,
   });

@@ -16,6 +16,9 @@ import type { RangePlan } from "../core/stream-analyze.ts";
  */
 export type SequentialRead = (chunk: Uint8Array, filled: number) => Promise<{ chunk: Uint8Array; filled: number }>;
 
+// The Blob and reader of every read in flight, held: one that nothing else refers to may be collected while its read is pending, and the read never ends.
+const readsInFlight = new Set<object>();
+
 /** A SequentialRead of a Blob: a BYOB reader of its stream where there is one, else slices. */
 export function sequentialRead(blob: Blob, sliceBytes = 4 << 20): SequentialRead {
   let byob: ReadableStreamBYOBReader | null | undefined;
@@ -30,7 +33,9 @@ export function sequentialRead(blob: Blob, sliceBytes = 4 << 20): SequentialRead
     }
     while (filled < chunk.length) {
       if (byob) {
-        const { value, done } = await byob.read(new Uint8Array(chunk.buffer, filled, chunk.length - filled));
+        const held = { blob, byob };
+        readsInFlight.add(held);
+        const { value, done } = await byob.read(new Uint8Array(chunk.buffer, filled, chunk.length - filled)).finally(() => readsInFlight.delete(held));
         if (value) {
           chunk = new Uint8Array(value.buffer);
           filled += value.byteLength;
@@ -55,12 +60,22 @@ export interface StreamedRange {
   readonly bytes: Uint8Array;
 }
 
+/** The part of the input one stream reads: [start, end), whose first batch is `firstBatch` (0 where it is not known yet). */
+export interface StreamSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly firstBatch: number;
+}
+
 /**
- * Reads `size` bytes through `read` in chunks of about `chunkBytes` (grown to hold a larger batch)
- * and calls `onRange` with each batch-aligned range in input order, awaiting it (so a slow consumer
- * holds the reading back); `allocate` gives each chunk (at least the bytes asked; a recycled buffer may be
- * larger), whose buffer then belongs to the range it holds. Where batch_length cannot be stepped over (below 256, past the end), the
- * rest is one last range with only the bytes read so far in memory.
+ * Reads a span of an input of `size` bytes (all of it by default) through `read` in chunks of about
+ * `chunkBytes` (grown to hold a larger batch) and calls `onRange` with each batch-aligned range in
+ * input order, awaiting it (so a slow consumer holds the reading back); `allocate` gives each chunk (at
+ * least the bytes asked; a recycled buffer may be larger), whose buffer then belongs to the range it
+ * holds. Returns where the batches stepped to. A span that ends the input is handed over whole: where
+ * batch_length cannot be stepped over (below 256, past the end), the rest is one last range with only
+ * the bytes read so far in memory. A span before the end stops at the last batch boundary its batches
+ * reach: its end, when its start was a batch start and the next span's is too.
  */
 export async function streamRanges(
   size: number,
@@ -68,23 +83,25 @@ export async function streamRanges(
   chunkBytes: number,
   onRange: (r: StreamedRange) => Promise<void> | void,
   allocate: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
-): Promise<void> {
-  let chunk: Uint8Array = allocate(Math.min(size, chunkBytes));
-  let base = 0;
+  span: StreamSpan = { start: 0, end: size, firstBatch: 0 },
+): Promise<number> {
+  const last = span.end >= size;
+  let chunk: Uint8Array = allocate(Math.min(span.end - span.start, chunkBytes));
+  let base = span.start;
   let filled = 0;
-  let firstBatch = 0;
+  let firstBatch = span.firstBatch;
   const lengthAt = (p: number) =>
     new ByteReader(chunk).u32(p + BATCH_FIELD.batch_length.offset) + new ByteReader(chunk).u32(p + BATCH_FIELD.batch_length.offset + 4) * 2 ** 32;
-  while (base < size) {
+  while (base < span.end) {
     if (filled < chunk.length) ({ chunk, filled } = await read(chunk, filled));
-    const atEnd = base + filled >= size || filled < chunk.length;
+    const atEnd = base + filled >= span.end || filled < chunk.length;
     let p = 0;
     let batches = 0;
     let stuck = false;
     let need = 0;
     while (filled - p >= BATCH_FIELD.batch_length.offset + 8) {
       const length = lengthAt(p);
-      if (length < BATCH_HEADER_SIZE || base + p + length > size) {
+      if (length < BATCH_HEADER_SIZE || base + p + length > (last ? size : span.end)) {
         stuck = true;
         break;
       }
@@ -95,19 +112,23 @@ export async function streamRanges(
       p += length;
       batches++;
     }
-    if (stuck || atEnd) {
+    if ((stuck || atEnd) && last) {
       // The last range: to the end of the input, from what is in memory.
       await onRange({ plan: { start: base, end: size, firstBatch }, bytes: chunk.subarray(0, filled) });
-      return;
+      return size;
+    }
+    if (stuck || atEnd) {
+      if (p > 0) await onRange({ plan: { start: base, end: base + p, firstBatch }, bytes: chunk.subarray(0, p) });
+      return base + p;
     }
     if (p === 0) {
       // No whole batch in the chunk: grow it to hold the one that starts it.
-      const grown = allocate(Math.min(size - base, Math.max(need, chunk.length * 2)));
+      const grown = allocate(Math.min(span.end - base, Math.max(need, chunk.length * 2)));
       grown.set(chunk.subarray(0, filled));
       chunk = grown;
       continue;
     }
-    const next = allocate(Math.min(size - base - p, Math.max(chunkBytes, filled - p)));
+    const next = allocate(Math.min(span.end - base - p, Math.max(chunkBytes, filled - p)));
     next.set(chunk.subarray(p, filled));
     await onRange({ plan: { start: base, end: base + p, firstBatch }, bytes: chunk.subarray(0, p) });
     firstBatch += batches;
@@ -116,6 +137,7 @@ export async function streamRanges(
     chunk = next;
   }
   if (size === 0) await onRange({ plan: { start: 0, end: 0, firstBatch: 0 }, bytes: new Uint8Array(0) });
+  return base;
 }
 
 /** A ByteSource over a range's bytes in memory (from `start`), asking `fallback` for anything outside them. */
