@@ -1,9 +1,11 @@
+import { releasableBuffer, releaseBuffer } from "../lib/release-buffer.ts";
 import { describe, expect, it } from "vitest";
 import { analyze, analyzeWith } from "./analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { SAMPLES } from "./samples.ts";
 import {
   concatFrameColumns,
+  packFrameColumns,
   frameBatch,
   frameColumnBuffers,
   frameComputedChecksum,
@@ -57,10 +59,26 @@ describe("concatFrameColumns with release", () => {
     };
     try {
       const given = parts();
-      expect(concatFrameColumns(given, true)).toEqual(want);
+      expect(concatFrameColumns(given, releaseBuffer)).toEqual(want);
       for (const f of given) expect(f.start.buffer.byteLength, "a part's buffer is freed").toBe(0);
     } finally {
       if (!had) delete proto.transfer;
+    }
+  });
+});
+
+describe("packFrameColumns", () => {
+  it("copies every column into one releasable buffer, which releaseBuffer frees", async () => {
+    const xxh = await loadXxh3();
+    for (const s of SAMPLES) {
+      const frames = analyzeWith(xxh, s.build(xxh)).frames;
+      const packed = packFrameColumns(frames, releasableBuffer);
+      expect(packed, s.id).toEqual(frames);
+      const columns = new Set([packed.start, packed.payloadLength, packed.userHeadersLength, packed.offsetDelta, packed.flags].map((c) => c.buffer));
+      expect(columns.size, `${s.id}: one buffer`).toBe(1);
+      const [buffer] = columns;
+      releaseBuffer(buffer!);
+      expect(buffer!.byteLength, `${s.id}: freed`).toBe(0);
     }
   });
 });

@@ -6,7 +6,6 @@
 import { FRAME_FIELD, FRAME_HEADER_SIZE } from "../format/fields.ts";
 import { readU32 } from "../format/reader.ts";
 import { partitionPoint } from "../lib/binary-search.ts";
-import { releaseBuffer } from "../lib/release-buffer.ts";
 import {
   FRAME_COLUMNS,
   FrameFlag,
@@ -31,6 +30,8 @@ const ARRAY_OF: { readonly [T in ColumnType]: new (length: number) => ColumnArra
 };
 
 const COLUMN_NAMES = Object.keys(FRAME_COLUMNS) as FrameColumnName[];
+
+const BYTES_OF: { readonly [T in ColumnType]: number } = { f64: 8, u8: 1, u16: 2, u32: 4, u64: 8 };
 
 /** Typed-array columns named by `names` that grow together. */
 class GrowableColumns {
@@ -140,12 +141,33 @@ export function frameColumnBuffers(frames: FrameColumns): ArrayBuffer[] {
 }
 
 /**
- * Joins the columns of consecutive ranges (frame indexes of each part follow the previous parts').
- * With `release`, each part's buffers are freed as soon as they are copied (ArrayBuffer.transfer(0),
- * where the engine has it), so the join never holds the parts and the whole at once: on the page,
- * 150 MiB of columns for a 1 GiB segment instead of twice that.
+ * The same columns copied into one buffer made by `allocate` (each column 8-byte aligned): a range
+ * worker's part goes out so, on one releasable buffer (lib/release-buffer.ts) the joining thread frees.
  */
-export function concatFrameColumns(all: readonly FrameColumns[], release = false): FrameColumns {
+export function packFrameColumns(frames: FrameColumns, allocate: (bytes: number) => ArrayBuffer): FrameColumns {
+  const at = new Map<FrameColumnName, number>();
+  let bytes = 0;
+  for (const name of COLUMN_NAMES) {
+    at.set(name, bytes);
+    bytes += Math.ceil((frames.count * BYTES_OF[FRAME_COLUMNS[name]]) / 8) * 8;
+  }
+  const buffer = allocate(bytes);
+  const out: Record<string, unknown> = { ...frames };
+  for (const name of COLUMN_NAMES) {
+    const make = ARRAY_OF[FRAME_COLUMNS[name]] as unknown as new (b: ArrayBuffer, offset: number, length: number) => AnyColumn;
+    const column = new make(buffer, at.get(name) as number, frames.count);
+    column.set(frames[name] as never);
+    out[name] = column;
+  }
+  return out as unknown as FrameColumns;
+}
+
+/**
+ * Joins the columns of consecutive ranges (frame indexes of each part follow the previous parts').
+ * With `release`, each part's buffers are handed to it as soon as they are copied (releaseBuffer, or
+ * the page's range workers, which take them away when they end), so the parts are not held to the end.
+ */
+export function concatFrameColumns(all: readonly FrameColumns[], release?: (buffer: ArrayBuffer) => void): FrameColumns {
   if (all.length === 1) return all[0] as FrameColumns;
   const count = all.reduce((n, f) => n + f.count, 0);
   const out: Record<string, unknown> = { count };
@@ -169,7 +191,7 @@ export function concatFrameColumns(all: readonly FrameColumns[], release = false
   for (const f of all) {
     for (const name of COLUMN_NAMES) joined[name].set(f[name] as never, at);
     at += f.count;
-    if (release) for (const buffer of new Set(COLUMN_NAMES.map((name) => f[name].buffer))) releaseBuffer(buffer);
+    if (release) for (const buffer of new Set(COLUMN_NAMES.map((name) => f[name].buffer))) release(buffer as ArrayBuffer);
   }
   for (const name of COLUMN_NAMES) out[name] = joined[name];
   out.mismatchFrames = frames;

@@ -18,8 +18,8 @@ export function mergeRanges(
   parts: readonly RangeResult[],
   maxDiagnostics: number,
   dropFinding?: AnalyzeOptions["dropFinding"],
-  /** Free each part's frame columns once joined (the parts are not read again). */
-  releaseParts = false,
+  /** Given each part's frame column buffers once they are joined (the parts are not read again). */
+  releaseParts?: (buffer: ArrayBuffer) => void,
 ): Analysis {
   const tails = new Map<bigint, PartitionTail>();
   const batches: BatchModel[] = [];
@@ -83,7 +83,7 @@ export function emptyFrames(): FrameColumns {
   return new KeptColumnsBuilder(0).finish();
 }
 
-function concatFrames(parts: readonly RangeResult[], release: boolean): FrameColumns {
+function concatFrames(parts: readonly RangeResult[], release: ((buffer: ArrayBuffer) => void) | undefined): FrameColumns {
   const withFrames = parts.map((p) => p.frames);
   if (withFrames.some((f) => f === null)) return emptyFrames();
   return concatFrameColumns(withFrames as FrameColumns[], release);

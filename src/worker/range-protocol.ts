@@ -23,6 +23,15 @@ export interface RangeWorkerJob {
   readonly bytes: Uint8Array;
 }
 
+/**
+ * Analysis worker → range worker, last: buffers the analysis worker is done with. The worker only holds
+ * them until it is terminated, right after; a detached buffer's memory otherwise waits for a collection in
+ * the analysis worker (about 200 MiB at 1 GiB), and a worker that ends frees its memory at once.
+ */
+export interface RangeWorkerDiscard {
+  readonly type: "discard";
+}
+
 /** Range worker → analysis worker: ready for jobs, a range's result (columns transferred), or why it failed. */
 export type RangeWorkerReply =
   | { readonly type: "ready" }

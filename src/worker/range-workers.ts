@@ -10,7 +10,7 @@ import { dropCodesFinding, walkRange, type ByteSource, type RangeResult } from "
 import type { Analysis } from "../core/model.ts";
 import { MEMORY_WINDOW_BYTES, type RangePlan } from "../core/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
-import type { RangeWorkerInit, RangeWorkerReply } from "./range-protocol.ts";
+import type { RangeWorkerDiscard, RangeWorkerInit, RangeWorkerReply } from "./range-protocol.ts";
 import { rangeSource, sequentialRead, streamRanges, type StreamedRange, type StreamSpan } from "./stream-ranges.ts";
 import { guessBatchStart } from "../core/batch-start-guess.ts";
 import { shiftRangeBatches } from "../core/range-shift.ts";
@@ -22,7 +22,7 @@ export const POOL_MIN_BYTES = 128 << 20;
 const MAX_THREADS = 4;
 const MAX_STREAMS = 4;
 /** Bytes per range read from the stream: large enough that a range worker's reply costs little, small enough to keep few in memory. */
-export const STREAM_CHUNK_BYTES = 16 << 20;
+export const STREAM_CHUNK_BYTES = 4 << 20;
 /** Ranges a worker holds at once, so it never waits for the next. */
 const JOBS_IN_FLIGHT = 2;
 
@@ -95,6 +95,11 @@ class RangeWorker {
     const answer = new Promise<RangeResult>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
     this.worker.postMessage({ type: "job", id, plan, bytes }, [bytes.buffer as ArrayBuffer]);
     return answer;
+  }
+
+  /** Hands buffers over to be freed with this worker, which must be terminated next (RangeWorkerDiscard). */
+  discard(buffers: ArrayBuffer[]): void {
+    if (buffers.length > 0) this.worker.postMessage({ type: "discard" } satisfies RangeWorkerDiscard, buffers);
   }
 
   terminate(): void {
@@ -178,8 +183,15 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
   // Chunk buffers back from walked ranges, reused by the reads: allocating 16 MiB per range cost about as much as reading it.
   const spare: ArrayBuffer[] = [];
   const streams = Math.max(1, walk.streams ?? 1);
+  // Buffers this walk is done with: given to a range worker as it ends, or released here where there is none.
+  const finishedWith = new Set<ArrayBuffer>();
+  const dispose = (buffer: ArrayBuffer) => {
+    if (workers.length === 0 || (buffer as ArrayBuffer & { resizable?: boolean }).resizable) releaseBuffer(buffer);
+    else if (buffer.byteLength > 0) finishedWith.add(buffer);
+  };
   const recycle = (buffer: ArrayBuffer) => {
     if (spare.length < 1 + streams + 2 * workers.length && buffer.byteLength >= walk.chunkBytes) spare.push(buffer);
+    else dispose(buffer);
   };
   const allocate = (bytes: number): Uint8Array => {
     const i = spare.findIndex((b) => b.byteLength >= bytes);
@@ -256,21 +268,24 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
       }
       if (reached[k] === span.end) continue;
       // The next stream's start was not where this stream's batches step to: its walk and the later ones go, one stream reads the rest.
-      for (const later of partsOf.slice(k + 1)) for (const r of await Promise.allSettled(later)) if (r.status === "fulfilled") releaseParts(r.value);
+      for (const later of partsOf.slice(k + 1)) for (const r of await Promise.allSettled(later)) if (r.status === "fulfilled") releaseParts(r.value, dispose);
       const rest: Promise<RangeResult>[] = [];
       await readSpan({ start: reached[k] as number, end: size, firstBatch: batches }, rest);
       kept.push(...(await Promise.all(rest)));
       break;
     }
-    return mergeRanges(size, kept, walk.maxDiagnostics, dropFinding, true);
+    return mergeRanges(size, kept, walk.maxDiagnostics, dropFinding, dispose);
   } finally {
+    // The chunk buffers kept for reuse go now, with the joined parts' columns: an idle worker may not collect for a long while.
+    for (const b of spare.splice(0)) dispose(b);
+    const alive = workers.find((w) => !w.failed);
+    if (alive) alive.discard([...finishedWith]);
+    else for (const b of finishedWith) releaseBuffer(b);
     for (const w of workers) w.terminate();
-    // The chunk buffers kept for reuse (16 MiB each) go now: an idle worker may not collect for a long while.
-    for (const b of spare.splice(0)) releaseBuffer(b);
   }
 }
 
-// A walked range that is not kept: its columns' memory goes now.
-function releaseParts(range: RangeResult): void {
-  if (range.frames) for (const b of frameColumnBuffers(range.frames)) releaseBuffer(b);
+// A walked range that is not kept: its columns' buffers go.
+function releaseParts(range: RangeResult, dispose: (buffer: ArrayBuffer) => void): void {
+  if (range.frames) for (const b of frameColumnBuffers(range.frames)) dispose(b);
 }

@@ -1,13 +1,14 @@
 /** A range worker: walks batch-aligned ranges whose bytes it is sent through its own kernel, one job per message. */
 import { createWasmKernel } from "../checksum/kernel/wasm-kernel.ts";
-import { frameColumnBuffers } from "../core/frame-columns.ts";
-import { dropCodesFinding, walkRange } from "../core/range-walk.ts";
+import { frameColumnBuffers, packFrameColumns } from "../core/frame-columns.ts";
+import { releasableBuffer, releaseBuffer } from "../lib/release-buffer.ts";
+import { dropCodesFinding, walkRange, type RangeResult } from "../core/range-walk.ts";
 import { rangeSource } from "./stream-ranges.ts";
 import { MEMORY_WINDOW_BYTES } from "../core/stream-analyze.ts";
-import type { RangeWorkerInit, RangeWorkerJob, RangeWorkerReply } from "./range-protocol.ts";
+import type { RangeWorkerDiscard, RangeWorkerInit, RangeWorkerJob, RangeWorkerReply } from "./range-protocol.ts";
 
 const scope = self as unknown as {
-  onmessage: ((event: MessageEvent<RangeWorkerInit | RangeWorkerJob>) => void) | null;
+  onmessage: ((event: MessageEvent<RangeWorkerInit | RangeWorkerJob | RangeWorkerDiscard>) => void) | null;
   postMessage(message: RangeWorkerReply, transfer?: Transferable[]): void;
 };
 
@@ -16,6 +17,7 @@ const queued: RangeWorkerJob[] = [];
 
 scope.onmessage = (event) => {
   const m = event.data;
+  if (m.type === "discard") return;
   if (m.type === "job") {
     if (walk) walk(m);
     else queued.push(m);
@@ -27,13 +29,20 @@ scope.onmessage = (event) => {
       walk = (job) => {
         try {
           const source = rangeSource(job.plan.start, job.bytes, m.size, null);
-          const result = walkRange(kernel, source, {
+          const result: { -readonly [K in keyof RangeResult]: RangeResult[K] } = walkRange(kernel, source, {
             ...job.plan,
             keepFrames: m.keepFrames,
             maxDiagnostics: m.maxDiagnostics,
             windowBytes: MEMORY_WINDOW_BYTES,
             dropFinding,
           });
+          const frames = result.frames;
+          if (frames) {
+            // One releasable buffer per part: the analysis worker frees it once joined (a plain buffer from here would wait for its collection).
+            result.frames = packFrameColumns(frames, releasableBuffer);
+            const kept = new Set(frameColumnBuffers(result.frames));
+            for (const b of frameColumnBuffers(frames)) if (!kept.has(b)) releaseBuffer(b);
+          }
           // The range's buffer goes back for the next chunk: no fresh 16 MiB (zeroed, page-faulted) per range.
           const spare = job.bytes.buffer as ArrayBuffer;
           scope.postMessage({ type: "done", id: job.id, result, spare }, [spare, ...(result.frames ? frameColumnBuffers(result.frames) : [])]);
