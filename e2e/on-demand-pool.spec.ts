@@ -14,7 +14,7 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { concat, encodeBatch } from "../src/core/encode.ts";
 import type { Page } from "@playwright/test";
 
-const ON_DEMAND = ["/?on-demand-from=0&range-workers=2", "/?on-demand-from=0&range-workers=3", "/?on-demand-from=0"];
+const ON_DEMAND = ["/?on-demand-from=0&range-workers=2", "/?on-demand-from=0&range-workers=3", "/?on-demand-from=0&range-workers=0", "/?on-demand-from=0"];
 
 // Opens the file whole, then on demand each way, and expects the same status line and findings every time.
 async function expectSameEveryWay(page: Page, file: string): Promise<Awaited<ReturnType<typeof readDiagnostics>>> {

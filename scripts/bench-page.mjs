@@ -57,6 +57,7 @@ const USAGE = `usage: npm run bench:page -- [--mib N] [--payload BYTES] [--no-bu
   --no-keep        delete the segment file afterwards (default: keep it in the temp dir for the next run)
   --headed         show the browser window
   --in-memory      read the file into the page whole, as before on-demand bytes (default: a file from 64 MiB on is read on demand)
+  --one-thread     on demand, walk the file in the analysis worker alone, with no range workers (a one-core page)
 
   BENCH_TRACE=1    also print the page renderer's RSS and the main thread's array buffers every 10 ms while the file opens`;
 
@@ -68,6 +69,7 @@ const { values: opts } = parseArgs({
     "no-keep": { type: "boolean", default: false },
     headed: { type: "boolean", default: false },
     "in-memory": { type: "boolean", default: false },
+    "one-thread": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
@@ -321,7 +323,12 @@ async function main() {
     return;
   }
 
-  console.log(`bench:page: ${mib} MiB segment, ${payload}-byte payloads`);
+  const mode = opts["in-memory"]
+    ? "read whole into the page"
+    : opts["one-thread"]
+      ? "on demand, walked in the analysis worker alone"
+      : "default (on demand from 64 MiB, range workers from 128 MiB)";
+  console.log(`bench:page: ${mib} MiB segment, ${payload}-byte payloads, ${mode}`);
   const seg = await segmentFile();
   const { plan } = seg;
   console.log(`segment     ${seg.file}`);
@@ -355,7 +362,9 @@ async function main() {
     const pageErrors = [];
     page.on("pageerror", (e) => pageErrors.push(e.message));
     await page.addInitScript(initScript);
-    await page.goto(opts["in-memory"] ? `${preview.url}?on-demand-from=${Number.MAX_SAFE_INTEGER}` : preview.url);
+    await page.goto(
+      opts["in-memory"] ? `${preview.url}?on-demand-from=${Number.MAX_SAFE_INTEGER}` : opts["one-thread"] ? `${preview.url}?range-workers=0` : preview.url,
+    );
     // The first sample, decoded: the page is ready.
     await page.waitForFunction(
       () =>

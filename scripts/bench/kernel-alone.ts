@@ -30,3 +30,14 @@ export async function kernelWalkMs(segment: Uint8Array, expectFrames: number, mo
     return ms;
   };
 }
+
+/** Milliseconds of copying the whole segment into the kernel's input area in 1 MiB windows, as analyze() does for bytes in JS memory. */
+export async function copyInMs(segment: Uint8Array): Promise<() => number> {
+  const kernel = await createWasmKernel();
+  const area = kernel.inputArea(1 << 20);
+  return () => {
+    const t0 = performance.now();
+    for (let pos = 0; pos < segment.length; pos += area.length) area.set(segment.subarray(pos, Math.min(segment.length, pos + area.length)));
+    return performance.now() - t0;
+  };
+}

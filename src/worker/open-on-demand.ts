@@ -65,7 +65,7 @@ export interface OnDemandRequest {
   readonly name: string;
   readonly format: FormatChoice;
   readonly companion?: { readonly name: string; readonly input: Blob | ArrayBuffer };
-  /** Tests: exactly this many range workers walk it, none of it here. */
+  /** Tests: exactly this many range workers walk it, none of it here; 0: none, all of it here. */
   readonly rangeWorkers?: number;
 }
 
@@ -124,6 +124,8 @@ function walkAll(
   const walk = { source, kernel, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS, dropCodes, onProgress };
   if (!file)
     return Promise.resolve(analyzeSource(kernel, source, { windowBytes: RANGE_READ_BYTES, onProgress, dropFinding: dropCodesFinding([...dropCodes]) }));
+  // 0: the streams a File of this size gets, all walked in this thread (a one-core page, measured by bench:page --one-thread).
+  if (rangeWorkers === 0) return analyzeStreamed({ ...walk, file, ...pageWalkFor(source.size, 1), chunkBytes: STREAM_CHUNK_BYTES });
   if (rangeWorkers !== undefined) return analyzeStreamed({ ...walk, file, streams: rangeWorkers, workers: rangeWorkers, walkHere: false, chunkBytes: 1 << 20 });
   return analyzeStreamed({ ...walk, file, ...pageWalkFor(source.size), chunkBytes: STREAM_CHUNK_BYTES });
 }

@@ -15,9 +15,9 @@ export function onDemandFrom(): number {
   return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : ON_DEMAND_FROM_BYTES;
 }
 
-/** Tests: `?range-workers=N` walks an on-demand File over exactly N range workers and none of it in the analysis worker. */
+/** Tests: `?range-workers=N` walks an on-demand File over exactly N range workers and none of it in the analysis worker; 0: all of it there. */
 export function rangeWorkersAsked(): number | undefined {
   if (typeof location === "undefined") return undefined;
   const n = Number(new URLSearchParams(location.search).get("range-workers") ?? NaN);
-  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : undefined;
+  return Number.isInteger(n) && n >= 0 && n <= 8 ? n : undefined;
 }
