@@ -144,10 +144,13 @@ function rendererPids(rootPid) {
  * Chromium keeps a spare renderer or two beside it, so the page's is the one with the largest VmHWM
  * (the kernel's own peak RSS of the process). resetPeak() restarts every renderer's VmHWM
  * (/proc/<pid>/clear_refs 5) so a phase's peak can be read; pssPeak() is the highest sum of the
- * renderers' PSS seen by a 50 ms sampler, as a cross-check that shared pages are not counted twice.
+ * renderers' PSS seen by a 50 ms sampler, as a cross-check that shared pages are not counted twice;
+ * anonPeak() is the highest RssAnon the sampler saw in the page's renderer: the memory it allocated,
+ * without the pages of Chromium's own files it maps (about 140 MiB of the RSS before any file).
  */
 function rendererMemory(rootPid) {
   let pssPeak = 0;
+  const anonPeaks = new Map();
   const read = (pid, file) => {
     try {
       return readFileSync(`/proc/${pid}/${file}`, "utf8");
@@ -164,13 +167,14 @@ function rendererMemory(rootPid) {
     }
     const sum = pids.reduce((n, pid) => n + statusKiB(read(pid, "smaps_rollup"), "Pss") * 1024, 0);
     pssPeak = Math.max(pssPeak, sum);
+    for (const pid of pids) anonPeaks.set(pid, Math.max(anonPeaks.get(pid) ?? 0, statusKiB(read(pid, "status"), "RssAnon") * 1024));
   }, 50);
   const page = () => {
-    let best = { pid: 0, hwm: 0, rss: 0 };
+    let best = { pid: 0, hwm: 0, rss: 0, anon: 0 };
     for (const pid of rendererPids(rootPid)) {
       const status = read(pid, "status");
       const hwm = statusKiB(status, "VmHWM") * 1024;
-      if (hwm > best.hwm) best = { pid, hwm, rss: statusKiB(status, "VmRSS") * 1024 };
+      if (hwm > best.hwm) best = { pid, hwm, rss: statusKiB(status, "VmRSS") * 1024, anon: statusKiB(status, "RssAnon") * 1024 };
     }
     return best;
   };
@@ -186,8 +190,10 @@ function rendererMemory(rootPid) {
         }
       }
       pssPeak = 0;
+      anonPeaks.clear();
     },
     pssPeak: () => pssPeak,
+    anonPeak: () => anonPeaks.get(page().pid) ?? 0,
     count: () => rendererPids(rootPid).length,
     stop: () => clearInterval(timer),
   };
@@ -426,6 +432,7 @@ async function main() {
     await page.waitForTimeout(1000);
     const opened = mem.page();
     const openPss = mem.pssPeak();
+    const openAnon = mem.anonPeak();
 
     // Scroll the hex map to its end and wait for the last byte's cell.
     const last = plan.totalBytes - 1;
@@ -716,6 +723,9 @@ async function main() {
     );
     console.log(
       `            PSS of all ${mem.count()} renderer processes peaked at ${fmtMiB(openPss)} while opening, ${fmtMiB(allPss)} over the run (sampled every 50 ms)`,
+    );
+    console.log(
+      `            opening grew it by ${fmtMiB(opened.hwm - before.rss)} = ${ratio(opened.hwm - before.rss)} (peak − before); its allocated (anonymous) memory peaked at ${fmtMiB(openAnon)} = ${ratio(openAnon)} while opening (${fmtMiB(before.anon)} before the file; RssAnon, sampled every 50 ms)`,
     );
     if (nativeMs.length) {
       const c = med(nativeMs);
