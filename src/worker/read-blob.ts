@@ -1,4 +1,5 @@
 /** Reads a Blob (a File) into one ArrayBuffer without a second copy of it in memory. */
+import { byobReader, heldRead } from "./byob-read.ts";
 
 /** Bytes per slice where the byte stream is missing: small enough that the garbage stays small. */
 export const SLICE_BYTES = 4 << 20;
@@ -25,18 +26,14 @@ export async function readBlob(blob: Blob): Promise<ArrayBuffer> {
 
 // Null where the stream is not a byte stream (no BYOB reader).
 async function readByob(blob: Blob, size: number): Promise<ArrayBuffer | null> {
-  let reader: ReadableStreamBYOBReader;
-  try {
-    reader = blob.stream().getReader({ mode: "byob" });
-  } catch {
-    return null;
-  }
+  const reader = byobReader(blob);
+  if (!reader) return null;
   // Each read hands the buffer back (transferred), so the next read goes into the returned one.
   let buffer = new ArrayBuffer(size);
   let at = 0;
   try {
     while (at < size) {
-      const { value, done } = await reader.read(new Uint8Array(buffer, at, Math.min(SLICE_BYTES, size - at)));
+      const { value, done } = await heldRead(reader, blob, new Uint8Array(buffer, at, Math.min(SLICE_BYTES, size - at)));
       if (!value) throw new Error("the file could not be read");
       buffer = value.buffer;
       at += value.byteLength;

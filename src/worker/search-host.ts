@@ -6,6 +6,7 @@
  */
 import { createSHA256 } from "hash-wasm";
 import type { Patch } from "../core/edit-overlay.ts";
+import { byobReader, heldRead } from "./byob-read.ts";
 import { searchWindows, type WindowReader } from "../core/search.ts";
 import type { FromSearchWorker, ToSearchWorker } from "./search-protocol.ts";
 
@@ -46,12 +47,8 @@ interface Windows {
  * window (the overlap) are carried over from it. Null when the Blob offers no BYOB stream.
  */
 export function streamedWindows(source: Blob, patches: readonly Patch[], window: number, overlap: number): Windows | null {
-  let reader: ReadableStreamBYOBReader;
-  try {
-    reader = source.stream().getReader({ mode: "byob" });
-  } catch {
-    return null;
-  }
+  const reader = byobReader(source);
+  if (!reader) return null;
   const buffers = [new ArrayBuffer(window + overlap), new ArrayBuffer(window + overlap)];
   let turn = 0;
   let previous: Uint8Array | null = null;
@@ -66,7 +63,7 @@ export function streamedWindows(source: Blob, patches: readonly Patch[], window:
     }
     const want = Math.min(end - start, view.length);
     while (filled < want) {
-      const { done, value } = await reader.read(new Uint8Array(view.buffer, filled, want - filled));
+      const { done, value } = await heldRead(reader, source, new Uint8Array(view.buffer, filled, want - filled));
       // The read hands the buffer back (the one passed in is detached).
       if (value) view = new Uint8Array(value.buffer);
       if (done || !value) break;

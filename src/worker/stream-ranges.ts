@@ -7,6 +7,7 @@
  */
 import { BATCH_FIELD, BATCH_HEADER_SIZE } from "../format/fields.ts";
 import { ByteReader } from "../format/reader.ts";
+import { byobReader, heldRead } from "./byob-read.ts";
 import type { ByteSource } from "../core/range-walk.ts";
 import type { RangePlan } from "../core/stream-analyze.ts";
 
@@ -16,26 +17,15 @@ import type { RangePlan } from "../core/stream-analyze.ts";
  */
 export type SequentialRead = (chunk: Uint8Array, filled: number) => Promise<{ chunk: Uint8Array; filled: number }>;
 
-// The Blob and reader of every read in flight, held: one that nothing else refers to may be collected while its read is pending, and the read never ends.
-const readsInFlight = new Set<object>();
-
 /** A SequentialRead of a Blob: a BYOB reader of its stream where there is one, else slices. */
 export function sequentialRead(blob: Blob, sliceBytes = 4 << 20): SequentialRead {
   let byob: ReadableStreamBYOBReader | null | undefined;
   let at = 0;
   return async (chunk, filled) => {
-    if (byob === undefined) {
-      try {
-        byob = blob.stream().getReader({ mode: "byob" });
-      } catch {
-        byob = null;
-      }
-    }
+    if (byob === undefined) byob = byobReader(blob);
     while (filled < chunk.length) {
       if (byob) {
-        const held = { blob, byob };
-        readsInFlight.add(held);
-        const { value, done } = await byob.read(new Uint8Array(chunk.buffer, filled, chunk.length - filled)).finally(() => readsInFlight.delete(held));
+        const { value, done } = await heldRead(byob, blob, new Uint8Array(chunk.buffer as ArrayBuffer, filled, chunk.length - filled));
         if (value) {
           chunk = new Uint8Array(value.buffer);
           filled += value.byteLength;
