@@ -6,9 +6,9 @@ import { blobSha256, createSearchHost, readPatched, streamedWindows } from "./se
 import type { FromSearchWorker } from "./search-protocol.ts";
 import { EditOverlay } from "../core/edit-overlay.ts";
 
-function host(window?: number) {
+function host(window?: number, parallelFrom?: number) {
   const messages: FromSearchWorker[] = [];
-  const handle = createSearchHost((m) => messages.push(m), window);
+  const handle = createSearchHost((m) => messages.push(m), window, parallelFrom);
   const until = async (pred: () => boolean) => {
     for (let i = 0; i < 2000 && !pred(); i++) await new Promise((r) => setTimeout(r, 1));
   };
@@ -17,6 +17,30 @@ function host(window?: number) {
 }
 
 describe("search host", () => {
+  it("finds in parts at once exactly what one stream finds: hits across part and window edges once, edits, the first `limit`", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 0, maxLength: 600 }).map((b) => b.map((x) => x % 3)),
+        fc.uint8Array({ minLength: 1, maxLength: 5 }).map((b) => b.map((x) => x % 3)),
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(fc.record({ start: fc.nat(620), bytes: fc.uint8Array({ minLength: 1, maxLength: 6 }).map((b) => b.map((x) => x % 3)) }), { maxLength: 3 }),
+        async (bytes, pattern, limit, patches) => {
+          const run = async (parallelFrom: number) => {
+            const { messages, handle, until } = host(32, parallelFrom);
+            handle({ type: "search", id: 1, source: new Blob([bytes]), patches, pattern, limit });
+            await until(() => messages.some((m) => m.type === "search-result" || m.type === "search-error"));
+            const r = messages.find((m) => m.type === "search-result") as { starts: Float64Array; capped: boolean } | undefined;
+            return r && { starts: [...r.starts], capped: r.capped };
+          };
+          const inParts = await run(0);
+          expect(inParts).toBeDefined();
+          expect(inParts).toEqual(await run(Number.MAX_SAFE_INTEGER));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it("finds every hit in a Blob read in small windows, a hit across two windows once", async () => {
     const { messages, handle, until, startsOf } = host(16);
     const bytes = new Uint8Array(100).fill(7);

@@ -1,8 +1,9 @@
 /**
  * The host-independent body of the search worker: reads the input front to back from its Blob
- * through one BYOB stream into two reused window buffers (the edited runs written over each), runs
- * one search at a time, obeys cancels. It holds two windows, never the input, and makes no garbage
- * per window; where a Blob cannot be streamed that way, windows are sliced from it instead.
+ * through one BYOB stream into two reused window buffers (the edited runs written over each), or from
+ * 64 MiB on four parts of it at once, each so; runs one search at a time, obeys cancels. It holds two
+ * windows a part, never the input, and makes no garbage per window; where a Blob cannot be streamed
+ * that way, windows are sliced from it instead.
  */
 import { createSHA256 } from "hash-wasm";
 import type { Patch } from "../core/edit-overlay.ts";
@@ -82,6 +83,65 @@ function slicedWindows(source: Blob, patches: readonly Patch[]): Windows {
   return { read: (start, end) => readPatched(source, patches, start, end), ahead: SLICES_AHEAD, close: () => undefined };
 }
 
+/** Parts of a large input searched at once, each through its own stream: one stream is bound by its reads' latency. */
+export const SEARCH_STREAMS = 4;
+/** Inputs from this size on are searched in parts. */
+export const SEARCH_PARALLEL_FROM = 64 << 20;
+
+/**
+ * What searchWindows gives for the whole of source, from `parts` even parts searched at once, each
+ * streamed from its own slice (with pattern.length − 1 bytes past its end, so a match across two parts
+ * is found once, by the first): each part keeps its first `limit` hits, and the first `limit` of all are kept.
+ */
+export async function searchParts(
+  source: Blob,
+  patches: readonly Patch[],
+  pattern: Uint8Array,
+  limit: number,
+  window: number,
+  parts: number,
+  cancelled: () => boolean,
+  onProgress: (done: number, hits: number) => void,
+): Promise<{ starts: number[]; capped: boolean } | null> {
+  const size = source.size;
+  const overlap = Math.max(0, pattern.length - 1);
+  const cuts = Array.from({ length: parts + 1 }, (_, k) => Math.floor((size * k) / parts));
+  const done = new Array<number>(parts).fill(0);
+  const hits = new Array<number>(parts).fill(0);
+  const opened: Windows[] = [];
+  const one = async (k: number) => {
+    const from = cuts[k] as number;
+    const to = cuts[k + 1] as number;
+    const slice = source.slice(from, Math.min(size, to + overlap));
+    const shifted = patches.map((p) => ({ ...p, start: p.start - from }));
+    const windows = streamedWindows(slice, shifted, window, overlap) ?? slicedWindows(slice, shifted);
+    opened.push(windows);
+    const found = await searchWindows(slice.size, windows.read, pattern, {
+      limit,
+      chunk: window,
+      cancelled,
+      onProgress: (bytes, _total, n) => {
+        done[k] = Math.min(bytes, to - from);
+        hits[k] = n;
+        onProgress(
+          done.reduce((a, b) => a + b, 0),
+          hits.reduce((a, b) => a + b, 0),
+        );
+      },
+    });
+    // The overlap is one byte short of a pattern, so every hit found starts inside the part.
+    return found && found.starts.map((at) => at + from);
+  };
+  try {
+    const found = await Promise.all(cuts.slice(0, -1).map((_, k) => one(k)));
+    if (found.some((f) => f === null)) return null;
+    const starts = (found as number[][]).flat();
+    return { starts: starts.slice(0, limit), capped: starts.length >= limit };
+  } finally {
+    for (const w of opened) w.close();
+  }
+}
+
 /** Bytes hashed at a time: two such windows are all a digest holds. */
 export const DIGEST_WINDOW = 2 << 20;
 
@@ -106,6 +166,8 @@ export async function blobSha256(source: Blob, window = DIGEST_WINDOW): Promise<
 export function createSearchHost(
   post: (message: FromSearchWorker, transfer: Transferable[]) => void,
   window = SEARCH_WINDOW,
+  /** From this size on, a search reads SEARCH_STREAMS parts of the input at once. */
+  parallelFrom = SEARCH_PARALLEL_FROM,
 ): (message: ToSearchWorker) => void {
   const cancelled = new Set<number>();
   return (message) => {
@@ -122,26 +184,28 @@ export function createSearchHost(
       return;
     }
     const { id, source, patches, pattern } = message;
-    const windows = streamedWindows(source, patches, window, Math.max(0, pattern.length - 1)) ?? slicedWindows(source, patches);
+    const parts = source.size >= parallelFrom ? SEARCH_STREAMS : 1;
     let lastReport = 0;
+    const report = (done: number, hits: number) => {
+      const now = Date.now();
+      if (now - lastReport >= 50 || done === source.size) {
+        lastReport = now;
+        post({ type: "search-progress", id, done, total: source.size, hits }, []);
+      }
+    };
+    // Half windows in parts: four parts hold 4 × 2 windows, not 2.
+    const search = parts > 1 ? searchParts(source, patches, pattern, message.limit, Math.max(1, window >> 1), parts, () => cancelled.has(id), report) : null;
+    const whole = search ? null : (streamedWindows(source, patches, window, Math.max(0, pattern.length - 1)) ?? slicedWindows(source, patches));
     // Each window is read asynchronously, so a cancel posted meanwhile is handled before the next one is searched.
-    void searchWindows(
-      source.size,
-      windows.read,
-      pattern,
-      {
-        limit: message.limit,
-        chunk: window,
-        cancelled: () => cancelled.has(id),
-        onProgress: (done, total, hits) => {
-          const now = Date.now();
-          if (now - lastReport >= 50 || done === total) {
-            lastReport = now;
-            post({ type: "search-progress", id, done, total, hits }, []);
-          }
-        },
-      },
-      windows.ahead,
+    void (
+      search ??
+      searchWindows(
+        source.size,
+        (whole as Windows).read,
+        pattern,
+        { limit: message.limit, chunk: window, cancelled: () => cancelled.has(id), onProgress: (done, _total, hits) => report(done, hits) },
+        (whole as Windows).ahead,
+      )
     )
       .then(
         (result) => {
@@ -152,7 +216,7 @@ export function createSearchHost(
         (err: unknown) => post({ type: "search-error", id, message: err instanceof Error ? err.message : String(err) }, []),
       )
       .finally(() => {
-        windows.close();
+        whole?.close();
         cancelled.delete(id);
       });
   };
