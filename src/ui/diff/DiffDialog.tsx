@@ -3,17 +3,12 @@
  * position. Either side is any batch of the input as shown, or of the input as loaded before
  * edits, so "what did my edit / the server's stamping change" is the default or one click away.
  */
-import { openInputWith } from "../../core/containers/index.ts";
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { AbortedError, AnalysisClient } from "../../worker/client.ts";
-import { analyzeWith } from "../../core/analyze.ts";
+import { useEffect, useId, useMemo, useState } from "react";
 import { diffBatches, type BatchRef } from "../../core/diff.ts";
-import type { Analysis } from "../../core/model.ts";
 import { documentStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
-import { editStore, INLINE_RECHECK_LIMIT, type EditState } from "../session/editing.ts";
+import { editStore, type EditState } from "../session/editing.ts";
 import { useXxh3 } from "../session/building.ts";
-import { sourceOf } from "../session/input-source.ts";
 import { useModal } from "../common/use-modal.ts";
 import {
   clampSide,
@@ -31,16 +26,14 @@ import "../common/dialog.css";
 import "./diff.css";
 import { ByteDiffCell } from "./ByteDiffCell.tsx";
 import { DiffPane } from "./DiffPane.tsx";
+import { SidePicker } from "./SidePicker.tsx";
+import { useOriginalAnalysis, useOtherFile } from "./use-compare-inputs.ts";
 import { diffMarks } from "./diff-marks.ts";
 import { selectRange } from "../state/actions.ts";
 import { useReadBatches, type ReadBatch, type ReadState } from "./on-demand-batch.ts";
-import { fileBytes, memoryBytes, type InputBytes } from "../../lib/input-bytes.ts";
-import { onDemandFrom } from "../session/on-demand.ts";
 
 /** Rows rendered at first (and added by each "Show more rows"): a batch of 1,000 frames has some 9,000, too many to render in one task. */
 export const MAX_DIFF_ROWS = 300;
-/** Above this many batches a side picks its batch with a number field instead of a long menu. */
-const MAX_BATCH_OPTIONS = 1000;
 
 const selectInput = (s: DocumentState) => s.input;
 const selectOriginal = (s: EditState) => s.original;
@@ -56,84 +49,17 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
   const startOffset = input?.startOffset ?? 0;
   const format = input?.meta?.format;
   const fileName = input?.fileName ?? input?.name;
-  // Up to the size edits are re-checked inline, the original is analysed here on the page's thread; a larger one in a worker.
-  const originalLarge = original !== null && original.length > INLINE_RECHECK_LIMIT;
-  const inlineOriginal = useMemo<Analysis | null>(() => {
-    if (!edited || !xxh || !original || originalLarge) return null;
-    // The original is read as the same format as the input, so a container's bytes compare as its batches.
-    return format && format !== "batches" ? openInputWith(xxh, original, { name: fileName, format }).analysis : analyzeWith(xxh, original, { startOffset });
-  }, [edited, xxh, original, startOffset, originalLarge, format, fileName]);
-  const [workerOriginal, setWorkerOriginal] = useState<{ of: Uint8Array; analysis: Analysis } | { of: Uint8Array; error: string } | null>(null);
-  useEffect(() => {
-    if (!edited || !original || !originalLarge) return;
-    const client = new AnalysisClient();
-    const controller = new AbortController();
-    // The File the input was opened from, when there is one: the worker reads it, and no copy of the original is made.
-    const from = sourceOf(original) ?? original;
-    const opening =
-      format && format !== "batches"
-        ? client.open(from, controller.signal, { name: fileName, format })
-        : client.analyze(from, controller.signal, undefined, startOffset);
-    opening.then(
-      (r) => setWorkerOriginal({ of: original, analysis: r.analysis }),
-      (err: unknown) => {
-        if (!(err instanceof AbortedError)) setWorkerOriginal({ of: original, error: (err as Error).message });
-      },
-    );
-    return () => {
-      controller.abort();
-      client.terminate();
-    };
-  }, [edited, original, originalLarge, startOffset, format, fileName]);
-  const workerResult = workerOriginal && workerOriginal.of === original ? workerOriginal : null;
-  const originalAnalysis = originalLarge ? (workerResult && "analysis" in workerResult ? workerResult.analysis : null) : inlineOriginal;
-  const originalFailed = originalLarge && workerResult !== null && "error" in workerResult ? workerResult.error : null;
-  // A second file to compare with, decoded in a worker of its own (any size, the page stays responsive); it lives while the dialog is open.
-  // The other file: in memory, or (as large as an input read on demand) read a compared batch at a time from its File.
-  const [other, setOther] = useState<{ name: string; bytes: Uint8Array | null; source: InputBytes; analysis: Analysis } | null>(null);
-  const [otherNote, setOtherNote] = useState<string | null>(null);
-  const otherClient = useRef<{ client: AnalysisClient; controller: AbortController } | null>(null);
-  useEffect(
-    () => () => {
-      otherClient.current?.controller.abort();
-      otherClient.current?.client.terminate();
-    },
-    [],
+  // The default needs the original's analysis when the input is edited; until the kernel is loaded it stays unset.
+  const [chosen, setChosen] = useState<Sides | null>(null);
+  const { originalAnalysis, originalFailed } = useOriginalAnalysis(xxh, edited ? original : null, startOffset, format, fileName);
+  const { other, otherNote, openOther } = useOtherFile(startOffset, () =>
+    setChosen({ left: { source: "current", batch: 0 }, right: { source: "other", batch: 0 } }),
   );
-  const openOther = async (file: File | undefined) => {
-    if (!file) return;
-    otherClient.current?.controller.abort();
-    const job = { client: otherClient.current?.client ?? new AnalysisClient(), controller: new AbortController() };
-    otherClient.current = job;
-    let shownPercent = -1;
-    const progress = (done: number, total: number) => {
-      const percent = total > 0 ? Math.floor((100 * done) / total) : 0;
-      if (percent === shownPercent) return;
-      shownPercent = percent;
-      setOtherNote(`Decoding ${file.name}: ${percent}%…`);
-    };
-    progress(0, file.size);
-    try {
-      const onDemandOther = startOffset === 0 && file.size >= onDemandFrom();
-      const r = onDemandOther
-        ? await job.client.open(file, job.controller.signal, { name: file.name, format: "batches", onDemand: true, onProgress: progress })
-        : await job.client.analyze(file, job.controller.signal, progress, startOffset);
-      if (otherClient.current !== job) return;
-      setOther({ name: file.name, bytes: r.bytes, source: r.bytes ? memoryBytes(r.bytes) : fileBytes(file), analysis: r.analysis });
-      setOtherNote(null);
-      setChosen({ left: { source: "current", batch: 0 }, right: { source: "other", batch: 0 } });
-    } catch (err) {
-      if (err instanceof AbortedError || otherClient.current !== job) return;
-      setOtherNote(`Could not read ${file.name}: ${(err as Error).message}`);
-    }
-  };
   const counts: SourceCounts = {
     current: input?.analysis.batches.length ?? 0,
     original: originalAnalysis ? originalAnalysis.batches.length : null,
     other: other ? other.analysis.batches.length : null,
   };
-  // The default needs the original's analysis when the input is edited; until the kernel is loaded it stays unset.
-  const [chosen, setChosen] = useState<Sides | null>(null);
 
   const [changedOnly, setChangedOnly] = useState(false);
   const ready = input !== null && (!edited || originalAnalysis !== null || originalFailed !== null);
@@ -411,68 +337,5 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
         </button>
       </div>
     </dialog>
-  );
-}
-
-/** One side's pickers: the source (only once the input is edited) and the batch. */
-function SidePicker({
-  name,
-  side,
-  counts,
-  onChange,
-  ids,
-}: {
-  name: "Left" | "Right";
-  side: Side;
-  counts: SourceCounts;
-  onChange: (s: Side) => void;
-  ids: string;
-}) {
-  const id = `${ids}-${name.toLowerCase()}`;
-  const n = side.source === "original" ? (counts.original ?? 0) : side.source === "other" ? (counts.other ?? 0) : counts.current;
-  const prefix = side.source === "original" ? "Original batch" : side.source === "other" ? "Other file batch" : "Batch";
-  return (
-    <fieldset className="diff-side">
-      <legend>{name}</legend>
-      {(counts.original !== null || counts.other != null) && (
-        <div className="batch-field">
-          <label htmlFor={`${id}-source`}>{name} input</label>
-          <select
-            id={`${id}-source`}
-            value={side.source}
-            onChange={(e) => onChange(clampSide({ source: e.target.value as SourceId, batch: side.batch }, counts))}
-          >
-            <option value="current">Current (as shown)</option>
-            {counts.original !== null && <option value="original">Original (before edits)</option>}
-            {counts.other != null && <option value="other">Other file</option>}
-          </select>
-        </div>
-      )}
-      <div className="batch-field">
-        <label htmlFor={`${id}-batch`}>{name} batch</label>
-        {n <= MAX_BATCH_OPTIONS ? (
-          <select id={`${id}-batch`} value={side.batch} onChange={(e) => onChange({ ...side, batch: Number(e.target.value) })}>
-            {Array.from({ length: n }, (_, i) => (
-              <option key={i} value={i}>
-                {prefix} {i}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <input
-            id={`${id}-batch`}
-            type="number"
-            min={0}
-            max={n - 1}
-            step={1}
-            value={side.batch}
-            onChange={(e) => {
-              const v = Math.trunc(Number(e.target.value));
-              if (Number.isFinite(v)) onChange(clampSide({ ...side, batch: v }, counts));
-            }}
-          />
-        )}
-      </div>
-    </fieldset>
   );
 }
