@@ -185,7 +185,7 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
   } catch {
     // Where a worker cannot start workers, this thread walks everything (the same result, one core).
   }
-  // Chunk buffers back from walked ranges, reused by the reads: allocating 16 MiB per range cost about as much as reading it.
+  // Chunk buffers back from walked ranges, reused by the reads: allocating a chunk per range cost about as much as reading it.
   const spare: ArrayBuffer[] = [];
   const streams = Math.max(1, walk.streams ?? 1);
   // Buffers this walk is done with: given to a range worker as it ends, or released here where there is none.
@@ -275,6 +275,7 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
       // The next stream's start was not where this stream's batches step to: its walk and the later ones go, one stream reads the rest.
       for (const later of partsOf.slice(k + 1)) for (const r of await Promise.allSettled(later)) if (r.status === "fulfilled") releaseParts(r.value, dispose);
       const rest: Promise<RangeResult>[] = [];
+      done = reached[k] as number;
       await readSpan({ start: reached[k] as number, end: size, firstBatch: batches }, rest);
       kept.push(...(await Promise.all(rest)));
       break;
