@@ -26,6 +26,7 @@ import { plural } from "../format/values.ts";
 import type { InputMeta } from "./protocol.ts";
 import { analyzeStreamed, pageWalkFor, STREAM_CHUNK_BYTES } from "./range-workers.ts";
 import { dropCodesFinding } from "../core/range-walk.ts";
+import { emptyFrames } from "../core/range-merge.ts";
 
 /** Bytes per read from the File while walking it. */
 export const RANGE_READ_BYTES = 4 << 20;
@@ -94,7 +95,9 @@ export async function openSourceOnDemand(
   const lower = request.name.toLowerCase();
   const format = request.format === "auto" ? (lower.endsWith(".index") ? "index" : lower.endsWith(".log") ? "segment" : "auto") : request.format;
   if (format !== "segment" && format !== "batches" && format !== "auto") return null;
-  const analysis = await walkAll(xxh.walker, source, format === "segment" ? SEGMENT_DROPPED_CODES : [], onProgress, file, request.rangeWorkers);
+  // The walk a partition kept of its first segment is the one this open would make (the same File, the same rules).
+  const kept = format === "segment" && file ? takeWalkedForShowing(file, request.name) : null;
+  const analysis = kept ?? (await walkAll(xxh.walker, source, format === "segment" ? SEGMENT_DROPPED_CODES : [], onProgress, file, request.rangeWorkers));
   if (format === "segment") {
     const companion = request.companion;
     const indexBytes = companion ? new Uint8Array(companion.input instanceof Blob ? await companion.input.arrayBuffer() : companion.input) : null;
@@ -130,12 +133,31 @@ function walkAll(
   return analyzeStreamed({ ...walk, file, ...pageWalkFor(source.size), chunkBytes: STREAM_CHUNK_BYTES });
 }
 
+// The walk of the partition segment the page shows first, kept for the open request that follows, so that
+// segment is not walked twice; any other request lets it go (run-request.ts).
+let walkedForShowing: { readonly key: string; readonly analysis: Analysis } | null = null;
+
+const fileKey = (blob: Blob, name: string): string => `${name}\u0000${blob.size}\u0000${(blob as Partial<File>).lastModified ?? ""}`;
+
+/** The kept walk of this File if it is the one kept (taken: it is given once), else null. */
+function takeWalkedForShowing(blob: Blob, name: string): Analysis | null {
+  const kept = walkedForShowing;
+  walkedForShowing = null;
+  return kept && kept.key === fileKey(blob, name) ? kept.analysis : null;
+}
+
+/** Lets the kept walk of a partition's first segment go (any request but the open that shows it). */
+export function forgetWalkedForShowing(): void {
+  walkedForShowing = null;
+}
+
 /**
  * A partition's `.log` decoded without reading it whole (openPartition's streamSegment): its frames
- * are not kept (the partition keeps summaries and findings; a segment shown later is opened again).
- * Null where there is no FileReaderSync or kernel, so the partition reads it whole.
+ * are not kept (the partition keeps summaries and findings), but for the segment the page shows first
+ * (`forShowing`), whose walk is kept for the open request that follows. Null where there is no
+ * FileReaderSync or kernel, so the partition reads it whole.
  */
-export async function streamPartitionSegment(blob: Blob, name: string, entries: readonly IndexEntry[]): Promise<SegmentResult | null> {
+export async function streamPartitionSegment(blob: Blob, name: string, entries: readonly IndexEntry[], forShowing = false): Promise<SegmentResult | null> {
   const reader = syncReader();
   const xxh = await loadXxh3();
   if (!reader || !xxh.walker) return null;
@@ -148,7 +170,10 @@ export async function streamPartitionSegment(blob: Blob, name: string, entries: 
     file: blob,
     ...pageWalkFor(blob.size),
     chunkBytes: STREAM_CHUNK_BYTES,
-    keepFrames: false,
+    keepFrames: forShowing,
   });
-  return segmentOf(raw, analysisHeaderAt(raw, sourceHeaderAt(source)), name, entries);
+  if (forShowing) walkedForShowing = { key: fileKey(blob, name), analysis: raw };
+  // The partition's reply carries no frame columns.
+  const lean = forShowing ? { ...raw, frames: emptyFrames() } : raw;
+  return segmentOf(lean, analysisHeaderAt(lean, sourceHeaderAt(source)), name, entries);
 }

@@ -15,6 +15,7 @@ const FIXTURES = path.resolve(import.meta.dirname, "../../test/fixtures");
 // (arrayBuffer() of the file itself, not of a slice); streaming it (stream(), slices) is not such a read.
 class HeldBlob extends Blob {
   static wholeReads = 0;
+  static streams = 0;
   constructor(
     readonly held: Uint8Array,
     readonly isSlice = false,
@@ -23,6 +24,10 @@ class HeldBlob extends Blob {
   }
   override slice(start = 0, end = this.held.length): Blob {
     return new HeldBlob(this.held.subarray(start, Math.min(end, this.held.length)), true);
+  }
+  override stream(): ReturnType<Blob["stream"]> {
+    HeldBlob.streams++;
+    return super.stream();
   }
   override arrayBuffer(): Promise<ArrayBuffer> {
     if (!this.isSlice) HeldBlob.wholeReads++;
@@ -98,5 +103,28 @@ describe("the worker on demand", () => {
     // Only the small .index files (and foreign files) are read whole.
     const logs = files().filter((f) => f.name.endsWith(".log")).length;
     expect(HeldBlob.wholeReads).toBeLessThanOrEqual(files().length - logs);
+  });
+
+  test("the segment a partition shows first is not walked again when it is opened, and opens as a fresh walk would", async () => {
+    withReader(true);
+    const dir = path.join(partitions, "healthy");
+    const names = readdirSync(dir).sort();
+    const held = new Map(names.map((name) => [name, new HeldBlob(new Uint8Array(readFileSync(path.join(dir, name))))]));
+    const partition = (await run({ type: "partition", id: 6, files: names.map((name) => ({ name, input: held.get(name)! })) })).at(-1)!;
+    if (partition.type !== "partition-result") throw new Error(`no partition result: ${partition.type}`);
+    const first = partition.result.segments[0]!.name;
+    const open = (id: number) => run({ type: "analyze", id, input: held.get(first)!, format: "auto", name: first, onDemand: true });
+    HeldBlob.streams = 0;
+    const handed = (await open(7)).at(-1)!;
+    expect(HeldBlob.streams, "no stream of the file read again").toBe(0);
+    const fresh = (await open(8)).at(-1)!;
+    expect(HeldBlob.streams, "a second open walks it").toBeGreaterThan(0);
+    expect(handed).toEqual({ ...fresh, id: 7 });
+    // Any other request in between lets the kept walk go: the open walks the file.
+    await run({ type: "partition", id: 9, files: names.map((name) => ({ name, input: held.get(name)! })) });
+    await run({ type: "analyze", id: 10, input: new Uint8Array(0).buffer, format: "auto", name: "x.bin" });
+    HeldBlob.streams = 0;
+    await open(11);
+    expect(HeldBlob.streams).toBeGreaterThan(0);
   });
 });

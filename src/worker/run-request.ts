@@ -7,7 +7,7 @@ import type { Analysis } from "../core/model.ts";
 import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";
 import { readBlob } from "./read-blob.ts";
-import { openOnDemand, streamPartitionSegment } from "./open-on-demand.ts";
+import { forgetWalkedForShowing, openOnDemand, streamPartitionSegment } from "./open-on-demand.ts";
 import type { AnalyzeRequest, FromWorker, InputMeta, PartitionRequest, ToWorker } from "./protocol.ts";
 
 const bytesOf = async (input: Blob | ArrayBuffer): Promise<ArrayBuffer> => (input instanceof ArrayBuffer ? input : await readBlob(input));
@@ -44,6 +44,7 @@ async function runPartition(request: PartitionRequest, post: (message: FromWorke
   let done = 0;
   const sources = files.map((f) => ({ name: f.name, size: f.input.size, read: async () => new Uint8Array(await readBlob(f.input)) }));
   const tick = () => post({ type: "progress", id, done: ++done, total: files.length }, []);
+  let firstLog = true;
   const blobs = new Map(files.map((f) => [f.name, f.input]));
   const result = await openPartition(sources, {
     xxh3: await loadXxh3(),
@@ -51,7 +52,12 @@ async function runPartition(request: PartitionRequest, post: (message: FromWorke
     onFile: tick,
     onSkip: tick,
     // Each .log streams through the kernel, so the worker never holds a whole segment.
-    streamSegment: (source, entries) => streamPartitionSegment(blobs.get(source.name) as Blob, source.name, entries),
+    // The first is the segment the page shows next: its walk is kept for that open.
+    streamSegment: (source, entries) => {
+      const forShowing = firstLog;
+      firstLog = false;
+      return streamPartitionSegment(blobs.get(source.name) as Blob, source.name, entries, forShowing);
+    },
   });
   post({ type: "partition-result", id, result }, []);
 }
@@ -59,6 +65,7 @@ async function runPartition(request: PartitionRequest, post: (message: FromWorke
 /** Runs a request, posting progress and a result or an error reply; transferables go with the result. */
 export async function runRequest(request: ToWorker, post: (message: FromWorker, transfer: Transferable[]) => void): Promise<void> {
   const { id } = request;
+  if (!(request.type === "analyze" && request.onDemand)) forgetWalkedForShowing();
   if (request.type === "decode-share") {
     const result = decodeShareResult(request.fragment);
     post({ type: "shared", id, result }, result.ok ? [result.state.bytes.buffer as ArrayBuffer] : []);
