@@ -1,12 +1,16 @@
 /**
  * The actions on an input read on demand (`?on-demand-from=0` opens any batch file so): the search
- * worker finds hits in the File at their real offsets, a batch downloads as exactly its bytes (read
+ * worker finds hits in the File at their real offsets and names their fields as in memory (a cut-off
+ * frame's too, from its payload_length read from the file), a batch downloads as exactly its bytes (read
  * alone), turning edit mode on reads the file into memory and says so and an edit is re-checked,
  * and Compare reads the two batches it compares and finds what the same file finds in memory.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import { encodeBatch } from "../src/core/encode.ts";
 import type { Download, Page } from "@playwright/test";
 import { cell, CORPUS_DIR, expect, offsetsWith, openFile, openPage, parseSummary, runCli, statusLine, test, waitForIdle } from "./fixtures.ts";
 
@@ -70,6 +74,26 @@ test("search of a file read on demand finds text, hex and an id at their offsets
   // Go to past the end names the file's real size.
   await search(page, String(bytes.length + 5));
   await expect(says(page)).toContainText(`the input has ${bytes.length.toLocaleString("en-US")} bytes`);
+});
+
+test("a hit in the user headers of a frame cut off at the end of the file is named as in memory", async ({ page }) => {
+  // A valid TLV block (string key "color" → string "red") after a 20-byte payload, then the last 4 bytes of the file cut off.
+  const headers = Uint8Array.from("0205000000636f6c6f720203000000726564".match(/../g)!.map((h) => parseInt(h, 16)));
+  const batch = encodeBatch(await loadXxh3(), {
+    messages: [{ payload: new Uint8Array(20).fill(0x50) }, { payload: new Uint8Array(20).fill(0x51), userHeaders: headers }],
+  });
+  const file = path.join(os.tmpdir(), "iggy-e2e-torn-headers-00000000000000000000.log");
+  writeFileSync(file, batch.subarray(0, batch.length - 4));
+  const where = async (url: string) => {
+    await openPage(page, url);
+    await openFile(page, file);
+    await search(page, `"color"`);
+    await expect(says(page)).toContainText("of 1 hit");
+    return results(page).locator(".search-hit-where").innerText();
+  };
+  const inMemory = await where("/");
+  expect(inMemory).toBe("batch 0 · user_headers");
+  expect(await where(ON_DEMAND)).toBe(inMemory);
 });
 
 test("Download batch .bin of a file read on demand gives exactly that batch's bytes, and a link of it is made from it alone", async ({ page }) => {

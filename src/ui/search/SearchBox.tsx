@@ -4,7 +4,9 @@
  * cancels a search in flight. Hits are listed in "Search results" with where each one lies.
  */
 import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent } from "react";
-import { locateByte } from "../../core/byte-map.ts";
+import { kindNeeds, locateByte, type InputWindows } from "../../core/byte-map.ts";
+import { memoryBytes } from "../../lib/input-bytes.ts";
+import { loadRanges, peekRanges, useBytesLanded } from "../common/input-windows.ts";
 import type { Analysis } from "../../core/model.ts";
 import { documentStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
@@ -19,12 +21,11 @@ const selectState = (s: SearchState) => s;
 const selectInput = (d: DocumentState) => d.input;
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-// A hit in a truncated frame of an input read on demand is placed without its payload length (the one field locateByte reads).
-const NO_BYTES = new Uint8Array(0);
+const NO_SOURCE = memoryBytes(new Uint8Array(0));
 
-/** Where a hit lies, in words: batch, frame and field of its first byte. */
-function whereText(analysis: Analysis, bytes: Uint8Array | null, offset: number): { text: string; kind: keyof typeof KIND_STYLE } {
-  const loc = locateByte(analysis, bytes ?? NO_BYTES, offset);
+/** Where a hit lies, in words: batch, frame and field of its first byte (`bytes` hold kindNeeds of it). */
+function whereText(analysis: Analysis, bytes: InputWindows, offset: number): { text: string; kind: keyof typeof KIND_STYLE } {
+  const loc = locateByte(analysis, bytes, offset);
   const parts: string[] = [];
   if (loc.batch >= 0) parts.push(`batch ${loc.batch}`);
   if (loc.frame >= 0) parts.push(`frame ${frameIndexInBatch(analysis.batches, loc.frame)}`);
@@ -86,6 +87,17 @@ export function SearchBox(): JSX.Element {
   const shown = Math.min(total, LISTED);
   const first = state.current >= LISTED ? Math.min(state.current - (state.current % LISTED), Math.max(0, total - LISTED)) : 0;
 
+  // Of an input read on demand, a listed hit in a truncated frame is named from that frame's payload_length, read from the file.
+  const source = input?.source ?? NO_SOURCE;
+  useBytesLanded(source);
+  const listed = state.status === "done" && input ? Array.from({ length: shown }, (_, k) => state.starts[first + k] as number) : [];
+  const hitBytes = peekRanges(source, input && !input.bytes ? listed.flatMap((at) => kindNeeds(input.analysis, at, at + 1)) : []);
+  const missingKey = hitBytes.missing.map((r) => r.start).join();
+  useEffect(() => {
+    if (missingKey) loadRanges(source, hitBytes.missing, () => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the ranges are named by missingKey
+  }, [source, missingKey]);
+
   return (
     <div className="search">
       <div className="search-bar" role="search">
@@ -140,7 +152,7 @@ export function SearchBox(): JSX.Element {
           {Array.from({ length: shown }, (_, k) => {
             const i = first + k;
             const start = state.starts[i] as number;
-            const where = whereText(input.analysis, input.bytes, start);
+            const where = whereText(input.analysis, hitBytes.windows, start);
             return (
               <li key={i} aria-current={i === state.current ? "true" : undefined} data-start={start}>
                 <button type="button" className="search-hit" onClick={() => selectHit(i)}>
