@@ -171,15 +171,21 @@ test("Download report of a file read on demand reads only what it quotes; Export
   await expect(page.getByTestId("share-memory-note")).toHaveText("Read all 2,493 bytes of 19-segment-4-batch2-bad-frame.bin into memory to export JSON.");
 });
 
-test("edit mode on a file read on demand reads it into memory, says so, and an edit is re-checked", async ({ page }) => {
+test("edit mode on a file read on demand reads it into memory, says so, keeps the search hits, and an edit is re-checked", async ({ page }) => {
   await openPage(page, ON_DEMAND);
   const before = parseSummary(await openFile(page, FILE));
   await expect(page.getByTestId("edit-resident")).toContainText("read from its file on demand");
+  await search(page, `"consumer"`);
+  await expect(says(page)).toContainText("hit");
+  const hits = await hitStarts(page);
   const mode = page.getByRole("checkbox", { name: /^Edit bytes/ });
   await mode.check();
   await expect(mode).toBeChecked();
   await expect(page.getByTestId("edit-resident")).toContainText("Read all 2,493 bytes of 19-segment-4-batch2-bad-frame.bin into memory to edit it.");
   await waitForIdle(page);
+  // The same bytes, now in memory: the search's hits stay.
+  expect(await hitStarts(page)).toEqual(hits);
+  await search(page, "0");
   // partition_id's low byte is 01 in this file: typing 5a there breaks batch 0's checksum.
   await cell(page, 0).click();
   await page.keyboard.press("5");

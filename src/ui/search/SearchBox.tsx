@@ -42,9 +42,13 @@ export function SearchBox(): JSX.Element {
   const listRef = useRef<HTMLOListElement>(null);
   const id = useId();
 
-  // Another input makes the hits meaningless; the typed query stays.
+  // Another input makes the hits meaningless; the typed query stays. The same decode of the same bytes, read into
+  // memory from the file it was read on demand from (session/resident.ts), keeps them.
   useEffect(() => {
-    if (searchStore.get().input && searchStore.get().input !== input) clearSearch();
+    const held = searchStore.get().input;
+    if (!held || held === input) return;
+    if (input && held.analysis === input.analysis && held.source.size === input.source.size) searchStore.set((s) => ({ ...s, input }));
+    else clearSearch();
   }, [input]);
 
   useEffect(() => {
