@@ -92,11 +92,12 @@ export async function openSourceOnDemand(
 ): Promise<{ analysis: Analysis; meta: InputMeta } | null> {
   const xxh = await loadXxh3();
   if (!xxh.walker) return null;
+  // Taken by any open (it is given once): the walk a partition kept of its first segment is the one a segment open of the same File makes.
+  const walked = takeWalkedForShowing(file, request.name);
   const lower = request.name.toLowerCase();
   const format = request.format === "auto" ? (lower.endsWith(".index") ? "index" : lower.endsWith(".log") ? "segment" : "auto") : request.format;
   if (format !== "segment" && format !== "batches" && format !== "auto") return null;
-  // The walk a partition kept of its first segment is the one this open would make (the same File, the same rules).
-  const kept = format === "segment" && file ? takeWalkedForShowing(file, request.name) : null;
+  const kept = format === "segment" ? walked : null;
   const analysis = kept ?? (await walkAll(xxh.walker, source, format === "segment" ? SEGMENT_DROPPED_CODES : [], onProgress, file, request.rangeWorkers));
   if (format === "segment") {
     const companion = request.companion;
@@ -139,11 +140,11 @@ let walkedForShowing: { readonly key: string; readonly analysis: Analysis } | nu
 
 const fileKey = (blob: Blob, name: string): string => `${name}\u0000${blob.size}\u0000${(blob as Partial<File>).lastModified ?? ""}`;
 
-/** The kept walk of this File if it is the one kept (taken: it is given once), else null. */
-function takeWalkedForShowing(blob: Blob, name: string): Analysis | null {
+/** The kept walk of this File if it is the one kept, else null; either way it is let go (it is given once). */
+function takeWalkedForShowing(blob: Blob | undefined, name: string): Analysis | null {
   const kept = walkedForShowing;
   walkedForShowing = null;
-  return kept && kept.key === fileKey(blob, name) ? kept.analysis : null;
+  return kept && blob && kept.key === fileKey(blob, name) ? kept.analysis : null;
 }
 
 /** Lets the kept walk of a partition's first segment go (any request but the open that shows it). */
