@@ -44,8 +44,7 @@ export function analysisViolations(a: Analysis, size: number, startOffset = 0): 
       if (s !== at || !(s + 48 <= e && e <= b.end)) fail(`batch ${b.index} frame ${k} range ${s}..${e}, expected to start at ${at} and end by ${b.end}`);
       if (frameBatch(a.batches, i) !== b.index || frameIndexInBatch(a.batches, i) !== k)
         fail(`frame ${i} is found in batch ${frameBatch(a.batches, i)} frame ${frameIndexInBatch(a.batches, i)}, expected ${b.index}/${k}`);
-      if (e - s !== 48 + (f.payloadLength[i] as number) + (f.userHeadersLength[i] as number))
-        fail(`frame column ${i} length ${e - s} ≠ 48 + payload + user headers`);
+      if (e - s < 48 + (f.payloadLength[i] as number)) fail(`frame column ${i} length ${e - s} < 48 + payload_length`);
       at = e;
     }
     const t = b.truncatedFrame;
@@ -56,6 +55,10 @@ export function analysisViolations(a: Analysis, size: number, startOffset = 0): 
     frameTotal += b.frameCount;
   }
   if (f.count !== frameTotal) fail(`frame columns hold ${f.count}, batches ${frameTotal}`);
+  // Each batch's last complete frame, and only those, is listed: every other frame ends where the next starts.
+  const lasts = a.batches.filter((b) => b.frameCount > 0).map((b) => b.firstFrame + b.frameCount - 1);
+  if (f.lastFrames.length !== lasts.length || lasts.some((frame, k) => f.lastFrames[k] !== frame) || f.lastUserHeaders.length !== lasts.length)
+    fail(`${f.lastFrames.length} last frames listed (${f.lastUserHeaders.length} lengths), batches end ${lasts.length} runs of frames`);
 
   // Diagnostics: in bounds, sorted, pointing at real batches, counted once.
   const seen = { errors: 0, warnings: 0, infos: 0 };

@@ -7,7 +7,7 @@ import { loadXxh3, type Xxh3 } from "../checksum/xxh3.ts";
 import { computeBatchChecksum, computeFrameChecksums } from "../checksum/verify.ts";
 import { DiagnosticKeeper } from "./diagnostic-cap.ts";
 import { FrameColumnsBuilder } from "./frame-columns.ts";
-import type { Analysis, BatchHeader, BatchModel, TruncatedFrame } from "./model.ts";
+import { widePositions, type Analysis, type BatchHeader, type BatchModel, type TruncatedFrame } from "./model.ts";
 import { analyzeInKernel } from "./stream-analyze.ts";
 import {
   checkContinuity,
@@ -80,7 +80,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
   const progressEvery = options.progressEveryBytes ?? 8 << 20;
   const size = bytes.length;
   const r = new ByteReader(bytes);
-  const frames = new FrameColumnsBuilder(Math.min(1 << 16, Math.ceil(size / FRAME_HEADER_SIZE) + 1));
+  const frames = new FrameColumnsBuilder(Math.min(1 << 16, Math.ceil(size / FRAME_HEADER_SIZE) + 1), widePositions(size));
   const batches: BatchModel[] = [];
   const kept = new DiagnosticKeeper(maxDiagnostics);
   const totals = { errors: 0, warnings: 0, infos: 0 };

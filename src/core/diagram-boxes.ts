@@ -7,6 +7,7 @@ import type { FieldSpec } from "../format/fields.ts";
 import { bytesToHex, hex64 } from "../format/values.ts";
 import type { Analysis } from "./model.ts";
 import { storedChecksumIn, timestampDeltaIn, windowCovers } from "./frame-view.ts";
+import { frameOffsetDelta, frameUserHeadersLength } from "./frame-columns.ts";
 import type { ByteWindow } from "../lib/input-bytes.ts";
 
 /** Bytes per diagram line, as in the hex map. */
@@ -84,13 +85,13 @@ export function frameFieldValue(analysis: Analysis, window: ByteWindow, frame: n
       return id ? bytesToHex(id) : null;
     }
     case "offset_delta":
-      return String(f.offsetDelta[frame]);
+      return String(frameOffsetDelta(f, frame));
     case "timestamp_delta": {
       const v = timestampDeltaIn(window, start);
       return v === null ? null : String(v);
     }
     case "user_headers_length":
-      return String(f.userHeadersLength[frame]);
+      return String(frameUserHeadersLength(f, frame));
     case "payload_length":
       return String(f.payloadLength[frame]);
     default:

@@ -1,11 +1,12 @@
 /**
  * Growable builders for FrameColumns (memory follows frames actually found, never a length field), and
- * the frame values the kept columns no longer hold: derived (end, batch, index in batch) or read from the
- * frame's bytes (timestamp_delta, stored checksum), with the computed checksum kept only where it differs.
+ * the frame values the kept columns no longer hold: derived (end, user_headers_length, batch, index in
+ * batch) or read from the frame's bytes (timestamp_delta, stored checksum), with the computed checksum
+ * kept only where it differs.
  */
 import { FRAME_FIELD, FRAME_HEADER_SIZE } from "../format/fields.ts";
 import { readU32 } from "../format/reader.ts";
-import { partitionPoint } from "../lib/binary-search.ts";
+import { lowerBound, partitionPoint, upperBound } from "../lib/binary-search.ts";
 import {
   FRAME_COLUMNS,
   FrameFlag,
@@ -20,8 +21,9 @@ import {
 } from "./model.ts";
 
 type AnyColumn = ColumnArrays[ColumnType];
+type ColumnConstructor = new (length: number) => AnyColumn;
 
-const ARRAY_OF: { readonly [T in ColumnType]: new (length: number) => ColumnArrays[T] } = {
+const ARRAY_OF: { readonly [T in Exclude<ColumnType, "pos">]: new (length: number) => ColumnArrays[T] } = {
   f64: Float64Array,
   u8: Uint8Array,
   u16: Uint16Array,
@@ -29,9 +31,13 @@ const ARRAY_OF: { readonly [T in ColumnType]: new (length: number) => ColumnArra
   u64: BigUint64Array,
 };
 
-const COLUMN_NAMES = Object.keys(FRAME_COLUMNS) as FrameColumnName[];
+/** The typed array of a column type; positions are f64 only when `wide` (widePositions). */
+function arrayOf(type: ColumnType, wide: boolean): ColumnConstructor {
+  if (type === "pos") return wide ? Float64Array : Uint32Array;
+  return ARRAY_OF[type];
+}
 
-const BYTES_OF: { readonly [T in ColumnType]: number } = { f64: 8, u8: 1, u16: 2, u32: 4, u64: 8 };
+const COLUMN_NAMES = Object.keys(FRAME_COLUMNS) as FrameColumnName[];
 
 /** Typed-array columns named by `names` that grow together. */
 class GrowableColumns {
@@ -41,13 +47,21 @@ class GrowableColumns {
   private readonly types: Readonly<Record<string, ColumnType>>;
   private readonly mismatchFrames: number[] = [];
   private readonly mismatchChecksums: bigint[] = [];
+  private readonly lastFrames: number[] = [];
+  private readonly lastUserHeaders: number[] = [];
+  private readonly offsetRunStarts: number[] = [];
+  private readonly offsetRunDeltas: number[] = [];
+  private nextOffsetDelta = -1;
+  /** Whether positions are f64 (widePositions): the kept columns' types follow it. */
+  protected readonly wide: boolean;
 
-  constructor(table: Readonly<Record<string, ColumnType>>, initialCapacity: number) {
+  constructor(table: Readonly<Record<string, ColumnType>>, initialCapacity: number, wide: boolean) {
     this.names = Object.keys(table);
     this.types = table;
+    this.wide = wide;
     this.capacity = Math.max(16, initialCapacity);
     const columns = this as unknown as Record<string, AnyColumn>;
-    for (const name of this.names) columns[name] = new ARRAY_OF[table[name] as ColumnType](this.capacity);
+    for (const name of this.names) columns[name] = new (arrayOf(table[name] as ColumnType, wide))(this.capacity);
   }
 
   /** Makes room for one more frame and returns its index. */
@@ -72,6 +86,29 @@ class GrowableColumns {
     this.mismatchChecksums.push(computed);
   }
 
+  /** Notes frame `frame`, the last complete one of its batch, and its user_headers_length (frames in ascending order). */
+  addLast(frame: number, userHeadersLength: number): void {
+    this.lastFrames.push(frame);
+    this.lastUserHeaders.push(userHeadersLength);
+  }
+
+  /**
+   * Notes the offset_delta of frames [first, first + deltas.length), in order after every frame noted
+   * before: only where a value is not the previous one + 1 (a batch's first frame, as a rule) is it kept.
+   */
+  addOffsetDeltas(first: number, deltas: Uint32Array): void {
+    let next = this.nextOffsetDelta;
+    for (let j = 0; j < deltas.length; j++) {
+      const delta = deltas[j] as number;
+      if (delta !== next) {
+        this.offsetRunStarts.push(first + j);
+        this.offsetRunDeltas.push(delta);
+      }
+      next = delta + 1;
+    }
+    this.nextOffsetDelta = next;
+  }
+
   /** The kept columns holding the frames found: views when little capacity is spare, else trimmed copies. */
   finish(): FrameColumns {
     const n = this.count;
@@ -79,16 +116,25 @@ class GrowableColumns {
     const view = n >= this.capacity * 0.75;
     const columns = this as unknown as Record<FrameColumnName, AnyColumn>;
     const out: Record<string, AnyColumn | number> = { count: n };
-    for (const name of COLUMN_NAMES) out[name] = view ? columns[name].subarray(0, n) : columns[name].slice(0, n);
+    for (const name of COLUMN_NAMES) {
+      const kept = arrayOf(FRAME_COLUMNS[name], this.wide);
+      const column = columns[name];
+      if (column instanceof kept) out[name] = view ? column.subarray(0, n) : column.slice(0, n);
+      else (out[name] = new kept(n)).set(column.subarray(0, n) as never);
+    }
     out.mismatchFrames = Uint32Array.from(this.mismatchFrames);
     out.mismatchChecksums = BigUint64Array.from(this.mismatchChecksums);
+    out.lastFrames = Uint32Array.from(this.lastFrames);
+    out.lastUserHeaders = Uint32Array.from(this.lastUserHeaders);
+    out.offsetRunStarts = Uint32Array.from(this.offsetRunStarts);
+    out.offsetRunDeltas = Uint32Array.from(this.offsetRunDeltas);
     return out as unknown as FrameColumns;
   }
 
   private grow(capacity: number): void {
     const columns = this as unknown as Record<string, AnyColumn>;
     for (const name of this.names) {
-      const next = new ARRAY_OF[this.types[name] as ColumnType](capacity);
+      const next = new (arrayOf(this.types[name] as ColumnType, this.wide))(capacity);
       next.set(columns[name] as never);
       columns[name] = next;
     }
@@ -109,8 +155,9 @@ export interface KeptColumnsBuilder extends KeptColumns {}
 /** Appends the kept columns of complete frames (the kernel walk writes these) and hands them out trimmed at the end. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class KeptColumnsBuilder extends GrowableColumns {
-  constructor(initialCapacity = 1024) {
-    super(FRAME_COLUMNS, initialCapacity);
+  /** `wide`: positions past 4 GiB (widePositions of the walk's end). */
+  constructor(initialCapacity = 1024, wide = false) {
+    super(FRAME_COLUMNS, initialCapacity, wide);
   }
 }
 
@@ -123,20 +170,33 @@ export interface FrameColumnsBuilder extends WalkColumns {}
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class FrameColumnsBuilder extends GrowableColumns {
-  constructor(initialCapacity = 1024) {
-    super(WALK_COLUMNS, initialCapacity);
+  /** `wide`: positions past 4 GiB (widePositions of the input's size). */
+  constructor(initialCapacity = 1024, wide = false) {
+    super(WALK_COLUMNS, initialCapacity, wide);
   }
 
   override finish(): FrameColumns {
-    const flags = this.flags;
-    for (let i = 0; i < this.count; i++) if ((flags[i] as number) & FrameFlag.checksumMismatch) this.addMismatch(i, this.computedChecksum[i] as bigint);
+    const { flags, batch, userHeadersLength } = this;
+    for (let i = 0; i < this.count; i++) {
+      if ((flags[i] as number) & FrameFlag.checksumMismatch) this.addMismatch(i, this.computedChecksum[i] as bigint);
+      if (i + 1 === this.count || batch[i + 1] !== batch[i]) this.addLast(i, userHeadersLength[i] as number);
+    }
+    this.addOffsetDeltas(0, this.offsetDelta.subarray(0, this.count));
     return super.finish();
   }
 }
 
+/** The lists FrameColumns keeps of some frames only: ascending frame indexes, and a value of each. */
+const SPARSE_LISTS = [
+  ["mismatchFrames", "mismatchChecksums"],
+  ["lastFrames", "lastUserHeaders"],
+  ["offsetRunStarts", "offsetRunDeltas"],
+] as const satisfies readonly (readonly [keyof FrameColumns, keyof FrameColumns])[];
+
 /** Every typed array buffer of a FrameColumns, for transferring it to another realm (each once). */
 export function frameColumnBuffers(frames: FrameColumns): ArrayBuffer[] {
-  const buffers = [...COLUMN_NAMES.map((name) => frames[name].buffer), frames.mismatchFrames.buffer, frames.mismatchChecksums.buffer] as ArrayBuffer[];
+  const sparse = SPARSE_LISTS.flatMap(([indexes, values]) => [frames[indexes], frames[values]]);
+  const buffers = [...COLUMN_NAMES.map((name) => frames[name].buffer), ...sparse.map((column) => column.buffer)] as ArrayBuffer[];
   return [...new Set(buffers)];
 }
 
@@ -149,12 +209,12 @@ export function packFrameColumns(frames: FrameColumns, allocate: (bytes: number)
   let bytes = 0;
   for (const name of COLUMN_NAMES) {
     at.set(name, bytes);
-    bytes += Math.ceil((frames.count * BYTES_OF[FRAME_COLUMNS[name]]) / 8) * 8;
+    bytes += Math.ceil((frames.count * frames[name].BYTES_PER_ELEMENT) / 8) * 8;
   }
   const buffer = allocate(bytes);
   const out: Record<string, unknown> = { ...frames };
   for (const name of COLUMN_NAMES) {
-    const make = ARRAY_OF[FRAME_COLUMNS[name]] as unknown as new (b: ArrayBuffer, offset: number, length: number) => AnyColumn;
+    const make = frames[name].constructor as unknown as new (b: ArrayBuffer, offset: number, length: number) => AnyColumn;
     const column = new make(buffer, at.get(name) as number, frames.count);
     column.set(frames[name] as never);
     out[name] = column;
@@ -171,19 +231,27 @@ export function concatFrameColumns(all: readonly FrameColumns[], release?: (buff
   if (all.length === 1) return all[0] as FrameColumns;
   const count = all.reduce((n, f) => n + f.count, 0);
   const out: Record<string, unknown> = { count };
-  // The mismatches first: a part's columns may share a buffer with them, and the copy below frees it.
-  const mismatches = all.reduce((n, f) => n + f.mismatchFrames.length, 0);
-  const frames = new Uint32Array(mismatches);
-  const checksums = new BigUint64Array(mismatches);
-  let m = 0;
-  let base = 0;
-  for (const f of all) {
-    for (let k = 0; k < f.mismatchFrames.length; k++) frames[m + k] = (f.mismatchFrames[k] as number) + base;
-    checksums.set(f.mismatchChecksums, m);
-    m += f.mismatchFrames.length;
-    base += f.count;
+  // The sparse lists first: a part's columns may share a buffer with them, and the copy below frees it.
+  for (const [indexes, values] of SPARSE_LISTS) {
+    const length = all.reduce((n, f) => n + f[indexes].length, 0);
+    const joinedIndexes = new Uint32Array(length);
+    const make = (all[0] as FrameColumns)[values].constructor as new (length: number) => { set(from: ArrayLike<unknown>, at: number): void };
+    const joinedValues = new make(length);
+    let at = 0;
+    let base = 0;
+    for (const f of all) {
+      const from = f[indexes];
+      for (let k = 0; k < from.length; k++) joinedIndexes[at + k] = (from[k] as number) + base;
+      joinedValues.set(f[values], at);
+      at += from.length;
+      base += f.count;
+    }
+    out[indexes] = joinedIndexes;
+    out[values] = joinedValues;
   }
-  const joined = Object.fromEntries(COLUMN_NAMES.map((name) => [name, new ARRAY_OF[FRAME_COLUMNS[name]](count)])) as unknown as Record<
+  // A part past 4 GiB has f64 positions; then the joined columns need them too.
+  const wide = all.some((f) => f.start.BYTES_PER_ELEMENT === 8);
+  const joined = Object.fromEntries(COLUMN_NAMES.map((name) => [name, new (arrayOf(FRAME_COLUMNS[name], wide))(count)])) as unknown as Record<
     FrameColumnName,
     { set(from: ArrayLike<number> & ArrayLike<bigint>, at: number): void }
   >;
@@ -194,14 +262,25 @@ export function concatFrameColumns(all: readonly FrameColumns[], release?: (buff
     if (release) for (const buffer of new Set(COLUMN_NAMES.map((name) => f[name].buffer))) release(buffer as ArrayBuffer);
   }
   for (const name of COLUMN_NAMES) out[name] = joined[name];
-  out.mismatchFrames = frames;
-  out.mismatchChecksums = checksums;
   return out as unknown as FrameColumns;
 }
 
-/** End (exclusive) of complete frame `i`. */
+/** End (exclusive) of complete frame `i`: the next frame's start, unless it is its batch's last. */
 export function frameEnd(frames: FrameColumns, i: number): number {
-  return (frames.start[i] as number) + FRAME_HEADER_SIZE + (frames.payloadLength[i] as number) + (frames.userHeadersLength[i] as number);
+  const k = lowerBound(frames.lastFrames, i);
+  if (frames.lastFrames[k] !== i) return frames.start[i + 1] as number;
+  return (frames.start[i] as number) + FRAME_HEADER_SIZE + (frames.payloadLength[i] as number) + (frames.lastUserHeaders[k] as number);
+}
+
+/** The offset_delta of complete frame `i`: its run's first value plus its place in the run. */
+export function frameOffsetDelta(frames: FrameColumns, i: number): number {
+  const run = upperBound(frames.offsetRunStarts, i) - 1;
+  return (frames.offsetRunDeltas[run] as number) + i - (frames.offsetRunStarts[run] as number);
+}
+
+/** The user_headers_length of complete frame `i` (what is left of it after its header and payload). */
+export function frameUserHeadersLength(frames: FrameColumns, i: number): number {
+  return frameEnd(frames, i) - (frames.start[i] as number) - FRAME_HEADER_SIZE - (frames.payloadLength[i] as number);
 }
 
 /** Index of the batch holding complete frame `i` (binary search of the batches' frame ranges). */

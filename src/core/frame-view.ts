@@ -7,7 +7,7 @@ import { decodeMessageId, type MessageId } from "../format/values.ts";
 import { decodeUserHeaders, type UserHeadersResult } from "../format/user-headers.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { partitionPoint, upperBound } from "../lib/binary-search.ts";
-import { computedChecksumOf, frameBatch, frameEnd } from "./frame-columns.ts";
+import { computedChecksumOf, frameBatch, frameEnd, frameOffsetDelta } from "./frame-columns.ts";
 import { readU32 } from "../format/reader.ts";
 import { windowSlice, type ByteWindow } from "../lib/input-bytes.ts";
 
@@ -109,7 +109,7 @@ export function frameDetail(analysis: Analysis, window: ByteWindow, frame: numbe
     end,
     fields: placeFrameFields(start),
     id,
-    messageOffset: batch.header ? batch.header.baseOffset + BigInt(f.offsetDelta[frame] as number) : null,
+    messageOffset: batch.header ? batch.header.baseOffset + BigInt(frameOffsetDelta(f, frame)) : null,
     producerTime: batch.header ? batch.header.originTimestamp + BigInt(timestampDelta) : null,
     payload: { start: payloadStart, end: payloadEnd, head: windowSlice(window, payloadStart, Math.max(payloadStart, headEnd)) },
     userHeaders: {

@@ -39,8 +39,8 @@ export interface BatchModel {
   readonly infos: number;
 }
 
-/** The element type of a frame column. */
-export type ColumnType = "f64" | "u8" | "u16" | "u32" | "u64";
+/** The element type of a frame column; "pos" is a byte position of the input (see ColumnArrays). */
+export type ColumnType = "f64" | "u8" | "u16" | "u32" | "u64" | "pos";
 
 /** The typed array holding a column of each element type. */
 export interface ColumnArrays {
@@ -49,6 +49,13 @@ export interface ColumnArrays {
   u16: Uint16Array;
   u32: Uint32Array;
   u64: BigUint64Array;
+  /** u32 while every position fits (half the memory of f64 for the largest column), f64 past 4 GiB: see widePositions. */
+  pos: Uint32Array | Float64Array;
+}
+
+/** Whether byte positions of an input ending at `end` need f64 columns: a u32 holds every position before 2^32. */
+export function widePositions(end: number): boolean {
+  return end > 2 ** 32;
 }
 
 /** The column type holding a header field of each fixed-width integer type (u128 and bytes are read from the input on demand). */
@@ -80,17 +87,17 @@ export const WALK_COLUMNS = {
 } as const satisfies Readonly<Record<string, ColumnType>>;
 
 /**
- * The frame columns an Analysis keeps, 21 bytes a frame: the rest is derived (frame-columns.ts: end,
- * batch, index in batch) or read from the frame's bytes when a view needs it (id, timestamp_delta,
- * stored checksum), and the computed checksum is kept only where it differs from the stored one.
+ * The frame columns an Analysis keeps, 9 bytes a frame below 4 GiB (13 past it): the rest is derived
+ * (frame-columns.ts: end and user_headers_length from the next frame's start, offset_delta from runs
+ * of consecutive values, batch, index in batch) or
+ * read from the frame's bytes when a view needs it (id, timestamp_delta, stored checksum), and the
+ * computed checksum is kept only where it differs from the stored one.
  * The builder, the transfer lists and FrameColumns all come from this.
  */
 export const FRAME_COLUMNS = {
-  /** Absolute start of the frame in the input; it ends 48 + payloadLength + userHeadersLength bytes later. */
-  start: WALK_COLUMNS.start,
+  /** Absolute start of the frame in the input; frames of a batch follow each other, so it is also the previous frame's end. */
+  start: "pos",
   payloadLength: WALK_COLUMNS.payloadLength,
-  userHeadersLength: WALK_COLUMNS.userHeadersLength,
-  offsetDelta: WALK_COLUMNS.offsetDelta,
   /** FrameFlag bits (format/diagnostics.ts). */
   flags: WALK_COLUMNS.flags,
 } as const satisfies Readonly<Record<string, ColumnType>>;
@@ -104,11 +111,18 @@ export type WalkColumnName = keyof typeof WALK_COLUMNS;
 /**
  * Complete frames of every batch as columns: millions of frames fit in a few typed
  * arrays that cross to and from a worker without a per-object cost. `mismatchFrames` (ascending)
- * and `mismatchChecksums` hold the computed checksum of each frame whose stored one differs.
+ * and `mismatchChecksums` hold the computed checksum of each frame whose stored one differs;
+ * `lastFrames` (ascending) and `lastUserHeaders` the user_headers_length of each batch's last
+ * complete frame, the one frame of a batch whose end is not the next frame's start; `offsetRunStarts`
+ * (ascending, from frame 0) and `offsetRunDeltas` the offset_delta where it is not the previous frame's + 1.
  */
 export type FrameColumns = { readonly count: number } & { readonly [K in FrameColumnName]: ColumnArrays[(typeof FRAME_COLUMNS)[K]] } & {
   readonly mismatchFrames: Uint32Array;
   readonly mismatchChecksums: BigUint64Array;
+  readonly lastFrames: Uint32Array;
+  readonly lastUserHeaders: Uint32Array;
+  readonly offsetRunStarts: Uint32Array;
+  readonly offsetRunDeltas: Uint32Array;
 };
 
 /** Counts of what the input holds and what was found. */

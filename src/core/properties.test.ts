@@ -14,8 +14,8 @@ import { frameDetail } from "./frame-view.ts";
 import { wholeWindow } from "../lib/input-bytes.ts";
 import type { Analysis } from "./model.ts";
 import { SEVERITY_OF } from "../format/diagnostics.ts";
-import { concat, getU32, getU64, setU32, setU64, xxh } from "../../test/helpers.ts";
-import { frameBatch, frameEnd, frameIndexInBatch, frameTimestampDelta } from "./frame-columns.ts";
+import { concat, F, getU32, getU64, setU32, setU64, xxh } from "../../test/helpers.ts";
+import { frameBatch, frameEnd, frameIndexInBatch, frameOffsetDelta, frameTimestampDelta, frameUserHeadersLength } from "./frame-columns.ts";
 
 // IGGY_PROP_SCALE=20 runs twenty times as many cases (a longer bug hunt); the default keeps the file at a few seconds.
 const SCALE = Number(process.env.IGGY_PROP_SCALE ?? 1) || 1;
@@ -165,7 +165,9 @@ function checkInvariants(bytes: Uint8Array, a: Analysis): void {
     for (let k = b.firstFrame; k < b.firstFrame + b.frameCount; k++) {
       expect(frameBatch(a.batches, k)).toBe(i);
       expect(a.frames.start[k]).toBe(f);
-      expect(frameEnd(a.frames, k)).toBe(f + 48 + (a.frames.payloadLength[k] as number) + (a.frames.userHeadersLength[k] as number));
+      // user_headers_length is no column: it is read from the frame here, against the end the columns derive.
+      expect(frameEnd(a.frames, k)).toBe(f + 48 + (a.frames.payloadLength[k] as number) + getU32(bytes, f + F.userHeadersLength));
+      expect(frameUserHeadersLength(a.frames, k)).toBe(getU32(bytes, f + F.userHeadersLength));
       f = frameEnd(a.frames, k);
     }
     if (b.header) expect(f).toBeLessThanOrEqual(Math.max(b.end, b.start + 256));
@@ -210,7 +212,7 @@ describe("(a) valid batches round-trip", () => {
             expect(d.batch.index).toBe(i);
             expect(d.indexInBatch).toBe(j);
             expect(d.id.value).toBe(m.spec.id);
-            expect(a.frames.offsetDelta[k]).toBe(want.deltas[j]);
+            expect(frameOffsetDelta(a.frames, k)).toBe(want.deltas[j]);
             expect(frameTimestampDelta(a.frames, bytes, k)).toBe(want.tsDeltas[j]);
             expect(d.messageOffset).toBe(want.baseOffset + BigInt(want.deltas[j] as number));
             expect(d.producerTime).toBe(want.plan.origin + BigInt(want.tsDeltas[j] as number));
@@ -218,7 +220,7 @@ describe("(a) valid batches round-trip", () => {
             expect(a.frames.payloadLength[k]).toBe((m.spec.payload as Uint8Array).length);
             expect(d.storedChecksum).toBe(d.computedChecksum);
             if (m.headers.length === 0) {
-              expect(a.frames.userHeadersLength[k]).toBe(0);
+              expect(frameUserHeadersLength(a.frames, k)).toBe(0);
               expect(d.userHeaders.decoded).toBeNull();
             } else {
               const decoded = d.userHeaders.decoded;

@@ -13,7 +13,7 @@ import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS,
 import type { KernelColumns, KernelWalker, WalkResult } from "../checksum/kernel/wasm-kernel.ts";
 import { KeptColumnsBuilder } from "./frame-columns.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
-import { type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
+import { widePositions, type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 import {
   checkContinuity,
   emitBatchLengthTooSmall,
@@ -209,7 +209,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       // Size the columns from the frame density seen so far, as analyze() does (frames found, never a length field).
       const done = winStart + result.consumed - task.start;
       const estimate = done > 0 ? Math.min((end - task.start) / FRAME_HEADER_SIZE, (frameCount / done) * (end - task.start) * 1.02 + 16) : 0;
-      frames ??= new KeptColumnsBuilder(Math.ceil(Math.max(estimate, frameCount)));
+      frames ??= new KeptColumnsBuilder(Math.ceil(Math.max(estimate, frameCount)), widePositions(end));
       appendColumns(frames, result.columns, result, frameCount - result.frames);
       for (let i = 0; i < lateFlags.length; i += 2) frames.flags[lateFlags[i] as number]! |= lateFlags[i + 1] as number;
       frames.reserve(estimate);
@@ -263,7 +263,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     capacity = needed;
     area = kernel.inputArea(capacity);
   }
-  const finished = task.keepFrames ? (frames ?? new KeptColumnsBuilder(0)).finish() : null;
+  const finished = task.keepFrames ? (frames ?? new KeptColumnsBuilder(0, widePositions(task.end))).finish() : null;
   return { batches, frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds, totals, pending, tails };
 }
 
@@ -432,9 +432,8 @@ function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, result: Wal
   // Doubling when the density estimate fell short, so growth stays amortised.
   if (at + n > frames.allocated) frames.reserve(Math.max(at + n, frames.allocated * 2));
   frames.start.set(c.start, at);
-  frames.offsetDelta.set(c.offsetDelta, at);
+  frames.addOffsetDeltas(at, c.offsetDelta);
   frames.payloadLength.set(c.payloadLength, at);
-  frames.userHeadersLength.set(c.userHeadersLength, at);
   frames.flags.set(c.flags, at);
   // Per flagged frame, not per frame: its window index is its batch's first frame plus its index in the batch.
   const { records, flaggedRecords: flagged } = result;
@@ -442,7 +441,10 @@ function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, result: Wal
     const rec = b * BATCH_RECORD_WORDS;
     const from = (records[rec + BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
     const to = from + (records[rec + BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
-    const first = at + (records[rec + BATCH_RECORD.firstFrame] as number);
+    const inWindow = records[rec + BATCH_RECORD.firstFrame] as number;
+    const first = at + inWindow;
+    const count = records[rec + BATCH_RECORD.frameCount] as number;
+    if (count > 0) frames.addLast(first + count - 1, c.userHeadersLength[inWindow + count - 1] as number);
     for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
       if (!((flagged[p + FLAGGED_RECORD.flags] as number) & KERNEL_FLAG.frameChecksumMismatch)) continue;
       frames.addMismatch(first + (flagged[p + FLAGGED_RECORD.indexInBatch] as number), u64At(flagged, p + FLAGGED_RECORD.computedU64));

@@ -12,7 +12,7 @@ import type { Xxh3 } from "../checksum/xxh3.ts";
 import { computeBatchChecksum } from "../checksum/verify.ts";
 import { analyzeWith } from "./analyze.ts";
 import type { Analysis } from "./model.ts";
-import { computedChecksumOf, frameEnd } from "./frame-columns.ts";
+import { computedChecksumOf, frameEnd, frameUserHeadersLength } from "./frame-columns.ts";
 
 /** What to replace besides the payloads. */
 export interface RedactOptions {
@@ -98,7 +98,7 @@ export function redactCopy(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, opt
     const s = f.start[i] as number;
     const payloadEnd = s + FRAME_HEADER_SIZE + (f.payloadLength[i] as number);
     if (fill(out, s + FRAME_HEADER_SIZE, payloadEnd)) payloads++;
-    if (options.userHeaders && (f.userHeadersLength[i] as number) > 0) userHeaderValues += redactUserHeaders(out, payloadEnd, frameEnd(f, i));
+    if (options.userHeaders && frameUserHeadersLength(f, i) > 0) userHeaderValues += redactUserHeaders(out, payloadEnd, frameEnd(f, i));
     if (options.ids && fill(out, s + 8, s + 24)) ids++;
   }
   for (const b of analysis.batches) {

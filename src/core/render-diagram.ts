@@ -12,7 +12,7 @@ import { batchFieldValue, DIAGRAM_COLUMNS, diagramBoxes, frameFieldValue, type D
 import { markRect, patterns, problemBytes, RANK_SEVERITY, wrap, xmlText, type SvgPalette } from "./render-svg.ts";
 import type { Analysis } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
-import { frameBatch, frameEnd, frameIndexInBatch } from "./frame-columns.ts";
+import { frameBatch, frameEnd, frameIndexInBatch, frameUserHeadersLength } from "./frame-columns.ts";
 import { wholeWindow } from "../lib/input-bytes.ts";
 
 /** Which header to draw: a batch by index, or a frame by its index across the input. */
@@ -90,7 +90,7 @@ function drawnOf(analysis: Analysis, bytes: Uint8Array, target: DiagramTarget): 
     value: (field) => frameFieldValue(analysis, wholeWindow(bytes), i, field) ?? "—",
     parts: [
       { kind: "frame.payload", name: "payload", start: start + FRAME_HEADER_SIZE, end: payloadEnd },
-      { kind: "frame.user_headers", name: "user_headers", start: payloadEnd, end: payloadEnd + (f.userHeadersLength[i] as number) },
+      { kind: "frame.user_headers", name: "user_headers", start: payloadEnd, end: payloadEnd + frameUserHeadersLength(f, i) },
     ],
   };
 }

@@ -11,7 +11,7 @@ import { toXxd } from "../lib/byte-formats.ts";
 import type { Analysis, BatchModel } from "./model.ts";
 import { summarySentence } from "./summary-text.ts";
 import { FORMAT_TITLES, type OpenedInput } from "./containers/types.ts";
-import { frameEnd, frameIndexInBatch } from "./frame-columns.ts";
+import { frameEnd, frameIndexInBatch, frameUserHeadersLength } from "./frame-columns.ts";
 import { windowSlice, type ByteWindow } from "../lib/input-bytes.ts";
 
 /** What the host knows about the input that the analysis does not. */
@@ -181,7 +181,7 @@ function frameNote(analysis: Analysis, bytes: ReportBytes, i: number): string {
   const payloadLength = f.payloadLength[i] as number;
   const payload = bytes.read(s + 48, s + 48 + Math.min(payloadLength, PREVIEW_BYTES));
   let note = `frame ${frameIndexInBatch(analysis.batches, i)} at ${hex(s)}: payload ${payloadLength} bytes ${preview(payload)}${payloadLength > PREVIEW_BYTES ? "…" : ""}`;
-  const uhLength = f.userHeadersLength[i] as number;
+  const uhLength = frameUserHeadersLength(f, i);
   if (uhLength > 0) {
     const decoded = decodeUserHeaders(bytes.read(s + 48 + payloadLength, frameEnd(f, i)));
     note += decoded.ok

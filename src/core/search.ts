@@ -6,6 +6,7 @@
  */
 import { FRAME_HEADER_FIELDS, fieldByName } from "../format/fields.ts";
 import type { Analysis } from "./model.ts";
+import { frameOffsetDelta } from "./frame-columns.ts";
 import { bytesToHex, hexOffset } from "../format/values.ts";
 
 /** What a query asks for. */
@@ -215,10 +216,10 @@ export function findMessageOffset(analysis: Analysis, value: bigint, limit: numb
     const delta = Number(value - b.header.baseOffset);
     // Producers write the frame's index as its delta, so look there first; any frame may still carry it.
     const guess = b.firstFrame + delta;
-    if (delta < b.frameCount && f.offsetDelta[guess] === delta) {
+    if (delta < b.frameCount && frameOffsetDelta(f, guess) === delta) {
       found.push(guess);
     } else {
-      for (let i = b.firstFrame; i < b.firstFrame + b.frameCount; i++) if (f.offsetDelta[i] === delta) found.push(i);
+      for (let i = b.firstFrame; i < b.firstFrame + b.frameCount; i++) if (frameOffsetDelta(f, i) === delta) found.push(i);
     }
     if (found.length >= limit) break;
   }

@@ -10,7 +10,7 @@ import { decodeUserHeaders } from "../../format/user-headers.ts";
 import { decodeMessageId } from "../../format/values.ts";
 import { formReducer, initialForm, VALUE_KINDS, type BuilderForm, type FormAction } from "./form-state.ts";
 import { fieldKey, formToSpec, parseHeaderValue, parseIdText, parseTimestampDelta, parseU64Text, specText } from "./form-to-spec.ts";
-import { frameTimestampDelta } from "../../core/frame-columns.ts";
+import { frameOffsetDelta, frameTimestampDelta, frameUserHeadersLength } from "../../core/frame-columns.ts";
 
 const xxh = await loadXxh3();
 const NOW_MS = 1_700_000_000_123;
@@ -101,7 +101,7 @@ describe("formToSpec: valid forms build into clean batches", () => {
 
     const f = analysis.frames;
     expect([0, 1, 2].map((i) => frameTimestampDelta(f, bytes, i))).toEqual([0, 50, 0]);
-    expect(Array.from(f.offsetDelta)).toEqual([0, 1, 2]);
+    expect([0, 1, 2].map((i) => frameOffsetDelta(f, i))).toEqual([0, 1, 2]);
     expect(decodeMessageId(bytes.subarray(f.start[0]! + 8, f.start[0]! + 24)).uuid).toBe("0190a5b2-7c3d-7e4f-8a1b-2c3d4e5f6a7b");
     expect(decodeMessageId(bytes.subarray(f.start[1]! + 8, f.start[1]! + 24)).value).toBe(8n);
     expect(decodeMessageId(bytes.subarray(f.start[2]! + 8, f.start[2]! + 24)).value).toBe((1n << 128n) - 1n);
@@ -109,7 +109,7 @@ describe("formToSpec: valid forms build into clean batches", () => {
     expect(Array.from(bytes.subarray(f.start[1]! + 48, f.start[1]! + 52))).toEqual([0xde, 0xad, 0xbe, 0xef]);
 
     const hStart = f.start[2]! + 48 + f.payloadLength[2]!;
-    const decoded = decodeUserHeaders(bytes.subarray(hStart, hStart + f.userHeadersLength[2]!));
+    const decoded = decodeUserHeaders(bytes.subarray(hStart, hStart + frameUserHeadersLength(f, 2)));
     expect(decoded.ok).toBe(true);
     if (!decoded.ok) return;
     expect(decoded.headers.map((h) => [h.key.text, h.value.kindName, h.value.text])).toEqual([

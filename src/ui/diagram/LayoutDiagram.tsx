@@ -16,7 +16,7 @@ import { KIND_STYLE } from "../common/kind-style.ts";
 import { batchFieldValue, DIAGRAM_COLUMNS, diagramBoxes, frameFieldValue, type DiagramBox } from "../../core/diagram-boxes.ts";
 import "./diagram.css";
 import { hexOffset } from "../../format/values.ts";
-import { frameBatch, frameIndexInBatch } from "../../core/frame-columns.ts";
+import { frameBatch, frameIndexInBatch, frameUserHeadersLength } from "../../core/frame-columns.ts";
 
 // Holds no byte: every value read from the bytes is pending until its header's window lands.
 const NOTHING: ByteWindow = { start: 0, bytes: new Uint8Array(0) };
@@ -144,7 +144,7 @@ export function LayoutDiagram({ input }: { input: LoadedInput }): JSX.Element {
             />
             <p className="dg-tail">
               <span className={`dg-part ${KIND_STYLE["frame.payload"].className}`}>payload · {analysis.frames.payloadLength[frame]} B</span>
-              <span className={`dg-part ${KIND_STYLE["frame.user_headers"].className}`}>user headers · {analysis.frames.userHeadersLength[frame]} B</span>
+              <span className={`dg-part ${KIND_STYLE["frame.user_headers"].className}`}>user headers · {frameUserHeadersLength(analysis.frames, frame)} B</span>
             </p>
           </>
         )}

@@ -16,6 +16,7 @@ import { useByteWindow } from "../common/use-byte-window.ts";
 import { wholeWindow, type ByteWindow } from "../../lib/input-bytes.ts";
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import type { FrameColumns } from "../../core/model.ts";
+import { frameUserHeadersLength } from "../../core/frame-columns.ts";
 import { applyFieldEditResident } from "../session/editing.ts";
 import { fieldText } from "../common/field-value.ts";
 import "./inspector.css";
@@ -55,7 +56,7 @@ export function inspectorRanges(f: FrameColumns, frame: number): { head: [number
   const payloadEnd = start + FRAME_HEADER_SIZE + payload;
   return {
     head: [start, start + FRAME_HEADER_SIZE + (payload <= JSON_CAP ? payload : TEXT_CAP)],
-    tail: [payloadEnd, payloadEnd + Math.min(f.userHeadersLength[frame] as number, USER_HEADERS_READ_CAP)],
+    tail: [payloadEnd, payloadEnd + Math.min(frameUserHeadersLength(f, frame), USER_HEADERS_READ_CAP)],
   };
 }
 

@@ -30,7 +30,7 @@ import { useRowReader } from "../common/use-byte-window.ts";
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import type { ViewWindow } from "../state/view-window.ts";
 import "./tables.css";
-import { computedChecksumOf, frameBatch, frameEnd, frameIndexInBatch } from "../../core/frame-columns.ts";
+import { computedChecksumOf, frameBatch, frameEnd, frameIndexInBatch, frameOffsetDelta, frameUserHeadersLength } from "../../core/frame-columns.ts";
 
 const DASH = "—";
 // Only the columns of BYTE_SORTED_COLUMNS read the bytes, and those sort only in memory.
@@ -80,7 +80,7 @@ function frameColumns(analysis: Analysis, rowWindow: RowWindow, onDemand: boolea
       width: 6.5,
       numeric: true,
       cell: (i) => messageOffsetOf(analysis, i)?.toString() ?? DASH,
-      title: (i) => `base_offset + offset_delta ${f.offsetDelta[i]}`,
+      title: (i) => `base_offset + offset_delta ${frameOffsetDelta(f, i)}`,
     }),
     col("id", {
       header: "Id",
@@ -127,7 +127,7 @@ function frameColumns(analysis: Analysis, rowWindow: RowWindow, onDemand: boolea
       header: "Headers",
       width: 6,
       numeric: true,
-      cell: (i) => formatCount(f.userHeadersLength[i] as number),
+      cell: (i) => formatCount(frameUserHeadersLength(f, i)),
       title: () => "user_headers_length in bytes",
     }),
     col("checksum", {

@@ -7,7 +7,7 @@ import type { MessageId } from "../../format/values.ts";
 import { FrameFlag, type Analysis } from "../../core/model.ts";
 import { PROBLEM_FRAME_FLAGS } from "../common/cell-text.ts";
 import { compareBigints, type SortKey } from "./row-order.ts";
-import { frameBatch, frameIndexInBatch } from "../../core/frame-columns.ts";
+import { frameBatch, frameIndexInBatch, frameOffsetDelta, frameUserHeadersLength } from "../../core/frame-columns.ts";
 import { messageIdIn, timestampDeltaIn } from "../../core/frame-view.ts";
 import { wholeWindow, windowSlice, type ByteWindow } from "../../lib/input-bytes.ts";
 
@@ -17,7 +17,7 @@ export type FrameColumnId = "batch" | "index" | "offset" | "id" | "time" | "payl
 /** base_offset + offset_delta of a frame, or null when its batch has no header. */
 export function messageOffsetOf(analysis: Analysis, frame: number): bigint | null {
   const header = analysis.batches[frameBatch(analysis.batches, frame)]?.header;
-  return header ? header.baseOffset + BigInt(analysis.frames.offsetDelta[frame] as number) : null;
+  return header ? header.baseOffset + BigInt(frameOffsetDelta(analysis.frames, frame)) : null;
 }
 
 /** origin_timestamp + timestamp_delta of a frame (µs), or null when its batch has no header or `w` does not hold its header. */
@@ -98,7 +98,7 @@ export function frameSortKey(column: FrameColumnId, analysis: Analysis, bytes: U
     case "payload":
       return { primary: (i) => f.payloadLength[i] as number };
     case "userHeaders":
-      return { primary: (i) => f.userHeadersLength[i] as number };
+      return { primary: (i) => frameUserHeadersLength(f, i) };
     case "checksum":
       return { primary: (i) => ((f.flags[i] as number) & FrameFlag.checksumMismatch ? 1 : 0) };
     case "id": {

@@ -17,7 +17,7 @@ import { ByteReader, nonzeroRuns } from "../../format/reader.ts";
 import { bytesToHex, hex128, hex64 } from "../../format/values.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { formatCount, plural, timeWithRaw } from "../common/cell-text.ts";
-import { frameEnd } from "../../core/frame-columns.ts";
+import { frameEnd, frameOffsetDelta } from "../../core/frame-columns.ts";
 import { windowSlice, type ByteWindow } from "../../lib/input-bytes.ts";
 
 /** One row of the batch header table. */
@@ -204,14 +204,14 @@ export function batchHeaderRows(analysis: Analysis, window: ByteWindow | null, i
       "first message offset",
       f.start[first] as number,
       frameEnd(f, first),
-      (header.baseOffset + BigInt(f.offsetDelta[first] as number)).toString(),
+      (header.baseOffset + BigInt(frameOffsetDelta(f, first))).toString(),
       "base_offset + the first frame's offset_delta.",
     );
     derived(
       "last message offset",
       f.start[last] as number,
       frameEnd(f, last),
-      (header.baseOffset + BigInt(f.offsetDelta[last] as number)).toString(),
+      (header.baseOffset + BigInt(frameOffsetDelta(f, last))).toString(),
       "base_offset + the last complete frame's offset_delta.",
     );
   } else {
