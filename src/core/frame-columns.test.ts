@@ -19,7 +19,8 @@ import {
 } from "./frame-columns.ts";
 import { encodeBatch } from "./encode.ts";
 import { FRAME_COLUMNS, widePositions, type FrameColumns } from "./model.ts";
-import { F, getU32, producerBatch } from "../../test/helpers.ts";
+import { concat, F, getU32, producerBatch } from "../../test/helpers.ts";
+import { expectSameEverywhere } from "./walk-compare.test-util.ts";
 
 const COLUMN_NAMES = Object.keys(FRAME_COLUMNS) as (keyof typeof FRAME_COLUMNS)[];
 const bytesPerFrame = (frames: FrameColumns): number => COLUMN_NAMES.reduce((n, name) => n + frames[name].BYTES_PER_ELEMENT, 0);
@@ -81,6 +82,14 @@ describe("frame columns", () => {
       expect(Array.from({ length: 12 }, (_, i) => frameOffsetDelta(a.frames, i))).toEqual(fromBytes);
       expect(fromBytes.slice(0, 6)).toEqual([7, 1, 2, 0, 0, 9]);
     }
+  });
+
+  it("join the offset runs of parts as one walk notes them, where a batch's deltas go on from the batch before", async () => {
+    const xxh = await loadXxh3();
+    const batch = (first: number) => encodeBatch(xxh, { messages: [0, 1, 2].map((k) => ({ payload: `m${k}`, offsetDelta: first + k })) });
+    const input = concat([batch(0), batch(3), batch(6), batch(0)]);
+    const a = expectSameEverywhere(input, "deltas going on across batches");
+    expect([...a.frames.offsetRunStarts]).toEqual([0, 9]);
   });
 
   it("derive every frame's user_headers_length, the last of a batch's too, as the bytes hold it", async () => {

@@ -241,13 +241,16 @@ export function concatFrameColumns(all: readonly FrameColumns[], release?: (buff
     let base = 0;
     for (const f of all) {
       const from = f[indexes];
-      for (let k = 0; k < from.length; k++) joinedIndexes[at + k] = (from[k] as number) + base;
-      joinedValues.set(f[values], at);
-      at += from.length;
+      // A part's walk starts a run at its first frame; where the previous part's run goes on there, it is dropped, so
+      // the joined runs are the ones a single walk notes.
+      const skip = indexes === "offsetRunStarts" && at > 0 && continuesRun(joinedIndexes, joinedValues as unknown as Uint32Array, at, base, f) ? 1 : 0;
+      for (let k = skip; k < from.length; k++) joinedIndexes[at + k - skip] = (from[k] as number) + base;
+      joinedValues.set(f[values].subarray(skip), at);
+      at += from.length - skip;
       base += f.count;
     }
-    out[indexes] = joinedIndexes;
-    out[values] = joinedValues;
+    out[indexes] = at === length ? joinedIndexes : joinedIndexes.slice(0, at);
+    out[values] = at === length ? joinedValues : (joinedValues as unknown as Uint32Array).slice(0, at);
   }
   // A part past 4 GiB has f64 positions; then the joined columns need them too.
   const wide = all.some((f) => f.start.BYTES_PER_ELEMENT === 8);
@@ -270,6 +273,12 @@ export function frameEnd(frames: FrameColumns, i: number): number {
   const k = lowerBound(frames.lastFrames, i);
   if (frames.lastFrames[k] !== i) return frames.start[i + 1] as number;
   return (frames.start[i] as number) + FRAME_HEADER_SIZE + (frames.payloadLength[i] as number) + (frames.lastUserHeaders[k] as number);
+}
+
+// Whether the offset run the joined runs [0, at) end with gives part `f`'s first frame (joined index `base`) its first offset_delta.
+function continuesRun(starts: Uint32Array, deltas: Uint32Array, at: number, base: number, f: FrameColumns): boolean {
+  if (f.offsetRunStarts[0] !== 0) return false;
+  return (deltas[at - 1] as number) + base - (starts[at - 1] as number) === f.offsetRunDeltas[0];
 }
 
 /** The offset_delta of complete frame `i`: its run's first value plus its place in the run. */
