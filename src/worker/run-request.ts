@@ -1,4 +1,5 @@
 /** The host-independent body of the worker: one request in, progress and one reply out. */
+import { throttleProgress } from "../lib/progress-throttle.ts";
 import { analyze } from "../core/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { detectFormat, openInputWith, openPartition } from "../core/containers/index.ts";
@@ -62,6 +63,9 @@ async function runPartition(request: PartitionRequest, post: (message: FromWorke
   post({ type: "partition-result", id, result }, []);
 }
 
+/** How often a decode reports its progress: ten times a second reads as smooth, and costs the main thread little. */
+const PROGRESS_EVERY_MS = 100;
+
 /** Runs a request, posting progress and a result or an error reply; transferables go with the result. */
 export async function runRequest(request: ToWorker, post: (message: FromWorker, transfer: Transferable[]) => void): Promise<void> {
   const { id } = request;
@@ -88,7 +92,7 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
   }
   try {
     if (request.type === "partition") return await runPartition(request, post);
-    const onProgress = (done: number, total: number) => post({ type: "progress", id, done, total }, []);
+    const onProgress = throttleProgress((done, total) => post({ type: "progress", id, done, total }, []), PROGRESS_EVERY_MS);
     if (request.onDemand && request.input instanceof Blob && request.format !== undefined) {
       const opened = await openOnDemand(
         request.input,
