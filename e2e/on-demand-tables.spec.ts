@@ -169,10 +169,28 @@ test("on demand, a 5 MiB payload is previewed and inspected from its first bytes
   await expect(inspector(page).getByRole("tabpanel")).toContainText("larger than 1 MiB, not parsed");
 });
 
-test("on demand, the byte columns of the Frames table are not sortable (sorting would read every frame)", async ({ page }) => {
+test("on demand, the byte columns of the Frames table sort the shown batch as in memory, and all batches not at all", async ({ page }) => {
   const { file } = await buildFile();
-  await openPage(page, ON_DEMAND);
-  await openFile(page, file);
+  const sortedRows = async (mode: string, column: string, clicks: number): Promise<string[][]> => {
+    await openPage(page, mode);
+    await openFile(page, file);
+    const head = framesGrid(page).getByRole("columnheader").filter({ hasText: column }).first();
+    for (let k = 0; k < clicks; k++) await head.getByRole("button").click();
+    await expect(head).toHaveAttribute("aria-sort", clicks === 1 ? "ascending" : "descending");
+    return gridRows(page, framesGrid(page));
+  };
+  for (const [column, clicks] of [
+    ["Producer time", 2],
+    ["Id", 2],
+    ["Preview", 1],
+  ] as const) {
+    const inMemory = await sortedRows("/", column, clicks);
+    const onDemand = await sortedRows(ON_DEMAND, column, clicks);
+    expect(onDemand, `${column}, ${clicks === 1 ? "ascending" : "descending"}`).toEqual(inMemory);
+    // Sorted, not the file's order: batch 0's frames are not listed by index.
+    expect(inMemory.map((r) => r[0])).not.toEqual([...inMemory.map((r) => r[0])].sort((x, y) => Number(x) - Number(y)));
+  }
+  await page.getByRole("checkbox", { name: "All batches" }).check();
   const head = framesGrid(page).getByRole("columnheader");
   await expect(head.filter({ hasText: "Payload" })).toHaveAttribute("aria-sort", /none|ascending|descending/);
   for (const name of ["Id", "Producer time", "Preview"]) await expect(head.filter({ hasText: name }).first()).not.toHaveAttribute("aria-sort", /.+/);

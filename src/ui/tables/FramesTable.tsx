@@ -11,6 +11,7 @@ import { selectFrame } from "../state/actions.ts";
 import type { LoadedInput } from "../state/app-state.ts";
 import { checksumVerdict, formatCount, frameTone, idCell, previewText, timeText, timeWithRaw } from "../common/cell-text.ts";
 import {
+  BYTE_SORT_READ_BYTES,
   BYTE_SORTED_COLUMNS,
   frameSortKey,
   isProblemFrame,
@@ -26,7 +27,7 @@ import { frameOfSelection, useFollowedBatch } from "../common/selection-hooks.ts
 import { VirtualTable } from "./VirtualTable.tsx";
 import { frameAt, storedChecksumIn, timestampDeltaIn } from "../../core/frame-view.ts";
 import { wholeWindow, type ByteWindow } from "../../lib/input-bytes.ts";
-import { useRowReader } from "../common/use-byte-window.ts";
+import { useByteWindow, useRowReader } from "../common/use-byte-window.ts";
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import type { ViewWindow } from "../state/view-window.ts";
 import "./tables.css";
@@ -34,7 +35,7 @@ import { computedChecksumOf, frameBatch, frameEnd, frameIndexInBatch, frameOffse
 
 const DASH = "—";
 // Only the columns of BYTE_SORTED_COLUMNS read the bytes, and those sort only in memory.
-const EMPTY = new Uint8Array(0);
+const EMPTY_WINDOW = wholeWindow(new Uint8Array(0));
 
 /** Payload bytes a row reads for its preview: previewText's 164 and one more, so a longer payload still reads as cut. */
 const PREVIEW_BYTES = 165;
@@ -54,13 +55,13 @@ const checksumOf = (f: FrameColumns, w: ByteWindow, i: number): ReturnType<typeo
   return stored === null ? null : checksumVerdict(stored, computedChecksumOf(f, i, stored));
 };
 
-function frameColumns(analysis: Analysis, rowWindow: RowWindow, onDemand: boolean): IndexColumn[] {
+function frameColumns(analysis: Analysis, rowWindow: RowWindow, byteSortable: boolean): IndexColumn[] {
   const f = analysis.frames;
   const col = (id: FrameColumnId, rest: Omit<IndexColumn, "id">): IndexColumn => ({
     id,
     ...rest,
-    // Sorting by bytes would read every frame of a file read on demand.
-    ...(onDemand && BYTE_SORTED_COLUMNS.has(id) ? { sortable: false } : {}),
+    // On demand, sorting by bytes reads the frames sorted: one batch's, never the whole file's.
+    ...(!byteSortable && BYTE_SORTED_COLUMNS.has(id) ? { sortable: false } : {}),
   });
   const inWindow = <T,>(i: number, read: (w: ByteWindow) => T | null): T | null => {
     const w = rowWindow(i);
@@ -180,27 +181,33 @@ export function FramesTable({ input }: { input: LoadedInput }) {
   // Follows the hex map into another batch as it scrolls, not only the selection.
   const shownBatch = useFollowedBatch(input);
   const batch = analysis.batches[shownBatch];
-  // `version` changes as rows' windows land: new cells, so the visible rows render again.
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the windows rowWindow reads
-  const columns = useMemo(() => frameColumns(analysis, rowWindow, bytes === null), [analysis, rowWindow, bytes, version]);
-  const visibility = useMemo(() => ({ batch: allBatches }), [allBatches]);
-  const { table, sorting } = useIndexTable(columns, visibility);
-  // A byte column sorted before the input went on demand is not sorted by (its header offers no sort then).
-  const sort = sorting[0] && (bytes || !BYTE_SORTED_COLUMNS.has(sorting[0].id as FrameColumnId)) ? sorting[0] : undefined;
-
   const first = allBatches ? 0 : (batch?.firstFrame ?? 0);
   const count = allBatches ? analysis.frames.count : (batch?.frameCount ?? 0);
+  const span = count > 0 ? { start: analysis.frames.start[first] as number, end: frameEnd(analysis.frames, first + count - 1) } : { start: 0, end: 0 };
+  const byteSortable = bytes !== null || (!allBatches && span.end - span.start <= BYTE_SORT_READ_BYTES);
+  // `version` changes as rows' windows land: new cells, so the visible rows render again.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- version stands for the windows rowWindow reads
+  const columns = useMemo(() => frameColumns(analysis, rowWindow, byteSortable), [analysis, rowWindow, byteSortable, version]);
+  const visibility = useMemo(() => ({ batch: allBatches }), [allBatches]);
+  const { table, sorting } = useIndexTable(columns, visibility);
+  const byteSort = sorting[0] !== undefined && BYTE_SORTED_COLUMNS.has(sorting[0].id as FrameColumnId);
+  // A byte column sorted where its header offers no sort (all batches of a file on demand) is not sorted by.
+  const sort = sorting[0] && (byteSortable || !byteSort) ? sorting[0] : undefined;
+  // On demand, a byte sort reads the frames it sorts: the shown batch's, once per batch.
+  const spanRead = useByteWindow(input.source, bytes === null && sort && byteSort ? span.start : 0, bytes === null && sort && byteSort ? span.end : 0);
+  const sortBytes = bytes ? wholeWindow(bytes) : spanRead.window;
+  const waitingForBytes = sort !== undefined && byteSort && sortBytes === null;
   const { order, busy } = useRowOrder(
     () =>
       buildOrder(
         first,
         count,
         problemsOnly ? (i) => isProblemFrame(analysis, i) : null,
-        sort ? { key: frameSortKey(sort.id as FrameColumnId, analysis, bytes ?? EMPTY), desc: sort.desc } : null,
+        sort && !waitingForBytes ? { key: frameSortKey(sort.id as FrameColumnId, analysis, sortBytes ?? EMPTY_WINDOW), desc: sort.desc } : null,
       ),
     count > HEAVY_ORDER_ROWS && (problemsOnly || sort !== undefined),
     analysis,
-    [analysis, bytes, first, count, problemsOnly, sort?.id, sort?.desc],
+    [analysis, bytes, first, count, problemsOnly, sort?.id, sort?.desc, sortBytes, waitingForBytes],
   );
 
   const rangeOf = useCallback((i: number) => ({ start: analysis.frames.start[i] as number, end: frameEnd(analysis.frames, i) }), [analysis]);
@@ -226,9 +233,9 @@ export function FramesTable({ input }: { input: LoadedInput }) {
         <TableToggle label="All batches" checked={allBatches} onChange={setAllBatches} />
         <TableToggle label="Problems only" checked={problemsOnly} onChange={setProblemsOnly} />
       </div>
-      {reader.error ? (
+      {reader.error || spanRead.error ? (
         <p className="tbl-error" role="alert">
-          {reader.error}
+          {reader.error ?? spanRead.error}
         </p>
       ) : null}
       <VirtualTable
@@ -236,7 +243,7 @@ export function FramesTable({ input }: { input: LoadedInput }) {
         table={table}
         columns={columns}
         order={order}
-        busy={busy}
+        busy={busy || waitingForBytes}
         selectedOf={frameOfSelection}
         rangeOf={rangeOf}
         onActivate={onActivate}

@@ -4,7 +4,7 @@ import { analyzeWith } from "../../core/analyze.ts";
 import { concat, encodeBatch, stampBatch } from "../../core/encode.ts";
 import { batchSortKey, severityScore } from "./batch-rows.ts";
 import { frameSortKey, isProblemFrame, messageIdOf, messageOffsetOf, payloadOf, producerTimeOf, type FrameColumnId } from "./frame-rows.ts";
-import { wholeWindow } from "../../lib/input-bytes.ts";
+import { wholeWindow, type ByteWindow } from "../../lib/input-bytes.ts";
 import { frameEnd } from "../../core/frame-columns.ts";
 import { buildOrder } from "./row-order.ts";
 
@@ -37,7 +37,7 @@ input[256]! ^= 1;
 const a = analyzeWith(xxh, input);
 
 const sorted = (column: FrameColumnId, desc = false): number[] => {
-  const o = buildOrder(0, a.frames.count, null, { key: frameSortKey(column, a, input), desc });
+  const o = buildOrder(0, a.frames.count, null, { key: frameSortKey(column, a, wholeWindow(input)), desc });
   return Array.from({ length: o.length }, (_, k) => o.at(k));
 };
 
@@ -70,6 +70,24 @@ describe("frame cells from the columns", () => {
 });
 
 describe("frame sort keys", () => {
+  it("sort one batch by its bytes alone as by the whole input (a file read on demand reads that batch's frames)", () => {
+    const b = a.batches[0]!;
+    const from = a.frames.start[b.firstFrame] as number;
+    const span = { start: from, bytes: input.slice(from, frameEnd(a.frames, b.firstFrame + b.frameCount - 1)) };
+    for (const column of ["id", "time", "preview"] as const)
+      for (const desc of [false, true]) {
+        const order = (w: ByteWindow) => {
+          const o = buildOrder(b.firstFrame, b.frameCount, null, { key: frameSortKey(column, a, w), desc });
+          return Array.from({ length: o.length }, (_, k) => o.at(k));
+        };
+        expect(order(span), `${column} ${desc ? "desc" : "asc"}`).toEqual(order(wholeWindow(input)));
+        // The keys themselves, not only the order their tie-breaks could rescue.
+        for (let i = b.firstFrame; i < b.firstFrame + b.frameCount; i++)
+          expect(frameSortKey(column, a, span).primary(i), `${column} key of frame ${i}`).toBe(frameSortKey(column, a, wholeWindow(input)).primary(i));
+      }
+    expect(buildOrder(0, 3, null, { key: frameSortKey("id", a, span), desc: false }).at(0)).toBe(1);
+  });
+
   it("sorts by offset, time, sizes and checksum", () => {
     expect(sorted("offset", true)).toEqual([3, 2, 1, 0]);
     expect(sorted("time")).toEqual([3, 1, 2, 0]);

@@ -9,7 +9,7 @@ import { PROBLEM_FRAME_FLAGS } from "../common/cell-text.ts";
 import { compareBigints, type SortKey } from "./row-order.ts";
 import { frameBatch, frameIndexInBatch, frameOffsetDelta, frameUserHeadersLength } from "../../core/frame-columns.ts";
 import { messageIdIn, timestampDeltaIn } from "../../core/frame-view.ts";
-import { wholeWindow, windowSlice, type ByteWindow } from "../../lib/input-bytes.ts";
+import { windowSlice, type ByteWindow } from "../../lib/input-bytes.ts";
 
 /** Column ids of the frames table. */
 export type FrameColumnId = "batch" | "index" | "offset" | "id" | "time" | "payload" | "userHeaders" | "checksum" | "preview";
@@ -38,8 +38,11 @@ export function payloadOf(analysis: Analysis, w: ByteWindow, frame: number): Uin
   return start < w.start ? new Uint8Array(0) : windowSlice(w, start, start + (analysis.frames.payloadLength[frame] as number));
 }
 
-/** Columns whose sort reads every frame's bytes: not offered for a file read on demand. */
+/** Columns whose sort reads the bytes of every frame sorted: on demand, offered for one batch of up to BYTE_SORT_READ_BYTES. */
 export const BYTE_SORTED_COLUMNS: ReadonlySet<FrameColumnId> = new Set(["id", "time", "preview"]);
+
+/** The most bytes of a file read on demand that a byte column's sort reads (one batch's frames): more is a whole-file read. */
+export const BYTE_SORT_READ_BYTES = 16 << 20;
 
 /** True for a frame with an error or warning flag. */
 export function isProblemFrame(analysis: Analysis, frame: number): boolean {
@@ -82,10 +85,11 @@ function bytesKey(slice: (frame: number) => Uint8Array): SortKey {
   };
 }
 
-/** The sort key of a frames-table column; the columns of BYTE_SORTED_COLUMNS read the whole input's `bytes`. */
-export function frameSortKey(column: FrameColumnId, analysis: Analysis, bytes: Uint8Array): SortKey {
+/** The sort key of a frames-table column; the columns of BYTE_SORTED_COLUMNS read the frames' bytes from `all`, which must hold every frame sorted. */
+export function frameSortKey(column: FrameColumnId, analysis: Analysis, all: ByteWindow): SortKey {
   const f = analysis.frames;
-  const all = wholeWindow(bytes);
+  const bytes = all.bytes;
+  const base = all.start;
   switch (column) {
     case "batch":
       return { primary: (i) => frameBatch(analysis.batches, i) };
@@ -105,14 +109,14 @@ export function frameSortKey(column: FrameColumnId, analysis: Analysis, bytes: U
       // The u128 value: id bytes 15 down to 0 (input bytes start+23 .. start+8) are its big-endian digits.
       return {
         primary: (i) => {
-          const top = (f.start[i] as number) + 23;
+          const top = (f.start[i] as number) + 23 - base;
           let v = 0;
           for (let k = 0; k < 6; k++) v = v * 256 + (bytes[top - k] as number);
           return v;
         },
         tie: (a, b) => {
-          const ta = (f.start[a] as number) + 23;
-          const tb = (f.start[b] as number) + 23;
+          const ta = (f.start[a] as number) + 23 - base;
+          const tb = (f.start[b] as number) + 23 - base;
           for (let k = 0; k < 16; k++) {
             const d = (bytes[ta - k] as number) - (bytes[tb - k] as number);
             if (d !== 0) return d;
