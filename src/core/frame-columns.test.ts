@@ -17,10 +17,12 @@ import {
   frameUserHeadersLength,
   KeptColumnsBuilder,
 } from "./frame-columns.ts";
-import { encodeBatch } from "./encode.ts";
+import { encodeBatch, stampBatch } from "./encode.ts";
 import { FRAME_COLUMNS, widePositions, type FrameColumns } from "./model.ts";
 import { concat, F, getU32, producerBatch } from "../../test/helpers.ts";
-import { expectSameEverywhere } from "./walk-compare.test-util.ts";
+import { expectSameEverywhere, kernel } from "./walk-compare.test-util.ts";
+import { walkRange } from "./range-walk.ts";
+import { memorySource } from "./stream-analyze.ts";
 
 const COLUMN_NAMES = Object.keys(FRAME_COLUMNS) as (keyof typeof FRAME_COLUMNS)[];
 const bytesPerFrame = (frames: FrameColumns): number => COLUMN_NAMES.reduce((n, name) => n + frames[name].BYTES_PER_ELEMENT, 0);
@@ -31,6 +33,24 @@ describe("frame columns", () => {
     expect(bytesPerFrame(a.frames)).toBe(9);
     expect(bytesPerFrame(new KeptColumnsBuilder(4, true).finish())).toBe(13);
     expect([widePositions(2 ** 32), widePositions(2 ** 32 + 1)]).toEqual([false, true]);
+  });
+
+  it("walk frames that lie past 4 GiB at their places (f64 starts, the kernel's relative ones added to)", async () => {
+    const xxh = await loadXxh3();
+    const bytes = concat([producerBatch(3), producerBatch(2), producerBatch(4)]);
+    const want = analyzeWith(xxh, bytes);
+    // Only [at, at + bytes.length) exists: the second batch crosses the 4 GiB line.
+    const at = 2 ** 32 - (want.batches[1]!.start + 100);
+    const source = { size: at + bytes.length, read: (into: Uint8Array, position: number) => memorySource(bytes).read(into, position - at) };
+    const got = walkRange(kernel, source, { start: at, end: source.size, firstBatch: 0, keepFrames: true, maxDiagnostics: 100, windowBytes: 300 }).frames!;
+    expect(got.start).toBeInstanceOf(Float64Array);
+    expect([...got.start]).toEqual([...want.frames.start].map((s) => s + at));
+    expect(Array.from({ length: got.count }, (_, i) => frameEnd(got, i) - at)).toEqual(
+      Array.from({ length: want.frames.count }, (_, i) => frameEnd(want.frames, i)),
+    );
+    expect(Array.from({ length: got.count }, (_, i) => frameOffsetDelta(got, i))).toEqual(
+      Array.from({ length: want.frames.count }, (_, i) => frameOffsetDelta(want.frames, i)),
+    );
   });
 
   it("join parts below and past 4 GiB into f64 positions with the same values", () => {
@@ -82,6 +102,10 @@ describe("frame columns", () => {
       expect(Array.from({ length: 12 }, (_, i) => frameOffsetDelta(a.frames, i))).toEqual(fromBytes);
       expect(fromBytes.slice(0, 6)).toEqual([7, 1, 2, 0, 0, 9]);
     }
+    // The kernel notes runs from its flagged frames, the JS walk from every frame: the same runs either way.
+    const stamped = stampBatch(xxh, odd, { partitionId: 1n, baseOffset: 40n, baseTimestamp: 9n });
+    for (const bytes of [input, concat([stamped, stamped, odd])])
+      expect(expectSameEverywhere(bytes, "irregular deltas").frames.offsetRunStarts.length).toBeGreaterThan(4);
   });
 
   it("join the offset runs of parts as one walk notes them, where a batch's deltas go on from the batch before", async () => {

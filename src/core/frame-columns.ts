@@ -93,6 +93,24 @@ class GrowableColumns {
   }
 
   /**
+   * Notes that frame `frame` holds offset_delta `delta` where the runs noted so far may not say so (frames in
+   * ascending order, each frame between two noted ones one more than the one before it): a run starts there
+   * only when the last run does not already give it that value, so the runs are the ones addOffsetDeltas notes.
+   */
+  noteOffsetDelta(frame: number, delta: number): void {
+    let runs = this.offsetRunStarts.length;
+    // A frame noted twice (the frame after a flagged one, flagged itself) keeps its later value.
+    if (runs > 0 && this.offsetRunStarts[runs - 1] === frame) {
+      this.offsetRunStarts.pop();
+      this.offsetRunDeltas.pop();
+      runs--;
+    }
+    if (runs > 0 && (this.offsetRunDeltas[runs - 1] as number) + frame - (this.offsetRunStarts[runs - 1] as number) === delta) return;
+    this.offsetRunStarts.push(frame);
+    this.offsetRunDeltas.push(delta);
+  }
+
+  /**
    * Notes the offset_delta of frames [first, first + deltas.length), in order after every frame noted
    * before: only where a value is not the previous one + 1 (a batch's first frame, as a rule) is it kept.
    */

@@ -210,7 +210,13 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       const done = winStart + result.consumed - task.start;
       const estimate = done > 0 ? Math.min((end - task.start) / FRAME_HEADER_SIZE, (frameCount / done) * (end - task.start) * 1.02 + 16) : 0;
       frames ??= new KeptColumnsBuilder(Math.ceil(Math.max(estimate, frameCount)), widePositions(end));
-      appendColumns(frames, result.columns, result, frameCount - result.frames);
+      appendColumns(
+        frames,
+        result.columns,
+        result,
+        frameCount - result.frames,
+        (b) => r.u64((result.records[b * BATCH_RECORD_WORDS + BATCH_RECORD.start] as number) + BASE_TIMESTAMP_AT) !== 0n,
+      );
       for (let i = 0; i < lateFlags.length; i += 2) frames.flags[lateFlags[i] as number]! |= lateFlags[i + 1] as number;
       frames.reserve(estimate);
     }
@@ -425,29 +431,38 @@ function checkEveryFrame(
 
 // The kernel's kept columns of one window appended to the builder; a frame's flags are final as the kernel
 // wrote them, and a frame flagged with a checksum mismatch keeps the computed checksum of its flagged record.
-function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, result: WalkResult, expectedStart: number): void {
+// Per batch and per flagged frame, never per frame: each batch's last user_headers_length and the offset_delta
+// runs come from the records (a frame not flagged offset-delta-not-index has its batch's base delta + its index).
+function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, result: WalkResult, expectedStart: number, stamped: (batch: number) => boolean): void {
   const n = c.start.length;
   const at = frames.count;
   if (at !== expectedStart) throw new Error(`frame columns out of step: ${at} built, ${expectedStart} expected`);
   // Doubling when the density estimate fell short, so growth stays amortised.
   if (at + n > frames.allocated) frames.reserve(Math.max(at + n, frames.allocated * 2));
   frames.start.set(c.start, at);
-  frames.addOffsetDeltas(at, c.offsetDelta);
+  if (c.startBase !== 0) for (let j = 0; j < n; j++) frames.start[at + j] = c.startBase + (c.start[j] as number);
   frames.payloadLength.set(c.payloadLength, at);
   frames.flags.set(c.flags, at);
-  // Per flagged frame, not per frame: its window index is its batch's first frame plus its index in the batch.
   const { records, flaggedRecords: flagged } = result;
   for (let b = 0; b < result.batches; b++) {
     const rec = b * BATCH_RECORD_WORDS;
     const from = (records[rec + BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
     const to = from + (records[rec + BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
-    const inWindow = records[rec + BATCH_RECORD.firstFrame] as number;
-    const first = at + inWindow;
+    const first = at + (records[rec + BATCH_RECORD.firstFrame] as number);
     const count = records[rec + BATCH_RECORD.frameCount] as number;
-    if (count > 0) frames.addLast(first + count - 1, c.userHeadersLength[inWindow + count - 1] as number);
+    if (count === 0) continue;
+    frames.addLast(first + count - 1, records[rec + BATCH_RECORD.lastUserHeadersLength] as number);
+    const firstDelta = records[rec + BATCH_RECORD.firstOffsetDelta] as number;
+    const baseDelta = stamped(b) ? firstDelta : 0;
+    frames.noteOffsetDelta(first, firstDelta);
     for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
-      if (!((flagged[p + FLAGGED_RECORD.flags] as number) & KERNEL_FLAG.frameChecksumMismatch)) continue;
-      frames.addMismatch(first + (flagged[p + FLAGGED_RECORD.indexInBatch] as number), u64At(flagged, p + FLAGGED_RECORD.computedU64));
+      const flags = flagged[p + FLAGGED_RECORD.flags] as number;
+      const k = flagged[p + FLAGGED_RECORD.indexInBatch] as number;
+      if (flags & KERNEL_FLAG.frameChecksumMismatch) frames.addMismatch(first + k, u64At(flagged, p + FLAGGED_RECORD.computedU64));
+      if (!(flags & KERNEL_FLAG.frameOffsetDeltaNotIndex)) continue;
+      frames.noteOffsetDelta(first + k, flagged[p + FLAGGED_RECORD.offsetDelta] as number);
+      // The frames after it are back on the batch's rule, unless the next one is flagged too (it notes itself).
+      if (k + 1 < count) frames.noteOffsetDelta(first + k + 1, baseDelta + k + 1);
     }
   }
   frames.count = at + n;

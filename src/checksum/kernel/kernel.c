@@ -94,18 +94,18 @@ static int tlv_faulty(const uint8_t *b, uint32_t n) {
  * (unless ctl[clampToEnd]: then len is the input's end and such a batch is walked up to it), and when
  * batchesCap records are written. framesCap must be at least len / 48 + 1. Per batch it writes a batch
  * record; per frame with a finding a flagged record; with ctl[fillColumns] the columns the model keeps
- * (start as an f64 absolute offset: base + relative; offset_delta, payload and user headers lengths;
- * flags), nothing the host would throw away. Returns the number of batches walked.
+ * (start as a u32: ctl[startBase] + relative; payload_length; flags), nothing the host would throw away.
+ * The rest of a frame the host derives: its end from the next frame's start (the batch record holds the
+ * last frame's user_headers_length) and its offset_delta from the batch's first one (a flagged record
+ * holds any other). Returns the number of batches walked.
  */
 EXPORT("walk")
 uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
   const uint32_t fill = ctl[WC_FILL_COLUMNS], clamp = ctl[WC_CLAMP_TO_END];
   const uint32_t frames_cap = ctl[WC_FRAMES_CAP], batches_cap = ctl[WC_BATCHES_CAP];
-  double base;
-  __builtin_memcpy(&base, ctl + WC_BASE_F64, 8);
-  double *c_start = (double *)(uintptr_t)ctl[WC_COL_START];
-  uint32_t *c_odelta = (uint32_t *)(uintptr_t)ctl[WC_COL_OFFSET_DELTA];
-  uint32_t *c_plen = (uint32_t *)(uintptr_t)ctl[WC_COL_PAYLOAD_LENGTH], *c_uhlen = (uint32_t *)(uintptr_t)ctl[WC_COL_USER_HEADERS_LENGTH];
+  const uint32_t base = ctl[WC_START_BASE];
+  uint32_t *c_start = (uint32_t *)(uintptr_t)ctl[WC_COL_START];
+  uint32_t *c_plen = (uint32_t *)(uintptr_t)ctl[WC_COL_PAYLOAD_LENGTH];
   uint8_t *c_flags = (uint8_t *)(uintptr_t)ctl[WC_COL_FLAGS];
   uint32_t *records = (uint32_t *)(uintptr_t)ctl[WC_BATCH_RECORDS];
   uint32_t *flagged = (uint32_t *)(uintptr_t)ctl[WC_FLAGGED_RECORDS];
@@ -129,7 +129,7 @@ uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
     __builtin_memcpy(scratch + BATCH_BATCH_CHECKSUM_OFFSET, b + BATCH_MESSAGE_COUNT_OFFSET, BATCH_MESSAGE_COUNT_SIZE);
     uint8_t *sum_at = scratch + BATCH_BATCH_CHECKSUM_OFFSET + BATCH_MESSAGE_COUNT_SIZE;
     uint64_t base_delta = 0;
-    uint32_t k = 0, f = pos + BATCH_HEADER_SIZE, first_delta = 0, last_delta = 0;
+    uint32_t k = 0, f = pos + BATCH_HEADER_SIZE, first_delta = 0, last_delta = 0, last_uhl = 0;
     while (f < end) {
       if (end - f < FRAME_HEADER_SIZE) {
         bflags |= KF_BATCH_TRUNCATED_FRAME;
@@ -151,6 +151,7 @@ uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
         base_delta = stamped ? odelta : 0;
       }
       last_delta = odelta;
+      last_uhl = uhl;
       if (tdelta == 0) bflags |= KF_BATCH_HAS_ZERO_TIMESTAMP_DELTA;
       uint32_t ff = reserved_nonzero ? KF_FRAME_RESERVED_NONZERO : 0;
       if (stored != computed) ff |= KF_FRAME_CHECKSUM_MISMATCH;
@@ -160,9 +161,7 @@ uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
       sum_at += FRAME_CHECKSUM_SIZE;
       if (fill && nf < frames_cap) {
         c_start[nf] = base + f;
-        c_odelta[nf] = odelta;
         c_plen[nf] = pl;
-        c_uhlen[nf] = uhl;
         c_flags[nf] = (uint8_t)ff;
       }
       if (ff != 0) {
@@ -170,6 +169,7 @@ uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
         fr[FR_START] = f;
         fr[FR_INDEX_IN_BATCH] = k;
         fr[FR_FLAGS] = ff;
+        fr[FR_OFFSET_DELTA] = odelta;
         wr64(fr + FR_COMPUTED_U64, computed);
         nflag++;
       }
@@ -187,6 +187,7 @@ uint32_t walk(const uint8_t *data, uint32_t len, uint32_t *ctl) {
     rec[BR_FIRST_OFFSET_DELTA] = first_delta;
     rec[BR_LAST_OFFSET_DELTA] = last_delta;
     rec[BR_FIRST_FRAME] = first_frame;
+    rec[BR_LAST_USER_HEADERS_LENGTH] = last_uhl;
     wr64(rec + BR_CHECKSUM_U64, kx_xxh3_64(scratch, (uint32_t)(sum_at - scratch)));
     nb++;
     pos = end;

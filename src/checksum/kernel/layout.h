@@ -36,27 +36,25 @@
 #define FRAME_RESERVED_SIZE 8
 
 /* walk(): u32 slots of the control block */
-#define WALK_CONTROL_WORDS 18
+#define WALK_CONTROL_WORDS 16
 #define WC_FRAMES_CAP 0
 #define WC_BATCHES_CAP 1
 #define WC_FILL_COLUMNS 2
 #define WC_COL_START 3
-#define WC_COL_OFFSET_DELTA 4
-#define WC_COL_PAYLOAD_LENGTH 5
-#define WC_COL_USER_HEADERS_LENGTH 6
-#define WC_COL_FLAGS 7
-#define WC_BATCH_RECORDS 8
-#define WC_FLAGGED_RECORDS 9
-#define WC_SCRATCH 10
-#define WC_CLAMP_TO_END 11
-#define WC_OUT_BATCHES 12
-#define WC_OUT_FRAMES 13
-#define WC_OUT_FLAGGED 14
-#define WC_OUT_CONSUMED 15
-#define WC_BASE_F64 16
+#define WC_COL_PAYLOAD_LENGTH 4
+#define WC_COL_FLAGS 5
+#define WC_BATCH_RECORDS 6
+#define WC_FLAGGED_RECORDS 7
+#define WC_SCRATCH 8
+#define WC_CLAMP_TO_END 9
+#define WC_OUT_BATCHES 10
+#define WC_OUT_FRAMES 11
+#define WC_OUT_FLAGGED 12
+#define WC_OUT_CONSUMED 13
+#define WC_START_BASE 14
 
 /* walk(): u32 slots of one batch record */
-#define BATCH_RECORD_WORDS 12
+#define BATCH_RECORD_WORDS 14
 #define BR_START 0
 #define BR_WALK_END 1
 #define BR_FRAME_COUNT 2
@@ -68,12 +66,14 @@
 #define BR_LAST_OFFSET_DELTA 8
 #define BR_FIRST_FRAME 9
 #define BR_CHECKSUM_U64 10
+#define BR_LAST_USER_HEADERS_LENGTH 12
 
 /* walk(): u32 slots of one flagged-frame record */
 #define FLAGGED_RECORD_WORDS 6
 #define FR_START 0
 #define FR_INDEX_IN_BATCH 1
 #define FR_FLAGS 2
+#define FR_OFFSET_DELTA 3
 #define FR_COMPUTED_U64 4
 
 /* flag bits of frames and batch records */

@@ -22,8 +22,8 @@ const PAGE = 65_536;
 const STAGE_BYTES = 1 << 20;
 /** Windows per hash_windows call: its start, end and output tables sit after the staging area. */
 const STAGE_WINDOWS = 8192;
-/** Bytes per frame of the kept columns as the kernel writes them: f64 start, three u32, one u8. */
-const COLUMN_BYTES_PER_FRAME = 8 + 3 * 4 + 1;
+/** Bytes per frame of the kept columns as the kernel writes them: u32 start and payload_length, u8 flags. */
+const COLUMN_BYTES_PER_FRAME = 4 + 4 + 1;
 
 const align8 = (n: number): number => (n + 7) & ~7;
 
@@ -55,8 +55,8 @@ function walkLayout(origin: number, capacity: number): WalkLayout {
   const records = take(batchesCap * BATCH_RECORD_WORDS * 4);
   const flagged = take(framesCap * FLAGGED_RECORD_WORDS * 4);
   const scratch = take(framesCap * 8 + 64);
-  // Column order as WALK_CONTROL lists them: start, offsetDelta, payloadLength, userHeadersLength, flags.
-  const widths = [8, 4, 4, 4, 1];
+  // Column order as WALK_CONTROL lists them: start, payloadLength, flags.
+  const widths = [4, 4, 1];
   const columns = widths.map((w) => take(framesCap * w));
   return { capacity, input, ctl, records, flagged, scratch, framesCap, batchesCap, columns, end: at };
 }
@@ -78,13 +78,14 @@ export interface WalkResult {
 
 /**
  * The model's kept frame columns (FRAME_COLUMNS) as the kernel wrote them for one walk; a mismatching
- * frame's computed checksum is in its flagged record.
+ * frame's computed checksum and a flagged frame's offset_delta are in its flagged record, the last frame's
+ * user_headers_length in its batch record.
  */
 export interface KernelColumns {
-  readonly start: Float64Array;
-  readonly offsetDelta: Uint32Array;
+  /** Each frame's start less `startBase`: its absolute start while the window ends by 4 GiB (startBase 0). */
+  readonly start: Uint32Array;
+  readonly startBase: number;
   readonly payloadLength: Uint32Array;
-  readonly userHeadersLength: Uint32Array;
   readonly flags: Uint8Array;
 }
 
@@ -210,15 +211,15 @@ export class WasmKernel implements KernelWalker {
     ctl[WALK_CONTROL.batchesCap] = L.batchesCap;
     ctl[WALK_CONTROL.fillColumns] = fillColumns ? 1 : 0;
     ctl[WALK_CONTROL.colStart] = c[0] as number;
-    ctl[WALK_CONTROL.colOffsetDelta] = c[1] as number;
-    ctl[WALK_CONTROL.colPayloadLength] = c[2] as number;
-    ctl[WALK_CONTROL.colUserHeadersLength] = c[3] as number;
-    ctl[WALK_CONTROL.colFlags] = c[4] as number;
+    ctl[WALK_CONTROL.colPayloadLength] = c[1] as number;
+    ctl[WALK_CONTROL.colFlags] = c[2] as number;
     ctl[WALK_CONTROL.batchRecords] = L.records;
     ctl[WALK_CONTROL.flaggedRecords] = L.flagged;
     ctl[WALK_CONTROL.scratch] = L.scratch;
     ctl[WALK_CONTROL.clampToEnd] = clampToEnd ? 1 : 0;
-    new Float64Array(buf, L.ctl + WALK_CONTROL.baseF64 * 4, 1)[0] = base;
+    // Absolute u32 starts while the window ends by 4 GiB; past that, relative ones the caller adds `base` to.
+    const startBase = base + length <= 2 ** 32 ? 0 : base;
+    ctl[WALK_CONTROL.startBase] = base - startBase;
     const batches = this.ex.walk(L.input, length, L.ctl);
     const frames = ctl[WALK_CONTROL.outFrames] as number;
     const flagged = ctl[WALK_CONTROL.outFlagged] as number;
@@ -231,11 +232,10 @@ export class WasmKernel implements KernelWalker {
       flaggedRecords: new Uint32Array(buf, L.flagged, flagged * FLAGGED_RECORD_WORDS),
       columns: fillColumns
         ? {
-            start: new Float64Array(buf, c[0], frames),
-            offsetDelta: new Uint32Array(buf, c[1], frames),
-            payloadLength: new Uint32Array(buf, c[2], frames),
-            userHeadersLength: new Uint32Array(buf, c[3], frames),
-            flags: new Uint8Array(buf, c[4], frames),
+            start: new Uint32Array(buf, c[0], frames),
+            startBase,
+            payloadLength: new Uint32Array(buf, c[1], frames),
+            flags: new Uint8Array(buf, c[2], frames),
           }
         : null,
     };
