@@ -41,3 +41,19 @@ export async function copyInMs(segment: Uint8Array): Promise<() => number> {
     return performance.now() - t0;
   };
 }
+
+/**
+ * Milliseconds of writing the kept columns of `frames` frames (9 bytes a frame: two u32, one u8) into new
+ * memory, after a collection, as every analyze() must for its model: most of it is faulting in fresh pages.
+ */
+export function freshColumnsMs(frames: number): () => number {
+  return () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    const t0 = performance.now();
+    const columns = [new Uint32Array(frames), new Uint32Array(frames), new Uint8Array(frames)];
+    for (const column of columns) column.fill(1);
+    const ms = performance.now() - t0;
+    if (columns.some((column) => column[frames - 1] !== 1)) throw new Error("fresh columns: not written");
+    return ms;
+  };
+}
