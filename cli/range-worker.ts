@@ -3,7 +3,7 @@ import { parentPort } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import { dropCodesFinding, walkRange } from "../src/core/range-walk.ts";
-import { frameColumnBuffers } from "../src/core/frame-columns.ts";
+import { frameColumnBuffers } from "../src/core/frame-columns-build.ts";
 import { fileSource } from "./file-source.ts";
 import type { RangeJob, RangeWorkerData } from "./range-pool.ts";
 

@@ -6,7 +6,7 @@ import { diagnostic, FRAME_FLAG_OF, FrameFlag, type DiagnosticCode } from "../fo
 import { loadXxh3, type Xxh3 } from "../checksum/xxh3.ts";
 import { computeBatchChecksum, computeFrameChecksums } from "../checksum/verify.ts";
 import { DiagnosticKeeper } from "./diagnostic-cap.ts";
-import { FrameColumnsBuilder } from "./frame-columns.ts";
+import { FrameColumnsBuilder } from "./frame-columns-build.ts";
 import { widePositions, type Analysis, type BatchHeader, type BatchModel, type TruncatedFrame } from "./model.ts";
 import { analyzeInKernel } from "./stream-analyze.ts";
 import {

@@ -5,18 +5,15 @@ import { analyze, analyzeWith } from "./analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { SAMPLES } from "./samples.ts";
 import {
-  concatFrameColumns,
-  packFrameColumns,
   frameBatch,
-  frameColumnBuffers,
   frameComputedChecksum,
   frameEnd,
   frameIndexInBatch,
   frameOffsetDelta,
   frameStoredChecksum,
   frameUserHeadersLength,
-  KeptColumnsBuilder,
 } from "./frame-columns.ts";
+import { concatFrameColumns, packFrameColumns, frameColumnBuffers, KeptColumnsBuilder } from "./frame-columns-build.ts";
 import { encodeBatch, stampBatch } from "./encode.ts";
 import { FRAME_COLUMNS, widePositions, type FrameColumns } from "./model.ts";
 import { concat, F, getU32, producerBatch } from "../../test/helpers.ts";

@@ -6,7 +6,7 @@
 import type { Diagnostic, DiagnosticCode } from "../format/diagnostics.ts";
 import { diagnostic } from "../format/diagnostics.ts";
 import { DiagnosticKeeper } from "./diagnostic-cap.ts";
-import { concatFrameColumns, KeptColumnsBuilder } from "./frame-columns.ts";
+import { concatFrameColumns, KeptColumnsBuilder } from "./frame-columns-build.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
 import { type Analysis, type BatchModel, type FrameColumns } from "./model.ts";
 import type { RangeResult } from "./range-walk.ts";

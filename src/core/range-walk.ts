@@ -11,7 +11,7 @@ import { ByteReader } from "../format/reader.ts";
 import { diagnostic, FRAME_FLAG_OF, type Diagnostic, type DiagnosticCode } from "../format/diagnostics.ts";
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { KernelColumns, KernelWalker, WalkResult } from "../checksum/kernel/wasm-kernel.ts";
-import { KeptColumnsBuilder } from "./frame-columns.ts";
+import { KeptColumnsBuilder } from "./frame-columns-build.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
 import { widePositions, type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 import {

@@ -14,7 +14,7 @@ import type { RangeWorkerDiscard, RangeWorkerInit, RangeWorkerReply } from "./ra
 import { rangeSource, sequentialRead, streamRanges, type StreamedRange, type StreamSpan } from "./stream-ranges.ts";
 import { guessBatchStart } from "../core/batch-start-guess.ts";
 import { shiftRangeBatches } from "../core/range-shift.ts";
-import { frameColumnBuffers } from "../core/frame-columns.ts";
+import { frameColumnBuffers } from "../core/frame-columns-build.ts";
 import { releaseBuffer } from "../lib/release-buffer.ts";
 
 /** Files from this size on are walked by more than one thread (below, one thread is done before a worker boots). */

@@ -1,6 +1,6 @@
 /** A range worker: walks batch-aligned ranges whose bytes it is sent through its own kernel, one job per message. */
 import { createWasmKernel } from "../checksum/kernel/wasm-kernel.ts";
-import { frameColumnBuffers, packFrameColumns } from "../core/frame-columns.ts";
+import { frameColumnBuffers, packFrameColumns } from "../core/frame-columns-build.ts";
 import { releasableBuffer, releaseBuffer } from "../lib/release-buffer.ts";
 import { dropCodesFinding, walkRange, type RangeResult } from "../core/range-walk.ts";
 import { rangeSource } from "./stream-ranges.ts";

@@ -3,7 +3,7 @@ import { throttleProgress } from "../lib/progress-throttle.ts";
 import { analyze } from "../core/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { detectFormat, openInputWith, openPartition } from "../core/containers/index.ts";
-import { frameColumnBuffers } from "../core/frame-columns.ts";
+import { frameColumnBuffers } from "../core/frame-columns-build.ts";
 import type { Analysis } from "../core/model.ts";
 import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";

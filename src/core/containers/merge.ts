@@ -3,7 +3,7 @@ import { diagnostic, type Diagnostic, type DiagnosticCode } from "../../format/d
 import type { FieldSpec } from "../../format/fields.ts";
 import { fieldValueText } from "../../format/containers/value-text.ts";
 import type { ContainerByteKind } from "../../format/containers/kinds.ts";
-import { KeptColumnsBuilder } from "../frame-columns.ts";
+import { KeptColumnsBuilder } from "../frame-columns-build.ts";
 import type { Analysis, BatchModel } from "../model.ts";
 import type { ContainerField } from "./types.ts";
 
