@@ -5,6 +5,7 @@
  * merged in input order (range-merge.ts), so the Analysis equals a single-threaded one. The page's
  * Web Workers can reuse the same three steps: planRanges, walkRange per range, mergeRanges.
  */
+import { unpackBatches, type PackedBatches } from "../src/core/batch-wire.ts";
 import { Worker } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import type { RangePlan } from "../src/core/stream-analyze.ts";
@@ -48,7 +49,7 @@ export interface PoolOptions {
 
 const WORKER_URL = new URL("./range-worker-boot.mjs", import.meta.url);
 
-type Reply = { ready: true } | { ok: true; result: RangeResult } | { ok: false; error: string };
+type Reply = { ready: true } | { ok: true; result: Omit<RangeResult, "batches"> & { batches: PackedBatches } } | { ok: false; error: string };
 type Waiter = { resolve: (r: RangeResult) => void; reject: (e: Error) => void };
 
 /** One worker thread and its jobs in flight, answered in the order they were posted. */
@@ -75,7 +76,7 @@ class PooledWorker {
       if ("ready" in m) return started();
       const w = this.waiting.shift();
       if (!w) return;
-      if (m.ok) w.resolve(m.result);
+      if (m.ok) w.resolve({ ...m.result, batches: unpackBatches(m.result.batches) });
       else w.reject(new Error(m.error));
     });
     worker.on("error", fail);

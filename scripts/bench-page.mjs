@@ -53,6 +53,7 @@ const USAGE = `usage: npm run bench:page -- [--mib N] [--payload BYTES] [--no-bu
 
   --mib N          segment size in MiB (default 256)
   --payload BYTES  payload size of every message (default 100)
+  --per-batch N    messages per batch (default 1000, fewer when a batch would pass 1 MiB); 1 is a producer that sends one at a time
   --no-build       serve dist/ as it is (default: vite build first)
   --no-keep        delete the segment file afterwards (default: keep it in the temp dir for the next run)
   --headed         show the browser window
@@ -65,6 +66,7 @@ const { values: opts } = parseArgs({
   options: {
     mib: { type: "string", default: "256" },
     payload: { type: "string", default: "100" },
+    "per-batch": { type: "string" },
     "no-build": { type: "boolean", default: false },
     "no-keep": { type: "boolean", default: false },
     headed: { type: "boolean", default: false },
@@ -79,7 +81,8 @@ if (opts.help) {
 }
 const mib = Number(opts.mib);
 const payload = Number(opts.payload);
-if (!(mib > 0) || !(payload >= 0) || !Number.isInteger(payload)) {
+const perBatch = opts["per-batch"] === undefined ? undefined : Number(opts["per-batch"]);
+if (!(mib > 0) || !(payload >= 0) || !Number.isInteger(payload) || (perBatch !== undefined && !(Number.isInteger(perBatch) && perBatch >= 1))) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -93,8 +96,8 @@ async function segmentFile() {
   register();
   const { planSegment, buildSegment } = await import(pathToFileURL(path.join(ROOT, "scripts", "bench", "segment.ts")).href);
   const { loadXxh3 } = await import(pathToFileURL(path.join(ROOT, "src", "checksum", "xxh3.ts")).href);
-  const plan = planSegment(payload, mib * MiB);
-  const file = path.join(os.tmpdir(), `iggy-bench-page-${mib}MiB-p${payload}-00000000000000000000.log`);
+  const plan = planSegment(payload, mib * MiB, perBatch);
+  const file = path.join(os.tmpdir(), `iggy-bench-page-${mib}MiB-p${payload}${perBatch === undefined ? "" : `-b${perBatch}`}-00000000000000000000.log`);
   if (existsSync(file) && statSync(file).size === plan.totalBytes) return { file, plan, reused: true, buildMs: 0 };
   const t0 = performance.now();
   const bytes = buildSegment(await loadXxh3(), plan);

@@ -3,6 +3,7 @@
  * Aborting terminates the worker (WASM cannot be interrupted) and the next call starts a fresh one;
  * where no worker can start, the same core runs on the main thread.
  */
+import { analysisFromWire } from "../core/batch-wire.ts";
 import type { FormatChoice, PartitionResult } from "../core/containers/index.ts";
 import type { Analysis } from "../core/model.ts";
 import type { FromWorker, InputMeta, ToWorker } from "./protocol.ts";
@@ -78,7 +79,7 @@ export class AnalysisClient {
   async analyze(input: AnalysisInput, signal: AbortSignal, onProgress?: (done: number, total: number) => void, startOffset = 0): Promise<AnalyzedInput> {
     const { reply, ranOn } = await this.run((id) => ({ type: "analyze", id, input: ownedInput(input), startOffset }), signal, onProgress);
     if (reply.type !== "result" || !reply.buffer) throw new Error("unexpected worker reply");
-    return { bytes: new Uint8Array(reply.buffer), analysis: reply.analysis, ranOn };
+    return { bytes: new Uint8Array(reply.buffer), analysis: analysisFromWire(reply.analysis), ranOn };
   }
 
   /** Opens input as its detected (or forced) format: the worker runs openInput. */
@@ -99,7 +100,7 @@ export class AnalysisClient {
       options.onProgress,
     );
     if (reply.type !== "result" || !reply.meta) throw new Error("unexpected worker reply");
-    return { bytes: reply.buffer && new Uint8Array(reply.buffer), analysis: reply.analysis, meta: reply.meta, ranOn };
+    return { bytes: reply.buffer && new Uint8Array(reply.buffer), analysis: analysisFromWire(reply.analysis), meta: reply.meta, ranOn };
   }
 
   /** Decodes files as one partition in the worker, one segment at a time; onProgress gets files done. */
@@ -164,7 +165,7 @@ export class AnalysisClient {
       return this.exchange(
         message,
         signal,
-        (m) => (m.type === "patched-result" ? m.analysis : m.type === "need-base" ? null : undefined),
+        (m) => (m.type === "patched-result" ? analysisFromWire(m.analysis) : m.type === "need-base" ? null : undefined),
         viaMain,
         base instanceof ArrayBuffer ? [base] : [],
       );

@@ -1,6 +1,6 @@
 /** The typed messages between the page and the analysis worker. */
 import type { FormatChoice, OpenedInput, PartitionResult } from "../core/containers/index.ts";
-import type { Analysis } from "../core/model.ts";
+import type { WireAnalysis } from "../core/batch-wire.ts";
 import type { ShareDecode } from "../lib/share-codec.ts";
 import type { Patch } from "../core/edit-overlay.ts";
 
@@ -59,7 +59,8 @@ export interface AnalyzePatchedRequest {
 export interface PatchedResultMessage {
   readonly type: "patched-result";
   readonly id: number;
-  readonly analysis: Analysis;
+  /** Its batches packed (core/batch-wire.ts): the client unpacks them. */
+  readonly analysis: WireAnalysis;
 }
 
 /** Worker → page: this worker does not hold the original of that key; send it with the patches. */
@@ -90,7 +91,8 @@ export interface ResultMessage {
   readonly type: "result";
   readonly id: number;
   readonly buffer: ArrayBuffer | null;
-  readonly analysis: Analysis;
+  /** Its batches packed (core/batch-wire.ts): the client unpacks them. */
+  readonly analysis: WireAnalysis;
   /** The format and container parts, or null for a plain analyse (no `format` asked). */
   readonly meta: InputMeta | null;
 }

@@ -1,4 +1,5 @@
 /** The messages between the analysis worker and the range workers it starts for a large File (all cores on the page). */
+import type { PackedBatches } from "../core/batch-wire.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import type { RangeResult } from "../core/range-walk.ts";
 import type { RangePlan } from "../core/stream-analyze.ts";
@@ -32,8 +33,11 @@ export interface RangeWorkerDiscard {
   readonly type: "discard";
 }
 
+/** A range's result as it crosses: its batches packed (core/batch-wire.ts). */
+export type WireRangeResult = Omit<RangeResult, "batches"> & { readonly batches: PackedBatches };
+
 /** Range worker → analysis worker: ready for jobs, a range's result (columns transferred), or why it failed. */
 export type RangeWorkerReply =
   | { readonly type: "ready" }
-  | { readonly type: "done"; readonly id: number; readonly result: RangeResult; readonly spare: ArrayBuffer }
+  | { readonly type: "done"; readonly id: number; readonly result: WireRangeResult; readonly spare: ArrayBuffer }
   | { readonly type: "failed"; readonly id: number | null; readonly message: string };

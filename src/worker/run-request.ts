@@ -4,6 +4,7 @@ import { analyze } from "../core/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { detectFormat, openInputWith, openPartition } from "../core/containers/index.ts";
 import { frameColumnBuffers } from "../core/frame-columns-build.ts";
+import { analysisToWire, packedBatchBuffers, type WireAnalysis } from "../core/batch-wire.ts";
 import type { Analysis } from "../core/model.ts";
 import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";
@@ -12,6 +13,12 @@ import { forgetWalkedForShowing, openOnDemand, streamPartitionSegment } from "./
 import type { AnalyzeRequest, FromWorker, InputMeta, PartitionRequest, ToWorker } from "./protocol.ts";
 
 const bytesOf = async (input: Blob | ArrayBuffer): Promise<ArrayBuffer> => (input instanceof ArrayBuffer ? input : await readBlob(input));
+
+/** The analysis as it crosses to the page (batches packed, core/batch-wire.ts) and the buffers that move with it. */
+function onTheWire(analysis: Analysis): { wire: WireAnalysis; transfer: ArrayBuffer[] } {
+  const wire = analysisToWire(analysis);
+  return { wire, transfer: [...frameColumnBuffers(analysis.frames), ...packedBatchBuffers(wire.batches)] };
+}
 
 /** Splits an opened input into the model and the rest (the rest crosses the bridge as `meta`). */
 function split(opened: { analysis: Analysis } & InputMeta): { analysis: Analysis; meta: InputMeta } {
@@ -84,7 +91,8 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
         return;
       }
       const analysis = await analyze(bytes, { startOffset: request.startOffset });
-      post({ type: "patched-result", id, analysis }, frameColumnBuffers(analysis.frames));
+      const { wire, transfer } = onTheWire(analysis);
+      post({ type: "patched-result", id, analysis: wire }, transfer);
     } catch (err) {
       post({ type: "error", id, message: err instanceof Error ? err.message : String(err) }, []);
     }
@@ -99,12 +107,16 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
         { name: request.name ?? "", format: request.format, companion: request.companion, rangeWorkers: request.rangeWorkers },
         onProgress,
       );
-      if (opened) return post({ type: "result", id, buffer: null, ...opened }, frameColumnBuffers(opened.analysis.frames));
+      if (opened) {
+        const { wire, transfer } = onTheWire(opened.analysis);
+        return post({ type: "result", id, buffer: null, meta: opened.meta, analysis: wire }, transfer);
+      }
     }
     const buffer = await bytesOf(request.input);
     const bytes = new Uint8Array(buffer);
     const { analysis, meta } = await open(request, bytes, onProgress);
-    post({ type: "result", id, buffer, analysis, meta }, [buffer, ...frameColumnBuffers(analysis.frames)]);
+    const { wire, transfer } = onTheWire(analysis);
+    post({ type: "result", id, buffer, analysis: wire, meta }, [buffer, ...transfer]);
   } catch (err) {
     // Every request gets a reply, so the page never waits on a request that failed.
     post({ type: "error", id, message: err instanceof Error ? err.message : String(err) }, []);
