@@ -1,5 +1,5 @@
 /** The host-independent body of the worker: one request in, progress and one reply out. */
-import { throttleProgress } from "../lib/progress-throttle.ts";
+import { throttleProgress } from "./progress-throttle.ts";
 import { analyze } from "../core/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { detectFormat, openInputWith, openPartition } from "../core/containers/index.ts";
