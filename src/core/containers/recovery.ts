@@ -3,7 +3,7 @@
  * (containers.md "Recovery verdict"; upstream core/server/src/segment_recovery.rs, recover_segment_bounds).
  */
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
-import type { Analysis } from "../model.ts";
+import type { Analysis, BatchModel } from "../model.ts";
 import type { IndexEntry, RecoveryVerdict } from "./types.ts";
 import { memoryHeaderAt, type HeaderAt } from "./walk.ts";
 import { plural } from "../../format/values.ts";
@@ -30,8 +30,6 @@ export function recoverSegment(bytes: Uint8Array, analysis: Analysis, startOffse
 /** recoverSegment() reading only the headers it walks (`headerAt`), for a segment that is not in memory; its size is the analysis'. */
 export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, startOffset: bigint | null, entries: readonly IndexEntry[]): RecoveryVerdict {
   const size = analysis.size;
-  const starts = new Map<number, number>();
-  for (const b of analysis.batches) if (b.header) starts.set(b.start, b.index);
   let kept: number;
   let lastOffset: bigint | null = null;
   let reason: DiagnosticCode | null = null;
@@ -71,6 +69,10 @@ export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, start
     let expected = startOffset ?? analysis.batches[0]?.header?.baseOffset ?? 0n;
     let anyMessages = false;
     let pos = 0;
+    // The walk's batches tile the input in order, as this scan goes: a cursor finds the one at pos, where a Map of
+    // every batch start cost 0.45 s for 664,444 single-message batches.
+    const batches = analysis.batches;
+    let k = 0;
     while (pos < size) {
       const h = headerAt(pos, size);
       if (typeof h === "string") {
@@ -81,7 +83,9 @@ export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, start
         reason = pos === 0 ? "segment-name-mismatch" : "segment-offset-gap";
         break;
       }
-      const model = analysis.batches[starts.get(pos) ?? -1];
+      while (k < batches.length && (batches[k] as BatchModel).start < pos) k++;
+      const at = batches[k];
+      const model = at && at.start === pos && at.header ? at : undefined;
       const fault = model && model.errors > 0 ? firstBatchError(analysis, model.index) : null;
       if (fault) {
         reason = fault;
