@@ -305,3 +305,19 @@ test("the Frames table follows the hex map into another batch: it lists that bat
   await page.getByLabel("Go to or search").press("Enter");
   await expect(framesPanel.locator(".tbl-count")).toContainText("batch 2");
 });
+
+test("the Frames table sorts all frames of a 32 MiB input by producer time once, and is done sorting", async ({ page }) => {
+  const { file, plan } = await bigSegment(32);
+  expect(plan.frames).toBeGreaterThan(100_000); // the order is built after a paint, with the table busy meanwhile
+  await openPage(page);
+  await openFile(page, file);
+  const framesPanel = page.getByRole("region", { name: "Frames" });
+  await framesPanel.getByLabel("All batches").check();
+  const head = page.getByRole("grid", { name: "Frames", exact: true }).getByRole("columnheader").filter({ hasText: "Producer time" }).first();
+  await head.getByRole("button").click();
+  await expect(head).toHaveAttribute("aria-sort", "ascending");
+  // Sorted once: the table stops being busy, and stays so.
+  await expect(framesPanel.locator(".tbl-busy")).toHaveCount(0, { timeout: 15_000 });
+  await page.waitForTimeout(1000);
+  await expect(framesPanel.locator(".tbl-busy")).toHaveCount(0);
+});

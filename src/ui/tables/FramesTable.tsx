@@ -195,7 +195,8 @@ export function FramesTable({ input }: { input: LoadedInput }) {
   const sort = sorting[0] && (byteSortable || !byteSort) ? sorting[0] : undefined;
   // On demand, a byte sort reads the frames it sorts: the shown batch's, once per batch.
   const spanRead = useByteWindow(input.source, bytes === null && sort && byteSort ? span.start : 0, bytes === null && sort && byteSort ? span.end : 0);
-  const sortBytes = bytes ? wholeWindow(bytes) : spanRead.window;
+  // One object per input: the order's deps compare it, and a fresh one each render would sort again each render.
+  const sortBytes = useMemo(() => (bytes ? wholeWindow(bytes) : spanRead.window), [bytes, spanRead.window]);
   const waitingForBytes = sort !== undefined && byteSort && sortBytes === null;
   const { order, busy } = useRowOrder(
     () =>
