@@ -45,7 +45,6 @@ class GrowableColumns {
   private readonly lastUserHeaders: number[] = [];
   private readonly offsetRunStarts: number[] = [];
   private readonly offsetRunDeltas: number[] = [];
-  private nextOffsetDelta = -1;
   /** Whether positions are f64 (widePositions): the kept columns' types follow it. */
   protected readonly wide: boolean;
 
@@ -86,39 +85,9 @@ class GrowableColumns {
     this.lastUserHeaders.push(userHeadersLength);
   }
 
-  /**
-   * Notes that frame `frame` holds offset_delta `delta` where the runs noted so far may not say so (frames in
-   * ascending order, each frame between two noted ones one more than the one before it): a run starts there
-   * only when the last run does not already give it that value, so the runs are the ones addOffsetDeltas notes.
-   */
+  /** Notes that frame `frame` holds offset_delta `delta` (noteRun: frames in ascending order, as noted in between). */
   noteOffsetDelta(frame: number, delta: number): void {
-    let runs = this.offsetRunStarts.length;
-    // A frame noted twice (the frame after a flagged one, flagged itself) keeps its later value.
-    if (runs > 0 && this.offsetRunStarts[runs - 1] === frame) {
-      this.offsetRunStarts.pop();
-      this.offsetRunDeltas.pop();
-      runs--;
-    }
-    if (runs > 0 && (this.offsetRunDeltas[runs - 1] as number) + frame - (this.offsetRunStarts[runs - 1] as number) === delta) return;
-    this.offsetRunStarts.push(frame);
-    this.offsetRunDeltas.push(delta);
-  }
-
-  /**
-   * Notes the offset_delta of frames [first, first + deltas.length), in order after every frame noted
-   * before: only where a value is not the previous one + 1 (a batch's first frame, as a rule) is it kept.
-   */
-  addOffsetDeltas(first: number, deltas: Uint32Array): void {
-    let next = this.nextOffsetDelta;
-    for (let j = 0; j < deltas.length; j++) {
-      const delta = deltas[j] as number;
-      if (delta !== next) {
-        this.offsetRunStarts.push(first + j);
-        this.offsetRunDeltas.push(delta);
-      }
-      next = delta + 1;
-    }
-    this.nextOffsetDelta = next;
+    noteRun(this.offsetRunStarts, this.offsetRunDeltas, frame, delta);
   }
 
   /** The kept columns holding the frames found: views when little capacity is spare, else trimmed copies. */
@@ -193,17 +162,37 @@ export class FrameColumnsBuilder extends GrowableColumns {
       if ((flags[i] as number) & FrameFlag.checksumMismatch) this.addMismatch(i, this.computedChecksum[i] as bigint);
       if (i + 1 === this.count || batch[i + 1] !== batch[i]) this.addLast(i, userHeadersLength[i] as number);
     }
-    this.addOffsetDeltas(0, this.offsetDelta.subarray(0, this.count));
+    const deltas = this.offsetDelta;
+    for (let i = 0; i < this.count; i++) this.noteOffsetDelta(i, deltas[i] as number);
     return super.finish();
   }
 }
 
-/** The lists FrameColumns keeps of some frames only: ascending frame indexes, and a value of each. */
-const SPARSE_LISTS = [
+/**
+ * The one rule of offset runs, for every walk and join: frame `frame` (after every frame noted so far, each
+ * frame between two noted ones one more than the one before it) holds `delta`; a run starts there only when
+ * the last run does not already give it that value, and a frame noted twice keeps its later value, so any
+ * route to the same frames notes the same runs.
+ */
+function noteRun(starts: number[], deltas: number[], frame: number, delta: number): void {
+  if (starts.at(-1) === frame) {
+    starts.pop();
+    deltas.pop();
+  }
+  const last = starts.length - 1;
+  if (last >= 0 && (deltas[last] as number) + frame - (starts[last] as number) === delta) return;
+  starts.push(frame);
+  deltas.push(delta);
+}
+
+/** The lists FrameColumns keeps of some frames only, whose frame indexes a join rebases: ascending indexes, and a value of each. */
+const REBASED_LISTS = [
   ["mismatchFrames", "mismatchChecksums"],
   ["lastFrames", "lastUserHeaders"],
-  ["offsetRunStarts", "offsetRunDeltas"],
 ] as const satisfies readonly (readonly [keyof FrameColumns, keyof FrameColumns])[];
+
+/** Every sparse list: those and the offset runs (joined by noteRun). */
+const SPARSE_LISTS = [...REBASED_LISTS, ["offsetRunStarts", "offsetRunDeltas"]] as const;
 
 /** Every typed array buffer of a FrameColumns, for transferring it to another realm (each once). */
 export function frameColumnBuffers(frames: FrameColumns): ArrayBuffer[] {
@@ -244,7 +233,7 @@ export function concatFrameColumns(all: readonly FrameColumns[], release?: (buff
   const count = all.reduce((n, f) => n + f.count, 0);
   const out: Record<string, unknown> = { count };
   // The sparse lists first: a part's columns may share a buffer with them, and the copy below frees it.
-  for (const [indexes, values] of SPARSE_LISTS) {
+  for (const [indexes, values] of REBASED_LISTS) {
     const length = all.reduce((n, f) => n + f[indexes].length, 0);
     const joinedIndexes = new Uint32Array(length);
     const make = (all[0] as FrameColumns)[values].constructor as new (length: number) => { set(from: ArrayLike<unknown>, at: number): void };
@@ -253,17 +242,24 @@ export function concatFrameColumns(all: readonly FrameColumns[], release?: (buff
     let base = 0;
     for (const f of all) {
       const from = f[indexes];
-      // A part's walk starts a run at its first frame; where the previous part's run goes on there, it is dropped, so
-      // the joined runs are the ones a single walk notes.
-      const skip = indexes === "offsetRunStarts" && at > 0 && continuesRun(joinedIndexes, joinedValues as unknown as Uint32Array, at, base, f) ? 1 : 0;
-      for (let k = skip; k < from.length; k++) joinedIndexes[at + k - skip] = (from[k] as number) + base;
-      joinedValues.set(f[values].subarray(skip), at);
-      at += from.length - skip;
+      for (let k = 0; k < from.length; k++) joinedIndexes[at + k] = (from[k] as number) + base;
+      joinedValues.set(f[values], at);
+      at += from.length;
       base += f.count;
     }
-    out[indexes] = at === length ? joinedIndexes : joinedIndexes.slice(0, at);
-    out[values] = at === length ? joinedValues : (joinedValues as unknown as Uint32Array).slice(0, at);
+    out[indexes] = joinedIndexes;
+    out[values] = joinedValues;
   }
+  // Each part's walk starts a run at its first frame; noted again here, one that goes on from the part before is dropped.
+  const runStarts: number[] = [];
+  const runDeltas: number[] = [];
+  let base = 0;
+  for (const f of all) {
+    for (let k = 0; k < f.offsetRunStarts.length; k++) noteRun(runStarts, runDeltas, (f.offsetRunStarts[k] as number) + base, f.offsetRunDeltas[k] as number);
+    base += f.count;
+  }
+  out.offsetRunStarts = Uint32Array.from(runStarts);
+  out.offsetRunDeltas = Uint32Array.from(runDeltas);
   // A part past 4 GiB has f64 positions; then the joined columns need them too.
   const wide = all.some((f) => f.start.BYTES_PER_ELEMENT === 8);
   const joined = Object.fromEntries(COLUMN_NAMES.map((name) => [name, new (arrayOf(FRAME_COLUMNS[name], wide))(count)])) as unknown as Record<
@@ -278,10 +274,4 @@ export function concatFrameColumns(all: readonly FrameColumns[], release?: (buff
   }
   for (const name of COLUMN_NAMES) out[name] = joined[name];
   return out as unknown as FrameColumns;
-}
-
-// Whether the offset run the joined runs [0, at) end with gives part `f`'s first frame (joined index `base`) its first offset_delta.
-function continuesRun(starts: Uint32Array, deltas: Uint32Array, at: number, base: number, f: FrameColumns): boolean {
-  if (f.offsetRunStarts[0] !== 0) return false;
-  return (deltas[at - 1] as number) + base - (starts[at - 1] as number) === f.offsetRunDeltas[0];
 }

@@ -58,7 +58,8 @@ describe("frame columns", () => {
         b.start[i] = start + k * 60;
         b.payloadLength[i] = 12;
       }
-      b.addOffsetDeltas(0, Uint32Array.of(0, 1));
+      b.noteOffsetDelta(0, 0);
+      b.noteOffsetDelta(1, 1);
       b.addLast(1, 7);
       return b.finish();
     };
@@ -70,17 +71,26 @@ describe("frame columns", () => {
     expect(concatFrameColumns([part(false, 0), part(false, 300)]).start).toBeInstanceOf(Uint32Array);
   });
 
-  it("give back any offset_delta noted in windows of any size, runs or not", () => {
+  it("give back any offset_delta noted frame by frame, or in parts of any size joined, with the same runs", () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.nat(5), fc.constant(0xffffffff), fc.nat()), { maxLength: 60 }), fc.nat(7), (steps, cut) => {
         // Runs of +1 broken by jumps, a wrap past u32 included.
         const deltas = Uint32Array.from(steps.reduce<number[]>((out, step) => [...out, step % 3 === 0 ? step : ((out.at(-1) ?? 0) + 1) >>> 0], []));
-        const b = new KeptColumnsBuilder(deltas.length);
-        for (let at = 0; at < deltas.length; at += cut + 1) b.addOffsetDeltas(at, deltas.subarray(at, at + cut + 1));
-        b.count = deltas.length;
-        const f = b.finish();
+        const noted = (from: number, to: number) => {
+          const b = new KeptColumnsBuilder(to - from);
+          for (let i = from; i < to; i++) b.noteOffsetDelta(i - from, deltas[i] as number);
+          b.count = to - from;
+          return b.finish();
+        };
+        const f = noted(0, deltas.length);
         expect(Array.from(deltas, (_, i) => frameOffsetDelta(f, i))).toEqual([...deltas]);
         expect(f.offsetRunStarts.length).toBeLessThanOrEqual(deltas.length);
+        const parts = [];
+        for (let at = 0; at < deltas.length; at += cut + 1) parts.push(noted(at, Math.min(deltas.length, at + cut + 1)));
+        if (parts.length < 2) return;
+        const joined = concatFrameColumns(parts);
+        expect([...joined.offsetRunStarts]).toEqual([...f.offsetRunStarts]);
+        expect([...joined.offsetRunDeltas]).toEqual([...f.offsetRunDeltas]);
       }),
       { numRuns: 300 },
     );
