@@ -4,17 +4,17 @@
  * the workers doing the decode (72 whole-page paints in one opening, measured with a trace).
  */
 
-/** Calls `report` for the first progress, then at most once every `everyMs`, and always for the last (done ≥ total). */
-export function throttleProgress(
-  report: (done: number, total: number) => void,
+/** Calls `report` for the first progress, then at most once every `everyMs`, and always for the last (done ≥ total); `rest` goes along. */
+export function throttleProgress<Rest extends unknown[] = []>(
+  report: (done: number, total: number, ...rest: Rest) => void,
   everyMs: number,
   now: () => number = () => performance.now(),
-): (done: number, total: number) => void {
+): (done: number, total: number, ...rest: Rest) => void {
   let last = -Infinity;
-  return (done, total) => {
+  return (done, total, ...rest) => {
     const t = now();
     if (done < total && t - last < everyMs) return;
     last = t;
-    report(done, total);
+    report(done, total, ...rest);
   };
 }

@@ -8,6 +8,7 @@
 import { createSHA256 } from "hash-wasm";
 import type { Patch } from "../core/edit-overlay.ts";
 import { byobReader, heldRead } from "./byob-read.ts";
+import { throttleProgress } from "./progress-throttle.ts";
 import { searchWindows, type WindowReader } from "../core/search.ts";
 import type { FromSearchWorker, ToSearchWorker } from "./search-protocol.ts";
 
@@ -185,16 +186,21 @@ export function createSearchHost(
     }
     const { id, source, patches, pattern } = message;
     const parts = source.size >= parallelFrom ? SEARCH_STREAMS : 1;
-    let lastReport = 0;
-    const report = (done: number, hits: number) => {
-      const now = Date.now();
-      if (now - lastReport >= 50 || done === source.size) {
-        lastReport = now;
-        post({ type: "search-progress", id, done, total: source.size, hits }, []);
-      }
-    };
+    const report = throttleProgress((done: number, total: number, hits: number) => post({ type: "search-progress", id, done, total, hits }, []), 50);
     // Half windows in parts: four parts hold 4 × 2 windows, not 2.
-    const search = parts > 1 ? searchParts(source, patches, pattern, message.limit, Math.max(1, window >> 1), parts, () => cancelled.has(id), report) : null;
+    const search =
+      parts > 1
+        ? searchParts(
+            source,
+            patches,
+            pattern,
+            message.limit,
+            Math.max(1, window >> 1),
+            parts,
+            () => cancelled.has(id),
+            (done, hits) => report(done, source.size, hits),
+          )
+        : null;
     const whole = search ? null : (streamedWindows(source, patches, window, Math.max(0, pattern.length - 1)) ?? slicedWindows(source, patches));
     // Each window is read asynchronously, so a cancel posted meanwhile is handled before the next one is searched.
     void (
@@ -203,7 +209,7 @@ export function createSearchHost(
         source.size,
         (whole as Windows).read,
         pattern,
-        { limit: message.limit, chunk: window, cancelled: () => cancelled.has(id), onProgress: (done, _total, hits) => report(done, hits) },
+        { limit: message.limit, chunk: window, cancelled: () => cancelled.has(id), onProgress: report },
         (whole as Windows).ahead,
       )
     )
