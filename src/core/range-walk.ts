@@ -439,8 +439,8 @@ function appendColumns(frames: KeptColumnsBuilder, c: KernelColumns, result: Wal
   if (at !== expectedStart) throw new Error(`frame columns out of step: ${at} built, ${expectedStart} expected`);
   // Doubling when the density estimate fell short, so growth stays amortised.
   if (at + n > frames.allocated) frames.reserve(Math.max(at + n, frames.allocated * 2));
-  frames.start.set(c.start, at);
-  if (c.startBase !== 0) for (let j = 0; j < n; j++) frames.start[at + j] = c.startBase + (c.start[j] as number);
+  if (c.startBase === 0) frames.start.set(c.start, at);
+  else for (let j = 0; j < n; j++) frames.start[at + j] = c.startBase + (c.start[j] as number);
   frames.payloadLength.set(c.payloadLength, at);
   frames.flags.set(c.flags, at);
   const { records, flaggedRecords: flagged } = result;
