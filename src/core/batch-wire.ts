@@ -10,6 +10,9 @@ import type { Analysis, BatchHeader, BatchModel, TruncatedFrame } from "./model.
 const HEADER_FIELDS = valueFields(BATCH_HEADER_LAYOUT);
 // Every batch header value is a u64 or a number today; a field of another type needs a column kind here.
 for (const f of HEADER_FIELDS) if (!["u8", "u16", "u32", "u64"].includes(f.type)) throw new Error(`batch-wire: no column for ${f.jsonKey} (${f.type})`);
+const HEADER_KEYS: readonly string[] = HEADER_FIELDS.map((f) => f.jsonKey);
+/** A header column, indexed by batch. */
+type HeaderColumn = { [batch: number]: bigint | number };
 
 /** Bits of PackedBatches.flags. */
 const HAS_HEADER = 1;
@@ -56,8 +59,7 @@ export function packBatches(batches: readonly BatchModel[]): PackedBatches {
     if (b.computedChecksum !== null) computedChecksums[i] = b.computedChecksum;
     if (b.header) {
       const values = b.header as unknown as Readonly<Record<string, bigint | number>>;
-      for (let k = 0; k < HEADER_FIELDS.length; k++)
-        (header[k] as { [i: number]: bigint | number })[i] = values[(HEADER_FIELDS[k] as { jsonKey: string }).jsonKey] as never;
+      for (let k = 0; k < HEADER_KEYS.length; k++) (header[k] as HeaderColumn)[i] = values[HEADER_KEYS[k] as string] as bigint | number;
     }
     if (b.truncatedFrame) {
       truncatedBatches.push(i);
@@ -78,8 +80,7 @@ export function unpackBatches(p: PackedBatches): BatchModel[] {
     let decoded: BatchHeader | null = null;
     if (flags & HAS_HEADER) {
       const values: Record<string, bigint | number> = {};
-      for (let k = 0; k < HEADER_FIELDS.length; k++)
-        values[(HEADER_FIELDS[k] as { jsonKey: string }).jsonKey] = (header[k] as { [i: number]: bigint | number })[i] as bigint | number;
+      for (let k = 0; k < HEADER_KEYS.length; k++) values[HEADER_KEYS[k] as string] = (header[k] as HeaderColumn)[i] as bigint | number;
       decoded = values as unknown as BatchHeader;
     }
     const truncated = p.truncatedBatches[t] === i ? (p.truncatedFrames[t++] as TruncatedFrame) : null;
