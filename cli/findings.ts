@@ -86,7 +86,7 @@ export function parseDiagramTarget(analysis: Analysis, text: string): DiagramTar
   const m = /^\s*(?:batch:(\d+)|frame:(\d+):(\d+))\s*$/.exec(text);
   if (!m) return "--diagram takes batch:N or frame:N:K (frame K of batch N)";
   const batch = Number(m[1] ?? m[2]);
-  const b = analysis.batches[batch];
+  const b = analysis.batches.at(batch);
   if (!b?.header) return b ? `batch ${batch} has no whole header to draw` : `there is no batch ${batch} (the input has ${analysis.batches.length})`;
   if (m[1] !== undefined) return { kind: "batch", batch };
   const k = Number(m[3]);

@@ -5,7 +5,7 @@
  * merged in input order (range-merge.ts), so the Analysis equals a single-threaded one. The page's
  * Web Workers can reuse the same three steps: planRanges, walkRange per range, mergeRanges.
  */
-import { unpackBatches, type PackedBatches } from "../src/core/batch-wire.ts";
+import { BatchTable, type PackedBatches } from "../src/core/batch-table.ts";
 import { Worker } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import type { RangePlan } from "../src/core/stream-analyze.ts";
@@ -76,7 +76,7 @@ class PooledWorker {
       if ("ready" in m) return started();
       const w = this.waiting.shift();
       if (!w) return;
-      if (m.ok) w.resolve({ ...m.result, batches: unpackBatches(m.result.batches) });
+      if (m.ok) w.resolve({ ...m.result, batches: BatchTable.fromPacked(m.result.batches) });
       else w.reject(new Error(m.error));
     });
     worker.on("error", fail);

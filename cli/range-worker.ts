@@ -4,7 +4,7 @@ import { closeSync, openSync } from "node:fs";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import { dropCodesFinding, walkRange } from "../src/core/range-walk.ts";
 import { frameColumnBuffers } from "../src/core/frame-columns-build.ts";
-import { packBatches, packedBatchBuffers } from "../src/core/batch-wire.ts";
+import { packedBatchBuffers } from "../src/core/batch-table.ts";
 import { fileSource } from "./file-source.ts";
 import type { RangeJob, RangeWorkerData } from "./range-pool.ts";
 
@@ -18,7 +18,7 @@ port.on("message", (job: RangeJob) => {
     try {
       const result = walkRange(kernel, fileSource(fd), { ...job, dropFinding: dropCodesFinding(job.dropCodes) });
       // Batches packed: a range of small batches holds hundreds of thousands, slow to clone one by one.
-      const batches = packBatches(result.batches);
+      const batches = result.batches.packed;
       const transfer = [...(result.frames ? new Set(frameColumnBuffers(result.frames)) : []), ...packedBatchBuffers(batches)];
       port.postMessage({ ok: true, result: { ...result, batches } }, transfer);
     } finally {

@@ -34,9 +34,9 @@ describe("absurd fields", () => {
     const r = await analyze(b);
     expect(findings(r)).toEqual([{ code: "batch-truncated", severity: "error", start: 32, end: 40, batch: 0, frame: null }]);
     expect(r.summary).toMatchObject({ batches: 1, frames: 2 });
-    expect(r.batches[0]).toMatchObject({ start: 0, end: b.length });
-    expect(r.batches[0]?.header?.batchLength).toBe(U64_MAX);
-    expect(toContractJson(r, b, "x").batches[0]?.header?.batchLength).toBe("18446744073709551615");
+    expect(r.batches.at(0)).toMatchObject({ start: 0, end: b.length });
+    expect(r.batches.at(0)?.header?.batchLength).toBe(U64_MAX);
+    expect(toContractJson(r, b, "x").batches.at(0)?.header?.batchLength).toBe("18446744073709551615");
   });
 
   it("batch_length 2^53+1 (not a safe integer) in a second batch is still past the end", async () => {
@@ -61,10 +61,10 @@ describe("absurd fields", () => {
         { code: "message-count-mismatch", severity: "error", start: 48, end: 52, batch: 0, frame: null },
         { code: "frame-truncated", severity: "error", start: 256, end: b.length, batch: 0, frame: 0 },
       ]);
-      expect(r.batches[0]?.computedChecksum).toBe(batchChecksum(b, 0, []));
+      expect(r.batches.at(0)?.computedChecksum).toBe(batchChecksum(b, 0, []));
       expect(r.frames.count).toBe(0);
       const json = toContractJson(r, b, "x");
-      expect(json.batches[0]?.frames).toEqual([expect.objectContaining({ start: 256, end: b.length, payloadLength: 0xffffffff, computedChecksum: null })]);
+      expect(json.batches.at(0)?.frames).toEqual([expect.objectContaining({ start: 256, end: b.length, payloadLength: 0xffffffff, computedChecksum: null })]);
     }
   });
 
@@ -74,7 +74,7 @@ describe("absurd fields", () => {
     refreshBatchChecksum(b);
     const r = await analyze(b);
     expect(findings(r)).toEqual([{ code: "message-count-mismatch", severity: "error", start: 48, end: 52, batch: 0, frame: null }]);
-    expect(r.batches[0]?.header?.messageCount).toBe(0xffffffff);
+    expect(r.batches.at(0)?.header?.messageCount).toBe(0xffffffff);
     expect(r.frames.start.length).toBe(3);
   });
 });
@@ -82,7 +82,7 @@ describe("absurd fields", () => {
 describe("nothing and noise", () => {
   it("a 0-byte input: no batches, no diagnostics", async () => {
     const r = await analyze(new Uint8Array(0));
-    expect(r.batches).toEqual([]);
+    expect(r.batches.toArray()).toEqual([]);
     expect(r.diagnostics).toEqual([]);
     expect(r.summary).toEqual({ batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 });
   });

@@ -74,9 +74,9 @@ describe("Iggy's golden batch (from the spec's hex)", () => {
     expect(r.frames.count).toBe(2);
     expect([0, 1].map((i) => frameComputedChecksum(r.frames, g, i))).toEqual([0x7596755a20b9d2bfn, 0xc0b78e751c7e6bd6n]);
     expect([0, 1].map((i) => frameStoredChecksum(r.frames, g, i))).toEqual([0x7596755a20b9d2bfn, 0xc0b78e751c7e6bd6n]);
-    expect(r.batches[0]?.computedChecksum).toBe(0x7c260763c8381fa9n);
-    expect(r.batches[0]?.header?.batchChecksum).toBe(0x7c260763c8381fa9n);
-    expect(r.batches[0]?.stamped).toBe(false);
+    expect(r.batches.at(0)?.computedChecksum).toBe(0x7c260763c8381fa9n);
+    expect(r.batches.at(0)?.header?.batchChecksum).toBe(0x7c260763c8381fa9n);
+    expect(r.batches.at(0)?.stamped).toBe(false);
     expect(findings(r)).toEqual([{ code: "user-headers-malformed", severity: "info", start: UH, end: 396, batch: 0, frame: 1 }]);
     expect(r.summary).toEqual({ batches: 1, frames: 2, errors: 0, warnings: 0, infos: 1 });
 
@@ -112,12 +112,12 @@ describe("Iggy's golden batch (from the spec's hex)", () => {
     setU64(g, 8, 100n);
     setU64(g, 16, 5000n);
     const stale = await analyze(g);
-    expect(stale.batches[0]?.computedChecksum).toBe(0xd2ee8f8ab32668c9n);
+    expect(stale.batches.at(0)?.computedChecksum).toBe(0xd2ee8f8ab32668c9n);
     expect(findings(stale).map((d) => d.code)).toEqual(["batch-checksum-mismatch", "user-headers-malformed"]);
 
     setU64(g, 40, 0xd2ee8f8ab32668c9n);
     const r = await analyze(g);
-    expect(r.batches[0]?.stamped).toBe(true);
+    expect(r.batches.at(0)?.stamped).toBe(true);
     expect(r.summary).toMatchObject({ errors: 0, warnings: 0 });
     expect(frameDetail(r, wholeWindow(g), 1).messageOffset).toBe(101n);
   });

@@ -26,7 +26,7 @@ export function analysisViolations(a: Analysis, size: number, startOffset = 0): 
     if (!(b.start <= b.end && b.end <= size)) fail(`batch ${i} range ${b.start}..${b.end} outside 0..${size}`);
     expectedStart = b.end;
   });
-  const last = a.batches[a.batches.length - 1];
+  const last = a.batches.at(a.batches.length - 1);
   const stopped = a.diagnostics.some((d) => d.code === "batch-length-too-small" && d.batch === a.batches.length - 1);
   if (from < size && !last) fail(`no batch over ${size - from} bytes`);
   if (last && last.end !== size && !stopped) fail(`batches end at ${last.end}, input at ${size}, and no batch-length-too-small`);

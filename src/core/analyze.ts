@@ -7,7 +7,8 @@ import { loadXxh3, type Xxh3 } from "../checksum/xxh3.ts";
 import { computeBatchChecksum, computeFrameChecksums } from "../checksum/verify.ts";
 import { DiagnosticKeeper } from "./diagnostic-cap.ts";
 import { FrameColumnsBuilder } from "./frame-columns-build.ts";
-import { widePositions, type Analysis, type BatchHeader, type BatchModel, type TruncatedFrame } from "./model.ts";
+import { widePositions, type Analysis, type BatchHeader, type TruncatedFrame } from "./model.ts";
+import { BatchTableBuilder } from "./batch-table.ts";
 import { analyzeInKernel } from "./stream-analyze.ts";
 import {
   checkContinuity,
@@ -81,7 +82,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
   const size = bytes.length;
   const r = new ByteReader(bytes);
   const frames = new FrameColumnsBuilder(Math.min(1 << 16, Math.ceil(size / FRAME_HEADER_SIZE) + 1), widePositions(size));
-  const batches: BatchModel[] = [];
+  const batches = new BatchTableBuilder();
   const kept = new DiagnosticKeeper(maxDiagnostics);
   const totals = { errors: 0, warnings: 0, infos: 0 };
   let counts = { errors: 0, warnings: 0, infos: 0 };
@@ -210,7 +211,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
   const finished = frames.finish();
   return {
     size,
-    batches,
+    batches: batches.finish(),
     frames: finished,
     diagnostics,
     diagnosticsOmitted: omitted,

@@ -36,7 +36,7 @@ describe("build spec", () => {
     const bytes = buildFromSpec(xxh, spec, env);
     const a = analyzeWith(xxh, bytes);
     expect(a.diagnostics.map((d) => d.code)).toEqual(["user-headers-malformed"]);
-    expect(a.batches[0]!.header).toMatchObject({ partitionId: 3n, baseOffset: 100n, messageCount: 3 });
+    expect(a.batches.at(0)!.header).toMatchObject({ partitionId: 3n, baseOffset: 100n, messageCount: 3 });
     const f0 = frameDetail(a, wholeWindow(bytes), 0);
     expect(f0.id.version).toBe(7);
     expect(f0.id.unixMillis).toBe(1_764_420_000_123);

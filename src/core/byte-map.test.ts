@@ -39,7 +39,7 @@ describe("bytesIn", () => {
 describe("kindNeeds", () => {
   test("names only a truncated frame's payload_length, and only for ranges over its body", () => {
     const t = corpus.find((c) => c.name === "09-frame-truncated.bin")!;
-    const frame = t.analysis.batches[0]!.truncatedFrame!;
+    const frame = t.analysis.batches.at(0)!.truncatedFrame!;
     expect(frame.headerComplete).toBe(true);
     expect(kindNeeds(t.analysis, frame.start + 48, frame.end)).toEqual([{ start: frame.start + PL.offset, end: frame.start + PL.offset + 4 }]);
     expect(kindNeeds(t.analysis, 0, frame.start + 48)).toEqual([]);
@@ -63,7 +63,7 @@ describe("locateByte and fillKinds over windows", () => {
   test("a truncated frame whose header is not at hand reads as payload to its end, then exactly once it is", () => {
     // The golden batch less its last 5 bytes: frame 1 keeps its payload and loses part of its user headers.
     const { bytes, analysis } = analysed(goldenBatch().subarray(0, 391));
-    const t = analysis.batches[0]!.truncatedFrame!;
+    const t = analysis.batches.at(0)!.truncatedFrame!;
     expect(t).toMatchObject({ start: 317, end: 391, headerComplete: true });
     const last = t.end - 1;
     expect(locateByte(analysis, bytes, last).kind).toBe("frame.user_headers");

@@ -66,10 +66,9 @@ export function kindNeeds(analysis: Analysis, start: number, end: number): { sta
   const spec = FRAME_FIELD.payload_length;
   const batches = analysis.batches;
   const out: { start: number; end: number }[] = [];
-  for (let i = partitionPoint(0, batches.length, (k) => (batches[k] as BatchModel).end <= start); i < batches.length; i++) {
-    const b = batches[i] as BatchModel;
-    if (b.start >= end) break;
-    const t = b.truncatedFrame;
+  for (let i = partitionPoint(0, batches.length, (k) => batches.end(k) <= start); i < batches.length; i++) {
+    if (batches.start(i) >= end) break;
+    const t = batches.truncatedFrame(i);
     if (t && t.headerComplete && Math.max(start, t.start + FRAME_HEADER_SIZE) < Math.min(end, t.end))
       out.push({ start: t.start + spec.offset, end: t.start + spec.offset + spec.size });
   }
@@ -89,7 +88,7 @@ function partialFrameKind(bytes: InputWindows, frameStart: number, offset: numbe
 export function locateByte(analysis: Analysis, bytes: InputWindows, offset: number): ByteLocation {
   const b = batchAt(analysis, offset);
   if (b < 0) return { kind: "unattributed", batch: -1, frame: -1, frameStart: -1 };
-  const batch = analysis.batches[b] as BatchModel;
+  const batch = analysis.batches.at(b) as BatchModel;
   const rel = offset - batch.start;
   if (rel < BATCH_HEADER_SIZE) return { kind: ALL_BYTE_KINDS[BATCH_HEADER_KIND[rel] as number] as ByteKind, batch: b, frame: -1, frameStart: -1 };
   const f = frameAt(analysis, offset);
@@ -136,9 +135,9 @@ export function fillKinds(analysis: Analysis, bytes: InputWindows, start: number
               : KIND_CODE["frame.user_headers"];
       }
       if (s >= start) frameEdge[s - start] = 1;
-    } else if (loc.batch >= 0 && i - (analysis.batches[loc.batch] as BatchModel).start < BATCH_HEADER_SIZE) {
-      const bs = (analysis.batches[loc.batch] as BatchModel).start;
-      unitEnd = Math.min(end, bs + BATCH_HEADER_SIZE, (analysis.batches[loc.batch] as BatchModel).end);
+    } else if (loc.batch >= 0 && i - analysis.batches.start(loc.batch) < BATCH_HEADER_SIZE) {
+      const bs = analysis.batches.start(loc.batch);
+      unitEnd = Math.min(end, bs + BATCH_HEADER_SIZE, analysis.batches.end(loc.batch));
       for (let k = i; k < unitEnd; k++) out[k - start] = BATCH_HEADER_KIND[k - bs] as number;
       if (bs >= start) frameEdge[bs - start] = 1;
     } else {

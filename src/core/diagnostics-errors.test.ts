@@ -37,7 +37,7 @@ describe("header-truncated (error): fewer than 256 bytes where a batch header st
     const r = await analyze(input);
     expect(findings(r)).toEqual([{ code: "header-truncated", severity: "error", start: 313, end: 366, batch: 1, frame: null }]);
     expect(r.batches).toHaveLength(2);
-    expect(r.batches[1]).toMatchObject({ start: 313, end: 366, header: null, computedChecksum: null, frameCount: 0 });
+    expect(r.batches.at(1)).toMatchObject({ start: 313, end: 366, header: null, computedChecksum: null, frameCount: 0 });
   });
 
   it("fires on a lone 255-byte input as batch 0", async () => {
@@ -63,7 +63,7 @@ describe("batch-length-too-small (error): batch_length < 256; range = the batch_
     const r = await analyze(input);
     expect(findings(r)).toEqual([{ code: "batch-length-too-small", severity: "error", start: 313 + 32, end: 313 + 40, batch: 1, frame: null }]);
     expect(r.summary).toMatchObject({ batches: 2, frames: 1 });
-    expect(r.batches[1]).toMatchObject({ start: 313, frameCount: 0, computedChecksum: null });
+    expect(r.batches.at(1)).toMatchObject({ start: 313, frameCount: 0, computedChecksum: null });
   });
 
   it("does not fire at batch_length exactly 256: the walk steps past the empty batch", async () => {
@@ -82,7 +82,7 @@ describe("batch-truncated (error): batch_length runs past the end of the input; 
     refreshBatchChecksum(cut, 0, [F0]);
     const r = await analyze(cut);
     expect(findings(r)).toEqual([{ code: "batch-truncated", severity: "error", start: 32, end: 40, batch: 0, frame: null }]);
-    expect(r.batches[0]).toMatchObject({ start: 0, end: F1, frameCount: 1 });
+    expect(r.batches.at(0)).toMatchObject({ start: 0, end: F1, frameCount: 1 });
   });
 
   it("left as cut, the count and checksum findings follow from the walked frames", async () => {
@@ -141,7 +141,7 @@ describe("frame-truncated (error): a frame runs past the blob or the input; rang
     refreshBatchChecksum(b, 0, [F0]);
     const r = await analyze(concat([b, producerBatch(2)]));
     expect(findings(r)).toEqual([{ code: "frame-truncated", severity: "error", start: F1, end: 370, batch: 0, frame: 1 }]);
-    expect(r.batches[0]?.truncatedFrame).toEqual({ start: F1, end: 370, headerComplete: true });
+    expect(r.batches.at(0)?.truncatedFrame).toEqual({ start: F1, end: 370, headerComplete: true });
     expect(r.summary).toMatchObject({ batches: 2, frames: 3 });
   });
 
@@ -151,7 +151,7 @@ describe("frame-truncated (error): a frame runs past the blob or the input; rang
     refreshBatchChecksum(b, 0, [F0]);
     const r = await analyze(b);
     expect(findings(r)).toEqual([{ code: "frame-truncated", severity: "error", start: F1, end: F1 + 20, batch: 0, frame: 1 }]);
-    expect(r.batches[0]?.truncatedFrame).toEqual({ start: F1, end: F1 + 20, headerComplete: false });
+    expect(r.batches.at(0)?.truncatedFrame).toEqual({ start: F1, end: F1 + 20, headerComplete: false });
   });
 
   it("fires when the input ends inside a frame (with batch-truncated)", async () => {
@@ -171,7 +171,7 @@ describe("frame-truncated (error): a frame runs past the blob or the input; rang
     });
     const r = await analyze(concat([b, producerBatch(1)]));
     expect(findings(r)).toEqual([]);
-    expect(r.batches[0]?.truncatedFrame).toBeNull();
+    expect(r.batches.at(0)?.truncatedFrame).toBeNull();
   });
 });
 
@@ -248,7 +248,7 @@ describe("batch-checksum-mismatch (error): stored batch_checksum ≠ computed; r
     const s = a.length;
     const r = await analyze(concat([a, b]));
     expect(findings(r)).toEqual([{ code: "batch-checksum-mismatch", severity: "error", start: s + 40, end: s + 48, batch: 1, frame: null }]);
-    expect(r.batches[1]?.computedChecksum).not.toBe(r.batches[1]?.header?.batchChecksum);
+    expect(r.batches.at(1)?.computedChecksum).not.toBe(r.batches.at(1)?.header?.batchChecksum);
   });
 
   it("fires on a flipped bit of the stored checksum itself", async () => {
@@ -265,6 +265,6 @@ describe("batch-checksum-mismatch (error): stored batch_checksum ≠ computed; r
     refreshBatchChecksum(b);
     const r = await analyze(b);
     expect(findings(r)).toEqual([]);
-    expect(r.batches[0]?.computedChecksum).toBe(getU64(b, B.batchChecksum));
+    expect(r.batches.at(0)?.computedChecksum).toBe(getU64(b, B.batchChecksum));
   });
 });

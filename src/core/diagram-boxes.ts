@@ -64,7 +64,7 @@ function reservedText(w: ByteWindow, start: number, size: number): string | null
  * as "all zero" or a count; null when it needs bytes `window` (absolute offsets) does not hold.
  */
 export function batchFieldValue(analysis: Analysis, window: ByteWindow, batch: number, field: FieldSpec): string | null {
-  const b = analysis.batches[batch];
+  const b = analysis.batches.at(batch);
   if (!b?.header) return "—";
   if (field.role === "reserved") return reservedText(window, b.start + field.offset, field.size);
   const v = (b.header as unknown as Record<string, bigint | number>)[field.jsonKey];

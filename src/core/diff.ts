@@ -40,8 +40,8 @@ const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.e
 /** Compares two batches field by field, frame by frame (frames paired by position). */
 export function diffBatches(left: BatchRef, right: BatchRef): DiffRow[] {
   const rows: DiffRow[] = [];
-  const lb = left.analysis.batches[left.batch];
-  const rb = right.analysis.batches[right.batch];
+  const lb = left.analysis.batches.at(left.batch);
+  const rb = right.analysis.batches.at(right.batch);
   if (!lb || !rb) return rows;
   const push = (scope: string, field: string, l: string, r: string, spans?: DiffRow["spans"]) =>
     rows.push({ scope, field, left: l, right: r, same: l === r, ...(spans ? { spans } : {}) });

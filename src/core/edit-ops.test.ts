@@ -55,8 +55,8 @@ describe("edit operations", () => {
     const bytes = producer();
     const stamped = stampAsServer(xxh, bytes, analyzeWith(xxh, bytes), 0, { partitionId: 3n, baseOffset: 100n, baseTimestamp: 5000n });
     const a = analyzeWith(xxh, stamped);
-    expect(a.batches[0]!.stamped).toBe(true);
-    expect(a.batches[0]!.header!.baseOffset).toBe(100n);
+    expect(a.batches.at(0)!.stamped).toBe(true);
+    expect(a.batches.at(0)!.header!.baseOffset).toBe(100n);
     expect(a.diagnostics).toEqual([]);
     const back = makeProducerBatch(xxh, stamped, a, 0);
     expect(back).toEqual(bytes);

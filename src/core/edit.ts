@@ -79,7 +79,7 @@ export function recomputeChecksums(
 
 /** Stamps batch `index` as the server does (partition, base offset, base time) and recomputes its checksum. */
 export function stampAsServer(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, index: number, stamp: ServerStamp): Uint8Array {
-  const b = analysis.batches[index];
+  const b = analysis.batches.at(index);
   if (!b || !b.header) return bytes.slice();
   const w = new ByteWriter(bytes.slice());
   writeHeader(w, b.start, BATCH_HEADER_LAYOUT, stamp);
@@ -108,6 +108,6 @@ export function redactPayloads(bytes: Uint8Array, analysis: Analysis): Uint8Arra
 
 /** The bytes of batch `index` alone (clamped to the input). */
 export function batchBytes(bytes: Uint8Array, analysis: Analysis, index: number): Uint8Array {
-  const b = analysis.batches[index];
+  const b = analysis.batches.at(index);
   return b ? bytes.slice(b.start, b.end) : new Uint8Array(0);
 }

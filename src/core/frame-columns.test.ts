@@ -37,7 +37,7 @@ describe("frame columns", () => {
     const bytes = concat([producerBatch(3), producerBatch(2), producerBatch(4)]);
     const want = analyzeWith(xxh, bytes);
     // Only [at, at + bytes.length) exists: the second batch crosses the 4 GiB line.
-    const at = 2 ** 32 - (want.batches[1]!.start + 100);
+    const at = 2 ** 32 - (want.batches.start(1) + 100);
     const source = { size: at + bytes.length, read: (into: Uint8Array, position: number) => memorySource(bytes).read(into, position - at) };
     const got = walkRange(kernel, source, { start: at, end: source.size, firstBatch: 0, keepFrames: true, maxDiagnostics: 100, windowBytes: 300 }).frames!;
     expect(got.start).toBeInstanceOf(Float64Array);

@@ -6,7 +6,8 @@
 import { FRAME_FIELD, FRAME_HEADER_SIZE } from "../format/fields.ts";
 import { readU32 } from "../format/reader.ts";
 import { lowerBound, partitionPoint, upperBound } from "../lib/binary-search.ts";
-import { FrameFlag, type Analysis, type BatchModel, type FrameColumns } from "./model.ts";
+import type { BatchTable } from "./batch-table.ts";
+import { FrameFlag, type Analysis, type FrameColumns } from "./model.ts";
 
 /** End (exclusive) of complete frame `i`: the next frame's start, unless it is its batch's last. */
 export function frameEnd(frames: FrameColumns, i: number): number {
@@ -27,16 +28,14 @@ export function frameUserHeadersLength(frames: FrameColumns, i: number): number 
 }
 
 /** Index of the batch holding complete frame `i` (binary search of the batches' frame ranges). */
-export function frameBatch(batches: readonly BatchModel[], i: number): number {
-  return partitionPoint(0, batches.length, (k) => {
-    const b = batches[k] as BatchModel;
-    return b.firstFrame + b.frameCount <= i;
-  });
+export function frameBatch(batches: BatchTable, i: number): number {
+  return partitionPoint(0, batches.length, (k) => batches.firstFrame(k) + batches.frameCount(k) <= i);
 }
 
 /** Position of complete frame `i` inside its batch. */
-export function frameIndexInBatch(batches: readonly BatchModel[], i: number): number {
-  return i - (batches[frameBatch(batches, i)]?.firstFrame ?? 0);
+export function frameIndexInBatch(batches: BatchTable, i: number): number {
+  const b = frameBatch(batches, i);
+  return b < batches.length ? i - batches.firstFrame(b) : i;
 }
 
 const CHECKSUM_AT = FRAME_FIELD.checksum.offset;
@@ -71,5 +70,5 @@ export function frameComputedChecksum(frames: FrameColumns, bytes: Uint8Array, i
 /** The batch and position of complete frame `i` of an analysis. */
 export function frameLocation(analysis: Analysis, i: number): { batch: number; indexInBatch: number } {
   const batch = frameBatch(analysis.batches, i);
-  return { batch, indexInBatch: i - (analysis.batches[batch]?.firstFrame ?? 0) };
+  return { batch, indexInBatch: batch < analysis.batches.length ? i - analysis.batches.firstFrame(batch) : i };
 }

@@ -90,7 +90,7 @@ export function frameDetail(analysis: Analysis, window: ByteWindow, frame: numbe
   const f = analysis.frames;
   const start = f.start[frame] as number;
   const end = frameEnd(f, frame);
-  const batch = analysis.batches[frameBatch(analysis.batches, frame)] as BatchModel;
+  const batch = analysis.batches.at(frameBatch(analysis.batches, frame)) as BatchModel;
   const storedChecksum = storedChecksumIn(window, start);
   const id = messageIdIn(window, start);
   const timestampDelta = timestampDeltaIn(window, start);
@@ -132,6 +132,6 @@ export function frameAt(analysis: Analysis, offset: number): number {
 /** Index of the batch containing byte `offset`, or -1 (binary search over batch starts). */
 export function batchAt(analysis: Analysis, offset: number): number {
   const batches = analysis.batches;
-  const i = partitionPoint(0, batches.length, (k) => (batches[k] as BatchModel).start <= offset) - 1;
-  return i >= 0 && offset < (batches[i] as BatchModel).end ? i : -1;
+  const i = partitionPoint(0, batches.length, (k) => batches.start(k) <= offset) - 1;
+  return i >= 0 && offset < batches.end(i) ? i : -1;
 }

@@ -1,4 +1,5 @@
 /** The analysis model: every batch and frame of an input with byte ranges, values and diagnostics. */
+import type { BatchTable } from "./batch-table.ts";
 import type { Diagnostic } from "../format/diagnostics.ts";
 import { FRAME_HEADER_LAYOUT, type BATCH_HEADER_LAYOUT, type DecodedHeader, type FieldType } from "../format/fields.ts";
 
@@ -138,7 +139,8 @@ export interface Summary {
 /** Everything analyze() finds in one input. */
 export interface Analysis {
   readonly size: number;
-  readonly batches: BatchModel[];
+  /** Every batch found, in input order (batch-table.ts: columns, a BatchModel made on demand). */
+  readonly batches: BatchTable;
   readonly frames: FrameColumns;
   /** Sorted by start, then end; at most options.maxDiagnostics of them unless batch-level findings alone are more (those are always kept). */
   readonly diagnostics: Diagnostic[];

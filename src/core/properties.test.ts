@@ -196,7 +196,7 @@ describe("(a) valid batches round-trip", () => {
         expect(a.batches).toHaveLength(batches.length);
         let k = 0;
         batches.forEach((want, i) => {
-          const b = a.batches[i]!;
+          const b = a.batches.at(i)!;
           expect(b.stamped).toBe(want.plan.stamped);
           expect(b.header).toMatchObject({
             partitionId: want.plan.stamped ? want.plan.partition : 0n,

@@ -8,7 +8,8 @@ import { diagnostic } from "../format/diagnostics.ts";
 import { DiagnosticKeeper } from "./diagnostic-cap.ts";
 import { concatFrameColumns, KeptColumnsBuilder } from "./frame-columns-build.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
-import { type Analysis, type BatchModel, type FrameColumns } from "./model.ts";
+import { type Analysis, type FrameColumns } from "./model.ts";
+import { BatchTable, type CountsDelta } from "./batch-table.ts";
 import type { RangeResult } from "./range-walk.ts";
 import { checkContinuity, type PartitionTail } from "./walk-checks.ts";
 
@@ -22,7 +23,7 @@ export function mergeRanges(
   releaseParts?: (buffer: ArrayBuffer) => void,
 ): Analysis {
   const tails = new Map<bigint, PartitionTail>();
-  const batches: BatchModel[] = [];
+  const tables: BatchTable[] = [];
   const keeper = new DiagnosticKeeper(maxDiagnostics);
   const totals = { errors: 0, warnings: 0, infos: 0 };
   let frameBase = 0;
@@ -31,15 +32,17 @@ export function mergeRanges(
     totals.warnings += part.totals.warnings;
     totals.infos += part.totals.infos;
     const pending = new Map(part.pending.map((p) => [p.localBatch, p]));
+    const extras = new Map<number, CountsDelta>();
+    const local = part.batches;
     let g = 0;
-    for (const [local, b] of part.batches.entries()) {
-      const groupEnd = part.diagnosticGroupEnds[local] as number;
+    for (let b = 0; b < local.length; b++) {
+      const groupEnd = part.diagnosticGroupEnds[b] as number;
       for (; g < groupEnd; g++) keeper.add(part.diagnostics[g] as Diagnostic);
-      const extra = { errors: 0, warnings: 0, infos: 0 };
-      const p = pending.get(local);
+      const p = pending.get(b);
       const prev = p && tails.get(p.header.partitionId);
       if (p && prev) {
-        checkContinuity(prev, p.header, p.firstOffset, b.start, b.index, (code: DiagnosticCode, start, end, batch, frame, message) => {
+        const extra = { errors: 0, warnings: 0, infos: 0 };
+        checkContinuity(prev, p.header, p.firstOffset, local.start(b), local.index(b), (code: DiagnosticCode, start, end, batch, frame, message) => {
           // Continuity is checked between stamped batches only.
           if (dropFinding?.(code, true)) return;
           const d = diagnostic(code, start, end, batch, frame, message);
@@ -48,25 +51,16 @@ export function mergeRanges(
           totals[key]++;
           keeper.add(d);
         });
+        if (extra.errors + extra.warnings + extra.infos > 0) extras.set(b, extra);
       }
       keeper.endBatch();
-      // The range's own object where nothing changes (always for the first range): no copy per batch.
-      const same = frameBase === 0 && extra.errors + extra.warnings + extra.infos === 0;
-      batches.push(
-        same
-          ? b
-          : {
-              ...b,
-              firstFrame: b.firstFrame + frameBase,
-              errors: b.errors + extra.errors,
-              warnings: b.warnings + extra.warnings,
-              infos: b.infos + extra.infos,
-            },
-      );
     }
+    // The range's own table where nothing changes (always for the first range): no copy.
+    tables.push(frameBase === 0 && extras.size === 0 ? local : local.withCounts(frameBase, (b) => extras.get(b)));
     for (const [partition, tail] of part.tails) tails.set(partition, tail);
     frameBase += part.frameCount;
   }
+  const batches = BatchTable.concat(tables);
   const { diagnostics } = keeper.finish();
   return {
     size,

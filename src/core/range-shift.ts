@@ -11,7 +11,7 @@ export function shiftRangeBatches(range: RangeResult, by: number): RangeResult {
   if (by === 0) return range;
   return {
     ...range,
-    batches: range.batches.map((b) => ({ ...b, index: b.index + by })),
+    batches: range.batches.withIndexShift(by),
     diagnostics: range.diagnostics.map((d) => shiftDiagnostic(d, by)),
   };
 }

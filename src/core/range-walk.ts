@@ -12,6 +12,7 @@ import { diagnostic, FRAME_FLAG_OF, type Diagnostic, type DiagnosticCode } from 
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { KernelColumns, KernelWalker, WalkResult } from "../checksum/kernel/wasm-kernel.ts";
 import { KeptColumnsBuilder } from "./frame-columns-build.ts";
+import { BatchTableBuilder, type BatchTable } from "./batch-table.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
 import { widePositions, type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 import {
@@ -88,7 +89,7 @@ export interface PendingContinuity {
 
 /** What one range holds: batches with range-relative firstFrame, diagnostics in emission order, and the state merge needs. */
 export interface RangeResult {
-  readonly batches: BatchModel[];
+  readonly batches: BatchTable;
   readonly frames: FrameColumns | null;
   readonly frameCount: number;
   /**
@@ -113,7 +114,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   const windowBytes = task.windowBytes ?? 4 << 20;
   // Made once the first window shows the frame density, so it is sized once instead of grown from a guess.
   let frames: KeptColumnsBuilder | null = null;
-  const batches: BatchModel[] = [];
+  const batches = new BatchTableBuilder();
   const diagnostics: Diagnostic[] = [];
   const groupEnds: number[] = [];
   let frameLevelKept = 0;
@@ -139,8 +140,8 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       frameLevelKept++;
     }
   };
-  const closeBatch = (b: BatchModel): void => {
-    batches.push(b);
+  const closeBatch = (b: Omit<BatchModel, keyof Counts>, c: Counts): void => {
+    batches.push(b, c);
     groupEnds.push(diagnostics.length);
     if (frameLevelKept >= maxDiagnostics) frameLevelClosed = true;
   };
@@ -189,21 +190,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
         lateFlags,
       );
       frameCount += m.frameCount;
-      // A literal, not a spread: one object shape for every batch, built per batch.
-      closeBatch({
-        index: m.index,
-        start: m.start,
-        end: m.end,
-        header: m.header,
-        stamped: m.stamped,
-        computedChecksum: m.computedChecksum,
-        firstFrame: m.firstFrame,
-        frameCount: m.frameCount,
-        truncatedFrame: m.truncatedFrame,
-        errors: counts.errors,
-        warnings: counts.warnings,
-        infos: counts.infos,
-      });
+      closeBatch(m, counts);
     }
     if (result.columns) {
       // Size the columns from the frame density seen so far, as analyze() does (frames found, never a length field).
@@ -231,18 +218,20 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     const index = task.firstBatch + batches.length;
     if (size - pos < BATCH_HEADER_SIZE) {
       emitHeaderTruncated(emit, pos, size, index);
-      closeBatch({
-        index,
-        start: pos,
-        end: size,
-        header: null,
-        stamped: false,
-        computedChecksum: null,
-        firstFrame: frameCount,
-        frameCount: 0,
-        truncatedFrame: null,
-        ...counts,
-      });
+      closeBatch(
+        {
+          index,
+          start: pos,
+          end: size,
+          header: null,
+          stamped: false,
+          computedChecksum: null,
+          firstFrame: frameCount,
+          frameCount: 0,
+          truncatedFrame: null,
+        },
+        counts,
+      );
       break;
     }
     const header = readHeader(r, 0, BATCH_HEADER_LAYOUT);
@@ -250,18 +239,20 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
       emitBatchReservedRuns(emit, r, 0, pos, index);
       emitBatchLengthTooSmall(emit, pos, index, header.batchLength);
-      closeBatch({
-        index,
-        start: pos,
-        end: pos + BATCH_HEADER_SIZE,
-        header,
-        stamped: header.baseTimestamp !== 0n,
-        computedChecksum: null,
-        firstFrame: frameCount,
-        frameCount: 0,
-        truncatedFrame: null,
-        ...counts,
-      });
+      closeBatch(
+        {
+          index,
+          start: pos,
+          end: pos + BATCH_HEADER_SIZE,
+          header,
+          stamped: header.baseTimestamp !== 0n,
+          computedChecksum: null,
+          firstFrame: frameCount,
+          frameCount: 0,
+          truncatedFrame: null,
+        },
+        counts,
+      );
       break;
     }
     const needed = Math.min(pos + Number(header.batchLength), size) - pos;
@@ -270,7 +261,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     area = kernel.inputArea(capacity);
   }
   const finished = task.keepFrames ? (frames ?? new KeptColumnsBuilder(0, widePositions(task.end))).finish() : null;
-  return { batches, frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds, totals, pending, tails };
+  return { batches: batches.finish(), frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds, totals, pending, tails };
 }
 
 /**

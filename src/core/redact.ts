@@ -112,7 +112,7 @@ export function redactCopy(xxh: Xxh3, bytes: Uint8Array, analysis: Analysis, opt
     if (options.userHeaders) fill(out, payloadEnd, t.end);
   }
   // After a batch_length < 256 the walk stops; what follows is likely more batches, payloads and all.
-  const last = analysis.batches[analysis.batches.length - 1];
+  const last = analysis.batches.at(analysis.batches.length - 1);
   const trailingStart = last ? last.end : bytes.length;
   const trailingBytes = last && last.end < bytes.length && fill(out, trailingStart, bytes.length) ? bytes.length - trailingStart : 0;
 

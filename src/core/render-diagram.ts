@@ -61,7 +61,7 @@ interface Drawn {
 
 function drawnOf(analysis: Analysis, bytes: Uint8Array, target: DiagramTarget): Drawn | string {
   if (target.kind === "batch") {
-    const b = analysis.batches[target.batch];
+    const b = analysis.batches.at(target.batch);
     if (!b) return `There is no batch ${target.batch} (the input has ${analysis.batches.length}).`;
     if (!b.header) return `Batch ${target.batch} has no whole header to draw.`;
     return {

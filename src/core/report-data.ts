@@ -235,7 +235,7 @@ export function collectReport(analysis: Analysis, input: ReportSource, info: Rep
   let excerptsLeftOut = 0;
   const batches: ReportBatch[] = [];
   for (const [index, numbers] of [...byBatch].slice(0, maxBatches)) {
-    const b = analysis.batches[index];
+    const b = analysis.batches.at(index);
     const counts = b
       ? [plural(b.errors, "error", "errors"), plural(b.warnings, "warning", "warnings"), plural(b.infos, "info", "infos")].join(", ")
       : plural(numbers.length, "finding", "findings");

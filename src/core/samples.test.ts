@@ -45,7 +45,7 @@ describe("envelope samples", () => {
     expect(analyzeWith(xxh, bytes).summary.errors).toBeGreaterThan(0);
     const a = analyzeWith(xxh, bytes, { startOffset: 16 });
     expect(a.summary).toEqual({ batches: 2, frames: 3, errors: 0, warnings: 0, infos: 0 });
-    expect(a.batches[0]!.start).toBe(16);
+    expect(a.batches.start(0)).toBe(16);
     const plain = analyzeWith(xxh, bytes.subarray(16));
     expect(a.batches.map((b) => b.header)).toEqual(plain.batches.map((b) => b.header));
   });

@@ -4,7 +4,7 @@
  * it (bytes transferred) to a range worker of its own, each with the kernel it compiled once; the
  * results are merged in input order, so the Analysis equals a one-thread walk of the same bytes.
  */
-import { unpackBatches } from "../core/batch-wire.ts";
+import { BatchTable } from "../core/batch-table.ts";
 import { compileKernel, type KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
 import { mergeRanges } from "../core/range-merge.ts";
 import { dropCodesFinding, walkRange, type ByteSource, type RangeResult } from "../core/range-walk.ts";
@@ -77,7 +77,7 @@ class RangeWorker {
       this.waiting.delete(m.id as number);
       if (m.type === "done") {
         this.onSpare(m.spare);
-        w.resolve({ ...m.result, batches: unpackBatches(m.result.batches) });
+        w.resolve({ ...m.result, batches: BatchTable.fromPacked(m.result.batches) });
       } else w.reject(new Error(m.message));
     };
     this.worker.onerror = (event) => {

@@ -1,5 +1,5 @@
 /** A range worker: walks batch-aligned ranges whose bytes it is sent through its own kernel, one job per message. */
-import { packBatches, packedBatchBuffers } from "../core/batch-wire.ts";
+import { packedBatchBuffers } from "../core/batch-table.ts";
 import { createWasmKernel } from "../checksum/kernel/wasm-kernel.ts";
 import { frameColumnBuffers, packFrameColumns } from "../core/frame-columns-build.ts";
 import { releasableBuffer, releaseBuffer } from "../lib/release-buffer.ts";
@@ -47,7 +47,7 @@ scope.onmessage = (event) => {
           // The range's buffer goes back for the next chunk: no fresh 16 MiB (zeroed, page-faulted) per range.
           const spare = job.bytes.buffer as ArrayBuffer;
           // Batches packed: a range of small batches holds hundreds of thousands, slow to clone one by one.
-          const batches = packBatches(result.batches);
+          const batches = result.batches.packed;
           const transfer = [spare, ...(result.frames ? frameColumnBuffers(result.frames) : []), ...packedBatchBuffers(batches)];
           scope.postMessage({ type: "done", id: job.id, result: { ...result, batches }, spare }, transfer);
         } catch (err) {

@@ -43,7 +43,7 @@ describe("analysisHeaderAt", () => {
       reads++;
       return memoryHeaderAt(bytes)(pos, end);
     };
-    const start = analysis.batches[0]?.header?.baseOffset ?? 0n;
+    const start = analysis.batches.at(0)?.header?.baseOffset ?? 0n;
     expect(recoverSegmentFrom(analysisHeaderAt(analysis, counting), analysis, start, [])).toEqual(
       recoverSegmentFrom(memoryHeaderAt(bytes), analysis, start, []),
     );

@@ -50,7 +50,7 @@ export function decodeConsensus(xxh: Xxh3, bytes: Uint8Array, format: ConsensusF
   const bodyLength = bytes.length - CONSENSUS_HEADER_SIZE;
   if (format === "prepare") {
     const analysis = analyzeWith(xxh, bytes, { startOffset: CONSENSUS_HEADER_SIZE });
-    const b = analysis.batches[0];
+    const b = analysis.batches.at(0);
     if (b?.header) {
       const expected = BigInt(CONSENSUS_HEADER_SIZE) + b.header.batchLength;
       if (BigInt(size) !== expected)

@@ -248,7 +248,7 @@ describe("hex map kinds", () => {
     expect(kindAt(48)).toBe("consensus.size");
     expect(kindAt(60)).toBe("consensus.command");
     expect(kindAt(256)).toBe("send.metadata_length");
-    const batchStart = o.analysis.batches[0]!.start;
+    const batchStart = o.analysis.batches.start(0);
     expect(kindAt(batchStart)).toBe("batch.partition_id");
     expect(kindAt(batchStart - 1)).toBe("send.messages_count");
     expect([...out].filter((c) => c === KIND_CODE.unattributed)).toEqual([]);

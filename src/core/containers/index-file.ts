@@ -3,6 +3,7 @@ import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { ByteReader } from "../../format/reader.ts";
 import type { Analysis } from "../model.ts";
+import { partitionPoint } from "../../lib/binary-search.ts";
 import { Findings } from "./merge.ts";
 import type { IndexEntry } from "./types.ts";
 
@@ -32,13 +33,25 @@ export function checkIndexAlone(bytes: Uint8Array, entries: readonly IndexEntry[
 }
 
 /** The batches of a decoded .log by start byte: what an index cross-check needs, kept after the log's bytes are gone. */
-export type BatchStarts = ReadonlyMap<number, { readonly baseOffset: bigint; readonly baseTimestamp: bigint; readonly index: number }>;
+export interface BatchStarts {
+  /** The batch with a header that starts at byte `start`, if one does. */
+  get(start: number): { readonly baseOffset: bigint; readonly baseTimestamp: bigint; readonly index: number } | undefined;
+}
 
-/** The batch-start table of a segment's analysis. */
+/** The batch-start lookup of a segment's analysis: a binary search of its batch table, not a map of every batch. */
 export function batchStartsOf(analysis: Analysis): BatchStarts {
-  const m = new Map<number, { baseOffset: bigint; baseTimestamp: bigint; index: number }>();
-  for (const b of analysis.batches) if (b.header) m.set(b.start, { baseOffset: b.header.baseOffset, baseTimestamp: b.header.baseTimestamp, index: b.index });
-  return m;
+  const batches = analysis.batches;
+  return {
+    get(start) {
+      const k = partitionPoint(0, batches.length, (i) => batches.start(i) < start);
+      if (k >= batches.length || batches.start(k) !== start || !batches.hasHeader(k)) return undefined;
+      return {
+        baseOffset: batches.headerValue(k, "baseOffset") as bigint,
+        baseTimestamp: batches.headerValue(k, "baseTimestamp") as bigint,
+        index: batches.index(k),
+      };
+    },
+  };
 }
 
 /** Cross-checks every entry against its .log: the position must start a batch, whose base_offset and base_timestamp it repeats. */

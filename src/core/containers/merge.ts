@@ -4,7 +4,8 @@ import type { FieldSpec } from "../../format/fields.ts";
 import { fieldValueText } from "../../format/containers/value-text.ts";
 import type { ContainerByteKind } from "../../format/containers/kinds.ts";
 import { KeptColumnsBuilder } from "../frame-columns-build.ts";
-import type { Analysis, BatchModel } from "../model.ts";
+import { BatchTable } from "../batch-table.ts";
+import type { Analysis } from "../model.ts";
 import type { ContainerField } from "./types.ts";
 
 /** A list of container findings being collected. */
@@ -21,7 +22,7 @@ export class Findings {
 export function emptyAnalysis(size: number): Analysis {
   return {
     size,
-    batches: [],
+    batches: BatchTable.EMPTY,
     frames: new KeptColumnsBuilder(0).finish(),
     diagnostics: [],
     diagnosticsOmitted: 0,
@@ -43,10 +44,7 @@ export function mergeFindings(a: Analysis, extra: readonly Diagnostic[], size: n
     c[key(d)]++;
     perBatch.set(d.batch, c);
   }
-  const batches: BatchModel[] = a.batches.map((b) => {
-    const c = perBatch.get(b.index);
-    return c ? { ...b, errors: b.errors + c.errors, warnings: b.warnings + c.warnings, infos: b.infos + c.infos } : b;
-  });
+  const batches = perBatch.size === 0 ? a.batches : a.batches.withCounts(0, (i) => perBatch.get(a.batches.index(i)));
   const diagnostics = [...a.diagnostics, ...extra].sort((x, y) => x.start - y.start || x.end - y.end);
   return { ...a, size, batches, diagnostics, summary };
 }

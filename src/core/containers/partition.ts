@@ -192,7 +192,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
     const size = seg.analysis.size;
     const start = p.start as bigint;
     const f = new Findings();
-    const first = seg.analysis.batches[0];
+    const first = seg.analysis.batches.at(0);
     const firstField: [number, number] = first?.header ? [first.start + 8, first.start + 16] : [0, size];
     // An index pointing past its log refuses the boot outright (upstream RecoveredSegmentSizeDivergence): not an empty segment.
     const divergent = seg.recovery.keptBytes === 0 && seg.recovery.reason === "index-entry-misplaced";
@@ -226,17 +226,22 @@ export async function openPartition(sources: readonly PartitionSource[], options
       legacy: null,
     };
     await record(name, size, "segment", opened, bytes);
-    const headers = seg.analysis.batches.filter((b) => b.header);
+    const table = seg.analysis.batches;
+    let firstWithHeader = 0;
+    while (firstWithHeader < table.length && !table.hasHeader(firstWithHeader)) firstWithHeader++;
+    let lastWithHeader = table.length - 1;
+    while (lastWithHeader >= 0 && !table.hasHeader(lastWithHeader)) lastWithHeader--;
+    const firstHeader = table.at(firstWithHeader)?.header;
     const segment: PartitionSegment = {
       name,
       indexName: indexBytes ? `${stem}.index` : null,
       startOffset: start,
       size,
       batches: seg.analysis.batches.length,
-      firstOffset: headers[0]?.header?.baseOffset ?? null,
+      firstOffset: firstHeader?.baseOffset ?? null,
       lastOffset: seg.recovery.lastOffset,
-      firstTimestamp: headers[0]?.header?.baseTimestamp ?? null,
-      lastTimestamp: headers[headers.length - 1]?.header?.baseTimestamp ?? null,
+      firstTimestamp: firstHeader?.baseTimestamp ?? null,
+      lastTimestamp: table.at(lastWithHeader)?.header?.baseTimestamp ?? null,
       recovery: seg.recovery,
       errors: opened.analysis.summary.errors,
     };

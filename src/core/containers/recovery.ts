@@ -3,7 +3,7 @@
  * (containers.md "Recovery verdict"; upstream core/server/src/segment_recovery.rs, recover_segment_bounds).
  */
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
-import type { Analysis, BatchModel } from "../model.ts";
+import type { Analysis } from "../model.ts";
 import type { IndexEntry, RecoveryVerdict } from "./types.ts";
 import { memoryHeaderAt, type HeaderAt } from "./walk.ts";
 import { plural } from "../../format/values.ts";
@@ -66,7 +66,7 @@ export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, start
     kept = pos;
   } else {
     path = "scan";
-    let expected = startOffset ?? analysis.batches[0]?.header?.baseOffset ?? 0n;
+    let expected = startOffset ?? analysis.batches.at(0)?.header?.baseOffset ?? 0n;
     let anyMessages = false;
     let pos = 0;
     // The walk's batches tile the input in order, as this scan goes: a cursor finds the one at pos, where a Map of
@@ -83,10 +83,9 @@ export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, start
         reason = pos === 0 ? "segment-name-mismatch" : "segment-offset-gap";
         break;
       }
-      while (k < batches.length && (batches[k] as BatchModel).start < pos) k++;
-      const at = batches[k];
-      const model = at && at.start === pos && at.header ? at : undefined;
-      const fault = model && model.errors > 0 ? firstBatchError(analysis, model.index) : null;
+      while (k < batches.length && batches.start(k) < pos) k++;
+      const walked = k < batches.length && batches.start(k) === pos && batches.hasHeader(k);
+      const fault = walked && batches.errors(k) > 0 ? firstBatchError(analysis, batches.index(k)) : null;
       if (fault) {
         reason = fault;
         break;
@@ -103,7 +102,8 @@ export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, start
     if (!anyMessages) lastOffset = null;
   }
   let messages = 0;
-  for (const b of analysis.batches) if (b.header && b.end <= kept) messages += b.header.messageCount;
+  const batches = analysis.batches;
+  for (let i = 0; i < batches.length; i++) if (batches.hasHeader(i) && batches.end(i) <= kept) messages += batches.headerValue(i, "messageCount") as number;
   return verdict(path, kept, messages, size, reason, lastOffset, size, null);
 }
 

@@ -36,32 +36,36 @@ export function segmentOf(raw: Analysis, headerAt: HeaderAt, name: string, entri
   const startOffset = startOffsetOfName(name);
   const f = new Findings();
   let prev: { baseOffset: bigint; messageCount: number } | null = null;
-  for (const b of raw.batches) {
-    const h = b.header;
-    if (!h) break;
-    if (b.index === 0 && startOffset !== null && h.baseOffset !== startOffset) {
+  // Read column by column: a segment of single-message batches holds millions.
+  const batches = raw.batches;
+  for (let i = 0; i < batches.length && batches.hasHeader(i); i++) {
+    const baseOffset = batches.headerValue(i, "baseOffset") as bigint;
+    const messageCount = batches.headerValue(i, "messageCount") as number;
+    const start = batches.start(i);
+    const index = batches.index(i);
+    if (index === 0 && startOffset !== null && baseOffset !== startOffset) {
       f.add(
         "segment-name-mismatch",
-        b.start + 8,
-        b.start + 16,
-        `batch 0: base_offset ${h.baseOffset}, the file name says the segment starts at ${startOffset}; the server would recover it without an index as empty`,
+        start + 8,
+        start + 16,
+        `batch 0: base_offset ${baseOffset}, the file name says the segment starts at ${startOffset}; the server would recover it without an index as empty`,
         0,
       );
     }
     if (prev) {
       const expected: bigint = prev.baseOffset + BigInt(prev.messageCount);
-      if (h.baseOffset !== expected) {
-        const what = h.baseOffset > expected ? `a gap of ${h.baseOffset - expected}` : `an overlap of ${expected - h.baseOffset}`;
+      if (baseOffset !== expected) {
+        const what = baseOffset > expected ? `a gap of ${baseOffset - expected}` : `an overlap of ${expected - baseOffset}`;
         f.add(
           "segment-offset-gap",
-          b.start + 8,
-          b.start + 16,
-          `batch ${b.index}: base_offset ${h.baseOffset}, the chain expects ${expected} (previous ${prev.baseOffset} + ${prev.messageCount}): ${what}`,
-          b.index,
+          start + 8,
+          start + 16,
+          `batch ${index}: base_offset ${baseOffset}, the chain expects ${expected} (previous ${prev.baseOffset} + ${prev.messageCount}): ${what}`,
+          index,
         );
       }
     }
-    prev = { baseOffset: h.baseOffset, messageCount: h.messageCount };
+    prev = { baseOffset, messageCount };
   }
   const recovery = recoverSegmentFrom(headerAt, raw, startOffset, entries);
   if (recovery.stopsAt !== null) f.add("recovery-stops", recovery.stopsAt, raw.size, recovery.sentence);

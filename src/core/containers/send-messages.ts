@@ -165,7 +165,7 @@ export function decodeSendMessages(xxh: Xxh3, bytes: Uint8Array, base: number): 
   }
   // One batch only; an empty batch is send-count-mismatch here (admission refuses it), not empty-batch.
   const analysis = analyzeWith(xxh, bytes.subarray(0, end), { startOffset: batchStart, dropFinding: (code) => code === "empty-batch" });
-  const b = analysis.batches[0];
+  const b = analysis.batches.at(0);
   if (b?.header) {
     const h = b.header;
     for (const [value, at, name] of [

@@ -2,7 +2,8 @@
 import { BATCH_HEADER_SIZE } from "../../format/fields.ts";
 import { ByteReader } from "../../format/reader.ts";
 import type { ByteSource } from "../range-walk.ts";
-import type { Analysis, BatchModel } from "../model.ts";
+import type { Analysis } from "../model.ts";
+import { partitionPoint } from "../../lib/binary-search.ts";
 
 /** One batch header read in a walk. */
 export interface WalkedHeader {
@@ -96,19 +97,26 @@ const STOPS: ReadonlySet<string> = new Set<WalkStop>(["header-truncated", "batch
 export function analysisHeaderAt(analysis: Analysis, fallback: HeaderAt): HeaderAt {
   const stopped = new Set<number>();
   for (const d of analysis.diagnostics) if (d.batch !== null && STOPS.has(d.code)) stopped.add(d.batch);
-  const byStart = new Map<number, BatchModel>();
-  for (const b of analysis.batches) if (b.header && !stopped.has(b.index)) byStart.set(b.start, b);
+  const batches = analysis.batches;
+  // Recovery asks batch after batch: the one after the last answer is tried before a binary search.
+  let next = 0;
+  const batchStartingAt = (pos: number): number => {
+    if (next < batches.length && batches.start(next) === pos) return next;
+    const k = partitionPoint(0, batches.length, (i) => batches.start(i) < pos);
+    return k < batches.length && batches.start(k) === pos ? k : -1;
+  };
   return (pos, end) => {
-    const b = byStart.get(pos);
-    const h = b?.header;
-    if (!b || !h || end !== analysis.size || h.batchLength > BigInt(end - pos)) return fallback(pos, end);
+    const k = batchStartingAt(pos);
+    const batchLength = k >= 0 && !stopped.has(batches.index(k)) ? batches.headerValue(k, "batchLength") : null;
+    if (batchLength === null || end !== analysis.size || batchLength > BigInt(end - pos)) return fallback(pos, end);
+    next = k + 1;
     return {
       start: pos,
-      end: pos + Number(h.batchLength),
-      partitionId: h.partitionId,
-      baseOffset: h.baseOffset,
-      baseTimestamp: h.baseTimestamp,
-      messageCount: h.messageCount,
+      end: pos + Number(batchLength),
+      partitionId: batches.headerValue(k, "partitionId") as bigint,
+      baseOffset: batches.headerValue(k, "baseOffset") as bigint,
+      baseTimestamp: batches.headerValue(k, "baseTimestamp") as bigint,
+      messageCount: batches.headerValue(k, "messageCount") as number,
     };
   };
 }

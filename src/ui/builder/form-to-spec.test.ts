@@ -36,7 +36,7 @@ describe("formToSpec: valid forms build into clean batches", () => {
     expect(result.warnings).toEqual([]);
     expect(analysis.diagnostics).toEqual([]);
     expect(analysis.summary).toMatchObject({ batches: 1, frames: 1, errors: 0, warnings: 0, infos: 0 });
-    expect(analysis.batches[0]!.stamped).toBe(false);
+    expect(analysis.batches.at(0)!.stamped).toBe(false);
     expect(bytes.length).toBe(256 + 48 + "hello, iggy".length);
     const id = decodeMessageId(bytes.subarray(256 + 8, 256 + 24));
     expect(id.version).toBe(7);
@@ -94,8 +94,8 @@ describe("formToSpec: valid forms build into clean batches", () => {
     }
     const { result, bytes, analysis } = await buildAndAnalyse(form);
     expect(analysis.diagnostics).toEqual([]);
-    expect(analysis.batches[0]!.stamped).toBe(true);
-    expect(analysis.batches[0]!.header).toMatchObject({ partitionId: 3n, baseOffset: 100n, baseTimestamp: 5000n, originTimestamp: 1000n, messageCount: 3 });
+    expect(analysis.batches.at(0)!.stamped).toBe(true);
+    expect(analysis.batches.at(0)!.header).toMatchObject({ partitionId: 3n, baseOffset: 100n, baseTimestamp: 5000n, originTimestamp: 1000n, messageCount: 3 });
     expect(result.spec!.messages[0]!.payload).toEqual({ json: { n: 1, s: "x" } });
     expect(result.spec!.messages[1]).toEqual({ id: "0x8", payload: { hex: "deadbeef" }, timestampDelta: 50 });
 

@@ -1,4 +1,5 @@
 /** Text of table cells: verdicts, offsets, times, ids and payload previews (pure, no DOM). */
+import type { BatchTable } from "../../core/batch-table.ts";
 import type { BatchModel } from "../../core/model.ts";
 import { FRAME_FLAGS_OF_SEVERITY, frameFlagSeverity } from "../../format/diagnostics.ts";
 import {
@@ -36,8 +37,13 @@ export function batchVerdict(batch: Pick<BatchModel, "header" | "errors" | "warn
 }
 
 /** A batch with an error or a warning (info alone is context, not a problem). */
-export function isProblemBatch(batch: Pick<BatchModel, "header" | "errors" | "warnings">): boolean {
+export function isProblemBatch(batch: { readonly header: unknown } & Pick<BatchModel, "errors" | "warnings">): boolean {
   return !batch.header || batch.errors > 0 || batch.warnings > 0;
+}
+
+/** isProblemBatch of batch i, read from the table's columns (a filter reads every batch). */
+export function isProblemBatchAt(batches: BatchTable, i: number): boolean {
+  return isProblemBatch({ header: batches.hasHeader(i) || null, errors: batches.errors(i), warnings: batches.warnings(i) });
 }
 
 /** Frame flags of errors and warnings (info, e.g. user-headers-malformed, is context, not a problem). */

@@ -56,6 +56,6 @@ export function useShownFrame(input: LoadedInput): number {
   const selected = useStore(selectionStore, frameOfSelection);
   const batch = useShownBatch(input);
   if (selected >= 0 && selected < input.analysis.frames.count) return selected;
-  const b = input.analysis.batches[batch];
+  const b = input.analysis.batches.at(batch);
   return b && b.frameCount > 0 ? b.firstFrame : -1;
 }

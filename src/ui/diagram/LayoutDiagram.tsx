@@ -101,7 +101,7 @@ export function LayoutDiagram({ input }: { input: LoadedInput }): JSX.Element {
   const selectedBatch = Number(batchText);
   const selectedFrame = Number(frameText);
   const batch = selectedBatch >= 0 && selectedBatch < analysis.batches.length ? selectedBatch : 0;
-  const b = analysis.batches[batch];
+  const b = analysis.batches.at(batch);
   const frame = selectedFrame >= 0 && selectedFrame < analysis.frames.count ? selectedFrame : b && b.frameCount > 0 ? b.firstFrame : -1;
   const fStart = frame >= 0 ? (analysis.frames.start[frame] as number) : -1;
   // On demand the diagram reads the two headers it draws (256 + 48 bytes), never a payload.

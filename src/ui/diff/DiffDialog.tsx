@@ -126,7 +126,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
     if (!refs) return null;
     const pane = (which: "left" | "right") => {
       const ref = refs[which];
-      const b = ref.analysis.batches[ref.batch];
+      const b = ref.analysis.batches.at(ref.batch);
       return b ? { ref, start: b.start, end: b.end, marks: diffMarks(rows, which, b.start, b.end) } : null;
     };
     const left = pane("left"),
@@ -236,7 +236,7 @@ export function DiffDialog({ onClose }: { onClose: () => void }) {
                       sides[which].source === "current"
                         ? (readBatchOf(sides[which].batch)?.base ?? 0)
                         : sides[which].source === "other" && otherOnDemand
-                          ? (other?.analysis.batches[sides[which].batch]?.start ?? 0)
+                          ? (other?.analysis.batches.at(sides[which].batch)?.start ?? 0)
                           : 0
                     }
                   />

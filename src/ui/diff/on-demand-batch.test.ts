@@ -22,8 +22,8 @@ describe("readBatch", () => {
       const whole = diffBatches({ bytes, analysis, batch: l }, { bytes, analysis, batch: r });
       const left = await readBatch(xxh, source, analysis, l);
       const right = await readBatch(xxh, source, analysis, r);
-      expect(left.base).toBe(analysis.batches[l]!.start);
-      expect(left.ref.bytes).toEqual(bytes.slice(analysis.batches[l]!.start, analysis.batches[l]!.end));
+      expect(left.base).toBe(analysis.batches.start(l));
+      expect(left.ref.bytes).toEqual(bytes.slice(analysis.batches.start(l), analysis.batches.end(l)));
       const alone = diffBatches(left.ref, right.ref);
       expect(alone.map((row) => [row.scope, row.field, row.left, row.right, row.same])).toEqual(
         whole.map((row) => [row.scope, row.field, row.left, row.right, row.same]),

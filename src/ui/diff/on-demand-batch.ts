@@ -18,7 +18,7 @@ export interface ReadBatch {
 
 /** Reads batch `index` of an input read on demand and analyses it alone; rejects when the input has no such batch. */
 export async function readBatch(xxh: Xxh3, source: InputBytes, analysis: Analysis, index: number): Promise<ReadBatch> {
-  const b = analysis.batches[index];
+  const b = analysis.batches.at(index);
   if (!b) throw new Error(`there is no batch ${index}`);
   // A copy: the page cache may drop the pages it came from while the dialog still shows it.
   const bytes = (await source.load(b.start, b.end)).bytes.slice();

@@ -45,7 +45,7 @@ export function EditPanel() {
   if (!input) return null;
   const xxh = kernel();
   const batch = selection && selection.batch >= 0 ? selection.batch : 0;
-  const header = input.analysis.batches[batch]?.header ?? null;
+  const header = input.analysis.batches.at(batch)?.header ?? null;
   const edited = edit.index > 0;
 
   const note = said.of === input.name ? said.text : "";

@@ -97,7 +97,7 @@ function whereText(analysis: Analysis, hit: FieldHit): string {
   if (hit.container) return `container · ${describeKind(hit.kind).scope === "container" ? hit.kind.slice(0, hit.kind.indexOf(".")) : ""} layout`;
   if (hit.batch < 0) return "outside any batch";
   if (hit.frameStart < 0) return hit.kind === "unattributed" ? `batch ${hit.batch}, outside any frame` : `batch ${hit.batch} header`;
-  const total = (analysis.batches[hit.batch] as BatchModel).frameCount;
+  const total = analysis.batches.frameCount(hit.batch);
   return `batch ${hit.batch} · frame ${hit.frameInBatch}${hit.truncated ? " (truncated)" : ` of ${total}`}`;
 }
 
@@ -201,7 +201,7 @@ function valueRows(analysis: Analysis, bytes: InputWindows, hit: FieldHit): Info
   if (hit.container)
     return [{ label: "Value", value: hit.container.value }, ...(hit.spec ? [] : [{ label: "Hex", value: hexPreview(field, PREVIEW_BYTES, length) }])];
   const spec = hit.spec;
-  const batch = hit.batch >= 0 ? (analysis.batches[hit.batch] as BatchModel) : null;
+  const batch = hit.batch >= 0 ? (analysis.batches.at(hit.batch) as BatchModel) : null;
   if (spec) {
     if (field.length < spec.size) return [{ label: "Value", value: `incomplete: ${field.length} of ${plural(spec.size, "byte")} in the input` }];
     // Container fields (src/format/containers) name no way of showing: the value their type gives.

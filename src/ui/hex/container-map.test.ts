@@ -26,7 +26,7 @@ describe("a SendMessages body (Iggy's golden vector)", async () => {
     const rows = new RowCache(opened.analysis, bytes, undefined, fields).window(0, 3);
     const kinds = rows.flatMap((r) => [...r.kinds]);
     for (const f of fields) for (let o = f.start; o < Math.min(f.end, kinds.length); o++) expect(kinds[o], `${f.name} @${o}`).toBe(KIND_CODE[f.kind]);
-    const batchStart = opened.analysis.batches[0]!.start;
+    const batchStart = opened.analysis.batches.start(0);
     if (batchStart < kinds.length) expect(kinds[batchStart]).toBe(KIND_CODE["batch.partition_id"]);
     // Without the fields the same bytes are not coloured as the container (the overlay is what does it).
     const plain = new RowCache(opened.analysis, bytes).window(0, 1)[0]!;
@@ -45,7 +45,7 @@ describe("a SendMessages body (Iggy's golden vector)", async () => {
   });
 
   test("a batch byte after the container is still the batch's", () => {
-    const b = opened.analysis.batches[0]!;
+    const b = opened.analysis.batches.at(0)!;
     expect(fieldAt(opened.analysis, bytes, b.start + 9, fields)).toMatchObject({ kind: "batch.base_offset", batch: 0, container: null });
   });
 });

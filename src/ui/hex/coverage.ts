@@ -36,7 +36,7 @@ export function checksumCoverage(analysis: Analysis, hit: FieldHit): Coverage | 
     const span = frameChecksumSpan(hit.frameStart, hit.frameEnd);
     spans = span ? [span] : [];
   } else {
-    const b = analysis.batches[hit.batch] as BatchModel;
+    const b = analysis.batches.at(hit.batch) as BatchModel;
     spans = batchChecksumSpans(b.start, Math.min(b.end, b.start + BATCH_HEADER_SIZE), analysis.frames.start, b.firstFrame, b.firstFrame + b.frameCount);
   }
   const coverage: Coverage = { of: hit.kind, field: hit.start, spans };

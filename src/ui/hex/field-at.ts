@@ -56,12 +56,12 @@ function clampToContainer([start, end]: [number, number], fields: readonly Conta
 function unattributedRun(analysis: Analysis, offset: number, batch: number): [number, number] {
   const batches = analysis.batches;
   if (batch < 0) {
-    const lo = partitionPoint(0, batches.length, (k) => (batches[k] as BatchModel).start <= offset);
-    const prev = batches[lo - 1];
-    const next = batches[lo];
+    const lo = partitionPoint(0, batches.length, (k) => batches.start(k) <= offset);
+    const prev = batches.at(lo - 1);
+    const next = batches.at(lo);
     return [prev ? Math.min(offset, prev.end) : 0, next ? next.start : analysis.size];
   }
-  const b = batches[batch] as BatchModel;
+  const b = batches.at(batch) as BatchModel;
   let lo = b.start + BATCH_HEADER_SIZE;
   let hi = b.end;
   const f = analysis.frames;
@@ -107,7 +107,7 @@ export function fieldAt(analysis: Analysis, bytes: InputWindows, offset: number,
     };
   }
   const loc = locateByte(analysis, bytes, offset);
-  const batch = loc.batch >= 0 ? (analysis.batches[loc.batch] as BatchModel) : null;
+  const batch = loc.batch >= 0 ? (analysis.batches.at(loc.batch) as BatchModel) : null;
   const base = {
     offset,
     kind: loc.kind,

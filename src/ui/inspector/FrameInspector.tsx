@@ -94,7 +94,7 @@ export function FrameInspector({ input }: { input: LoadedInput }) {
       </p>
     );
   } else if (!detail || !head) {
-    const batch = analysis.batches[shownBatch];
+    const batch = analysis.batches.at(shownBatch);
     body = (
       <p className="insp-empty">
         {batch

@@ -47,7 +47,7 @@ export function overviewRows(analysis: Analysis, bytes: InputWindows, rows: numb
     }
     kinds[r] = best;
   }
-  for (const b of analysis.batches) batchStarts[rowOfByte(b.start, size, rows)] = 1;
+  for (let i = 0; i < analysis.batches.length; i++) batchStarts[rowOfByte(analysis.batches.start(i), size, rows)] = 1;
   for (const d of analysis.diagnostics) {
     const level = SEVERITY[d.severity];
     const last = rowOfByte(Math.max(d.start, d.end - 1), size, rows);

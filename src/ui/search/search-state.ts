@@ -179,7 +179,7 @@ export async function runQuery(text: string): Promise<void> {
       return;
     }
     case "batch": {
-      const b = analysis.batches[query.index];
+      const b = analysis.batches.at(query.index);
       if (!b) {
         searchStore.set({ ...base, status: "error", message: `There is no batch ${query.index}: batches are numbered 0 to ${analysis.batches.length - 1}.` });
         return;

@@ -255,7 +255,7 @@ export function SharePanel() {
           type="button"
           disabled={selectedBatch < 0}
           onClick={() => {
-            const b = input.analysis.batches[selectedBatch];
+            const b = input.analysis.batches.at(selectedBatch);
             if (!b) return;
             void withRange("export the batch", b.start, b.end, (bytes) => downloadFile(`${baseName(input.name)}${suffix}-batch${selectedBatch}.bin`, bytes));
           }}

@@ -36,7 +36,7 @@ export function diagramSvg(subject: Subject, name: string, target: DiagramTarget
 
 /** Whether the target names a header there is to draw: a batch with a whole header, or a frame of the input. */
 export function canDrawDiagram(analysis: Subject["analysis"], target: DiagramTarget): boolean {
-  return target.kind === "batch" ? Boolean(analysis.batches[target.batch]?.header) : target.frame >= 0 && target.frame < analysis.frames.count;
+  return target.kind === "batch" ? Boolean(analysis.batches.at(target.batch)?.header) : target.frame >= 0 && target.frame < analysis.frames.count;
 }
 
 /** Draws an SVG document on a canvas at `scale` and returns it as PNG. */

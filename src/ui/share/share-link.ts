@@ -88,8 +88,8 @@ export async function rangeBytes(source: ShareSource, start: number, end: number
   }
   if (!redact) return (await source.source.load(start, end)).bytes.slice();
   const { analysis } = source;
-  const first = analysis.batches[batchAt(analysis, start)];
-  const last = analysis.batches[batchAt(analysis, Math.max(start, end - 1))];
+  const first = analysis.batches.at(batchAt(analysis, start));
+  const last = analysis.batches.at(batchAt(analysis, Math.max(start, end - 1)));
   if (!first || !last) throw new Error("only bytes within batches are redacted");
   const window = await source.source.load(first.start, last.end);
   const xxh = await loadXxh3();

@@ -22,8 +22,8 @@ function onDemand(): { source: ShareSource; reads: Array<[number, number]> } {
 
 describe("rangeBytes", () => {
   it("reads a batch, a frame and a byte range from the file exactly, and only the 256-byte pages they touch", async () => {
-    const b = analysis.batches[2]!;
-    const f = analysis.batches[1]!.firstFrame;
+    const b = analysis.batches.at(2)!;
+    const f = analysis.batches.firstFrame(1);
     const ranges: Array<[number, number]> = [
       [b.start, b.end],
       [analysis.frames.start[f] as number, frameEnd(analysis.frames, f)],
@@ -42,12 +42,12 @@ describe("rangeBytes", () => {
     const { source, reads } = onDemand();
     const redact = { userHeaders: true, ids: false };
     for (const index of [0, 1, 2, 3]) {
-      const b = analysis.batches[index]!;
+      const b = analysis.batches.at(index)!;
       const part = await rangeBytes(source, b.start, b.end, redact);
       expect(part).toEqual(await rangeBytes(inMemory, b.start, b.end, redact));
       expect(part).not.toEqual(bytes.slice(b.start, b.end));
     }
-    const f = analysis.batches[3]!.firstFrame + 1;
+    const f = analysis.batches.firstFrame(3) + 1;
     const [fs, fe] = [analysis.frames.start[f] as number, frameEnd(analysis.frames, f)];
     expect(await rangeBytes(source, fs, fe, redact)).toEqual(await rangeBytes(inMemory, fs, fe, redact));
     expect(reads.length).toBeGreaterThan(0);

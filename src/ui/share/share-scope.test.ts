@@ -14,24 +14,24 @@ const analysis = analyzeWith(xxh, bytes);
 describe("share scopes", () => {
   it("offers the whole input, the selected frame's batch and the first problem's batch", () => {
     const f = analysis.frames;
-    const frame = analysis.batches[1]!.firstFrame + 1;
+    const frame = analysis.batches.firstFrame(1) + 1;
     const sel = { start: f.start[frame] as number, end: frameEnd(f, frame), batch: 1, frame };
     const scopes = shareScopes(analysis, sel);
     expect(scopes.map((s) => s.id)).toEqual(["whole", "selection", "first-problem"]);
     expect(scopes[1]!.label).toBe("Selected frame 1 (in batch 1)");
-    expect([scopes[1]!.start, scopes[1]!.end]).toEqual([analysis.batches[1]!.start, analysis.batches[1]!.end]);
+    expect([scopes[1]!.start, scopes[1]!.end]).toEqual([analysis.batches.start(1), analysis.batches.end(1)]);
     expect(scopes[2]!.label).toBe("Batch 1, around the first problem (frame-checksum-mismatch at 0x3b5)");
   });
 
   it("a byte range over two batches takes both, and names itself by its bytes", () => {
-    const b = analysis.batches;
+    const b = analysis.batches.toArray();
     const s = shareScopes(analysis, { start: b[1]!.end - 4, end: b[2]!.start + 4, batch: 1, frame: -1 }).find((x) => x.id === "selection")!;
     expect(s.label).toBe(`Selected bytes 0x${(b[1]!.end - 4).toString(16)}..0x${(b[2]!.start + 4).toString(16)} (in batches 1–2)`);
     expect([s.start, s.end, s.partName]).toEqual([b[1]!.start, b[2]!.end, "batches 1–2"]);
   });
 
   it("defaults to the whole input while its link is short, else to the selection, else to the first problem", () => {
-    const withSel = shareScopes(analysis, { start: analysis.batches[3]!.start, end: analysis.batches[3]!.end, batch: 3, frame: -1 });
+    const withSel = shareScopes(analysis, { start: analysis.batches.start(3), end: analysis.batches.end(3), batch: 3, frame: -1 });
     const noSel = shareScopes(analysis, null);
     expect(defaultScope(withSel, 5000)!.id).toBe("whole");
     expect(defaultScope(withSel, LARGE_LINK_BYTES + 1)!.id).toBe("selection");

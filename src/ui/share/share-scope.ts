@@ -4,7 +4,7 @@
  * the cut-out bytes with the selection re-based onto them. No DOM: unit-tested directly.
  */
 import { batchAt } from "../../core/frame-view.ts";
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis, BatchModel } from "../../core/model.ts";
 import { hexOffset } from "../../format/values.ts";
 import { frameEnd, frameIndexInBatch } from "../../core/frame-columns.ts";
 
@@ -43,7 +43,7 @@ function batchesOver(analysis: Analysis, start: number, end: number): { first: n
   // A range that starts in an envelope (or ends past the walk) still takes the batches it reaches.
   if (first < 0) first = analysis.batches.findIndex((b) => b.end > start && b.start < end);
   for (let i = analysis.batches.length - 1; last < 0 && i >= 0; i--) {
-    const b = analysis.batches[i]!;
+    const b = analysis.batches.at(i)!;
     if (b.start < Math.max(end, start + 1) && b.end > start) last = i;
   }
   return first >= 0 && last >= first ? { first, last } : null;
@@ -54,7 +54,7 @@ function selectionLabel(analysis: Analysis, sel: ScopeSelection, first: number, 
   const batches = first === last ? `batch ${first}` : `batches ${first}–${last}`;
   if (sel.frame >= 0 && sel.start === f.start[sel.frame] && sel.end === frameEnd(f, sel.frame))
     return `Selected frame ${frameIndexInBatch(analysis.batches, sel.frame)} (in ${batches})`;
-  const b = analysis.batches[first];
+  const b = analysis.batches.at(first);
   if (first === last && b && sel.start === b.start && sel.end === b.end) return `Selected batch ${first}`;
   return `Selected bytes ${hex(sel.start)}..${hex(Math.max(sel.end, sel.start + 1))} (in ${batches})`;
 }
@@ -75,15 +75,15 @@ export function shareScopes(analysis: Analysis, selection: ScopeSelection | null
   if (selection && selected) {
     const over = batchesOver(analysis, selected.start, selected.end);
     if (over) {
-      const from = analysis.batches[over.first]!.start;
-      const to = analysis.batches[over.last]!.end;
+      const from = analysis.batches.start(over.first);
+      const to = analysis.batches.end(over.last);
       const partName = over.first === over.last ? `batch ${over.first}` : `batches ${over.first}–${over.last}`;
       scopes.push({ id: "selection", label: selectionLabel(analysis, selection, over.first, over.last), start: from, end: to, partName, select: selected });
     }
   }
-  const problem = analysis.diagnostics.find((d) => d.batch !== null && analysis.batches[d.batch]);
+  const problem = analysis.diagnostics.find((d) => d.batch !== null && analysis.batches.at(d.batch));
   if (problem) {
-    const b = analysis.batches[problem.batch as number]!;
+    const b = analysis.batches.at(problem.batch as number)!;
     scopes.push({
       id: "first-problem",
       label: `Batch ${b.index}, around the first problem (${problem.code} at ${hex(problem.start)})`,
@@ -92,8 +92,8 @@ export function shareScopes(analysis: Analysis, selection: ScopeSelection | null
       partName: `batch ${b.index}`,
       select: { start: problem.start, end: Math.max(problem.end, problem.start + 1) },
     });
-  } else if (analysis.batches[0]) {
-    const b = analysis.batches[0];
+  } else if (analysis.batches.length > 0) {
+    const b = analysis.batches.at(0) as BatchModel;
     scopes.push({ id: "first-batch", label: "Batch 0", start: b.start, end: b.end, partName: "batch 0", select: null });
   }
   return scopes;

@@ -37,7 +37,7 @@ export function selectFrame(frame: number, origin: Selection["origin"]): void {
 /** Selects a whole batch by index. */
 export function selectBatch(batch: number, origin: Selection["origin"]): void {
   const a = analysis();
-  const b = a?.batches[batch];
+  const b = a?.batches.at(batch);
   if (!a || !b) return;
   selectionStore.set({ start: b.start, end: b.end, batch, frame: -1, origin });
   cursorStore.set(b.start);

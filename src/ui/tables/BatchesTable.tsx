@@ -5,7 +5,7 @@ import type { Analysis, BatchModel } from "../../core/model.ts";
 import { selectBatch } from "../state/actions.ts";
 import type { LoadedInput } from "../state/app-state.ts";
 import { batchSortKey, type BatchColumnId } from "./batch-rows.ts";
-import { batchVerdict, formatCount, hexOffset, isProblemBatch } from "../common/cell-text.ts";
+import { batchVerdict, formatCount, hexOffset, isProblemBatchAt } from "../common/cell-text.ts";
 import { HEAVY_ORDER_ROWS, useIndexTable, useRowOrder, type IndexColumn } from "./index-table.ts";
 import { buildOrder } from "./row-order.ts";
 import { batchOfSelection } from "../common/selection-hooks.ts";
@@ -17,7 +17,7 @@ import "./tables.css";
 const DASH = "—";
 
 function batchColumns(analysis: Analysis): IndexColumn[] {
-  const b = (i: number): BatchModel => analysis.batches[i] as BatchModel;
+  const b = (i: number): BatchModel => analysis.batches.at(i) as BatchModel;
   const col = (id: BatchColumnId, rest: Omit<IndexColumn, "id">): IndexColumn => ({ id, ...rest });
   return [
     col("index", { header: "#", width: 3.5, numeric: true, cell: (i) => i }),
@@ -71,7 +71,7 @@ export function BatchesTable({ input }: { input: LoadedInput }) {
       buildOrder(
         0,
         total,
-        problemsOnly ? (i) => isProblemBatch(analysis.batches[i] as BatchModel) : null,
+        problemsOnly ? (i) => isProblemBatchAt(analysis.batches, i) : null,
         sort ? { key: batchSortKey(sort.id as BatchColumnId, analysis), desc: sort.desc } : null,
       ),
     total > HEAVY_ORDER_ROWS && (problemsOnly || sort !== undefined),
@@ -81,13 +81,13 @@ export function BatchesTable({ input }: { input: LoadedInput }) {
 
   const rangeOf = useCallback(
     (i: number) => {
-      const b = analysis.batches[i];
-      return b ? { start: b.start, end: b.end } : null;
+      const t = analysis.batches;
+      return i >= 0 && i < t.length ? { start: t.start(i), end: t.end(i) } : null;
     },
     [analysis],
   );
   const onActivate = useCallback((i: number) => selectBatch(i, "table"), []);
-  const rowTone = useCallback((i: number) => batchVerdict(analysis.batches[i] as BatchModel).tone, [analysis]);
+  const rowTone = useCallback((i: number) => batchVerdict(analysis.batches.at(i) as BatchModel).tone, [analysis]);
   const inView = useCallback((w: ViewWindow | null) => (w && w.size === analysis.size ? batchAt(analysis, Math.floor((w.start + w.end) / 2)) : -1), [analysis]);
 
   return (

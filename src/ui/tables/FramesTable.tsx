@@ -180,7 +180,7 @@ export function FramesTable({ input }: { input: LoadedInput }) {
   }, [analysis, bytes, read]);
   // Follows the hex map into another batch as it scrolls, not only the selection.
   const shownBatch = useFollowedBatch(input);
-  const batch = analysis.batches[shownBatch];
+  const batch = analysis.batches.at(shownBatch);
   const first = allBatches ? 0 : (batch?.firstFrame ?? 0);
   const count = allBatches ? analysis.frames.count : (batch?.frameCount ?? 0);
   const span = count > 0 ? { start: analysis.frames.start[first] as number, end: frameEnd(analysis.frames, first + count - 1) } : { start: 0, end: 0 };

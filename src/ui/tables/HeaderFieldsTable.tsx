@@ -100,7 +100,7 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
   const headingId = useId();
   const shownBatch = useShownBatch(input);
   // On demand only the shown batch's 256 header bytes are read; in memory the whole input is the window.
-  const headerStart = analysis.batches[shownBatch]?.start ?? 0;
+  const headerStart = analysis.batches.at(shownBatch)?.start ?? 0;
   const read = useByteWindow(input.source, headerStart, bytes ? headerStart : headerStart + BATCH_HEADER_SIZE);
   const window = useMemo(() => (bytes ? wholeWindow(bytes) : null), [bytes]) ?? read.window;
   const rows = useMemo(() => batchHeaderRows(analysis, window, shownBatch), [analysis, window, shownBatch]);
@@ -153,7 +153,7 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
   };
 
   const grid = gridTemplate(WIDTHS);
-  const batch = analysis.batches[shownBatch];
+  const batch = analysis.batches.at(shownBatch);
   const tabbable = Math.min(active, shownRows.length - 1);
 
   return (

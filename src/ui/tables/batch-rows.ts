@@ -1,19 +1,21 @@
 /** Batches table data: sort keys per column over Analysis.batches (rows are batch indexes). */
+import type { BatchTable } from "../../core/batch-table.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { compareBigints, type SortKey } from "./row-order.ts";
 
 /** Column ids of the batches table. */
 export type BatchColumnId = "index" | "start" | "partition" | "baseOffset" | "count" | "length" | "stamped" | "verdict";
 
-function bigintKey(value: (b: BatchModel) => bigint | null, batches: readonly BatchModel[]): SortKey {
+function bigintKey(batches: BatchTable, key: "partitionId" | "baseOffset" | "batchLength"): SortKey {
+  const value = (i: number): bigint | null => batches.headerValue(i, key);
   return {
     primary: (i) => {
-      const v = value(batches[i] as BatchModel);
+      const v = value(i);
       return v === null ? -Infinity : Number(v);
     },
     tie: (a, b) => {
-      const va = value(batches[a] as BatchModel);
-      const vb = value(batches[b] as BatchModel);
+      const va = value(a);
+      const vb = value(b);
       if (va === null || vb === null) return va === vb ? 0 : va === null ? -1 : 1;
       return compareBigints(va, vb);
     },
@@ -26,8 +28,10 @@ function bigintKey(value: (b: BatchModel) => bigint | null, batches: readonly Ba
  */
 export function severityScore(b: Pick<BatchModel, "header" | "errors" | "warnings" | "infos">): number {
   if (!b.header) return Number.MAX_SAFE_INTEGER;
-  return b.errors * 1e12 + b.warnings * 1e6 + b.infos;
+  return severityOf(b.errors, b.warnings, b.infos);
 }
+
+const severityOf = (errors: number, warnings: number, infos: number): number => errors * 1e12 + warnings * 1e6 + infos;
 
 /** The sort key of a batches-table column. */
 export function batchSortKey(column: BatchColumnId, analysis: Analysis): SortKey {
@@ -36,18 +40,18 @@ export function batchSortKey(column: BatchColumnId, analysis: Analysis): SortKey
     case "index":
       return { primary: (i) => i };
     case "start":
-      return { primary: (i) => (batches[i] as BatchModel).start };
+      return { primary: (i) => batches.start(i) };
     case "partition":
-      return bigintKey((b) => b.header?.partitionId ?? null, batches);
+      return bigintKey(batches, "partitionId");
     case "baseOffset":
-      return bigintKey((b) => b.header?.baseOffset ?? null, batches);
+      return bigintKey(batches, "baseOffset");
     case "count":
-      return { primary: (i) => (batches[i] as BatchModel).header?.messageCount ?? -1 };
+      return { primary: (i) => batches.headerValue(i, "messageCount") ?? -1 };
     case "length":
-      return bigintKey((b) => b.header?.batchLength ?? null, batches);
+      return bigintKey(batches, "batchLength");
     case "stamped":
-      return { primary: (i) => ((batches[i] as BatchModel).stamped ? 1 : 0) };
+      return { primary: (i) => (batches.stamped(i) ? 1 : 0) };
     case "verdict":
-      return { primary: (i) => severityScore(batches[i] as BatchModel) };
+      return { primary: (i) => (batches.hasHeader(i) ? severityOf(batches.errors(i), batches.warnings(i), batches.infos(i)) : Number.MAX_SAFE_INTEGER) };
   }
 }

@@ -71,7 +71,7 @@ describe("frame cells from the columns", () => {
 
 describe("frame sort keys", () => {
   it("sort one batch by its bytes alone as by the whole input (a file read on demand reads that batch's frames)", () => {
-    const b = a.batches[0]!;
+    const b = a.batches.at(0)!;
     const from = a.frames.start[b.firstFrame] as number;
     const span = { start: from, bytes: input.slice(from, frameEnd(a.frames, b.firstFrame + b.frameCount - 1)) };
     for (const column of ["id", "time", "preview"] as const)
@@ -113,10 +113,10 @@ describe("batch sort keys", () => {
     const order = buildOrder(0, 2, null, { key: batchSortKey("baseOffset", an), desc: false });
     expect([order.at(0), order.at(1)]).toEqual([1, 0]);
     expect(severityScore({ header: null, errors: 0, warnings: 0, infos: 0 })).toBeGreaterThan(
-      severityScore({ header: an.batches[0]!.header, errors: 5, warnings: 0, infos: 0 }),
+      severityScore({ header: an.batches.at(0)!.header, errors: 5, warnings: 0, infos: 0 }),
     );
-    expect(severityScore({ header: an.batches[0]!.header, errors: 1, warnings: 0, infos: 0 })).toBeGreaterThan(
-      severityScore({ header: an.batches[0]!.header, errors: 0, warnings: 999, infos: 999 }),
+    expect(severityScore({ header: an.batches.at(0)!.header, errors: 1, warnings: 0, infos: 0 })).toBeGreaterThan(
+      severityScore({ header: an.batches.at(0)!.header, errors: 0, warnings: 999, infos: 999 }),
     );
   });
 });

@@ -16,13 +16,13 @@ export type FrameColumnId = "batch" | "index" | "offset" | "id" | "time" | "payl
 
 /** base_offset + offset_delta of a frame, or null when its batch has no header. */
 export function messageOffsetOf(analysis: Analysis, frame: number): bigint | null {
-  const header = analysis.batches[frameBatch(analysis.batches, frame)]?.header;
+  const header = analysis.batches.at(frameBatch(analysis.batches, frame))?.header;
   return header ? header.baseOffset + BigInt(frameOffsetDelta(analysis.frames, frame)) : null;
 }
 
 /** origin_timestamp + timestamp_delta of a frame (µs), or null when its batch has no header or `w` does not hold its header. */
 export function producerTimeOf(analysis: Analysis, w: ByteWindow, frame: number): bigint | null {
-  const header = analysis.batches[frameBatch(analysis.batches, frame)]?.header;
+  const header = analysis.batches.at(frameBatch(analysis.batches, frame))?.header;
   const delta = timestampDeltaIn(w, analysis.frames.start[frame] as number);
   return header && delta !== null ? header.originTimestamp + BigInt(delta) : null;
 }

@@ -115,7 +115,7 @@ function fieldValue(spec: FieldSpec, batch: BatchModel, w: ByteWindow, at: numbe
  * source.peek(start, start + 256)); null while it is being read: the field rows then say PENDING_TEXT.
  */
 export function batchHeaderRows(analysis: Analysis, window: ByteWindow | null, index: number): HeaderFieldRow[] {
-  const batch = analysis.batches[index];
+  const batch = analysis.batches.at(index);
   if (!batch) return [];
   const rows: HeaderFieldRow[] = [];
   const inputEnd = window ? window.start + window.bytes.length : 0;

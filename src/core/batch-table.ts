@@ -1,0 +1,386 @@
+/**
+ * The batches of an Analysis as columns: about 100 bytes a batch in typed arrays, where an object per
+ * batch cost about 400 bytes of heap and a structured clone field by field. A segment written by a
+ * producer that sends one message at a time holds a batch per message (2.6 million in 1 GiB). A
+ * BatchModel is made on demand by `at(i)`; hot paths read one column with the accessors instead.
+ */
+import { BATCH_HEADER_LAYOUT, valueFields } from "../format/fields.ts";
+import type { BatchHeader, BatchModel, TruncatedFrame } from "./model.ts";
+
+const HEADER_FIELDS = valueFields(BATCH_HEADER_LAYOUT);
+// Every batch header value is a u64 or a number today; a field of another type needs a column kind here.
+for (const f of HEADER_FIELDS) if (!["u8", "u16", "u32", "u64"].includes(f.type)) throw new Error(`batch-table: no column for ${f.jsonKey} (${f.type})`);
+const HEADER_KEYS: readonly string[] = HEADER_FIELDS.map((f) => f.jsonKey);
+const HEADER_WIDE: readonly boolean[] = HEADER_FIELDS.map((f) => f.type === "u64");
+const HEADER_TEMPLATE: Readonly<Record<string, bigint | number>> = Object.fromEntries(HEADER_FIELDS.map((f) => [f.jsonKey, f.type === "u64" ? 0n : 0]));
+const HEADER_COLUMN = new Map<string, number>(HEADER_KEYS.map((k, i) => [k, i]));
+/** A header column, indexed by batch. */
+type HeaderColumn = { [batch: number]: bigint | number };
+
+/** Bits of the flags word. */
+const HAS_HEADER = 1;
+const STAMPED = 2;
+const HAS_CHECKSUM = 4;
+
+/** Words per batch: index, firstFrame, frameCount, errors, warnings, infos, flags. */
+const WORDS = 7;
+const W_INDEX = 0;
+const W_FIRST_FRAME = 1;
+const W_FRAME_COUNT = 2;
+const W_ERRORS = 3;
+const W_WARNINGS = 4;
+const W_INFOS = 5;
+const W_FLAGS = 6;
+
+/** The columns of a BatchTable, as they cross between threads (every typed array transfers). */
+export interface PackedBatches {
+  readonly count: number;
+  /** start, end of each batch, interleaved. */
+  readonly positions: Float64Array;
+  /** index, firstFrame, frameCount, errors, warnings, infos, flags of each batch, interleaved. */
+  readonly words: Uint32Array;
+  readonly computedChecksums: BigUint64Array;
+  /** One column per batch header value field (format/fields.ts), in its order: BigUint64Array for u64, Uint32Array else. */
+  readonly header: readonly (BigUint64Array | Uint32Array)[];
+  /** Batches with a truncated frame, ascending (few have one), and their frames in the same order. */
+  readonly truncatedBatches: Uint32Array;
+  readonly truncatedFrames: readonly TruncatedFrame[];
+}
+
+/** Per-batch diagnostic counts added to a table's (see BatchTable.withCounts). */
+export interface CountsDelta {
+  readonly errors: number;
+  readonly warnings: number;
+  readonly infos: number;
+}
+
+/** The batches of an input, read by index; see the file comment. */
+export class BatchTable implements Iterable<BatchModel> {
+  /** The table of no batches. */
+  static readonly EMPTY = new BatchTable({
+    count: 0,
+    positions: new Float64Array(0),
+    words: new Uint32Array(0),
+    computedChecksums: new BigUint64Array(0),
+    header: HEADER_WIDE.map((wide) => (wide ? new BigUint64Array(0) : new Uint32Array(0))),
+    truncatedBatches: new Uint32Array(0),
+    truncatedFrames: [],
+  });
+
+  /** The table holding these batches, in this order. */
+  static from(batches: Iterable<BatchModel>): BatchTable {
+    const b = new BatchTableBuilder();
+    for (const batch of batches) b.push(batch);
+    return b.finish();
+  }
+
+  /** The table over columns that crossed from another thread (no copy). */
+  static fromPacked(packed: PackedBatches): BatchTable {
+    return packed.count === 0 ? BatchTable.EMPTY : new BatchTable(packed);
+  }
+
+  private constructor(readonly packed: PackedBatches) {}
+
+  /** Number of batches. */
+  get length(): number {
+    return this.packed.count;
+  }
+
+  /** Byte position where batch i starts. */
+  start(i: number): number {
+    return this.packed.positions[2 * i] as number;
+  }
+
+  /** Byte position where batch i ends (exclusive, clamped to the input). */
+  end(i: number): number {
+    return this.packed.positions[2 * i + 1] as number;
+  }
+
+  /** The index batch i was given by its walk (its place in the whole input, for a range's table). */
+  index(i: number): number {
+    return this.packed.words[WORDS * i + W_INDEX] as number;
+  }
+
+  /** Index of batch i's first complete frame in the frame columns. */
+  firstFrame(i: number): number {
+    return this.packed.words[WORDS * i + W_FIRST_FRAME] as number;
+  }
+
+  /** Complete frames of batch i. */
+  frameCount(i: number): number {
+    return this.packed.words[WORDS * i + W_FRAME_COUNT] as number;
+  }
+
+  /** Errors found in batch i. */
+  errors(i: number): number {
+    return this.packed.words[WORDS * i + W_ERRORS] as number;
+  }
+
+  /** Warnings found in batch i. */
+  warnings(i: number): number {
+    return this.packed.words[WORDS * i + W_WARNINGS] as number;
+  }
+
+  /** Infos found in batch i. */
+  infos(i: number): number {
+    return this.packed.words[WORDS * i + W_INFOS] as number;
+  }
+
+  /** base_timestamp ≠ 0 in batch i's header. */
+  stamped(i: number): boolean {
+    return ((this.packed.words[WORDS * i + W_FLAGS] as number) & STAMPED) !== 0;
+  }
+
+  /** One value of batch i's header, null where it has none (a sort reads one field of every batch). */
+  headerValue<K extends keyof BatchHeader>(i: number, key: K): BatchHeader[K] | null {
+    if (!this.hasHeader(i)) return null;
+    return (this.packed.header[HEADER_COLUMN.get(key) as number] as HeaderColumn)[i] as BatchHeader[K];
+  }
+
+  /** Whether batch i had 256 bytes for its header. */
+  hasHeader(i: number): boolean {
+    return ((this.packed.words[WORDS * i + W_FLAGS] as number) & HAS_HEADER) !== 0;
+  }
+
+  /** Batch i as an object (a new one on every call: compare batches by index, not identity). */
+  at(i: number): BatchModel | undefined {
+    const p = this.packed;
+    if (!(i >= 0 && i < p.count)) return undefined;
+    const { positions, words } = p;
+    const w = WORDS * i;
+    const flags = words[w + W_FLAGS] as number;
+    let header: BatchHeader | null = null;
+    if (flags & HAS_HEADER) {
+      // Cloned from one template: every header gets the same object shape, in the table's key order.
+      const values: Record<string, bigint | number> = { ...HEADER_TEMPLATE };
+      for (let k = 0; k < HEADER_KEYS.length; k++) values[HEADER_KEYS[k] as string] = (p.header[k] as HeaderColumn)[i] as bigint | number;
+      header = values as unknown as BatchHeader;
+    }
+    // A literal, not a spread: one object shape for every batch, as the walks build them.
+    return {
+      index: words[w + W_INDEX] as number,
+      start: positions[2 * i] as number,
+      end: positions[2 * i + 1] as number,
+      header,
+      stamped: (flags & STAMPED) !== 0,
+      computedChecksum: flags & HAS_CHECKSUM ? (p.computedChecksums[i] as bigint) : null,
+      firstFrame: words[w + W_FIRST_FRAME] as number,
+      frameCount: words[w + W_FRAME_COUNT] as number,
+      truncatedFrame: this.truncatedFrame(i),
+      errors: words[w + W_ERRORS] as number,
+      warnings: words[w + W_WARNINGS] as number,
+      infos: words[w + W_INFOS] as number,
+    };
+  }
+
+  /** Batch i's truncated frame, if it has one. */
+  truncatedFrame(i: number): TruncatedFrame | null {
+    const list = this.packed.truncatedBatches;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((list[mid] as number) < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return list[lo] === i ? (this.packed.truncatedFrames[lo] as TruncatedFrame) : null;
+  }
+
+  *[Symbol.iterator](): Iterator<BatchModel> {
+    for (let i = 0; i < this.length; i++) yield this.at(i) as BatchModel;
+  }
+
+  /** [index, batch] pairs, as Array.prototype.entries. */
+  *entries(): IterableIterator<[number, BatchModel]> {
+    for (let i = 0; i < this.length; i++) yield [i, this.at(i) as BatchModel];
+  }
+
+  /** As Array.prototype.map. */
+  map<T>(fn: (batch: BatchModel, i: number) => T): T[] {
+    const out = new Array<T>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = fn(this.at(i) as BatchModel, i);
+    return out;
+  }
+
+  /** As Array.prototype.filter. */
+  filter(fn: (batch: BatchModel, i: number) => unknown): BatchModel[] {
+    const out: BatchModel[] = [];
+    for (let i = 0; i < this.length; i++) {
+      const b = this.at(i) as BatchModel;
+      if (fn(b, i)) out.push(b);
+    }
+    return out;
+  }
+
+  /** As Array.prototype.findIndex. */
+  findIndex(fn: (batch: BatchModel, i: number) => unknown): number {
+    for (let i = 0; i < this.length; i++) if (fn(this.at(i) as BatchModel, i)) return i;
+    return -1;
+  }
+
+  /** As Array.prototype.some. */
+  some(fn: (batch: BatchModel, i: number) => unknown): boolean {
+    return this.findIndex(fn) >= 0;
+  }
+
+  /** As Array.prototype.forEach. */
+  forEach(fn: (batch: BatchModel, i: number) => void): void {
+    for (let i = 0; i < this.length; i++) fn(this.at(i) as BatchModel, i);
+  }
+
+  /** Every batch, as objects (for small inputs and tests: a big input's batches are read by index). */
+  toArray(): BatchModel[] {
+    return this.map((b) => b);
+  }
+
+  /**
+   * This table with every batch's firstFrame moved by frameBase and the counts delta(i) added, in
+   * new columns (the others are shared). Used to join ranges and to merge late findings.
+   */
+  withCounts(frameBase: number, delta: (i: number) => CountsDelta | undefined): BatchTable {
+    const words = this.packed.words.slice();
+    for (let i = 0; i < this.length; i++) {
+      const w = WORDS * i;
+      words[w + W_FIRST_FRAME] = (words[w + W_FIRST_FRAME] as number) + frameBase;
+      const d = delta(i);
+      if (!d) continue;
+      words[w + W_ERRORS] = (words[w + W_ERRORS] as number) + d.errors;
+      words[w + W_WARNINGS] = (words[w + W_WARNINGS] as number) + d.warnings;
+      words[w + W_INFOS] = (words[w + W_INFOS] as number) + d.infos;
+    }
+    return new BatchTable({ ...this.packed, words });
+  }
+
+  /** This table with `by` added to every batch's index (a range renumbered once its place is known). */
+  withIndexShift(by: number): BatchTable {
+    const words = this.packed.words.slice();
+    for (let w = W_INDEX; w < words.length; w += WORDS) words[w] = (words[w] as number) + by;
+    return new BatchTable({ ...this.packed, words });
+  }
+
+  /** The tables one after another, as one (columns copied once). */
+  static concat(parts: readonly BatchTable[]): BatchTable {
+    const nonEmpty = parts.filter((p) => p.length > 0);
+    if (nonEmpty.length === 0) return BatchTable.EMPTY;
+    if (nonEmpty.length === 1) return nonEmpty[0] as BatchTable;
+    const count = nonEmpty.reduce((n, p) => n + p.length, 0);
+    const b = new BatchTableBuilder(count);
+    for (const part of nonEmpty) b.append(part);
+    return b.finish();
+  }
+}
+
+/** The typed arrays of a table, to transfer with a message (the table must not be read after). */
+export function packedBatchBuffers(p: PackedBatches): ArrayBuffer[] {
+  // BatchTable.EMPTY is shared: it is copied, never detached. Tables made by withCounts share columns.
+  if (p.count === 0) return [];
+  return [
+    ...new Set([p.positions.buffer, p.words.buffer, p.computedChecksums.buffer, ...p.header.map((c) => c.buffer), p.truncatedBatches.buffer]),
+  ] as ArrayBuffer[];
+}
+
+/** Fills a BatchTable one batch at a time, growing its columns by doubling. */
+export class BatchTableBuilder {
+  private count = 0;
+  private capacity: number;
+  private positions: Float64Array;
+  private words: Uint32Array;
+  private computedChecksums: BigUint64Array;
+  private header: (BigUint64Array | Uint32Array)[];
+  private readonly truncatedBatches: number[] = [];
+  private readonly truncatedFrames: TruncatedFrame[] = [];
+
+  constructor(capacity = 16) {
+    this.capacity = Math.max(1, capacity);
+    this.positions = new Float64Array(2 * this.capacity);
+    this.words = new Uint32Array(WORDS * this.capacity);
+    this.computedChecksums = new BigUint64Array(this.capacity);
+    this.header = HEADER_WIDE.map((wide) => (wide ? new BigUint64Array(this.capacity) : new Uint32Array(this.capacity)));
+  }
+
+  /** Batches pushed so far (the index the next one gets in a walk). */
+  get length(): number {
+    return this.count;
+  }
+
+  /** Byte position where the last pushed batch ends. */
+  get lastEnd(): number {
+    return this.count === 0 ? 0 : (this.positions[2 * this.count - 1] as number);
+  }
+
+  /** Adds one batch, its counts from `counts` (the objects can be dropped at once: their values are copied). */
+  push(b: Omit<BatchModel, keyof CountsDelta>, counts: CountsDelta = b as BatchModel): void {
+    this.grow(this.count + 1);
+    const i = this.count++;
+    this.positions[2 * i] = b.start;
+    this.positions[2 * i + 1] = b.end;
+    const w = WORDS * i;
+    const words = this.words;
+    words[w + W_INDEX] = b.index;
+    words[w + W_FIRST_FRAME] = b.firstFrame;
+    words[w + W_FRAME_COUNT] = b.frameCount;
+    words[w + W_ERRORS] = counts.errors;
+    words[w + W_WARNINGS] = counts.warnings;
+    words[w + W_INFOS] = counts.infos;
+    words[w + W_FLAGS] = (b.header ? HAS_HEADER : 0) | (b.stamped ? STAMPED : 0) | (b.computedChecksum !== null ? HAS_CHECKSUM : 0);
+    this.computedChecksums[i] = b.computedChecksum ?? 0n;
+    const values = b.header as unknown as Readonly<Record<string, bigint | number>> | null;
+    for (let k = 0; k < HEADER_KEYS.length; k++)
+      (this.header[k] as HeaderColumn)[i] = values ? (values[HEADER_KEYS[k] as string] as bigint | number) : HEADER_WIDE[k] ? 0n : 0;
+    if (b.truncatedFrame) {
+      this.truncatedBatches.push(i);
+      this.truncatedFrames.push(b.truncatedFrame);
+    }
+  }
+
+  /** Adds every batch of a table, column by column. */
+  append(t: BatchTable): void {
+    const n = t.length;
+    const p = t.packed;
+    this.grow(this.count + n);
+    const at = this.count;
+    this.positions.set(p.positions.subarray(0, 2 * n), 2 * at);
+    this.words.set(p.words.subarray(0, WORDS * n), WORDS * at);
+    this.computedChecksums.set(p.computedChecksums.subarray(0, n), at);
+    for (let k = 0; k < this.header.length; k++) (this.header[k] as Uint32Array).set((p.header[k] as Uint32Array).subarray(0, n), at);
+    for (let j = 0; j < p.truncatedBatches.length; j++) {
+      this.truncatedBatches.push(at + (p.truncatedBatches[j] as number));
+      this.truncatedFrames.push(p.truncatedFrames[j] as TruncatedFrame);
+    }
+    this.count += n;
+  }
+
+  /** The table; the builder is not used after. */
+  finish(): BatchTable {
+    const n = this.count;
+    if (n === 0) return BatchTable.EMPTY;
+    // Trimmed where a doubling left more than an eighth unused: the table lives as long as the input is shown.
+    const trim = this.capacity - n > this.capacity / 8;
+    const cut = <A extends Float64Array | Uint32Array | BigUint64Array>(a: A, size: number): A => (trim ? (a.slice(0, size) as A) : (a.subarray(0, size) as A));
+    return BatchTable.fromPacked({
+      count: n,
+      positions: cut(this.positions, 2 * n),
+      words: cut(this.words, WORDS * n),
+      computedChecksums: cut(this.computedChecksums, n),
+      header: this.header.map((c) => cut(c, n)),
+      truncatedBatches: Uint32Array.from(this.truncatedBatches),
+      truncatedFrames: this.truncatedFrames,
+    });
+  }
+
+  private grow(needed: number): void {
+    if (needed <= this.capacity) return;
+    let capacity = this.capacity;
+    while (capacity < needed) capacity *= 2;
+    const widen = <A extends Float64Array | Uint32Array | BigUint64Array>(a: A, per: number): A => {
+      const next = new (a.constructor as new (n: number) => A)(per * capacity);
+      next.set(a as never);
+      return next;
+    };
+    this.positions = widen(this.positions, 2);
+    this.words = widen(this.words, WORDS);
+    this.computedChecksums = widen(this.computedChecksums, 1);
+    this.header = this.header.map((c) => widen(c, 1));
+    this.capacity = capacity;
+  }
+}
