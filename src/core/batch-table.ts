@@ -8,10 +8,13 @@ import { BATCH_HEADER_LAYOUT, valueFields } from "../format/fields.ts";
 import type { BatchHeader, BatchModel, TruncatedFrame } from "./model.ts";
 
 const HEADER_FIELDS = valueFields(BATCH_HEADER_LAYOUT);
-// Every batch header value is a u64 or a number today; a field of another type needs a column kind here.
-for (const f of HEADER_FIELDS) if (!["u8", "u16", "u32", "u64"].includes(f.type)) throw new Error(`batch-table: no column for ${f.jsonKey} (${f.type})`);
+// Every batch header value is a u64 or a u32 today; a field of another type needs a column kind here and in copyHeader.
+for (const f of HEADER_FIELDS) if (!["u32", "u64"].includes(f.type)) throw new Error(`batch-table: no column for ${f.jsonKey} (${f.type})`);
 const HEADER_KEYS: readonly string[] = HEADER_FIELDS.map((f) => f.jsonKey);
 const HEADER_WIDE: readonly boolean[] = HEADER_FIELDS.map((f) => f.type === "u64");
+const HEADER_OFFSETS: readonly number[] = HEADER_FIELDS.map((f) => f.offset);
+// copyHeader writes a u64 as its two u32 words, low first: the layout of a BigUint64Array on a little-endian host.
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const HEADER_TEMPLATE: Readonly<Record<string, bigint | number>> = Object.fromEntries(HEADER_FIELDS.map((f) => [f.jsonKey, f.type === "u64" ? 0n : 0]));
 const HEADER_COLUMN = new Map<string, number>(HEADER_KEYS.map((k, i) => [k, i]));
 /** A header column, indexed by batch. */
@@ -258,15 +261,44 @@ export class BatchTable implements Iterable<BatchModel> {
     return new BatchTable({ ...this.packed, words });
   }
 
-  /** The tables one after another, as one (columns copied once). */
-  static concat(parts: readonly BatchTable[]): BatchTable {
+  /**
+   * The tables one after another, as one (columns copied once). With `release`, each part's buffers are
+   * handed to it once copied (see concatFrameColumns), so the parts are not held to the end.
+   */
+  static concat(parts: readonly BatchTable[], release?: (buffer: ArrayBuffer) => void): BatchTable {
     const nonEmpty = parts.filter((p) => p.length > 0);
     if (nonEmpty.length === 0) return BatchTable.EMPTY;
     if (nonEmpty.length === 1) return nonEmpty[0] as BatchTable;
     const count = nonEmpty.reduce((n, p) => n + p.length, 0);
     const b = new BatchTableBuilder(count);
-    for (const part of nonEmpty) b.append(part);
+    for (const part of nonEmpty) {
+      b.append(part);
+      if (release) for (const buffer of packedBatchBuffers(part.packed)) release(buffer);
+    }
     return b.finish();
+  }
+
+  /** This table with its columns in one buffer from `allocate` (a releasable one, to free at once where it is joined). */
+  packedInto(allocate: (bytes: number) => ArrayBuffer): BatchTable {
+    if (this.length === 0) return this;
+    const p = this.packed;
+    const columns = [p.positions, p.words, p.computedChecksums, ...p.header, p.truncatedBatches];
+    // 8-byte aligned, for the BigUint64Array and Float64Array views.
+    const sizes = columns.map((c) => Math.ceil(c.byteLength / 8) * 8);
+    const buffer = allocate(sizes.reduce((n, s) => n + s, 0));
+    let at = 0;
+    const place = <A extends Float64Array | Uint32Array | BigUint64Array>(c: A, k: number): A => {
+      const view = new (c.constructor as new (b: ArrayBuffer, offset: number, length: number) => A)(buffer, at, c.length);
+      view.set(c as never);
+      at += sizes[k] as number;
+      return view;
+    };
+    const positions = place(p.positions, 0);
+    const words = place(p.words, 1);
+    const computedChecksums = place(p.computedChecksums, 2);
+    const header = p.header.map((c, k) => place(c, 3 + k));
+    const truncatedBatches = place(p.truncatedBatches, 3 + p.header.length);
+    return new BatchTable({ ...p, positions, words, computedChecksums, header, truncatedBatches });
   }
 }
 
@@ -279,6 +311,8 @@ export function packedBatchBuffers(p: PackedBatches): ArrayBuffer[] {
   ] as ArrayBuffer[];
 }
 
+const wordsOf = (c: BigUint64Array | Uint32Array): Uint32Array => (c instanceof Uint32Array ? c : new Uint32Array(c.buffer, c.byteOffset, 2 * c.length));
+
 /** Fills a BatchTable one batch at a time, growing its columns by doubling. */
 export class BatchTableBuilder {
   private count = 0;
@@ -287,6 +321,8 @@ export class BatchTableBuilder {
   private words: Uint32Array;
   private computedChecksums: BigUint64Array;
   private header: (BigUint64Array | Uint32Array)[];
+  /** The header columns as u32 words (two per u64), for copyHeader. */
+  private headerWords: Uint32Array[];
   private readonly truncatedBatches: number[] = [];
   private readonly truncatedFrames: TruncatedFrame[] = [];
 
@@ -296,6 +332,7 @@ export class BatchTableBuilder {
     this.words = new Uint32Array(WORDS * this.capacity);
     this.computedChecksums = new BigUint64Array(this.capacity);
     this.header = HEADER_WIDE.map((wide) => (wide ? new BigUint64Array(this.capacity) : new Uint32Array(this.capacity)));
+    this.headerWords = this.header.map(wordsOf);
   }
 
   /** Batches pushed so far (the index the next one gets in a walk). */
@@ -308,8 +345,12 @@ export class BatchTableBuilder {
     return this.count === 0 ? 0 : (this.positions[2 * this.count - 1] as number);
   }
 
-  /** Adds one batch, its counts from `counts` (the objects can be dropped at once: their values are copied). */
-  push(b: Omit<BatchModel, keyof CountsDelta>, counts: CountsDelta = b as BatchModel): void {
+  /**
+   * Adds one batch, its counts from `counts` (the objects can be dropped at once: their values are copied).
+   * With `headerAt`, the header values are copied from the header's bytes at that place of `bytes` (its
+   * little-endian words, no bigint made), where b.header holds the same values decoded.
+   */
+  push(b: Omit<BatchModel, keyof CountsDelta>, counts: CountsDelta = b as BatchModel, bytes?: Uint8Array, headerAt = 0): void {
     this.grow(this.count + 1);
     const i = this.count++;
     this.positions[2 * i] = b.start;
@@ -324,12 +365,29 @@ export class BatchTableBuilder {
     words[w + W_INFOS] = counts.infos;
     words[w + W_FLAGS] = (b.header ? HAS_HEADER : 0) | (b.stamped ? STAMPED : 0) | (b.computedChecksum !== null ? HAS_CHECKSUM : 0);
     this.computedChecksums[i] = b.computedChecksum ?? 0n;
-    const values = b.header as unknown as Readonly<Record<string, bigint | number>> | null;
-    for (let k = 0; k < HEADER_KEYS.length; k++)
-      (this.header[k] as HeaderColumn)[i] = values ? (values[HEADER_KEYS[k] as string] as bigint | number) : HEADER_WIDE[k] ? 0n : 0;
+    if (b.header && bytes && LITTLE_ENDIAN) this.copyHeader(i, bytes, headerAt);
+    else {
+      const values = b.header as unknown as Readonly<Record<string, bigint | number>> | null;
+      for (let k = 0; k < HEADER_KEYS.length; k++)
+        (this.header[k] as HeaderColumn)[i] = values ? (values[HEADER_KEYS[k] as string] as bigint | number) : HEADER_WIDE[k] ? 0n : 0;
+    }
     if (b.truncatedFrame) {
       this.truncatedBatches.push(i);
       this.truncatedFrames.push(b.truncatedFrame);
+    }
+  }
+
+  // A u64 is two little-endian u32 words of the column's buffer, a u32 one.
+  private copyHeader(i: number, bytes: Uint8Array, at: number): void {
+    const words = this.headerWords;
+    for (let k = 0; k < HEADER_OFFSETS.length; k++) {
+      const p = at + (HEADER_OFFSETS[k] as number);
+      const column = words[k] as Uint32Array;
+      if (HEADER_WIDE[k]) {
+        column[2 * i] = ((bytes[p] as number) | ((bytes[p + 1] as number) << 8) | ((bytes[p + 2] as number) << 16) | ((bytes[p + 3] as number) << 24)) >>> 0;
+        column[2 * i + 1] =
+          ((bytes[p + 4] as number) | ((bytes[p + 5] as number) << 8) | ((bytes[p + 6] as number) << 16) | ((bytes[p + 7] as number) << 24)) >>> 0;
+      } else column[i] = ((bytes[p] as number) | ((bytes[p + 1] as number) << 8) | ((bytes[p + 2] as number) << 16) | ((bytes[p + 3] as number) << 24)) >>> 0;
     }
   }
 
@@ -381,6 +439,7 @@ export class BatchTableBuilder {
     this.words = widen(this.words, WORDS);
     this.computedChecksums = widen(this.computedChecksums, 1);
     this.header = this.header.map((c) => widen(c, 1));
+    this.headerWords = this.header.map(wordsOf);
     this.capacity = capacity;
   }
 }

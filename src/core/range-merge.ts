@@ -19,7 +19,7 @@ export function mergeRanges(
   parts: readonly RangeResult[],
   maxDiagnostics: number,
   dropFinding?: AnalyzeOptions["dropFinding"],
-  /** Given each part's frame column buffers once they are joined (the parts are not read again). */
+  /** Given each part's frame column and batch table buffers once they are joined (the parts are not read again). */
   releaseParts?: (buffer: ArrayBuffer) => void,
 ): Analysis {
   const tails = new Map<bigint, PartitionTail>();
@@ -60,7 +60,7 @@ export function mergeRanges(
     for (const [partition, tail] of part.tails) tails.set(partition, tail);
     frameBase += part.frameCount;
   }
-  const batches = BatchTable.concat(tables);
+  const batches = BatchTable.concat(tables, releaseParts);
   const { diagnostics } = keeper.finish();
   return {
     size,

@@ -140,8 +140,8 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       frameLevelKept++;
     }
   };
-  const closeBatch = (b: Omit<BatchModel, keyof Counts>, c: Counts): void => {
-    batches.push(b, c);
+  const closeBatch = (b: Omit<BatchModel, keyof Counts>, c: Counts, bytes?: Uint8Array, headerAt?: number): void => {
+    batches.push(b, c, bytes, headerAt);
     groupEnds.push(diagnostics.length);
     if (frameLevelKept >= maxDiagnostics) frameLevelClosed = true;
   };
@@ -190,7 +190,8 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
         lateFlags,
       );
       frameCount += m.frameCount;
-      closeBatch(m, counts);
+      // The header's values are copied from its bytes: no bigint per field and batch.
+      closeBatch(m, counts, r.bytes, m.start - winStart);
     }
     if (result.columns) {
       // Size the columns from the frame density seen so far, as analyze() does (frames found, never a length field).

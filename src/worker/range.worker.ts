@@ -47,7 +47,9 @@ scope.onmessage = (event) => {
           // The range's buffer goes back for the next chunk: no fresh 16 MiB (zeroed, page-faulted) per range.
           const spare = job.bytes.buffer as ArrayBuffer;
           // Batches packed: a range of small batches holds hundreds of thousands, slow to clone one by one.
-          const batches = result.batches.packed;
+          const table = result.batches.packedInto(releasableBuffer);
+          if (table !== result.batches) for (const b of packedBatchBuffers(result.batches.packed)) releaseBuffer(b);
+          const batches = table.packed;
           const transfer = [spare, ...(result.frames ? frameColumnBuffers(result.frames) : []), ...packedBatchBuffers(batches)];
           scope.postMessage({ type: "done", id: job.id, result: { ...result, batches }, spare }, transfer);
         } catch (err) {
