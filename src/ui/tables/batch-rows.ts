@@ -1,26 +1,12 @@
 /** Batches table data: sort keys per column over Analysis.batches (rows are batch indexes). */
 import type { BatchTable } from "../../core/batch-table.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
-import { compareBigints, type SortKey } from "./row-order.ts";
+import { bigintSortKey, type SortKey } from "./row-order.ts";
 
 /** Column ids of the batches table. */
 export type BatchColumnId = "index" | "start" | "partition" | "baseOffset" | "count" | "length" | "stamped" | "verdict";
 
-function bigintKey(batches: BatchTable, key: "partitionId" | "baseOffset" | "batchLength"): SortKey {
-  const value = (i: number): bigint | null => batches.headerValue(i, key);
-  return {
-    primary: (i) => {
-      const v = value(i);
-      return v === null ? -Infinity : Number(v);
-    },
-    tie: (a, b) => {
-      const va = value(a);
-      const vb = value(b);
-      if (va === null || vb === null) return va === vb ? 0 : va === null ? -1 : 1;
-      return compareBigints(va, vb);
-    },
-  };
-}
+const headerKey = (batches: BatchTable, key: "partitionId" | "baseOffset" | "batchLength"): SortKey => bigintSortKey((i) => batches.headerValue(i, key));
 
 /**
  * How bad a batch is, as one number: errors outweigh warnings outweigh infos;
@@ -42,13 +28,13 @@ export function batchSortKey(column: BatchColumnId, analysis: Analysis): SortKey
     case "start":
       return { primary: (i) => batches.start(i) };
     case "partition":
-      return bigintKey(batches, "partitionId");
+      return headerKey(batches, "partitionId");
     case "baseOffset":
-      return bigintKey(batches, "baseOffset");
+      return headerKey(batches, "baseOffset");
     case "count":
       return { primary: (i) => batches.headerValue(i, "messageCount") ?? -1 };
     case "length":
-      return bigintKey(batches, "batchLength");
+      return headerKey(batches, "batchLength");
     case "stamped":
       return { primary: (i) => (batches.stamped(i) ? 1 : 0) };
     case "verdict":

@@ -6,7 +6,7 @@ import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import type { MessageId } from "../../format/values.ts";
 import { FrameFlag, type Analysis } from "../../core/model.ts";
 import { PROBLEM_FRAME_FLAGS } from "../common/cell-text.ts";
-import { compareBigints, type SortKey } from "./row-order.ts";
+import { bigintSortKey, type SortKey } from "./row-order.ts";
 import { frameBatch, frameIndexInBatch, frameOffsetDelta, frameUserHeadersLength } from "../../core/frame-columns.ts";
 import { messageIdIn, timestampDeltaIn } from "../../core/frame-view.ts";
 import { windowSlice, type ByteWindow } from "../../lib/input-bytes.ts";
@@ -49,23 +49,6 @@ export function isProblemFrame(analysis: Analysis, frame: number): boolean {
   return ((analysis.frames.flags[frame] as number) & PROBLEM_FRAME_FLAGS) !== 0;
 }
 
-// A bigint sort key: its float value first (exact below 2^53, which covers real offsets and
-// µs timestamps), then the exact bigint when two floats collide.
-function bigintKey(value: (frame: number) => bigint | null): SortKey {
-  return {
-    primary: (frame) => {
-      const v = value(frame);
-      return v === null ? -Infinity : Number(v);
-    },
-    tie: (a, b) => {
-      const va = value(a);
-      const vb = value(b);
-      if (va === null || vb === null) return va === vb ? 0 : va === null ? -1 : 1;
-      return compareBigints(va, vb);
-    },
-  };
-}
-
 // Byte strings compare by their first six bytes as a number, then byte by byte.
 function bytesKey(slice: (frame: number) => Uint8Array): SortKey {
   return {
@@ -96,9 +79,9 @@ export function frameSortKey(column: FrameColumnId, analysis: Analysis, all: Byt
     case "index":
       return { primary: (i) => frameIndexInBatch(analysis.batches, i) };
     case "offset":
-      return bigintKey((i) => messageOffsetOf(analysis, i));
+      return bigintSortKey((i) => messageOffsetOf(analysis, i));
     case "time":
-      return bigintKey((i) => producerTimeOf(analysis, all, i));
+      return bigintSortKey((i) => producerTimeOf(analysis, all, i));
     case "payload":
       return { primary: (i) => f.payloadLength[i] as number };
     case "userHeaders":

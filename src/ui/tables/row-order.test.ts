@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { arrayOrder, buildOrder, filterIds, nextActivePosition, rangeOrder, sortIds } from "./row-order.ts";
+import { bigintSortKey, arrayOrder, buildOrder, filterIds, nextActivePosition, rangeOrder, sortIds } from "./row-order.ts";
 
 const list = (o: { length: number; at(p: number): number }): number[] => Array.from({ length: o.length }, (_, k) => o.at(k));
 
@@ -35,6 +35,26 @@ describe("row orders", () => {
     const key = { primary: (i: number) => Number(values[i]!), tie: (a: number, b: number) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : 0) };
     expect(Array.from(sortIds(Uint32Array.of(0, 1, 2), key, false))).toEqual([2, 1, 0]);
     expect(Array.from(sortIds(Uint32Array.of(0, 1, 2), key, true))).toEqual([0, 1, 2]);
+  });
+
+  it("sorts bigints exactly past 2^53, nulls first, and asks no tie-break for equal values below it", () => {
+    const values: (bigint | null)[] = [2n ** 60n + 3n, 404n, null, 2n ** 60n + 1n, 404n, 2n ** 60n + 2n, 7n];
+    let asked = 0;
+    const key = bigintSortKey((id) => {
+      asked++;
+      return values[id] as bigint | null;
+    });
+    const ids = Uint32Array.from(values.keys());
+    expect([...sortIds(ids, key, false)]).toEqual([2, 6, 1, 4, 3, 5, 0]);
+    expect([...sortIds(ids, key, true)]).toEqual([0, 5, 3, 1, 4, 6, 2]);
+    // A column of one value (every batch the same length): the floats decide, no bigint is read again.
+    const same = bigintSortKey(() => {
+      asked++;
+      return 404n;
+    });
+    asked = 0;
+    expect([...sortIds(new Uint32Array([3, 1, 2, 0]), same, false)]).toEqual([0, 1, 2, 3]);
+    expect(asked, "values read: once each for the keys").toBe(4);
   });
 
   it("sorts -Infinity (missing values) first ascending", () => {
