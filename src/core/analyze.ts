@@ -19,6 +19,7 @@ import {
   emitFrameHeaderTruncated,
   emitFrameReservedNonzero,
   emitHeaderTruncated,
+  unwalkedBatch,
   FRAME_CHECKS,
   runBatchChecks,
   type Emit,
@@ -106,18 +107,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     stampedNow = false;
     if (size - pos < BATCH_HEADER_SIZE) {
       emitHeaderTruncated(emit, pos, size, index);
-      batches.push({
-        index,
-        start: pos,
-        end: size,
-        header: null,
-        stamped: false,
-        computedChecksum: null,
-        firstFrame: frames.count,
-        frameCount: 0,
-        truncatedFrame: null,
-        ...counts,
-      });
+      batches.push(unwalkedBatch(index, pos, size, null, frames.count), counts);
       break;
     }
     const header: BatchHeader = readHeader(r, pos, BATCH_HEADER_LAYOUT);
@@ -126,18 +116,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     emitBatchReservedRuns(emit, r, pos, pos, index);
     if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
       emitBatchLengthTooSmall(emit, pos, index, header.batchLength);
-      batches.push({
-        index,
-        start: pos,
-        end: pos + BATCH_HEADER_SIZE,
-        header,
-        stamped,
-        computedChecksum: null,
-        firstFrame: frames.count,
-        frameCount: 0,
-        truncatedFrame: null,
-        ...counts,
-      });
+      batches.push(unwalkedBatch(index, pos, size, header, frames.count), counts);
       break;
     }
     // Compared as a float: batch_length may be up to 2^64−1, far past any input, and is never used to allocate.

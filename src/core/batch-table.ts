@@ -101,37 +101,37 @@ export class BatchTable implements Iterable<BatchModel> {
 
   /** The index batch i was given by its walk (its place in the whole input, for a range's table). */
   index(i: number): number {
-    return this.packed.words[WORDS * i + W_INDEX] as number;
+    return this.word(i, W_INDEX);
   }
 
   /** Index of batch i's first complete frame in the frame columns. */
   firstFrame(i: number): number {
-    return this.packed.words[WORDS * i + W_FIRST_FRAME] as number;
+    return this.word(i, W_FIRST_FRAME);
   }
 
   /** Complete frames of batch i. */
   frameCount(i: number): number {
-    return this.packed.words[WORDS * i + W_FRAME_COUNT] as number;
+    return this.word(i, W_FRAME_COUNT);
   }
 
   /** Errors found in batch i. */
   errors(i: number): number {
-    return this.packed.words[WORDS * i + W_ERRORS] as number;
+    return this.word(i, W_ERRORS);
   }
 
   /** Warnings found in batch i. */
   warnings(i: number): number {
-    return this.packed.words[WORDS * i + W_WARNINGS] as number;
+    return this.word(i, W_WARNINGS);
   }
 
   /** Infos found in batch i. */
   infos(i: number): number {
-    return this.packed.words[WORDS * i + W_INFOS] as number;
+    return this.word(i, W_INFOS);
   }
 
   /** base_timestamp ≠ 0 in batch i's header. */
   stamped(i: number): boolean {
-    return ((this.packed.words[WORDS * i + W_FLAGS] as number) & STAMPED) !== 0;
+    return (this.word(i, W_FLAGS) & STAMPED) !== 0;
   }
 
   /** One value of batch i's header, null where it has none (a sort reads one field of every batch). */
@@ -142,7 +142,11 @@ export class BatchTable implements Iterable<BatchModel> {
 
   /** Whether batch i had 256 bytes for its header. */
   hasHeader(i: number): boolean {
-    return ((this.packed.words[WORDS * i + W_FLAGS] as number) & HAS_HEADER) !== 0;
+    return (this.word(i, W_FLAGS) & HAS_HEADER) !== 0;
+  }
+
+  private word(i: number, slot: number): number {
+    return this.packed.words[WORDS * i + slot] as number;
   }
 
   /** Batch i as an object (a new one on every call: compare batches by index, not identity). */

@@ -24,6 +24,7 @@ import {
   emitFrameHeaderTruncated,
   emitFrameReservedNonzero,
   emitHeaderTruncated,
+  unwalkedBatch,
   FRAME_CHECKS,
   JS_ONLY_FRAME_CHECKS,
   runBatchChecks,
@@ -219,20 +220,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     const index = task.firstBatch + batches.length;
     if (size - pos < BATCH_HEADER_SIZE) {
       emitHeaderTruncated(emit, pos, size, index);
-      closeBatch(
-        {
-          index,
-          start: pos,
-          end: size,
-          header: null,
-          stamped: false,
-          computedChecksum: null,
-          firstFrame: frameCount,
-          frameCount: 0,
-          truncatedFrame: null,
-        },
-        counts,
-      );
+      closeBatch(unwalkedBatch(index, pos, size, null, frameCount), counts);
       break;
     }
     const header = readHeader(r, 0, BATCH_HEADER_LAYOUT);
@@ -240,20 +228,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     if (header.batchLength < BigInt(BATCH_HEADER_SIZE)) {
       emitBatchReservedRuns(emit, r, 0, pos, index);
       emitBatchLengthTooSmall(emit, pos, index, header.batchLength);
-      closeBatch(
-        {
-          index,
-          start: pos,
-          end: pos + BATCH_HEADER_SIZE,
-          header,
-          stamped: header.baseTimestamp !== 0n,
-          computedChecksum: null,
-          firstFrame: frameCount,
-          frameCount: 0,
-          truncatedFrame: null,
-        },
-        counts,
-      );
+      closeBatch(unwalkedBatch(index, pos, size, header, frameCount), counts);
       break;
     }
     const needed = Math.min(pos + Number(header.batchLength), size) - pos;

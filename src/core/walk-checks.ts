@@ -10,7 +10,7 @@ import type { DiagnosticCode } from "../format/diagnostics.ts";
 import { findUserHeadersFault } from "../format/user-headers.ts";
 import { hex64, hexOffset, plural } from "../format/values.ts";
 import { KERNEL_FLAG } from "../checksum/kernel/abi.ts";
-import type { BatchHeader } from "./model.ts";
+import type { BatchHeader, BatchModel } from "./model.ts";
 
 /** How a walk records one finding (analyze()'s and walkRange()'s emit). */
 export type Emit = (code: DiagnosticCode, start: number, end: number, batch: number | null, frame: number | null, message: string) => void;
@@ -173,6 +173,30 @@ export function runBatchChecks(b: BatchCheckInput, emit: Emit): void {
     const found = c.check(b);
     if (found) emit(c.code, found.start, found.end, b.batch, null, found.message);
   }
+}
+
+/**
+ * The batch a walk ends on without walking its frames (fewer than 256 bytes left: no header; batch_length
+ * below 256: the header only), as both walks record it; its counts are the batch's findings.
+ */
+export function unwalkedBatch(
+  index: number,
+  start: number,
+  size: number,
+  header: BatchHeader | null,
+  firstFrame: number,
+): Omit<BatchModel, "errors" | "warnings" | "infos"> {
+  return {
+    index,
+    start,
+    end: header ? start + BATCH_HEADER_SIZE : size,
+    header,
+    stamped: header !== null && header.baseTimestamp !== 0n,
+    computedChecksum: null,
+    firstFrame,
+    frameCount: 0,
+    truncatedFrame: null,
+  };
 }
 
 // The walk's own findings: where the walk itself stops or skips, worded once for both walks.
