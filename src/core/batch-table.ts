@@ -13,20 +13,23 @@ for (const f of HEADER_FIELDS) if (!["u32", "u64"].includes(f.type)) throw new E
 const HEADER_KEYS: readonly string[] = HEADER_FIELDS.map((f) => f.jsonKey);
 const HEADER_WIDE: readonly boolean[] = HEADER_FIELDS.map((f) => f.type === "u64");
 const HEADER_OFFSETS: readonly number[] = HEADER_FIELDS.map((f) => f.offset);
+/** Header u32 fields follow the batch's own words; u64 fields follow its computed checksum in the wide column. */
+const U32_FIELDS = HEADER_WIDE.filter((w) => !w).length;
+const U64_FIELDS = HEADER_WIDE.length - U32_FIELDS;
 // copyHeader writes a u64 as its two u32 words, low first: the layout of a BigUint64Array on a little-endian host.
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const HEADER_TEMPLATE: Readonly<Record<string, bigint | number>> = Object.fromEntries(HEADER_FIELDS.map((f) => [f.jsonKey, f.type === "u64" ? 0n : 0]));
-const HEADER_COLUMN = new Map<string, number>(HEADER_KEYS.map((k, i) => [k, i]));
-/** A header column, indexed by batch. */
-type HeaderColumn = { [batch: number]: bigint | number };
 
 /** Bits of the flags word. */
 const HAS_HEADER = 1;
 const STAMPED = 2;
 const HAS_CHECKSUM = 4;
 
-/** Words per batch: index, firstFrame, frameCount, errors, warnings, infos, flags. */
-const WORDS = 7;
+/** Words per batch: index, firstFrame, frameCount, errors, warnings, infos, flags, then the header's u32 fields. */
+const OWN_WORDS = 7;
+const WORDS = OWN_WORDS + U32_FIELDS;
+/** u64 values per batch: the computed checksum, then the header's u64 fields. */
+const WIDE = 1 + U64_FIELDS;
 const W_INDEX = 0;
 const W_FIRST_FRAME = 1;
 const W_FRAME_COUNT = 2;
@@ -35,16 +38,23 @@ const W_WARNINGS = 4;
 const W_INFOS = 5;
 const W_FLAGS = 6;
 
+/** Where header field k lives: its slot among the batch's words or its wide values. */
+const HEADER_SLOT: readonly number[] = (() => {
+  let narrow = OWN_WORDS;
+  let wide = 1;
+  return HEADER_WIDE.map((w) => (w ? wide++ : narrow++));
+})();
+const HEADER_INDEX = new Map<string, number>(HEADER_KEYS.map((k, i) => [k, i]));
+
 /** The columns of a BatchTable, as they cross between threads (every typed array transfers). */
 export interface PackedBatches {
   readonly count: number;
   /** start, end of each batch, interleaved. */
   readonly positions: Float64Array;
-  /** index, firstFrame, frameCount, errors, warnings, infos, flags of each batch, interleaved. */
+  /** index, firstFrame, frameCount, errors, warnings, infos, flags and the header's u32 fields of each batch, interleaved. */
   readonly words: Uint32Array;
-  readonly computedChecksums: BigUint64Array;
-  /** One column per batch header value field (format/fields.ts), in its order: BigUint64Array for u64, Uint32Array else. */
-  readonly header: readonly (BigUint64Array | Uint32Array)[];
+  /** The computed checksum and the header's u64 fields (format/fields.ts order) of each batch, interleaved. */
+  readonly wide: BigUint64Array;
   /** Batches with a truncated frame, ascending (few have one), and their frames in the same order. */
   readonly truncatedBatches: Uint32Array;
   readonly truncatedFrames: readonly TruncatedFrame[];
@@ -64,8 +74,7 @@ export class BatchTable implements Iterable<BatchModel> {
     count: 0,
     positions: new Float64Array(0),
     words: new Uint32Array(0),
-    computedChecksums: new BigUint64Array(0),
-    header: HEADER_WIDE.map((wide) => (wide ? new BigUint64Array(0) : new Uint32Array(0))),
+    wide: new BigUint64Array(0),
     truncatedBatches: new Uint32Array(0),
     truncatedFrames: [],
   });
@@ -137,7 +146,9 @@ export class BatchTable implements Iterable<BatchModel> {
   /** One value of batch i's header, null where it has none (a sort reads one field of every batch). */
   headerValue<K extends keyof BatchHeader>(i: number, key: K): BatchHeader[K] | null {
     if (!this.hasHeader(i)) return null;
-    return (this.packed.header[HEADER_COLUMN.get(key) as number] as HeaderColumn)[i] as BatchHeader[K];
+    const k = HEADER_INDEX.get(key) as number;
+    const slot = HEADER_SLOT[k] as number;
+    return (HEADER_WIDE[k] ? this.packed.wide[WIDE * i + slot] : this.packed.words[WORDS * i + slot]) as BatchHeader[K];
   }
 
   /** Whether batch i had 256 bytes for its header. */
@@ -160,7 +171,10 @@ export class BatchTable implements Iterable<BatchModel> {
     if (flags & HAS_HEADER) {
       // Cloned from one template: every header gets the same object shape, in the table's key order.
       const values: Record<string, bigint | number> = { ...HEADER_TEMPLATE };
-      for (let k = 0; k < HEADER_KEYS.length; k++) values[HEADER_KEYS[k] as string] = (p.header[k] as HeaderColumn)[i] as bigint | number;
+      for (let k = 0; k < HEADER_KEYS.length; k++) {
+        const slot = HEADER_SLOT[k] as number;
+        values[HEADER_KEYS[k] as string] = (HEADER_WIDE[k] ? p.wide[WIDE * i + slot] : words[w + slot]) as bigint | number;
+      }
       header = values as unknown as BatchHeader;
     }
     // A literal, not a spread: one object shape for every batch, as the walks build them.
@@ -170,7 +184,7 @@ export class BatchTable implements Iterable<BatchModel> {
       end: positions[2 * i + 1] as number,
       header,
       stamped: (flags & STAMPED) !== 0,
-      computedChecksum: flags & HAS_CHECKSUM ? (p.computedChecksums[i] as bigint) : null,
+      computedChecksum: flags & HAS_CHECKSUM ? (p.wide[WIDE * i] as bigint) : null,
       firstFrame: words[w + W_FIRST_FRAME] as number,
       frameCount: words[w + W_FRAME_COUNT] as number,
       truncatedFrame: this.truncatedFrame(i),
@@ -286,7 +300,7 @@ export class BatchTable implements Iterable<BatchModel> {
   packedInto(allocate: (bytes: number) => ArrayBuffer): BatchTable {
     if (this.length === 0) return this;
     const p = this.packed;
-    const columns = [p.positions, p.words, p.computedChecksums, ...p.header, p.truncatedBatches];
+    const columns = [p.positions, p.words, p.wide, p.truncatedBatches];
     // 8-byte aligned, for the BigUint64Array and Float64Array views.
     const sizes = columns.map((c) => Math.ceil(c.byteLength / 8) * 8);
     const buffer = allocate(sizes.reduce((n, s) => n + s, 0));
@@ -299,10 +313,9 @@ export class BatchTable implements Iterable<BatchModel> {
     };
     const positions = place(p.positions, 0);
     const words = place(p.words, 1);
-    const computedChecksums = place(p.computedChecksums, 2);
-    const header = p.header.map((c, k) => place(c, 3 + k));
-    const truncatedBatches = place(p.truncatedBatches, 3 + p.header.length);
-    return new BatchTable({ ...p, positions, words, computedChecksums, header, truncatedBatches });
+    const wide = place(p.wide, 2);
+    const truncatedBatches = place(p.truncatedBatches, 3);
+    return new BatchTable({ ...p, positions, words, wide, truncatedBatches });
   }
 }
 
@@ -310,12 +323,8 @@ export class BatchTable implements Iterable<BatchModel> {
 export function packedBatchBuffers(p: PackedBatches): ArrayBuffer[] {
   // BatchTable.EMPTY is shared: it is copied, never detached. Tables made by withCounts share columns.
   if (p.count === 0) return [];
-  return [
-    ...new Set([p.positions.buffer, p.words.buffer, p.computedChecksums.buffer, ...p.header.map((c) => c.buffer), p.truncatedBatches.buffer]),
-  ] as ArrayBuffer[];
+  return [...new Set([p.positions.buffer, p.words.buffer, p.wide.buffer, p.truncatedBatches.buffer])] as ArrayBuffer[];
 }
-
-const wordsOf = (c: BigUint64Array | Uint32Array): Uint32Array => (c instanceof Uint32Array ? c : new Uint32Array(c.buffer, c.byteOffset, 2 * c.length));
 
 /** Fills a BatchTable one batch at a time, growing its columns by doubling. */
 export class BatchTableBuilder {
@@ -323,20 +332,18 @@ export class BatchTableBuilder {
   private capacity: number;
   private positions: Float64Array;
   private words: Uint32Array;
-  private computedChecksums: BigUint64Array;
-  private header: (BigUint64Array | Uint32Array)[];
-  /** The header columns as u32 words (two per u64), for copyHeader. */
-  private headerWords: Uint32Array[];
+  private wide: BigUint64Array;
+  /** The wide values as u32 words (two per u64, low first), for copyHeader. */
+  private wideWords: Uint32Array;
   private readonly truncatedBatches: number[] = [];
   private readonly truncatedFrames: TruncatedFrame[] = [];
 
-  constructor(capacity = 16) {
+  constructor(capacity = 8) {
     this.capacity = Math.max(1, capacity);
     this.positions = new Float64Array(2 * this.capacity);
     this.words = new Uint32Array(WORDS * this.capacity);
-    this.computedChecksums = new BigUint64Array(this.capacity);
-    this.header = HEADER_WIDE.map((wide) => (wide ? new BigUint64Array(this.capacity) : new Uint32Array(this.capacity)));
-    this.headerWords = this.header.map(wordsOf);
+    this.wide = new BigUint64Array(WIDE * this.capacity);
+    this.wideWords = new Uint32Array(this.wide.buffer);
   }
 
   /** Batches pushed so far (the index the next one gets in a walk). */
@@ -368,12 +375,15 @@ export class BatchTableBuilder {
     words[w + W_WARNINGS] = counts.warnings;
     words[w + W_INFOS] = counts.infos;
     words[w + W_FLAGS] = (b.header ? HAS_HEADER : 0) | (b.stamped ? STAMPED : 0) | (b.computedChecksum !== null ? HAS_CHECKSUM : 0);
-    this.computedChecksums[i] = b.computedChecksum ?? 0n;
+    this.wide[WIDE * i] = b.computedChecksum ?? 0n;
     if (b.header && bytes && LITTLE_ENDIAN) this.copyHeader(i, bytes, headerAt);
-    else {
-      const values = b.header as unknown as Readonly<Record<string, bigint | number>> | null;
-      for (let k = 0; k < HEADER_KEYS.length; k++)
-        (this.header[k] as HeaderColumn)[i] = values ? (values[HEADER_KEYS[k] as string] as bigint | number) : HEADER_WIDE[k] ? 0n : 0;
+    else if (b.header) {
+      const values = b.header as unknown as Readonly<Record<string, bigint | number>>;
+      for (let k = 0; k < HEADER_KEYS.length; k++) {
+        const value = values[HEADER_KEYS[k] as string] as bigint | number;
+        if (HEADER_WIDE[k]) this.wide[WIDE * i + (HEADER_SLOT[k] as number)] = value as bigint;
+        else words[w + (HEADER_SLOT[k] as number)] = value as number;
+      }
     }
     if (b.truncatedFrame) {
       this.truncatedBatches.push(i);
@@ -381,17 +391,18 @@ export class BatchTableBuilder {
     }
   }
 
-  // A u64 is two little-endian u32 words of the column's buffer, a u32 one.
+  // A u64 is two little-endian u32 words of the wide values, a u32 one of the batch's words.
   private copyHeader(i: number, bytes: Uint8Array, at: number): void {
-    const words = this.headerWords;
+    const u32 = (p: number): number =>
+      ((bytes[p] as number) | ((bytes[p + 1] as number) << 8) | ((bytes[p + 2] as number) << 16) | ((bytes[p + 3] as number) << 24)) >>> 0;
     for (let k = 0; k < HEADER_OFFSETS.length; k++) {
       const p = at + (HEADER_OFFSETS[k] as number);
-      const column = words[k] as Uint32Array;
+      const slot = HEADER_SLOT[k] as number;
       if (HEADER_WIDE[k]) {
-        column[2 * i] = ((bytes[p] as number) | ((bytes[p + 1] as number) << 8) | ((bytes[p + 2] as number) << 16) | ((bytes[p + 3] as number) << 24)) >>> 0;
-        column[2 * i + 1] =
-          ((bytes[p + 4] as number) | ((bytes[p + 5] as number) << 8) | ((bytes[p + 6] as number) << 16) | ((bytes[p + 7] as number) << 24)) >>> 0;
-      } else column[i] = ((bytes[p] as number) | ((bytes[p + 1] as number) << 8) | ((bytes[p + 2] as number) << 16) | ((bytes[p + 3] as number) << 24)) >>> 0;
+        const w = 2 * (WIDE * i + slot);
+        this.wideWords[w] = u32(p);
+        this.wideWords[w + 1] = u32(p + 4);
+      } else this.words[WORDS * i + slot] = u32(p);
     }
   }
 
@@ -403,8 +414,7 @@ export class BatchTableBuilder {
     const at = this.count;
     this.positions.set(p.positions.subarray(0, 2 * n), 2 * at);
     this.words.set(p.words.subarray(0, WORDS * n), WORDS * at);
-    this.computedChecksums.set(p.computedChecksums.subarray(0, n), at);
-    for (let k = 0; k < this.header.length; k++) (this.header[k] as Uint32Array).set((p.header[k] as Uint32Array).subarray(0, n), at);
+    this.wide.set(p.wide.subarray(0, WIDE * n), WIDE * at);
     for (let j = 0; j < p.truncatedBatches.length; j++) {
       this.truncatedBatches.push(at + (p.truncatedBatches[j] as number));
       this.truncatedFrames.push(p.truncatedFrames[j] as TruncatedFrame);
@@ -416,15 +426,15 @@ export class BatchTableBuilder {
   finish(): BatchTable {
     const n = this.count;
     if (n === 0) return BatchTable.EMPTY;
-    // Trimmed where a doubling left more than an eighth unused: the table lives as long as the input is shown.
-    const trim = this.capacity - n > this.capacity / 8;
+    // Trimmed where a doubling left more than an eighth of a large table unused: it lives as long as the input is shown
+    // (a copy of a small one would cost more than its waste: an edit re-analyses a batch or two).
+    const trim = this.capacity > 256 && this.capacity - n > this.capacity / 8;
     const cut = <A extends Float64Array | Uint32Array | BigUint64Array>(a: A, size: number): A => (trim ? (a.slice(0, size) as A) : (a.subarray(0, size) as A));
     return BatchTable.fromPacked({
       count: n,
       positions: cut(this.positions, 2 * n),
       words: cut(this.words, WORDS * n),
-      computedChecksums: cut(this.computedChecksums, n),
-      header: this.header.map((c) => cut(c, n)),
+      wide: cut(this.wide, WIDE * n),
       truncatedBatches: Uint32Array.from(this.truncatedBatches),
       truncatedFrames: this.truncatedFrames,
     });
@@ -441,9 +451,8 @@ export class BatchTableBuilder {
     };
     this.positions = widen(this.positions, 2);
     this.words = widen(this.words, WORDS);
-    this.computedChecksums = widen(this.computedChecksums, 1);
-    this.header = this.header.map((c) => widen(c, 1));
-    this.headerWords = this.header.map(wordsOf);
+    this.wide = widen(this.wide, WIDE);
+    this.wideWords = new Uint32Array(this.wide.buffer);
     this.capacity = capacity;
   }
 }
