@@ -23,6 +23,7 @@ import {
   waitForInput,
   type Summary,
 } from "./fixtures.ts";
+import { singleMessagePartition } from "./big-segment.ts";
 
 interface Expected {
   code: string;
@@ -130,4 +131,32 @@ test("a folder with foreign and scratch files lists them with why and still deco
   await expect(others.locator('[data-file="notes.txt"]')).toContainText("not a {start:020}.log or .index file");
   await expect(others.locator('[data-file="00000000000000001980.log.staging"]')).toContainText(".staging scratch file");
   await expect(page.getByRole("table", { name: "Segments" }).locator("tr.segment-row")).toHaveCount(3);
+});
+
+test("an index with an entry per single-message batch lists its entries a page at a time, and an entry still goes to its batch", async ({ page }) => {
+  const { dir, starts } = await singleMessagePartition(1300);
+  await openPage(page);
+  await openFiles(
+    page,
+    readdirSync(dir).map((n) => path.join(dir, n)),
+  );
+  await expect(statusLine(page)).toContainText("1,300 batches · 1,300 frames · 0 errors");
+  await expect(page.getByLabel("Partition verdict")).toHaveAttribute("data-verdict", "ok");
+  const entries = page.getByRole("table", { name: "Index entries" });
+  // A page of rows, not one per entry: 2.6 million rows crashed the page.
+  await expect(page.locator("#index-heading")).toContainText("1,300");
+  await expect(entries.locator("tbody tr")).toHaveCount(500);
+  await expect(page.locator(".index-pages")).toContainText("Entries 0–499 of 1,300");
+  await expect(page.getByRole("button", { name: "Previous entries" })).toBeDisabled();
+  await page.getByRole("button", { name: "Next entries" }).click();
+  await page.getByRole("button", { name: "Next entries" }).click();
+  await expect(page.locator(".index-pages")).toContainText("Entries 1,000–1,299 of 1,300");
+  await expect(entries.locator("tbody tr")).toHaveCount(300);
+  await expect(page.getByRole("button", { name: "Next entries" })).toBeDisabled();
+  const row = entries.locator("tbody tr").nth(234);
+  await expect(row).toContainText("1234");
+  await expect(row).toContainText("✓");
+  await row.getByRole("button", { name: `Go to batch at ${starts[1234]}` }).click();
+  await expect(cell(page, starts[1234]!)).toHaveAttribute("aria-selected", "true");
+  await expect(cell(page, starts[1234]!)).toHaveAttribute("data-kind", "batch.partition_id");
 });

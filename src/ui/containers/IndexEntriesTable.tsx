@@ -2,20 +2,25 @@
  * Index entries (offset, timestamp, position) with their cross-check: shown for an .index file, and for a
  * segment opened with its .index. Choosing an entry goes to the batch it points at, opening the .log if needed.
  */
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import type { LoadedInput, OpenPartition } from "../state/app-state.ts";
 import { documentStore } from "../state/app-state.ts";
 import { selectBatch, selectRange } from "../state/actions.ts";
 import { openCompanion } from "../session/loading.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { entryRows } from "./partition-rows.ts";
+import { formatCount } from "../common/cell-text.ts";
+import { batchAt } from "../../core/frame-view.ts";
+
+/** Entries listed at once: an index of single-message batches has an entry per batch, millions of rows. */
+export const ENTRY_PAGE_ROWS = 500;
 
 // The batch starting exactly at `position` in the shown log, or the byte there when no batch starts at it.
 function goToPosition(position: number): void {
   const input = documentStore.get().input;
   if (!input) return;
-  const batch = input.analysis.batches.findIndex((b) => b.start === position);
-  if (batch >= 0) selectBatch(batch, "table");
+  const batch = batchAt(input.analysis, position);
+  if (batch >= 0 && input.analysis.batches.start(batch) === position) selectBatch(batch, "table");
   else selectRange(position, position + 1, "table");
 }
 
@@ -33,14 +38,32 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
     if (isIndex) return input.analysis.diagnostics;
     return partition ? partition.result.diagnostics.filter((d) => d.file === indexName) : [];
   }, [isIndex, input.analysis, partition, indexName]);
-  const rows = useMemo(() => entryRows(entries ?? [], findings), [entries, findings]);
+  const total = entries?.length ?? 0;
+  // The page is kept per list of entries: another input starts again at its first entry.
+  const [paged, setPaged] = useState<{ of: readonly unknown[] | null | undefined; first: number }>({ of: entries, first: 0 });
+  const first = paged.of === entries ? Math.min(paged.first, Math.max(0, total - 1)) : 0;
+  const rows = useMemo(() => entryRows(entries ?? [], findings, first, ENTRY_PAGE_ROWS), [entries, findings, first]);
   if (!entries) return null;
+  const turn = (to: number) => setPaged({ of: entries, first: Math.max(0, Math.min(to, total - 1)) });
   const canJump = !isIndex || input.companion !== null;
   return (
     <section className="panel index-panel" aria-labelledby="index-heading">
       <h2 id="index-heading">
-        Index entries <span className="count">{rows.length}</span> <span className="index-name">{indexName}</span>
+        Index entries <span className="count">{formatCount(total)}</span> <span className="index-name">{indexName}</span>
       </h2>
+      {total > ENTRY_PAGE_ROWS ? (
+        <div className="index-pages">
+          <button type="button" disabled={first === 0} onClick={() => turn(first - ENTRY_PAGE_ROWS)}>
+            Previous entries
+          </button>
+          <span>
+            Entries {formatCount(first)}–{formatCount(first + rows.length - 1)} of {formatCount(total)}
+          </span>
+          <button type="button" disabled={first + ENTRY_PAGE_ROWS >= total} onClick={() => turn(first + ENTRY_PAGE_ROWS)}>
+            Next entries
+          </button>
+        </div>
+      ) : null}
       <div className="table-scroll">
         <table className="index-table" aria-label="Index entries">
           <thead>

@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 import { openPartition, type PartitionSource } from "../../core/containers/index.ts";
 import { decodeIndexEntries } from "../../core/containers/index-file.ts";
 import { entryRows, otherFiles, segmentRows } from "./partition-rows.ts";
+import type { Diagnostic } from "../../format/diagnostics.ts";
 
 const PARTITIONS = path.resolve(import.meta.dirname, "../../../test/fixtures/corpus-containers/partitions");
 
@@ -63,5 +64,37 @@ describe("entry rows", () => {
     );
     expect(rows.map((r) => r.check)).toEqual(["✓", "index-entry-misplaced", "index-entry-mismatch", "✓"]);
     expect(rows[0]).toMatchObject({ index: 0, start: 0, offset: "1949", position: 0, ok: true });
+  });
+});
+
+describe("entry rows of a large index", () => {
+  test("a page of rows is the same slice of the whole table, findings on every entry they touch, long ones too", () => {
+    const entries = Array.from({ length: 5000 }, (_, i) => ({
+      index: i,
+      start: i * 24,
+      offset: BigInt(i),
+      timestamp: 1_700_000_000_000_000n + BigInt(i),
+      position: BigInt(i * 404),
+    }));
+    const finding = (code: string, start: number, end: number, severity: "error" | "warning" | "info" = "error"): Diagnostic =>
+      ({ code, severity, start, end, batch: null, frame: null, message: "" }) as unknown as Diagnostic;
+    const findings = [
+      finding("index-entry-mismatch", 7 * 24, 7 * 24 + 8),
+      finding("index-entry-misplaced", 4321 * 24 + 16, 4321 * 24 + 24),
+      finding("index-not-ascending", 4999 * 24 + 8, 4999 * 24 + 16, "warning"),
+      finding("index-trailing-bytes", 2000 * 24 - 4, 2003 * 24),
+      finding("some-info", 10 * 24, 10 * 24 + 8, "info"),
+    ];
+    const whole = entryRows(entries, findings);
+    expect(whole.filter((r) => !r.ok).map((r) => [r.index, r.check])).toEqual([
+      [7, "index-entry-mismatch"],
+      [1999, "index-trailing-bytes"],
+      [2000, "index-trailing-bytes"],
+      [2001, "index-trailing-bytes"],
+      [2002, "index-trailing-bytes"],
+      [4321, "index-entry-misplaced"],
+      [4999, "index-not-ascending"],
+    ]);
+    for (const first of [0, 1500, 4300, 4990]) expect(entryRows(entries, findings, first, 500)).toEqual(whole.slice(first, first + 500));
   });
 });

@@ -2,6 +2,8 @@
 import type { IndexEntry, PartitionResult, PartitionSegment } from "../../core/containers/index.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { plural, timeText } from "../../format/values.ts";
+import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
+import { partitionPoint } from "../../lib/binary-search.ts";
 
 /** One segment as the partition view lists it. */
 export interface SegmentRow {
@@ -89,11 +91,37 @@ export interface EntryRow {
   readonly ok: boolean;
 }
 
-/** The index entries table: each entry with the index file's findings on its 24 bytes. */
-export function entryRows(entries: readonly IndexEntry[], findings: readonly Diagnostic[]): EntryRow[] {
-  return entries.map((e) => {
-    const own = findings.filter((d) => d.severity !== "info" && d.start < e.start + 24 && Math.max(d.end, d.start + 1) > e.start);
-    return {
+// The findings sorted by start, so those on an entry are found by binary search, plus the few longer than an
+// entry, which may begin entries before it; made once per list of findings, not per page of rows.
+const problemsCache = new WeakMap<readonly Diagnostic[], { byStart: Diagnostic[]; long: Diagnostic[] }>();
+function problemsOf(findings: readonly Diagnostic[]): { byStart: Diagnostic[]; long: Diagnostic[] } {
+  let got = problemsCache.get(findings);
+  if (!got) {
+    const byStart = findings.filter((d) => d.severity !== "info").sort((a, b) => a.start - b.start);
+    got = { byStart, long: byStart.filter((d) => d.end - d.start > INDEX_ENTRY_SIZE) };
+    problemsCache.set(findings, got);
+  }
+  return got;
+}
+
+/**
+ * The rows first .. first+count−1 of the index entries table: each entry with the index file's findings
+ * on its 24 bytes. Only the rows shown are made: an index of a segment of single-message batches has an
+ * entry per batch, millions of them, and so may its findings be.
+ */
+export function entryRows(entries: readonly IndexEntry[], findings: readonly Diagnostic[], first = 0, count = entries.length): EntryRow[] {
+  const { byStart, long } = problemsOf(findings);
+  const out: EntryRow[] = [];
+  for (const e of entries.slice(first, first + count)) {
+    const end = e.start + INDEX_ENTRY_SIZE;
+    const on = (d: Diagnostic): boolean => d.start < end && Math.max(d.end, d.start + 1) > e.start;
+    const own = long.filter(on);
+    for (let k = partitionPoint(0, byStart.length, (j) => (byStart[j] as Diagnostic).start < e.start - INDEX_ENTRY_SIZE); k < byStart.length; k++) {
+      const d = byStart[k] as Diagnostic;
+      if (d.start >= end) break;
+      if (on(d) && !own.includes(d)) own.push(d);
+    }
+    out.push({
       index: e.index,
       start: e.start,
       offset: e.offset.toString(),
@@ -101,6 +129,7 @@ export function entryRows(entries: readonly IndexEntry[], findings: readonly Dia
       position: Number(e.position),
       check: own.length > 0 ? [...new Set(own.map((d) => d.code))].join(", ") : "✓",
       ok: own.length === 0,
-    };
-  });
+    });
+  }
+  return out;
 }
