@@ -44,6 +44,11 @@ export function parseFormat(flag: string, value: string | undefined): FormatChoi
 /** Writes text pieces to stdout (main.ts's writer, which waits on a full pipe). */
 export type Write = (chunks: Iterable<string>) => Promise<void>;
 
+function* chain(first: string, rest: Iterable<string>): Generator<string> {
+  yield first;
+  yield* rest;
+}
+
 const why = (err: unknown): string => {
   const code = (err as NodeJS.ErrnoException).code;
   return code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (err as Error).message;
@@ -149,7 +154,8 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
     streamSegment:
       !stream || (json && withFrames) ? undefined : (source, entries) => streamSegment(paths.get(source.name) ?? join(dir, source.name), source.name, entries),
     onFile: async (name, opened, bytes) => {
-      if (json) await writeChunks([partitionJson.separator(k++), ...openedJsonChunks(opened, bytes, name, withFrames, { name })]);
+      // Chained, not spread into an array: a segment of single-message batches is millions of chunks.
+      if (json) await writeChunks(chain(partitionJson.separator(k++), openedJsonChunks(opened, bytes, name, withFrames, { name })));
       else await writeChunks(["\n", renderOpenedText(opened, name)]);
     },
     onSkip: async (file) => {
