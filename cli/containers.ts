@@ -18,7 +18,7 @@ import {
 import { summarySentence } from "../src/core/summary-text.ts";
 import { renderMarkdownReport } from "../src/core/report.ts";
 import { TOOL_VERSION } from "../src/version.ts";
-import { formatLine, renderOpenedText } from "./text-output.ts";
+import { formatLine, openedTextChunks } from "./text-output.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { companionPath, streamSegment } from "./stream-containers.ts";
 import { plural } from "../src/format/values.ts";
@@ -156,7 +156,7 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
     onFile: async (name, opened, bytes) => {
       // Chained, not spread into an array: a segment of single-message batches is millions of chunks.
       if (json) await writeChunks(chain(partitionJson.separator(k++), openedJsonChunks(opened, bytes, name, withFrames, { name })));
-      else await writeChunks(["\n", renderOpenedText(opened, name)]);
+      else await writeChunks(chain("\n", openedTextChunks(opened, name)));
     },
     onSkip: async (file) => {
       if (json) await writeChunks([partitionJson.separator(k++), JSON.stringify({ name: file.name, size: file.size, skipped: file.skipped })]);
@@ -189,7 +189,7 @@ export async function inspectOne(
 ): Promise<number> {
   const { opened, name } = await openFile(bytes, path, format);
   if (json) await writeChunks(openedJsonChunks(opened, bytes, name, withFrames));
-  else await writeChunks([renderOpenedText(opened, name)]);
+  else await writeChunks(openedTextChunks(opened, name));
   return opened.analysis.summary.errors > 0 ? 1 : 0;
 }
 

@@ -7,7 +7,7 @@ import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { FormatChoice, OpenedInput } from "../src/core/containers/index.ts";
 import { openedJsonChunks } from "../src/core/containers/json.ts";
-import { renderOpenedText } from "./text-output.ts";
+import { openedTextChunks } from "./text-output.ts";
 import type { Analysis } from "../src/core/model.ts";
 import { fileSource } from "./file-source.ts";
 import { analyzeOpenFile, isUnreadable, startThreadsAhead, stopThreadsAhead } from "./stream-file.ts";
@@ -46,7 +46,7 @@ export async function inspectStreamed(write: Write, file: string, format: Format
   const container = await openContainerStreamed(file, format, json && withFrames);
   if (container) {
     if (json) await write(openedJsonChunks(container.opened, container.bytes, name, withFrames));
-    else await write([renderOpenedText(container.opened, name)]);
+    else await write(openedTextChunks(container.opened, name));
     return container.opened.analysis.summary.errors > 0 ? 1 : 0;
   }
   if ((json && withFrames) || (format !== "auto" && format !== "batches")) return null;
@@ -69,7 +69,7 @@ export async function inspectStreamed(write: Write, file: string, format: Format
   if (analysis === null) return null;
   const opened: OpenedInput = { format: "batches", detectedBy, analysis, container: null, recovery: null, entries: null, legacy: null };
   if (json) await write(openedJsonChunks(opened, new Uint8Array(0), name, withFrames));
-  else await write([renderOpenedText(opened, name)]);
+  else await write(openedTextChunks(opened, name));
   return analysis.summary.errors > 0 ? 1 : 0;
 }
 

@@ -40,14 +40,16 @@ function batchRow(b: BatchModel): string[] {
   ];
 }
 
-/** Renders the whole human report of one input; the name and messages are escaped for the terminal. */
-export function renderText(a: Analysis, name: string): string {
-  const lines: string[] = [];
-  lines.push(`${terminalText(name)}: ${a.size} bytes · ${summaryLine(a)}`);
+/**
+ * The human report of one input as text pieces (the name and messages escaped for the terminal), a line per batch, with the verdict line last: a segment
+ * of single-message batches has millions of lines, written out without one giant string.
+ */
+function* textChunks(a: Analysis, name: string, beforeVerdict: () => string = () => ""): Generator<string> {
+  yield `${terminalText(name)}: ${a.size} bytes · ${summaryLine(a)}\n`;
   if (a.batches.length > 0) {
     const head = ["batch", "offset", "bytes", "partition", "base_offset", "count", "frames", "kind", "batch_checksum", "verdict"];
-    // Two passes, the rows made again in the second: a segment of single-message batches has millions, and
-    // holding every row's cells to measure the columns took about 1 GB for 664,444 of them.
+    // Two passes, the rows made again in the second: holding every row's cells to measure the columns took
+    // about 1 GB for 664,444 single-message batches.
     const widths = head.map((h) => h.length);
     for (let i = 0; i < a.batches.length; i++)
       batchRow(a.batches.at(i) as BatchModel).forEach((cell, c) => {
@@ -59,18 +61,25 @@ export function renderText(a: Analysis, name: string): string {
         .map((cell, c) => (right.has(c) ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number)))
         .join("  ")
         .trimEnd();
-    lines.push("", line(head));
-    for (let i = 0; i < a.batches.length; i++) lines.push(line(batchRow(a.batches.at(i) as BatchModel)));
+    yield `\n${line(head)}\n`;
+    // Lines in pieces of a few hundred: one write per line would cost more than the line.
+    let piece: string[] = [];
+    for (let i = 0; i < a.batches.length; i++) {
+      piece.push(line(batchRow(a.batches.at(i) as BatchModel)));
+      if (piece.length === 512) {
+        yield piece.join("\n") + "\n";
+        piece = [];
+      }
+    }
+    if (piece.length > 0) yield piece.join("\n") + "\n";
   }
   if (a.diagnostics.length > 0) {
-    lines.push("", "diagnostics:");
-    for (const d of a.diagnostics) {
-      lines.push(`  ${d.severity.padEnd(7)} ${hexOffset(d.start)}..${hexOffset(d.end)}  ${d.code}: ${terminalText(d.message)}`);
-    }
-    if (a.diagnosticsOmitted > 0) lines.push(`  … and ${a.diagnosticsOmitted} more not listed`);
+    yield "\ndiagnostics:\n";
+    for (const d of a.diagnostics) yield `  ${d.severity.padEnd(7)} ${hexOffset(d.start)}..${hexOffset(d.end)}  ${d.code}: ${terminalText(d.message)}\n`;
+    if (a.diagnosticsOmitted > 0) yield `  … and ${a.diagnosticsOmitted} more not listed\n`;
   }
-  lines.push("", a.summary.errors > 0 ? `verdict: FAIL (${plural(a.summary.errors, "error")})` : "verdict: ok");
-  return lines.join("\n") + "\n";
+  yield beforeVerdict();
+  yield `\n${a.summary.errors > 0 ? `verdict: FAIL (${plural(a.summary.errors, "error")})` : "verdict: ok"}\n`;
 }
 
 /** The format line of contracts.md §1.1: which format and why. */
@@ -110,9 +119,8 @@ export function renderContainerText(opened: OpenedInput): string {
   return lines.length ? lines.join("\n") + "\n" : "";
 }
 
-/** One file's whole human report: the format line, the batch report, the container sections. */
-export function renderOpenedText(opened: OpenedInput, name: string): string {
-  const body = renderText(opened.analysis, name);
-  const cut = body.lastIndexOf("\nverdict: ");
-  return `${formatLine(opened)}\n${body.slice(0, cut)}${renderContainerText(opened)}${body.slice(cut)}`;
+/** One file's whole human report as text pieces (see textChunks): the format line, the batch report, the container sections before its verdict. */
+export function* openedTextChunks(opened: OpenedInput, name: string): Generator<string> {
+  yield `${formatLine(opened)}\n`;
+  yield* textChunks(opened.analysis, name, () => renderContainerText(opened));
 }
