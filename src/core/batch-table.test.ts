@@ -33,6 +33,12 @@ describe("the batch table", () => {
           b.truncatedFrame,
         ]);
       });
+      // The batch starting at a byte, found with no hint, the right one, or a wrong one; none inside a batch.
+      list.forEach((b, i) => {
+        if (t.start(i + 1) === b.start) return;
+        expect([t.startingAt(b.start), t.startingAt(b.start, i), t.startingAt(b.start, 0)]).toEqual([i, i, i]);
+        if (b.end - b.start > 1) expect(t.startingAt(b.start + 1, i)).toBe(-1);
+      });
       expect(t.at(-1)).toBeUndefined();
       expect(t.at(t.length)).toBeUndefined();
     }

@@ -5,6 +5,7 @@
  * BatchModel is made on demand by `at(i)`; hot paths read one column with the accessors instead.
  */
 import { BATCH_HEADER_LAYOUT, valueFields } from "../format/fields.ts";
+import { lowerBound, partitionPoint } from "../lib/binary-search.ts";
 import type { BatchHeader, BatchModel, TruncatedFrame } from "./model.ts";
 
 const HEADER_FIELDS = valueFields(BATCH_HEADER_LAYOUT);
@@ -197,14 +198,18 @@ export class BatchTable implements Iterable<BatchModel> {
   /** Batch i's truncated frame, if it has one. */
   truncatedFrame(i: number): TruncatedFrame | null {
     const list = this.packed.truncatedBatches;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((list[mid] as number) < i) lo = mid + 1;
-      else hi = mid;
-    }
-    return list[lo] === i ? (this.packed.truncatedFrames[lo] as TruncatedFrame) : null;
+    const k = lowerBound(list, i);
+    return list[k] === i ? (this.packed.truncatedFrames[k] as TruncatedFrame) : null;
+  }
+
+  /**
+   * The batch that starts exactly at byte `pos`, or -1 (binary search of the starts). A walk that asks
+   * batch after batch passes `hint`, the batch it expects, which is tried first.
+   */
+  startingAt(pos: number, hint = -1): number {
+    if (hint >= 0 && hint < this.length && this.start(hint) === pos) return hint;
+    const k = partitionPoint(0, this.length, (i) => this.start(i) < pos);
+    return k < this.length && this.start(k) === pos ? k : -1;
   }
 
   *[Symbol.iterator](): Iterator<BatchModel> {

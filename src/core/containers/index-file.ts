@@ -3,7 +3,6 @@ import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { ByteReader } from "../../format/reader.ts";
 import type { Analysis } from "../model.ts";
-import { partitionPoint } from "../../lib/binary-search.ts";
 import { Findings } from "./merge.ts";
 import type { IndexEntry } from "./types.ts";
 
@@ -43,8 +42,8 @@ export function batchStartsOf(analysis: Analysis): BatchStarts {
   const batches = analysis.batches;
   return {
     get(start) {
-      const k = partitionPoint(0, batches.length, (i) => batches.start(i) < start);
-      if (k >= batches.length || batches.start(k) !== start || !batches.hasHeader(k)) return undefined;
+      const k = batches.startingAt(start);
+      if (k < 0 || !batches.hasHeader(k)) return undefined;
       return {
         baseOffset: batches.headerValue(k, "baseOffset") as bigint,
         baseTimestamp: batches.headerValue(k, "baseTimestamp") as bigint,

@@ -69,10 +69,10 @@ export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, start
     let expected = startOffset ?? analysis.batches.at(0)?.header?.baseOffset ?? 0n;
     let anyMessages = false;
     let pos = 0;
-    // The walk's batches tile the input in order, as this scan goes: a cursor finds the one at pos, where a Map of
-    // every batch start cost 0.45 s for 664,444 single-message batches.
+    // The walk's batches tile the input in order, as this scan goes: the one after the last is tried first, where a
+    // Map of every batch start cost 0.45 s for 664,444 single-message batches.
     const batches = analysis.batches;
-    let k = 0;
+    let next = 0;
     while (pos < size) {
       const h = headerAt(pos, size);
       if (typeof h === "string") {
@@ -83,9 +83,9 @@ export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, start
         reason = pos === 0 ? "segment-name-mismatch" : "segment-offset-gap";
         break;
       }
-      while (k < batches.length && batches.start(k) < pos) k++;
-      const walked = k < batches.length && batches.start(k) === pos && batches.hasHeader(k);
-      const fault = walked && batches.errors(k) > 0 ? firstBatchError(analysis, batches.index(k)) : null;
+      const k = batches.startingAt(pos, next);
+      if (k >= 0) next = k + 1;
+      const fault = k >= 0 && batches.hasHeader(k) && batches.errors(k) > 0 ? firstBatchError(analysis, batches.index(k)) : null;
       if (fault) {
         reason = fault;
         break;

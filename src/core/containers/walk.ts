@@ -3,7 +3,6 @@ import { BATCH_HEADER_SIZE } from "../../format/fields.ts";
 import { ByteReader } from "../../format/reader.ts";
 import type { ByteSource } from "../range-walk.ts";
 import type { Analysis } from "../model.ts";
-import { partitionPoint } from "../../lib/binary-search.ts";
 
 /** One batch header read in a walk. */
 export interface WalkedHeader {
@@ -100,13 +99,8 @@ export function analysisHeaderAt(analysis: Analysis, fallback: HeaderAt): Header
   const batches = analysis.batches;
   // Recovery asks batch after batch: the one after the last answer is tried before a binary search.
   let next = 0;
-  const batchStartingAt = (pos: number): number => {
-    if (next < batches.length && batches.start(next) === pos) return next;
-    const k = partitionPoint(0, batches.length, (i) => batches.start(i) < pos);
-    return k < batches.length && batches.start(k) === pos ? k : -1;
-  };
   return (pos, end) => {
-    const k = batchStartingAt(pos);
+    const k = batches.startingAt(pos, next);
     const batchLength = k >= 0 && !stopped.has(batches.index(k)) ? batches.headerValue(k, "batchLength") : null;
     if (batchLength === null || end !== analysis.size || batchLength > BigInt(end - pos)) return fallback(pos, end);
     next = k + 1;

@@ -10,7 +10,6 @@ import { openCompanion } from "../session/loading.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { entryRows } from "./partition-rows.ts";
 import { formatCount } from "../common/cell-text.ts";
-import { batchAt } from "../../core/frame-view.ts";
 
 /** Entries listed at once: an index of single-message batches has an entry per batch, millions of rows. */
 export const ENTRY_PAGE_ROWS = 500;
@@ -19,8 +18,8 @@ export const ENTRY_PAGE_ROWS = 500;
 function goToPosition(position: number): void {
   const input = documentStore.get().input;
   if (!input) return;
-  const batch = batchAt(input.analysis, position);
-  if (batch >= 0 && input.analysis.batches.start(batch) === position) selectBatch(batch, "table");
+  const batch = input.analysis.batches.startingAt(position);
+  if (batch >= 0) selectBatch(batch, "table");
   else selectRange(position, position + 1, "table");
 }
 
