@@ -342,6 +342,8 @@ export class BatchTableBuilder {
   private wideWords: Uint32Array;
   private readonly truncatedBatches: number[] = [];
   private readonly truncatedFrames: TruncatedFrame[] = [];
+  private viewOf: Uint8Array | null = null;
+  private view: DataView | null = null;
 
   constructor(capacity = 8) {
     this.capacity = Math.max(1, capacity);
@@ -396,19 +398,66 @@ export class BatchTableBuilder {
     }
   }
 
+  /** Whether pushClean can run here: it copies u64 values as little-endian u32 words. */
+  static readonly copiesWords = LITTLE_ENDIAN;
+
+  /**
+   * Adds a walked batch with a header and no findings, without a BatchModel or a bigint: the header's values
+   * copied from `bytes` at `headerAt`, the computed checksum from the two little-endian u32 words at
+   * `checksumWords[checksumAt]`. Only where copiesWords.
+   */
+  pushClean(
+    index: number,
+    start: number,
+    end: number,
+    stamped: boolean,
+    firstFrame: number,
+    frameCount: number,
+    checksumWords: Uint32Array,
+    checksumAt: number,
+    bytes: Uint8Array,
+    headerAt: number,
+  ): void {
+    this.grow(this.count + 1);
+    const i = this.count++;
+    this.positions[2 * i] = start;
+    this.positions[2 * i + 1] = end;
+    const w = WORDS * i;
+    const words = this.words;
+    words[w + W_INDEX] = index;
+    words[w + W_FIRST_FRAME] = firstFrame;
+    words[w + W_FRAME_COUNT] = frameCount;
+    words[w + W_ERRORS] = 0;
+    words[w + W_WARNINGS] = 0;
+    words[w + W_INFOS] = 0;
+    words[w + W_FLAGS] = HAS_HEADER | (stamped ? STAMPED : 0) | HAS_CHECKSUM;
+    this.wideWords[2 * WIDE * i] = checksumWords[checksumAt] as number;
+    this.wideWords[2 * WIDE * i + 1] = checksumWords[checksumAt + 1] as number;
+    this.copyHeader(i, bytes, headerAt);
+  }
+
   // A u64 is two little-endian u32 words of the wide values, a u32 one of the batch's words.
   private copyHeader(i: number, bytes: Uint8Array, at: number): void {
-    const u32 = (p: number): number =>
-      ((bytes[p] as number) | ((bytes[p + 1] as number) << 8) | ((bytes[p + 2] as number) << 16) | ((bytes[p + 3] as number) << 24)) >>> 0;
+    // One DataView per input window, not per batch: a walk pushes thousands of batches from one window.
+    if (this.viewOf !== bytes) {
+      this.viewOf = bytes;
+      this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+    const view = this.view as DataView;
     for (let k = 0; k < HEADER_OFFSETS.length; k++) {
       const p = at + (HEADER_OFFSETS[k] as number);
       const slot = HEADER_SLOT[k] as number;
       if (HEADER_WIDE[k]) {
         const w = 2 * (WIDE * i + slot);
-        this.wideWords[w] = u32(p);
-        this.wideWords[w + 1] = u32(p + 4);
-      } else this.words[WORDS * i + slot] = u32(p);
+        this.wideWords[w] = view.getUint32(p, true);
+        this.wideWords[w + 1] = view.getUint32(p + 4, true);
+      } else this.words[WORDS * i + slot] = view.getUint32(p, true);
     }
+  }
+
+  /** Makes room for `capacity` batches in one step, where a walk can estimate its count (doubling copies each column about twice). */
+  reserve(capacity: number): void {
+    if (capacity > this.capacity) this.resize(Math.ceil(capacity));
   }
 
   /** Adds every batch of a table, column by column. */
@@ -449,15 +498,21 @@ export class BatchTableBuilder {
     if (needed <= this.capacity) return;
     let capacity = this.capacity;
     while (capacity < needed) capacity *= 2;
-    const widen = <A extends Float64Array | Uint32Array | BigUint64Array>(a: A, per: number): A => {
-      const next = new (a.constructor as new (n: number) => A)(per * capacity);
-      next.set(a as never);
-      return next;
-    };
-    this.positions = widen(this.positions, 2);
-    this.words = widen(this.words, WORDS);
-    this.wide = widen(this.wide, WIDE);
+    this.resize(capacity);
+  }
+
+  private resize(capacity: number): void {
+    this.positions = widened(this.positions, 2 * capacity);
+    this.words = widened(this.words, WORDS * capacity);
+    this.wide = widened(this.wide, WIDE * capacity);
     this.wideWords = new Uint32Array(this.wide.buffer);
     this.capacity = capacity;
   }
+}
+
+/** A new column of `length` elements holding `a`'s. */
+function widened<A extends Float64Array | Uint32Array | BigUint64Array>(a: A, length: number): A {
+  const next = new (a.constructor as new (n: number) => A)(length);
+  next.set(a as never);
+  return next;
 }

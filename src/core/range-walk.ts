@@ -13,6 +13,7 @@ import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS,
 import type { KernelColumns, KernelWalker, WalkResult } from "../checksum/kernel/wasm-kernel.ts";
 import { KeptColumnsBuilder } from "./frame-columns-build.ts";
 import { BatchTableBuilder, type BatchTable } from "./batch-table.ts";
+import { CleanBatches } from "./clean-batch.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
 import { widePositions, type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 import {
@@ -123,6 +124,8 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   const totals: Counts = { errors: 0, warnings: 0, infos: 0 };
   const tails = new Map<bigint, PartitionTail>();
   const pending: PendingContinuity[] = [];
+  // Batches with nothing to report skip the header object and the bigints (clean-batch.ts).
+  const clean = BatchTableBuilder.copiesWords ? new CleanBatches(tails) : null;
   let counts: Counts = { errors: 0, warnings: 0, infos: 0 };
   let frameCount = 0;
   // As analyze(): a finding before a batch's header is read counts as unstamped.
@@ -170,11 +173,39 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     const reachesEnd = winStart + have === size;
     const result = kernel.walk(have, winStart, task.keepFrames, reachesEnd);
     const r = new ByteReader(new Uint8Array(area.buffer, area.byteOffset, have));
+    // The batch table sized once from the first window's batch density (doubling from 8 would copy it about twice,
+    // into new memory each time); past the estimate it doubles.
+    if (batches.length === 0 && result.batches > 0 && result.consumed < end - winStart) {
+      const span = end - task.start;
+      batches.reserve(Math.min(span / BATCH_HEADER_SIZE, (result.batches / result.consumed) * span * 1.02 + 16));
+    }
     for (let b = 0; b < result.batches; b++) {
-      counts = { errors: 0, warnings: 0, infos: 0 };
       const rec = b * BATCH_RECORD_WORDS;
       const firstFrame = frameCount;
-      stampedNow = r.u64((result.records[rec + BATCH_RECORD.start] as number) + BASE_TIMESTAMP_AT) !== 0n;
+      const rel = result.records[rec + BATCH_RECORD.start] as number;
+      const stamped = r.u32(rel + BASE_TIMESTAMP_AT) !== 0 || r.u32(rel + BASE_TIMESTAMP_AT + 4) !== 0;
+      if (clean && clean.isClean(result.records, rec, r, rel, winStart + rel, size)) {
+        const n = result.records[rec + BATCH_RECORD.frameCount] as number;
+        const index = task.firstBatch + batches.length;
+        batches.pushClean(
+          index,
+          winStart + rel,
+          winStart + (result.records[rec + BATCH_RECORD.walkEnd] as number),
+          stamped,
+          firstFrame,
+          n,
+          result.records,
+          rec + BATCH_RECORD.checksumU64,
+          r.bytes,
+          rel,
+        );
+        groupEnds.push(diagnostics.length);
+        frameCount += n;
+        continue;
+      }
+      clean?.flush();
+      counts = { errors: 0, warnings: 0, infos: 0 };
+      stampedNow = stamped;
       const m = batchFromRecord(
         result.records,
         rec,
@@ -191,6 +222,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
         lateFlags,
       );
       frameCount += m.frameCount;
+      if (clean && m.stamped && m.header) clean.follow(m.header);
       // The header's values are copied from its bytes: no bigint per field and batch.
       closeBatch(m, counts, r.bytes, m.start - winStart);
     }
@@ -236,6 +268,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     capacity = needed;
     area = kernel.inputArea(capacity);
   }
+  clean?.flush();
   const finished = task.keepFrames ? (frames ?? new KeptColumnsBuilder(0, widePositions(task.end))).finish() : null;
   return { batches: batches.finish(), frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds, totals, pending, tails };
 }
