@@ -14,14 +14,14 @@ import {
   segmentOpened,
   sourceHeaderAt,
   type FormatChoice,
-  type IndexEntry,
+  IndexEntries,
   type OpenedInput,
   type SegmentResult,
 } from "../src/core/containers/index.ts";
 import { analyzeOpenFile, isUnreadable } from "./stream-file.ts";
 
 /** A `.log` at `path` decoded as a segment named `name`: its result, `unreadable: …`, or null (read it whole instead). */
-export async function streamSegment(path: string, name: string, entries: readonly IndexEntry[]): Promise<SegmentResult | string | null> {
+export async function streamSegment(path: string, name: string, entries: IndexEntries): Promise<SegmentResult | string | null> {
   const got = await analyzeOpenFile(path, { dropCodes: SEGMENT_DROPPED_CODES }, (analysis, source) =>
     segmentOf(analysis, sourceHeaderAt(source), name, entries),
   );
@@ -75,7 +75,7 @@ export async function openContainerStreamed(
   const companion = companionPath(path, kind);
   if (kind === "segment") {
     const indexBytes = companion ? await readOrUndefined(companion.path) : undefined;
-    const seg = await streamSegment(path, name, indexBytes ? decodeIndexEntries(indexBytes) : []);
+    const seg = await streamSegment(path, name, indexBytes ? decodeIndexEntries(indexBytes) : IndexEntries.EMPTY);
     if (seg === null || typeof seg === "string") return null;
     return { opened: segmentOpened(seg, detectedBy, indexBytes ? companion?.name : undefined), bytes: new Uint8Array(0) };
   }

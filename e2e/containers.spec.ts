@@ -163,7 +163,7 @@ test("an index file lists its entries cross-checked against its log, and an entr
   const table = page.getByRole("table", { name: "Index entries" });
   await expect(table.locator("tbody tr")).toHaveCount(opened!.entries!.length);
   await expect(formatFacts(page)).toContainText("cross-checked against 00000000000000001000.log");
-  const last = opened!.entries![opened!.entries!.length - 1]!;
+  const last = opened!.entries!.at(-1)!;
   await table.getByRole("button", { name: `Go to batch at ${last.position}` }).click();
   await waitForInput(page, "00000000000000001000.log");
   await expect(formatFacts(page)).toContainText("format: Segment file (.log)");

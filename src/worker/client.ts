@@ -6,7 +6,7 @@
 import { analysisFromWire } from "../core/batch-wire.ts";
 import type { FormatChoice, PartitionResult } from "../core/containers/index.ts";
 import type { Analysis } from "../core/model.ts";
-import type { FromWorker, InputMeta, ToWorker } from "./protocol.ts";
+import { metaFromWire, type FromWorker, type InputMeta, type ToWorker } from "./protocol.ts";
 import { runRequest } from "./run-request.ts";
 import { decodeShareResult, type ShareDecode } from "../lib/share-codec.ts";
 import type { Patch } from "../core/edit-overlay.ts";
@@ -100,7 +100,7 @@ export class AnalysisClient {
       options.onProgress,
     );
     if (reply.type !== "result" || !reply.meta) throw new Error("unexpected worker reply");
-    return { bytes: reply.buffer && new Uint8Array(reply.buffer), analysis: analysisFromWire(reply.analysis), meta: reply.meta, ranOn };
+    return { bytes: reply.buffer && new Uint8Array(reply.buffer), analysis: analysisFromWire(reply.analysis), meta: metaFromWire(reply.meta), ranOn };
   }
 
   /** Decodes files as one partition in the worker, one segment at a time; onProgress gets files done. */

@@ -15,7 +15,7 @@ import {
   segmentOpened,
   sourceHeaderAt,
   type FormatChoice,
-  type IndexEntry,
+  IndexEntries,
   type SegmentResult,
 } from "../core/containers/index.ts";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../core/analyze.ts";
@@ -102,7 +102,12 @@ export async function openSourceOnDemand(
   if (format === "segment") {
     const companion = request.companion;
     const indexBytes = companion ? new Uint8Array(companion.input instanceof Blob ? await companion.input.arrayBuffer() : companion.input) : null;
-    const seg = segmentOf(analysis, analysisHeaderAt(analysis, sourceHeaderAt(source)), request.name, indexBytes ? decodeIndexEntries(indexBytes) : []);
+    const seg = segmentOf(
+      analysis,
+      analysisHeaderAt(analysis, sourceHeaderAt(source)),
+      request.name,
+      indexBytes ? decodeIndexEntries(indexBytes) : IndexEntries.EMPTY,
+    );
     const detectedBy = request.format === "auto" ? "auto: the file name ends in .log" : "forced: segment was chosen, not detected";
     const { analysis: merged, ...meta } = segmentOpened(seg, detectedBy, indexBytes ? companion?.name : undefined);
     return { analysis: merged, meta };
@@ -158,7 +163,7 @@ export function forgetWalkedForShowing(): void {
  * (`forShowing`), whose walk is kept for the open request that follows. Null where there is no
  * FileReaderSync or kernel, so the partition reads it whole.
  */
-export async function streamPartitionSegment(blob: Blob, name: string, entries: readonly IndexEntry[], forShowing = false): Promise<SegmentResult | null> {
+export async function streamPartitionSegment(blob: Blob, name: string, entries: IndexEntries, forShowing = false): Promise<SegmentResult | null> {
   const reader = syncReader();
   const xxh = await loadXxh3();
   if (!reader || !xxh.walker) return null;

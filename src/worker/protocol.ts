@@ -1,11 +1,24 @@
 /** The typed messages between the page and the analysis worker. */
-import type { FormatChoice, OpenedInput, PartitionResult } from "../core/containers/index.ts";
+import { IndexEntries, type FormatChoice, type OpenedInput, type PartitionResult } from "../core/containers/index.ts";
 import type { WireAnalysis } from "../core/batch-wire.ts";
 import type { ShareDecode } from "../lib/share-codec.ts";
 import type { Patch } from "../core/edit-overlay.ts";
 
 /** What openInput found besides the batch model: the format, why, and the container's own parts. */
 export type InputMeta = Omit<OpenedInput, "analysis">;
+
+/** InputMeta as it crosses: an index's entries as their bytes (a class does not survive a structured clone). */
+export type WireMeta = Omit<InputMeta, "entries"> & { readonly entries: Uint8Array | null };
+
+/** The meta as the worker posts it. */
+export function metaToWire(meta: InputMeta): WireMeta {
+  return { ...meta, entries: meta.entries && meta.entries.bytes };
+}
+
+/** The meta that crossed, its entries readable again. */
+export function metaFromWire(wire: WireMeta): InputMeta {
+  return { ...wire, entries: wire.entries && IndexEntries.of(wire.entries) };
+}
 
 /** Page → worker: analyse this input. A Blob is read inside the worker, so the page never copies the bytes. */
 export interface AnalyzeRequest {
@@ -94,7 +107,7 @@ export interface ResultMessage {
   /** Its batches packed (core/batch-wire.ts): the client unpacks them. */
   readonly analysis: WireAnalysis;
   /** The format and container parts, or null for a plain analyse (no `format` asked). */
-  readonly meta: InputMeta | null;
+  readonly meta: WireMeta | null;
 }
 
 /** Worker → page: what a partition keeps after its files are read (no bytes). */

@@ -10,7 +10,7 @@ import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";
 import { readBlob } from "./read-blob.ts";
 import { forgetWalkedForShowing, openOnDemand, streamPartitionSegment } from "./open-on-demand.ts";
-import type { AnalyzeRequest, FromWorker, InputMeta, PartitionRequest, ToWorker } from "./protocol.ts";
+import { metaToWire, type AnalyzeRequest, type FromWorker, type InputMeta, type PartitionRequest, type ToWorker } from "./protocol.ts";
 
 const bytesOf = async (input: Blob | ArrayBuffer): Promise<ArrayBuffer> => (input instanceof ArrayBuffer ? input : await readBlob(input));
 
@@ -109,14 +109,14 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
       );
       if (opened) {
         const { wire, transfer } = onTheWire(opened.analysis);
-        return post({ type: "result", id, buffer: null, meta: opened.meta, analysis: wire }, transfer);
+        return post({ type: "result", id, buffer: null, meta: metaToWire(opened.meta), analysis: wire }, transfer);
       }
     }
     const buffer = await bytesOf(request.input);
     const bytes = new Uint8Array(buffer);
     const { analysis, meta } = await open(request, bytes, onProgress);
     const { wire, transfer } = onTheWire(analysis);
-    post({ type: "result", id, buffer, analysis: wire, meta }, [buffer, ...transfer]);
+    post({ type: "result", id, buffer, analysis: wire, meta: meta && metaToWire(meta) }, [buffer, ...transfer]);
   } catch (err) {
     // Every request gets a reply, so the page never waits on a request that failed.
     post({ type: "error", id, message: err instanceof Error ? err.message : String(err) }, []);

@@ -7,6 +7,7 @@ import { SAMPLES } from "../samples.ts";
 import { CONTAINER_SAMPLES } from "./samples.ts";
 import { analysisHeaderAt, memoryHeaderAt, type HeaderAt } from "./walk.ts";
 import { recoverSegmentFrom } from "./recovery.ts";
+import { IndexEntries } from "./index-entries.ts";
 import { segmentDropFinding } from "./segment.ts";
 
 const xxh = await loadXxh3();
@@ -44,8 +45,8 @@ describe("analysisHeaderAt", () => {
       return memoryHeaderAt(bytes)(pos, end);
     };
     const start = analysis.batches.at(0)?.header?.baseOffset ?? 0n;
-    expect(recoverSegmentFrom(analysisHeaderAt(analysis, counting), analysis, start, [])).toEqual(
-      recoverSegmentFrom(memoryHeaderAt(bytes), analysis, start, []),
+    expect(recoverSegmentFrom(analysisHeaderAt(analysis, counting), analysis, start, IndexEntries.EMPTY)).toEqual(
+      recoverSegmentFrom(memoryHeaderAt(bytes), analysis, start, IndexEntries.EMPTY),
     );
     const clean = analysis.diagnostics.every((d) => d.severity !== "error");
     if (clean) expect(reads).toBe(0);

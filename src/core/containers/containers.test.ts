@@ -149,7 +149,7 @@ describe("index file alone and with its log", () => {
   it("decodes entries and finds the container field at a byte", () => {
     const [idx, log] = sample("index");
     const o = openInputWith(xxh, idx!.bytes, { name: idx!.name, companion: log });
-    expect(o.entries!.map((e) => [e.offset, e.position])).toEqual([
+    expect([...o.entries!].map((e) => [e.offset, e.position])).toEqual([
       [1000n, 0n],
       [1005n, positionOfThird(log!.bytes)],
     ]);

@@ -1,30 +1,27 @@
 /** An index file (`.index`): its 24-byte entries, their own rules, and the cross-check against their `.log`. */
 import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
-import { ByteReader } from "../../format/reader.ts";
 import type { Analysis } from "../model.ts";
 import { Findings } from "./merge.ts";
-import type { IndexEntry } from "./types.ts";
+import { IndexEntries } from "./index-entries.ts";
 
-/** The whole entries of an index file (a trailing partial entry is left out, as the server does). */
-export function decodeIndexEntries(bytes: Uint8Array): IndexEntry[] {
-  const r = new ByteReader(bytes);
-  const out: IndexEntry[] = [];
-  for (let s = 0, i = 0; s + INDEX_ENTRY_SIZE <= bytes.length; s += INDEX_ENTRY_SIZE, i++) {
-    out.push({ index: i, start: s, offset: r.u64(s), timestamp: r.u64(s + 8), position: r.u64(s + 16) });
-  }
-  return out;
+/** The whole entries of an index file (a trailing partial entry is left out, as the server does), read in place. */
+export function decodeIndexEntries(bytes: Uint8Array): IndexEntries {
+  return IndexEntries.of(bytes);
 }
 
 /** Findings an index file shows alone: entries out of order, a trailing partial entry. */
-export function checkIndexAlone(bytes: Uint8Array, entries: readonly IndexEntry[]): Diagnostic[] {
+export function checkIndexAlone(bytes: Uint8Array, entries: IndexEntries): Diagnostic[] {
   const f = new Findings();
+  let offset = entries.length > 0 ? entries.offset(0) : 0n;
+  let timestamp = entries.length > 0 ? entries.timestamp(0) : 0n;
   for (let i = 1; i < entries.length; i++) {
-    const e = entries[i] as IndexEntry;
-    const p = entries[i - 1] as IndexEntry;
-    if (e.offset < p.offset) f.add("index-not-ascending", e.start, e.start + 8, `entry ${i}: offset ${e.offset} < entry ${i - 1}'s ${p.offset}`);
-    if (e.timestamp < p.timestamp)
-      f.add("index-not-ascending", e.start + 8, e.start + 16, `entry ${i}: timestamp ${e.timestamp} < entry ${i - 1}'s ${p.timestamp}`);
+    const start = entries.start(i);
+    const [o, t] = [entries.offset(i), entries.timestamp(i)];
+    if (o < offset) f.add("index-not-ascending", start, start + 8, `entry ${i}: offset ${o} < entry ${i - 1}'s ${offset}`);
+    if (t < timestamp) f.add("index-not-ascending", start + 8, start + 16, `entry ${i}: timestamp ${t} < entry ${i - 1}'s ${timestamp}`);
+    offset = o;
+    timestamp = t;
   }
   const rest = bytes.length % INDEX_ENTRY_SIZE;
   if (rest > 0) f.add("index-trailing-bytes", bytes.length - rest, bytes.length, `the file ends in a partial entry of ${rest} bytes; the server ignores it`);
@@ -54,28 +51,34 @@ export function batchStartsOf(analysis: Analysis): BatchStarts {
 }
 
 /** Cross-checks every entry against its .log: the position must start a batch, whose base_offset and base_timestamp it repeats. */
-export function crossCheckIndex(entries: readonly IndexEntry[], logSize: number, starts: BatchStarts, logName: string): Diagnostic[] {
+export function crossCheckIndex(entries: IndexEntries, logSize: number, starts: BatchStarts, logName: string): Diagnostic[] {
   const f = new Findings();
-  for (const e of entries) {
-    const at = e.position <= BigInt(logSize) ? starts.get(Number(e.position)) : undefined;
+  const size = BigInt(logSize);
+  // Read column by column: an index of single-message batches has an entry per batch, millions of them.
+  for (let i = 0; i < entries.length; i++) {
+    const start = entries.start(i);
+    const position = entries.position(i);
+    const at = position <= size ? starts.get(Number(position)) : undefined;
     if (!at) {
-      const where = e.position >= BigInt(logSize) ? `past the end of the ${logSize}-byte ${logName}` : `not at a batch start in ${logName}`;
-      f.add("index-entry-misplaced", e.start + 16, e.start + 24, `entry ${e.index}: position ${e.position} is ${where}`);
+      const where = position >= size ? `past the end of the ${logSize}-byte ${logName}` : `not at a batch start in ${logName}`;
+      f.add("index-entry-misplaced", start + 16, start + 24, `entry ${i}: position ${position} is ${where}`);
       continue;
     }
-    if (at.baseOffset !== e.offset)
+    const offset = entries.offset(i);
+    if (at.baseOffset !== offset)
       f.add(
         "index-entry-mismatch",
-        e.start,
-        e.start + 8,
-        `entry ${e.index}: offset ${e.offset}, the batch at ${e.position} (batch ${at.index}) has base_offset ${at.baseOffset}`,
+        start,
+        start + 8,
+        `entry ${i}: offset ${offset}, the batch at ${position} (batch ${at.index}) has base_offset ${at.baseOffset}`,
       );
-    if (at.baseTimestamp !== e.timestamp)
+    const timestamp = entries.timestamp(i);
+    if (at.baseTimestamp !== timestamp)
       f.add(
         "index-entry-mismatch",
-        e.start + 8,
-        e.start + 16,
-        `entry ${e.index}: timestamp ${e.timestamp}, the batch at ${e.position} (batch ${at.index}) has base_timestamp ${at.baseTimestamp}`,
+        start + 8,
+        start + 16,
+        `entry ${i}: timestamp ${timestamp}, the batch at ${position} (batch ${at.index}) has base_timestamp ${at.baseTimestamp}`,
       );
   }
   return f.list;

@@ -30,6 +30,7 @@ import { analyzeWith } from "../analyze.ts";
 import { decodeConsensus } from "./consensus.ts";
 import { detectFormat } from "./detect.ts";
 import { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
+import { IndexEntries } from "./index-entries.ts";
 import { indexOpened, segmentOpened } from "./opened.ts";
 import { decodeLegacy } from "./legacy.ts";
 import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
@@ -43,6 +44,7 @@ export { detectFormat, type Detection } from "./detect.ts";
 export { segmentOf, segmentDropFinding, SEGMENT_DROPPED_CODES, type SegmentResult } from "./segment.ts";
 export { indexOpened, segmentOpened, type IndexLog } from "./opened.ts";
 export { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
+export { IndexEntries } from "./index-entries.ts";
 export { sourceHeaderAt, memoryHeaderAt, analysisHeaderAt, type HeaderAt } from "./walk.ts";
 export { legacyToSegment } from "./legacy.ts";
 export {
@@ -112,7 +114,7 @@ function decodeAs(xxh: Xxh3, bytes: Uint8Array, format: FormatName, detectedBy: 
       // A partition is a directory (openPartition); one file forced as one is read as its batches.
       return { ...base, analysis: analyzeWith(xxh, bytes) };
     case "segment": {
-      const entries = companion ? decodeIndexEntries(companion.bytes) : [];
+      const entries = companion ? decodeIndexEntries(companion.bytes) : IndexEntries.EMPTY;
       return segmentOpened(openSegment(xxh, bytes, name, entries), detectedBy, companion?.name);
     }
     case "index": {

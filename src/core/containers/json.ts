@@ -56,7 +56,7 @@ export function* openedJsonChunks(
   yield `,\n  "recovery": ${JSON.stringify(recoveryJson(opened.recovery))}`;
   if (opened.entries) {
     yield `,\n  "entries": [`;
-    for (const [i, e] of opened.entries.entries()) yield `${i ? "," : ""}\n    ${JSON.stringify(entryJson(e))}`;
+    for (let i = 0; i < opened.entries.length; i++) yield `${i ? "," : ""}\n    ${JSON.stringify(entryJson(opened.entries.at(i) as IndexEntry))}`;
     yield opened.entries.length ? "\n  ]" : "]";
   }
   if (opened.legacy)

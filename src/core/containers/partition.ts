@@ -11,7 +11,8 @@ import type { Summary } from "../model.ts";
 import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
 import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
 import { openSegment, type SegmentResult } from "./segment.ts";
-import type { IndexEntry, OpenedInput, RecoveryVerdict } from "./types.ts";
+import type { OpenedInput, RecoveryVerdict } from "./types.ts";
+import { IndexEntries } from "./index-entries.ts";
 import { plural } from "../../format/values.ts";
 
 /** One file of the directory: its name (relative), size, and a lazy read (called at most once). */
@@ -33,7 +34,7 @@ export interface PartitionOptions {
    * headers read where recovery walks; see segmentOf()): the SegmentResult, a reason it is unreadable,
    * or null to read it whole after all. A streamed file reaches onFile with empty bytes.
    */
-  readonly streamSegment?: (source: PartitionSource, entries: readonly IndexEntry[]) => Promise<SegmentResult | string | null>;
+  readonly streamSegment?: (source: PartitionSource, entries: IndexEntries) => Promise<SegmentResult | string | null>;
   /** Receives each skipped file (foreign, scratch, huge, unreadable) in its place in the order. */
   readonly onSkip?: (file: PartitionFileSummary) => void | Promise<void>;
 }
@@ -172,7 +173,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
       if (typeof got === "string") await skip(indexPlan, got);
       else indexBytes = got;
     }
-    const entries = indexBytes ? decodeIndexEntries(indexBytes) : [];
+    const entries = indexBytes ? decodeIndexEntries(indexBytes) : IndexEntries.EMPTY;
     const streamed = options.streamSegment ? await options.streamSegment(p.source, entries) : null;
     const bytes = streamed === null ? await read(p) : typeof streamed === "string" ? streamed : new Uint8Array(0);
     if (typeof bytes === "string") {

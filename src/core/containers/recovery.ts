@@ -5,6 +5,7 @@
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
 import type { Analysis } from "../model.ts";
 import type { IndexEntry, RecoveryVerdict } from "./types.ts";
+import type { IndexEntries } from "./index-entries.ts";
 import { memoryHeaderAt, type HeaderAt } from "./walk.ts";
 import { plural } from "../../format/values.ts";
 
@@ -23,12 +24,12 @@ const WHY: Partial<Record<DiagnosticCode, string>> = {
  * position and checks headers only; without, it walks from byte 0 and stops at the first batch that
  * breaks the chain from `startOffset` (the name) or does not verify (its batch-level errors in `analysis`).
  */
-export function recoverSegment(bytes: Uint8Array, analysis: Analysis, startOffset: bigint | null, entries: readonly IndexEntry[]): RecoveryVerdict {
+export function recoverSegment(bytes: Uint8Array, analysis: Analysis, startOffset: bigint | null, entries: IndexEntries): RecoveryVerdict {
   return recoverSegmentFrom(memoryHeaderAt(bytes), analysis, startOffset, entries);
 }
 
 /** recoverSegment() reading only the headers it walks (`headerAt`), for a segment that is not in memory; its size is the analysis'. */
-export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, startOffset: bigint | null, entries: readonly IndexEntry[]): RecoveryVerdict {
+export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, startOffset: bigint | null, entries: IndexEntries): RecoveryVerdict {
   const size = analysis.size;
   let kept: number;
   let lastOffset: bigint | null = null;
@@ -36,7 +37,7 @@ export function recoverSegmentFrom(headerAt: HeaderAt, analysis: Analysis, start
   let path: "index" | "scan";
   if (entries.length > 0) {
     path = "index";
-    const last = entries[entries.length - 1] as IndexEntry;
+    const last = entries.at(-1) as IndexEntry;
     let pos = last.position <= BigInt(size) ? Number(last.position) : size + 1;
     lastOffset = last.offset;
     let walked = false;

@@ -7,7 +7,8 @@ import { Findings, mergeFindings } from "./merge.ts";
 import { recoverSegmentFrom } from "./recovery.ts";
 import { memoryHeaderAt, type HeaderAt } from "./walk.ts";
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
-import type { IndexEntry, RecoveryVerdict } from "./types.ts";
+import type { RecoveryVerdict } from "./types.ts";
+import { IndexEntries } from "./index-entries.ts";
 
 /** A decoded segment: the merged analysis and the recovery verdict. */
 export interface SegmentResult {
@@ -24,7 +25,7 @@ export const SEGMENT_DROPPED_CODES: readonly DiagnosticCode[] = ["offset-discont
 export const segmentDropFinding = (code: DiagnosticCode): boolean => SEGMENT_DROPPED_CODES.includes(code);
 
 /** Decodes a segment; `entries` are its index's whole entries (empty: no usable index). */
-export function openSegment(xxh: Xxh3, bytes: Uint8Array, name: string, entries: readonly IndexEntry[] = []): SegmentResult {
+export function openSegment(xxh: Xxh3, bytes: Uint8Array, name: string, entries: IndexEntries = IndexEntries.EMPTY): SegmentResult {
   return segmentOf(analyzeWith(xxh, bytes, { dropFinding: segmentDropFinding }), memoryHeaderAt(bytes), name, entries);
 }
 
@@ -32,7 +33,7 @@ export function openSegment(xxh: Xxh3, bytes: Uint8Array, name: string, entries:
  * A segment's result from its batch analysis (made with segmentDropFinding, e.g. streamed) and a
  * reader of its headers: what openSegment() gives for the same bytes, without them in memory.
  */
-export function segmentOf(raw: Analysis, headerAt: HeaderAt, name: string, entries: readonly IndexEntry[] = []): SegmentResult {
+export function segmentOf(raw: Analysis, headerAt: HeaderAt, name: string, entries: IndexEntries = IndexEntries.EMPTY): SegmentResult {
   const startOffset = startOffsetOfName(name);
   const f = new Findings();
   let prev: { baseOffset: bigint; messageCount: number } | null = null;

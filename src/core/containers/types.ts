@@ -2,6 +2,7 @@
 import type { ContainerByteKind } from "../../format/containers/kinds.ts";
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
 import type { Analysis } from "../model.ts";
+import type { IndexEntries } from "./index-entries.ts";
 
 /** The format names of containers.md, "Formats and their names". */
 export const FORMAT_NAMES = [
@@ -128,8 +129,8 @@ export interface OpenedInput {
   readonly container: ContainerInfo | null;
   /** A segment's recovery verdict; null otherwise. */
   readonly recovery: RecoveryVerdict | null;
-  /** An index file's entries; null otherwise. */
-  readonly entries: readonly IndexEntry[] | null;
+  /** An index file's entries, read in place from its bytes (index-entries.ts); null otherwise. */
+  readonly entries: IndexEntries | null;
   /** A legacy dump's messages and runs; null otherwise. */
   readonly legacy: LegacyDecode | null;
 }

@@ -9,6 +9,7 @@ import { selectBatch, selectRange } from "../state/actions.ts";
 import { openCompanion } from "../session/loading.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { entryRows } from "./partition-rows.ts";
+import { IndexEntries } from "../../core/containers/index.ts";
 import { formatCount } from "../common/cell-text.ts";
 
 /** Entries listed at once: an index of single-message batches has an entry per batch, millions of rows. */
@@ -39,9 +40,9 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
   }, [isIndex, input.analysis, partition, indexName]);
   const total = entries?.length ?? 0;
   // The page is kept per list of entries: another input starts again at its first entry.
-  const [paged, setPaged] = useState<{ of: readonly unknown[] | null | undefined; first: number }>({ of: entries, first: 0 });
+  const [paged, setPaged] = useState<{ of: IndexEntries | null | undefined; first: number }>({ of: entries, first: 0 });
   const first = paged.of === entries ? Math.min(paged.first, Math.max(0, total - 1)) : 0;
-  const rows = useMemo(() => entryRows(entries ?? [], findings, first, ENTRY_PAGE_ROWS), [entries, findings, first]);
+  const rows = useMemo(() => entryRows(entries ?? IndexEntries.EMPTY, findings, first, ENTRY_PAGE_ROWS), [entries, findings, first]);
   if (!entries) return null;
   const turn = (to: number) => setPaged({ of: entries, first: Math.max(0, Math.min(to, total - 1)) });
   const canJump = !isIndex || input.companion !== null;

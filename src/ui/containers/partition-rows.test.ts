@@ -69,13 +69,14 @@ describe("entry rows", () => {
 
 describe("entry rows of a large index", () => {
   test("a page of rows is the same slice of the whole table, findings on every entry they touch, long ones too", () => {
-    const entries = Array.from({ length: 5000 }, (_, i) => ({
-      index: i,
-      start: i * 24,
-      offset: BigInt(i),
-      timestamp: 1_700_000_000_000_000n + BigInt(i),
-      position: BigInt(i * 404),
-    }));
+    const bytes = new Uint8Array(5000 * 24);
+    const view = new DataView(bytes.buffer);
+    for (let i = 0; i < 5000; i++) {
+      view.setBigUint64(i * 24, BigInt(i), true);
+      view.setBigUint64(i * 24 + 8, 1_700_000_000_000_000n + BigInt(i), true);
+      view.setBigUint64(i * 24 + 16, BigInt(i * 404), true);
+    }
+    const entries = decodeIndexEntries(bytes);
     const finding = (code: string, start: number, end: number, severity: "error" | "warning" | "info" = "error"): Diagnostic =>
       ({ code, severity, start, end, batch: null, frame: null, message: "" }) as unknown as Diagnostic;
     const findings = [

@@ -1,5 +1,5 @@
 /** Pure text for the partition view: one row per segment (ranges, sizes, verdicts), the chain between segments, the index checks. */
-import type { IndexEntry, PartitionResult, PartitionSegment } from "../../core/containers/index.ts";
+import type { IndexEntries, PartitionResult, PartitionSegment } from "../../core/containers/index.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { plural, timeText } from "../../format/values.ts";
 import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
@@ -109,7 +109,7 @@ function problemsOf(findings: readonly Diagnostic[]): { byStart: Diagnostic[]; l
  * on its 24 bytes. Only the rows shown are made: an index of a segment of single-message batches has an
  * entry per batch, millions of them, and so may its findings be.
  */
-export function entryRows(entries: readonly IndexEntry[], findings: readonly Diagnostic[], first = 0, count = entries.length): EntryRow[] {
+export function entryRows(entries: IndexEntries, findings: readonly Diagnostic[], first = 0, count = entries.length): EntryRow[] {
   const { byStart, long } = problemsOf(findings);
   const out: EntryRow[] = [];
   for (const e of entries.slice(first, first + count)) {

@@ -17,7 +17,7 @@
  * inspectStore and coverageStore in hex/ (the hex map and its tooltip).
  */
 import type { Analysis } from "../../core/model.ts";
-import type { FormatChoice, IndexEntry, PartitionResult } from "../../core/containers/index.ts";
+import type { FormatChoice, IndexEntries, PartitionResult } from "../../core/containers/index.ts";
 import type { InputMeta } from "../../worker/protocol.ts";
 import type { InputBytes } from "../../lib/input-bytes.ts";
 import { createStore } from "./store.ts";
@@ -42,7 +42,7 @@ export interface LoadedInput {
   /** The other file of its segment pair it was opened with (.log ↔ .index), if any. */
   readonly companion?: string | null;
   /** A segment's companion .index entries (for the index table beside the log), or null. */
-  readonly companionEntries?: readonly IndexEntry[] | null;
+  readonly companionEntries?: IndexEntries | null;
 }
 
 /** A partition opened from several files or a folder: what the partition keeps, and its files to open one by one. */
