@@ -362,7 +362,9 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     if (inspectStore.get()?.via === "keyboard") endInspect();
   };
 
-  const rowEls = visible.map((data) => <HexRow key={data.row} data={data} offsetDigits={digits} idPrefix={idPrefix} />);
+  // Keyed by slot (row modulo the rows shown): a row keeps its element while it stays in view, and a far jump
+  // refills the same elements instead of replacing every one.
+  const rowEls = visible.map((data) => <HexRow key={data.row % visible.length} data={data} offsetDigits={digits} idPrefix={idPrefix} />);
   const rowsBlock = (
     // Geometry only: the block of rows is shifted to the first rendered row.
     <div className="hx-rows" style={{ transform: `translateY(${shift}px)` }}>
