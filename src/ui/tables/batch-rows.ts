@@ -6,7 +6,11 @@ import { bigintSortKey, type SortKey } from "./row-order.ts";
 /** Column ids of the batches table. */
 export type BatchColumnId = "index" | "start" | "partition" | "baseOffset" | "count" | "length" | "stamped" | "verdict";
 
-const headerKey = (batches: BatchTable, key: "partitionId" | "baseOffset" | "batchLength"): SortKey => bigintSortKey((i) => batches.headerValue(i, key));
+const headerKey = (batches: BatchTable, key: "partitionId" | "baseOffset" | "batchLength"): SortKey =>
+  bigintSortKey(
+    (i) => batches.headerValue(i, key),
+    (i) => batches.headerFloat(i, key),
+  );
 
 /**
  * How bad a batch is, as one number: errors outweigh warnings outweigh infos;

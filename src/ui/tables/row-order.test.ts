@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { bigintSortKey, arrayOrder, buildOrder, filterIds, nextActivePosition, rangeOrder, sortIds } from "./row-order.ts";
 
 const list = (o: { length: number; at(p: number): number }): number[] => Array.from({ length: o.length }, (_, k) => o.at(k));
@@ -92,5 +93,51 @@ describe("keyboard moves", () => {
   it("ignores other keys and empty tables", () => {
     expect(nextActivePosition("a", 0, 10, 4)).toBeNull();
     expect(nextActivePosition("ArrowDown", 0, 0, 4)).toBeNull();
+  });
+});
+
+describe("sorting many rows", () => {
+  // The comparator sort the radix sort stands in for: key order, then ascending id.
+  const reference = (ids: readonly number[], key: (id: number) => number, desc: boolean): number[] =>
+    [...ids].sort((a, b) => {
+      const ka = key(a) === 0 ? 0 : key(a);
+      const kb = key(b) === 0 ? 0 : key(b);
+      return ka === kb ? a - b : (ka < kb ? -1 : 1) * (desc ? -1 : 1);
+    });
+
+  it("sorts every kind of float key as a comparator would, both ways", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 0, max: 5 }),
+            fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+            fc.double({ noNaN: true }),
+            fc.constantFrom(-Infinity, Infinity, -0, 0, 2 ** 52, 2 ** 53, -(2 ** 53), 1.5e15),
+          ),
+          { maxLength: 300 },
+        ),
+        fc.boolean(),
+        fc.boolean(),
+        (values, desc, shuffled) => {
+          const ids = values.map((_, i) => i);
+          const given = shuffled ? [...ids].reverse() : ids;
+          const key = (id: number) => values[id] as number;
+          expect([...sortIds(Uint32Array.from(given), { primary: key }, desc)]).toEqual(reference(ids, key, desc));
+        },
+      ),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+
+  it("sorts 100,000 ids of a column of few values, and finds any id's position", () => {
+    const n = 100_000;
+    const ids = Uint32Array.from({ length: n }, (_, i) => i);
+    const key = (id: number) => (id * 7919) % 13;
+    const sorted = sortIds(ids, { primary: key }, true);
+    expect([...sorted]).toEqual(reference([...ids], key, true));
+    const order = arrayOrder(sorted);
+    for (const id of [0, 1, 4242, n - 1]) expect(order.at(order.positionOf(id))).toBe(id);
+    expect(order.positionOf(n)).toBe(-1);
   });
 });

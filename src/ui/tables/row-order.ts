@@ -3,6 +3,7 @@
  * never row objects, so a segment with millions of frames costs one Uint32Array at most.
  * Sorting sorts those ids by a numeric key read from the typed-array columns.
  */
+import { RADIX_SORT_AVAILABLE, radixPositions } from "./radix-sort.ts";
 
 /** Row ids in display order; `at` and `positionOf` are cheap for an identity range. */
 export interface RowOrder {
@@ -22,12 +23,22 @@ export function rangeOrder(first: number, count: number): RowOrder {
   };
 }
 
-/** An explicit order of ids (after a sort or a filter). */
+/** An explicit order of ids (after a sort or a filter); positionOf builds an inverse map on its first call. */
 export function arrayOrder(ids: Uint32Array): RowOrder {
+  let inverse: Int32Array | null = null;
   return {
     length: ids.length,
     at: (position) => ids[position] as number,
-    positionOf: (id) => ids.indexOf(id),
+    positionOf: (id) => {
+      // A table follows the view on every scroll step: a scan of millions of ids each time would be a long task.
+      if (!inverse) {
+        let max = -1;
+        for (let k = 0; k < ids.length; k++) if ((ids[k] as number) > max) max = ids[k] as number;
+        inverse = new Int32Array(max + 1).fill(-1);
+        for (let k = 0; k < ids.length; k++) inverse[ids[k] as number] = k;
+      }
+      return id >= 0 && id < inverse.length ? (inverse[id] as number) : -1;
+    },
   };
 }
 
@@ -48,11 +59,13 @@ export interface SortKey {
 
 /**
  * A bigint sort key: its float value first (exact below 2^53, which covers real offsets, lengths and
- * µs timestamps), then the exact bigint when two floats past it collide. Null sorts first.
+ * µs timestamps), then the exact bigint when two floats past it collide. Null sorts first. `float`, where
+ * given, is that float read without making the bigint (BatchTable.headerFloat).
  */
-export function bigintSortKey(value: (id: number) => bigint | null): SortKey {
+export function bigintSortKey(value: (id: number) => bigint | null, float?: (id: number) => number | null): SortKey {
   return {
     primary: (id) => {
+      if (float) return float(id) ?? -Infinity;
       const v = value(id);
       return v === null ? -Infinity : Number(v);
     },
@@ -81,15 +94,32 @@ function compareNumbers(a: number, b: number): number {
 /**
  * A new array of `ids` sorted by `key` (descending when `desc`); equal keys keep
  * ascending id order in both directions, so the result is deterministic.
- * Keys are read once into a Float64Array and positions are sorted, so the comparator
- * touches only typed arrays except on ties of the primary key.
+ * Keys are read once into a Float64Array; where they decide every comparison (no tie-break,
+ * or a bigint column within ±2^53) the positions are radix-sorted (radix-sort.ts), else
+ * sorted by a comparator that reads the exact values on ties.
  */
-export function sortIds(ids: Uint32Array, key: SortKey, desc: boolean): Uint32Array {
+export function sortIds(unordered: Uint32Array, key: SortKey, desc: boolean): Uint32Array {
+  // Ascending ids first: both sorts below keep that order among equal keys.
+  const ids = isAscending(unordered) ? unordered : unordered.slice().sort();
   const n = ids.length;
   const keys = new Float64Array(n);
-  for (let k = 0; k < n; k++) keys[k] = key.primary(ids[k] as number);
-  const positions = new Uint32Array(n);
-  for (let k = 0; k < n; k++) positions[k] = k;
+  let exact = true;
+  const exactWhileSafe = key.exactWhileSafe === true;
+  for (let k = 0; k < n; k++) {
+    const v = key.primary(ids[k] as number);
+    keys[k] = v;
+    // −Infinity is a missing value: bigintSortKey's tie-break finds two of them equal.
+    if (exact && key.tie && !(exactWhileSafe && (Math.abs(v) <= Number.MAX_SAFE_INTEGER || v === -Infinity))) exact = false;
+  }
+  const positions = exact && RADIX_SORT_AVAILABLE ? radixPositions(keys, desc) : comparatorPositions(ids, keys, key, desc);
+  const out = new Uint32Array(n);
+  for (let k = 0; k < n; k++) out[k] = ids[positions[k] as number] as number;
+  return out;
+}
+
+function comparatorPositions(ids: Uint32Array, keys: Float64Array, key: SortKey, desc: boolean): Uint32Array {
+  const positions = new Uint32Array(ids.length);
+  for (let k = 0; k < positions.length; k++) positions[k] = k;
   const sign = desc ? -1 : 1;
   const tie = key.tie;
   const exactWhileSafe = key.exactWhileSafe === true;
@@ -99,11 +129,14 @@ export function sortIds(ids: Uint32Array, key: SortKey, desc: boolean): Uint32Ar
     // Equal bigints read as equal floats on every comparison of a column of one value (every batch 404 bytes long).
     if (c === 0 && tie && !(exactWhileSafe && Math.abs(ka) <= Number.MAX_SAFE_INTEGER)) c = tie(ids[pa] as number, ids[pb] as number);
     if (c !== 0) return sign * c;
-    return (ids[pa] as number) - (ids[pb] as number);
+    return pa - pb;
   });
-  const out = new Uint32Array(n);
-  for (let k = 0; k < n; k++) out[k] = ids[positions[k] as number] as number;
-  return out;
+  return positions;
+}
+
+function isAscending(ids: Uint32Array): boolean {
+  for (let k = 1; k < ids.length; k++) if ((ids[k] as number) < (ids[k - 1] as number)) return false;
+  return true;
 }
 
 /** The display order of the ids first .. first+count−1: filtered by `keep` (if any), then sorted by `key` (if any). */
