@@ -286,7 +286,11 @@ export interface PartitionTail {
   readonly baseTimestamp: bigint;
 }
 
-/** Offsets and base timestamps must move forward between stamped batches of one partition. */
+/**
+ * Offsets and base timestamps must move forward between stamped batches of one partition. The kernel
+ * walk's clean-batch path (clean-batch.ts) proves both findings absent without calling this: a finding
+ * added here must be taught there too.
+ */
 export function checkContinuity(prev: PartitionTail, header: BatchHeader, firstOffset: bigint | null, pos: number, batch: number, emit: Emit): void {
   if (prev.lastOffset !== null && firstOffset !== null && firstOffset !== prev.lastOffset + 1n) {
     const f = BATCH_FIELD.base_offset;
