@@ -13,6 +13,7 @@ import {
   type FrameColumns,
   type WalkColumnName,
 } from "./model.ts";
+import { U32List } from "./u32-list.ts";
 
 type AnyColumn = ColumnArrays[ColumnType];
 type ColumnConstructor = new (length: number) => AnyColumn;
@@ -41,10 +42,10 @@ class GrowableColumns {
   private readonly types: Readonly<Record<string, ColumnType>>;
   private readonly mismatchFrames: number[] = [];
   private readonly mismatchChecksums: bigint[] = [];
-  private readonly lastFrames: number[] = [];
-  private readonly lastUserHeaders: number[] = [];
-  private readonly offsetRunStarts: number[] = [];
-  private readonly offsetRunDeltas: number[] = [];
+  private readonly lastFrames = new U32List();
+  private readonly lastUserHeaders = new U32List();
+  private readonly offsetRunStarts = new U32List();
+  private readonly offsetRunDeltas = new U32List();
   /** Whether positions are f64 (widePositions): the kept columns' types follow it. */
   protected readonly wide: boolean;
 
@@ -105,10 +106,10 @@ class GrowableColumns {
     }
     out.mismatchFrames = Uint32Array.from(this.mismatchFrames);
     out.mismatchChecksums = BigUint64Array.from(this.mismatchChecksums);
-    out.lastFrames = Uint32Array.from(this.lastFrames);
-    out.lastUserHeaders = Uint32Array.from(this.lastUserHeaders);
-    out.offsetRunStarts = Uint32Array.from(this.offsetRunStarts);
-    out.offsetRunDeltas = Uint32Array.from(this.offsetRunDeltas);
+    out.lastFrames = this.lastFrames.toArray();
+    out.lastUserHeaders = this.lastUserHeaders.toArray();
+    out.offsetRunStarts = this.offsetRunStarts.toArray();
+    out.offsetRunDeltas = this.offsetRunDeltas.toArray();
     return out as unknown as FrameColumns;
   }
 
@@ -174,13 +175,13 @@ export class FrameColumnsBuilder extends GrowableColumns {
  * the last run does not already give it that value, and a frame noted twice keeps its later value, so any
  * route to the same frames notes the same runs.
  */
-function noteRun(starts: number[], deltas: number[], frame: number, delta: number): void {
-  if (starts.at(-1) === frame) {
+function noteRun(starts: U32List, deltas: U32List, frame: number, delta: number): void {
+  if (starts.at(starts.length - 1) === frame) {
     starts.pop();
     deltas.pop();
   }
   const last = starts.length - 1;
-  if (last >= 0 && (deltas[last] as number) + frame - (starts[last] as number) === delta) return;
+  if (last >= 0 && (deltas.at(last) as number) + frame - (starts.at(last) as number) === delta) return;
   starts.push(frame);
   deltas.push(delta);
 }
@@ -251,15 +252,15 @@ export function concatFrameColumns(all: readonly FrameColumns[], release?: (buff
     out[values] = joinedValues;
   }
   // Each part's walk starts a run at its first frame; noted again here, one that goes on from the part before is dropped.
-  const runStarts: number[] = [];
-  const runDeltas: number[] = [];
+  const runStarts = new U32List();
+  const runDeltas = new U32List();
   let base = 0;
   for (const f of all) {
     for (let k = 0; k < f.offsetRunStarts.length; k++) noteRun(runStarts, runDeltas, (f.offsetRunStarts[k] as number) + base, f.offsetRunDeltas[k] as number);
     base += f.count;
   }
-  out.offsetRunStarts = Uint32Array.from(runStarts);
-  out.offsetRunDeltas = Uint32Array.from(runDeltas);
+  out.offsetRunStarts = runStarts.toArray();
+  out.offsetRunDeltas = runDeltas.toArray();
   // A part past 4 GiB has f64 positions; then the joined columns need them too.
   const wide = all.some((f) => f.start.BYTES_PER_ELEMENT === 8);
   const joined = Object.fromEntries(COLUMN_NAMES.map((name) => [name, new (arrayOf(FRAME_COLUMNS[name], wide))(count)])) as unknown as Record<
