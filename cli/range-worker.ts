@@ -19,7 +19,11 @@ port.on("message", (job: RangeJob) => {
       const result = walkRange(kernel, fileSource(fd), { ...job, dropFinding: dropCodesFinding(job.dropCodes) });
       // Batches packed: a range of small batches holds hundreds of thousands, slow to clone one by one.
       const batches = result.batches.packed;
-      const transfer = [...(result.frames ? new Set(frameColumnBuffers(result.frames)) : []), ...packedBatchBuffers(batches)];
+      const transfer = [
+        ...(result.frames ? new Set(frameColumnBuffers(result.frames)) : []),
+        ...packedBatchBuffers(batches),
+        result.diagnosticGroupEnds.buffer as ArrayBuffer,
+      ];
       port.postMessage({ ok: true, result: { ...result, batches } }, transfer);
     } finally {
       closeSync(fd);

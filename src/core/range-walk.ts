@@ -14,6 +14,7 @@ import type { KernelColumns, KernelWalker, WalkResult } from "../checksum/kernel
 import { KeptColumnsBuilder } from "./frame-columns-build.ts";
 import { BatchTableBuilder, type BatchTable } from "./batch-table.ts";
 import { CleanBatches } from "./clean-batch.ts";
+import { U32List } from "./u32-list.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
 import { widePositions, type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 import {
@@ -100,7 +101,7 @@ export interface RangeResult {
    */
   readonly diagnostics: Diagnostic[];
   /** For each batch, the end of its group in `diagnostics`. */
-  readonly diagnosticGroupEnds: number[];
+  readonly diagnosticGroupEnds: Uint32Array;
   readonly totals: { errors: number; warnings: number; infos: number };
   readonly pending: PendingContinuity[];
   /** Tail of every partition seen, after the range's last batch. */
@@ -118,7 +119,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   let frames: KeptColumnsBuilder | null = null;
   const batches = new BatchTableBuilder();
   const diagnostics: Diagnostic[] = [];
-  const groupEnds: number[] = [];
+  const groupEnds = new U32List();
   let frameLevelKept = 0;
   let frameLevelClosed = false;
   const totals: Counts = { errors: 0, warnings: 0, infos: 0 };
@@ -270,7 +271,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   }
   clean?.flush();
   const finished = task.keepFrames ? (frames ?? new KeptColumnsBuilder(0, widePositions(task.end))).finish() : null;
-  return { batches: batches.finish(), frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds, totals, pending, tails };
+  return { batches: batches.finish(), frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds.toArray(), totals, pending, tails };
 }
 
 /**

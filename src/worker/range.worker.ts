@@ -50,7 +50,12 @@ scope.onmessage = (event) => {
           const table = result.batches.packedInto(releasableBuffer);
           if (table !== result.batches) for (const b of packedBatchBuffers(result.batches.packed)) releaseBuffer(b);
           const batches = table.packed;
-          const transfer = [spare, ...(result.frames ? frameColumnBuffers(result.frames) : []), ...packedBatchBuffers(batches)];
+          const transfer = [
+            spare,
+            ...(result.frames ? frameColumnBuffers(result.frames) : []),
+            ...packedBatchBuffers(batches),
+            result.diagnosticGroupEnds.buffer as ArrayBuffer,
+          ];
           scope.postMessage({ type: "done", id: job.id, result: { ...result, batches }, spare }, transfer);
         } catch (err) {
           scope.postMessage({ type: "failed", id: job.id, message: err instanceof Error ? err.message : String(err) });
