@@ -17,7 +17,8 @@ export function checkIndexAlone(bytes: Uint8Array, entries: IndexEntries): Diagn
   let timestamp = entries.length > 0 ? entries.timestamp(0) : 0n;
   for (let i = 1; i < entries.length; i++) {
     const start = entries.start(i);
-    const [o, t] = [entries.offset(i), entries.timestamp(i)];
+    const o = entries.offset(i);
+    const t = entries.timestamp(i);
     if (o < offset) f.add("index-not-ascending", start, start + 8, `entry ${i}: offset ${o} < entry ${i - 1}'s ${offset}`);
     if (t < timestamp) f.add("index-not-ascending", start + 8, start + 16, `entry ${i}: timestamp ${t} < entry ${i - 1}'s ${timestamp}`);
     offset = o;
