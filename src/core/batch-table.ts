@@ -4,48 +4,31 @@
  * producer that sends one message at a time holds a batch per message (2.6 million in 1 GiB). A
  * BatchModel is made on demand by `at(i)`; hot paths read one column with the accessors instead.
  */
-import { BATCH_HEADER_LAYOUT, valueFields } from "../format/fields.ts";
 import { lowerBound, partitionPoint } from "../lib/binary-search.ts";
 import type { BatchHeader, BatchModel, TruncatedFrame } from "./model.ts";
+import {
+  HEADER_KEYS,
+  HEADER_WIDE,
+  LITTLE_ENDIAN,
+  HEADER_TEMPLATE,
+  HAS_HEADER,
+  STAMPED,
+  HAS_CHECKSUM,
+  WORDS,
+  WIDE,
+  W_INDEX,
+  W_FIRST_FRAME,
+  W_FRAME_COUNT,
+  W_ERRORS,
+  W_WARNINGS,
+  W_INFOS,
+  W_FLAGS,
+  HEADER_SLOT,
+  HEADER_INDEX,
+} from "./batch-table-layout.ts";
+import { BatchTableBuilder } from "./batch-table-build.ts";
 
-const HEADER_FIELDS = valueFields(BATCH_HEADER_LAYOUT);
-// Every batch header value is a u64 or a u32 today; a field of another type needs a column kind here and in copyHeader.
-for (const f of HEADER_FIELDS) if (!["u32", "u64"].includes(f.type)) throw new Error(`batch-table: no column for ${f.jsonKey} (${f.type})`);
-const HEADER_KEYS: readonly string[] = HEADER_FIELDS.map((f) => f.jsonKey);
-const HEADER_WIDE: readonly boolean[] = HEADER_FIELDS.map((f) => f.type === "u64");
-const HEADER_OFFSETS: readonly number[] = HEADER_FIELDS.map((f) => f.offset);
-/** Header u32 fields follow the batch's own words; u64 fields follow its computed checksum in the wide column. */
-const U32_FIELDS = HEADER_WIDE.filter((w) => !w).length;
-const U64_FIELDS = HEADER_WIDE.length - U32_FIELDS;
-// copyHeader writes a u64 as its two u32 words, low first: the layout of a BigUint64Array on a little-endian host.
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-const HEADER_TEMPLATE: Readonly<Record<string, bigint | number>> = Object.fromEntries(HEADER_FIELDS.map((f) => [f.jsonKey, f.type === "u64" ? 0n : 0]));
-
-/** Bits of the flags word. */
-const HAS_HEADER = 1;
-const STAMPED = 2;
-const HAS_CHECKSUM = 4;
-
-/** Words per batch: index, firstFrame, frameCount, errors, warnings, infos, flags, then the header's u32 fields. */
-const OWN_WORDS = 7;
-const WORDS = OWN_WORDS + U32_FIELDS;
-/** u64 values per batch: the computed checksum, then the header's u64 fields. */
-const WIDE = 1 + U64_FIELDS;
-const W_INDEX = 0;
-const W_FIRST_FRAME = 1;
-const W_FRAME_COUNT = 2;
-const W_ERRORS = 3;
-const W_WARNINGS = 4;
-const W_INFOS = 5;
-const W_FLAGS = 6;
-
-/** Where header field k lives: its slot among the batch's words or its wide values. */
-const HEADER_SLOT: readonly number[] = (() => {
-  let narrow = OWN_WORDS;
-  let wide = 1;
-  return HEADER_WIDE.map((w) => (w ? wide++ : narrow++));
-})();
-const HEADER_INDEX = new Map<string, number>(HEADER_KEYS.map((k, i) => [k, i]));
+export { BatchTableBuilder } from "./batch-table-build.ts";
 
 /** The columns of a BatchTable, as they cross between threads (every typed array transfers). */
 export interface PackedBatches {
@@ -349,190 +332,4 @@ export function packedBatchBuffers(p: PackedBatches): ArrayBuffer[] {
   // BatchTable.EMPTY is shared: it is copied, never detached. Tables made by withCounts share columns.
   if (p.count === 0) return [];
   return [...new Set([p.positions.buffer, p.words.buffer, p.wide.buffer, p.truncatedBatches.buffer])] as ArrayBuffer[];
-}
-
-/** Fills a BatchTable one batch at a time, growing its columns by doubling. */
-export class BatchTableBuilder {
-  private count = 0;
-  private capacity: number;
-  private positions: Float64Array;
-  private words: Uint32Array;
-  private wide: BigUint64Array;
-  /** The wide values as u32 words (two per u64, low first), for copyHeader. */
-  private wideWords: Uint32Array;
-  private readonly truncatedBatches: number[] = [];
-  private readonly truncatedFrames: TruncatedFrame[] = [];
-  private viewOf: Uint8Array | null = null;
-  private view: DataView | null = null;
-
-  constructor(capacity = 8) {
-    this.capacity = Math.max(1, capacity);
-    this.positions = new Float64Array(2 * this.capacity);
-    this.words = new Uint32Array(WORDS * this.capacity);
-    this.wide = new BigUint64Array(WIDE * this.capacity);
-    this.wideWords = new Uint32Array(this.wide.buffer);
-  }
-
-  /** Batches pushed so far (the index the next one gets in a walk). */
-  get length(): number {
-    return this.count;
-  }
-
-  /** Byte position where the last pushed batch ends. */
-  get lastEnd(): number {
-    return this.count === 0 ? 0 : (this.positions[2 * this.count - 1] as number);
-  }
-
-  /**
-   * Adds one batch, its counts from `counts` (the objects can be dropped at once: their values are copied).
-   * With `headerAt`, the header values are copied from the header's bytes at that place of `bytes` (its
-   * little-endian words, no bigint made), where b.header holds the same values decoded.
-   */
-  push(b: Omit<BatchModel, keyof CountsDelta>, counts: CountsDelta = b as BatchModel, bytes?: Uint8Array, headerAt = 0): void {
-    this.grow(this.count + 1);
-    const i = this.count++;
-    this.positions[2 * i] = b.start;
-    this.positions[2 * i + 1] = b.end;
-    const w = WORDS * i;
-    const words = this.words;
-    words[w + W_INDEX] = b.index;
-    words[w + W_FIRST_FRAME] = b.firstFrame;
-    words[w + W_FRAME_COUNT] = b.frameCount;
-    words[w + W_ERRORS] = counts.errors;
-    words[w + W_WARNINGS] = counts.warnings;
-    words[w + W_INFOS] = counts.infos;
-    words[w + W_FLAGS] = (b.header ? HAS_HEADER : 0) | (b.stamped ? STAMPED : 0) | (b.computedChecksum !== null ? HAS_CHECKSUM : 0);
-    this.wide[WIDE * i] = b.computedChecksum ?? 0n;
-    if (b.header && bytes && LITTLE_ENDIAN) this.copyHeader(i, bytes, headerAt);
-    else if (b.header) {
-      const values = b.header as unknown as Readonly<Record<string, bigint | number>>;
-      for (let k = 0; k < HEADER_KEYS.length; k++) {
-        const value = values[HEADER_KEYS[k] as string] as bigint | number;
-        if (HEADER_WIDE[k]) this.wide[WIDE * i + (HEADER_SLOT[k] as number)] = value as bigint;
-        else words[w + (HEADER_SLOT[k] as number)] = value as number;
-      }
-    }
-    if (b.truncatedFrame) {
-      this.truncatedBatches.push(i);
-      this.truncatedFrames.push(b.truncatedFrame);
-    }
-  }
-
-  /** Whether pushClean can run here: it copies u64 values as little-endian u32 words. */
-  static readonly copiesWords = LITTLE_ENDIAN;
-
-  /**
-   * Adds a walked batch with a header and no findings, without a BatchModel or a bigint: the header's values
-   * copied from `bytes` at `headerAt`, the computed checksum from the two little-endian u32 words at
-   * `checksumWords[checksumAt]`. Only where copiesWords.
-   */
-  pushClean(
-    index: number,
-    start: number,
-    end: number,
-    stamped: boolean,
-    firstFrame: number,
-    frameCount: number,
-    checksumWords: Uint32Array,
-    checksumAt: number,
-    bytes: Uint8Array,
-    headerAt: number,
-  ): void {
-    this.grow(this.count + 1);
-    const i = this.count++;
-    this.positions[2 * i] = start;
-    this.positions[2 * i + 1] = end;
-    const w = WORDS * i;
-    const words = this.words;
-    words[w + W_INDEX] = index;
-    words[w + W_FIRST_FRAME] = firstFrame;
-    words[w + W_FRAME_COUNT] = frameCount;
-    words[w + W_ERRORS] = 0;
-    words[w + W_WARNINGS] = 0;
-    words[w + W_INFOS] = 0;
-    words[w + W_FLAGS] = HAS_HEADER | (stamped ? STAMPED : 0) | HAS_CHECKSUM;
-    this.wideWords[2 * WIDE * i] = checksumWords[checksumAt] as number;
-    this.wideWords[2 * WIDE * i + 1] = checksumWords[checksumAt + 1] as number;
-    this.copyHeader(i, bytes, headerAt);
-  }
-
-  // A u64 is two little-endian u32 words of the wide values, a u32 one of the batch's words.
-  private copyHeader(i: number, bytes: Uint8Array, at: number): void {
-    // One DataView per input window, not per batch: a walk pushes thousands of batches from one window.
-    if (this.viewOf !== bytes) {
-      this.viewOf = bytes;
-      this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }
-    const view = this.view as DataView;
-    for (let k = 0; k < HEADER_OFFSETS.length; k++) {
-      const p = at + (HEADER_OFFSETS[k] as number);
-      const slot = HEADER_SLOT[k] as number;
-      if (HEADER_WIDE[k]) {
-        const w = 2 * (WIDE * i + slot);
-        this.wideWords[w] = view.getUint32(p, true);
-        this.wideWords[w + 1] = view.getUint32(p + 4, true);
-      } else this.words[WORDS * i + slot] = view.getUint32(p, true);
-    }
-  }
-
-  /** Makes room for `capacity` batches in one step, where a walk can estimate its count (doubling copies each column about twice). */
-  reserve(capacity: number): void {
-    if (capacity > this.capacity) this.resize(Math.ceil(capacity));
-  }
-
-  /** Adds every batch of a table, column by column. */
-  append(t: BatchTable): void {
-    const n = t.length;
-    const p = t.packed;
-    this.grow(this.count + n);
-    const at = this.count;
-    this.positions.set(p.positions.subarray(0, 2 * n), 2 * at);
-    this.words.set(p.words.subarray(0, WORDS * n), WORDS * at);
-    this.wide.set(p.wide.subarray(0, WIDE * n), WIDE * at);
-    for (let j = 0; j < p.truncatedBatches.length; j++) {
-      this.truncatedBatches.push(at + (p.truncatedBatches[j] as number));
-      this.truncatedFrames.push(p.truncatedFrames[j] as TruncatedFrame);
-    }
-    this.count += n;
-  }
-
-  /** The table; the builder is not used after. */
-  finish(): BatchTable {
-    const n = this.count;
-    if (n === 0) return BatchTable.EMPTY;
-    // Trimmed where a doubling left more than an eighth of a large table unused: it lives as long as the input is shown
-    // (a copy of a small one would cost more than its waste: an edit re-analyses a batch or two).
-    const trim = this.capacity > 256 && this.capacity - n > this.capacity / 8;
-    const cut = <A extends Float64Array | Uint32Array | BigUint64Array>(a: A, size: number): A => (trim ? (a.slice(0, size) as A) : (a.subarray(0, size) as A));
-    return BatchTable.fromPacked({
-      count: n,
-      positions: cut(this.positions, 2 * n),
-      words: cut(this.words, WORDS * n),
-      wide: cut(this.wide, WIDE * n),
-      truncatedBatches: Uint32Array.from(this.truncatedBatches),
-      truncatedFrames: this.truncatedFrames,
-    });
-  }
-
-  private grow(needed: number): void {
-    if (needed <= this.capacity) return;
-    let capacity = this.capacity;
-    while (capacity < needed) capacity *= 2;
-    this.resize(capacity);
-  }
-
-  private resize(capacity: number): void {
-    this.positions = widened(this.positions, 2 * capacity);
-    this.words = widened(this.words, WORDS * capacity);
-    this.wide = widened(this.wide, WIDE * capacity);
-    this.wideWords = new Uint32Array(this.wide.buffer);
-    this.capacity = capacity;
-  }
-}
-
-/** A new column of `length` elements holding `a`'s. */
-function widened<A extends Float64Array | Uint32Array | BigUint64Array>(a: A, length: number): A {
-  const next = new (a.constructor as new (n: number) => A)(length);
-  next.set(a as never);
-  return next;
 }
