@@ -5,6 +5,7 @@
  * BatchModel is made on demand by `at(i)`; hot paths read one column with the accessors instead.
  */
 import { lowerBound, partitionPoint } from "../lib/binary-search.ts";
+import { packColumns } from "./pack-columns.ts";
 import type { BatchHeader, BatchModel, TruncatedFrame } from "./model.ts";
 import {
   HEADER_KEYS,
@@ -308,21 +309,7 @@ export class BatchTable implements Iterable<BatchModel> {
   packedInto(allocate: (bytes: number) => ArrayBuffer): BatchTable {
     if (this.length === 0) return this;
     const p = this.packed;
-    const columns = [p.positions, p.words, p.wide, p.truncatedBatches];
-    // 8-byte aligned, for the BigUint64Array and Float64Array views.
-    const sizes = columns.map((c) => Math.ceil(c.byteLength / 8) * 8);
-    const buffer = allocate(sizes.reduce((n, s) => n + s, 0));
-    let at = 0;
-    const place = <A extends Float64Array | Uint32Array | BigUint64Array>(c: A, k: number): A => {
-      const view = new (c.constructor as new (b: ArrayBuffer, offset: number, length: number) => A)(buffer, at, c.length);
-      view.set(c as never);
-      at += sizes[k] as number;
-      return view;
-    };
-    const positions = place(p.positions, 0);
-    const words = place(p.words, 1);
-    const wide = place(p.wide, 2);
-    const truncatedBatches = place(p.truncatedBatches, 3);
+    const [positions, words, wide, truncatedBatches] = packColumns([p.positions, p.words, p.wide, p.truncatedBatches] as const, allocate);
     return new BatchTable({ ...p, positions, words, wide, truncatedBatches });
   }
 }

@@ -14,6 +14,7 @@ import {
   type WalkColumnName,
 } from "./model.ts";
 import { U32List } from "./u32-list.ts";
+import { packColumns, type PackableColumn } from "./pack-columns.ts";
 
 type AnyColumn = ColumnArrays[ColumnType];
 type ColumnConstructor = new (length: number) => AnyColumn;
@@ -207,20 +208,12 @@ export function frameColumnBuffers(frames: FrameColumns): ArrayBuffer[] {
  * worker's part goes out so, on one releasable buffer (lib/release-buffer.ts) the joining thread frees.
  */
 export function packFrameColumns(frames: FrameColumns, allocate: (bytes: number) => ArrayBuffer): FrameColumns {
-  const at = new Map<FrameColumnName, number>();
-  let bytes = 0;
-  for (const name of COLUMN_NAMES) {
-    at.set(name, bytes);
-    bytes += Math.ceil((frames.count * frames[name].BYTES_PER_ELEMENT) / 8) * 8;
-  }
-  const buffer = allocate(bytes);
+  const packed = packColumns(
+    COLUMN_NAMES.map((name) => frames[name].subarray(0, frames.count) as PackableColumn),
+    allocate,
+  );
   const out: Record<string, unknown> = { ...frames };
-  for (const name of COLUMN_NAMES) {
-    const make = frames[name].constructor as unknown as new (b: ArrayBuffer, offset: number, length: number) => AnyColumn;
-    const column = new make(buffer, at.get(name) as number, frames.count);
-    column.set(frames[name] as never);
-    out[name] = column;
-  }
+  COLUMN_NAMES.forEach((name, k) => (out[name] = packed[k]));
   return out as unknown as FrameColumns;
 }
 
