@@ -132,3 +132,46 @@ test("the keyboard reaches the last byte of a file read on demand: its cell and 
   await expect(tip).toContainText(`Byte0x${hex(bytes[last]!)}`);
   await expect(tip).toContainText("payload");
 });
+
+/** The rows the grid shows whole, where every byte position has its cell, and the rows rendered at all. */
+async function rowCoverage(page: Page): Promise<{ slots: number; visible: number[]; rendered: number }> {
+  const slots = await hexMap(page).evaluate((grid) => {
+    const head = grid.querySelector(".hx-head")!.getBoundingClientRect().height;
+    return Math.floor((grid.clientHeight - head) / head);
+  });
+  const visible = await visibleOffsets(page);
+  const rendered = await hexMap(page).locator('[role="row"][aria-rowindex]:not(.hx-head)').count();
+  return { slots, visible, rendered };
+}
+
+test("a map past the browser's scroll height draws the rows in view and no more, with the file's bytes, after a far jump and a wheel step", async ({
+  page,
+}) => {
+  // 32 MiB: 2 million rows, far past the 8,000,000 px a scroll range may have, so rows are placed by the page.
+  const { file } = await bigSegment(32);
+  const bytes = new Uint8Array(readFileSync(file));
+  await openPage(page, "/?on-demand-from=0");
+  await openFile(page, file);
+  await expect(hexMap(page)).toHaveAttribute("data-scaled", "");
+  const check = async (): Promise<number> => {
+    await expectRealBytes(page, bytes);
+    const { slots, visible, rendered } = await rowCoverage(page);
+    // Every byte position in view has its cell, in one run of offsets: no blank row.
+    expect(visible.length).toBeGreaterThanOrEqual(slots * 16);
+    expect(visible[visible.length - 1]! - visible[0]! + 1).toBe(visible.length);
+    // Rows out of view are never seen before the next render: besides the whole rows, only a partial row at each
+    // edge and one more each side for rounding are drawn (eight each side were, 16 rows never shown).
+    expect(rendered).toBeLessThanOrEqual(slots + 4);
+    return visible[0]!;
+  };
+  await check();
+  const box = (await page.getByTestId("overview").boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.5);
+  await expect.poll(async () => Math.min(...(await visibleOffsets(page)))).toBeGreaterThan(bytes.length * 0.4);
+  const before = await check();
+  const grid = (await hexMap(page).boundingBox())!;
+  await page.mouse.move(grid.x + grid.width / 2, grid.y + grid.height / 2);
+  await page.mouse.wheel(0, 120);
+  await expect.poll(async () => Math.min(...(await visibleOffsets(page)))).toBeGreaterThan(before);
+  await check();
+});

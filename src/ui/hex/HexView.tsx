@@ -34,7 +34,7 @@ import { HexRow, cellId } from "./HexRow.tsx";
 import { HexTooltip } from "./HexTooltip.tsx";
 import { dismissTooltip, endInspect, inspectByte, inspectStore } from "./inspect.ts";
 import { hexCommand, hexDigit, typeNibble } from "./keys.ts";
-import { BYTES_PER_ROW, OVERSCAN_ROWS, ROW_HEIGHT, offsetDigits } from "./layout.ts";
+import { BYTES_PER_ROW, OVERSCAN_ROWS, ROW_HEIGHT, SCALED_OVERSCAN_ROWS, offsetDigits } from "./layout.ts";
 import { RowCache } from "./row-data.ts";
 import { hitAt } from "./windows.ts";
 import { loadRanges, useBytesLanded } from "../common/input-windows.ts";
@@ -251,7 +251,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       shift = head.start - ROW_HEIGHT;
     }
   } else {
-    ({ first, end } = rowWindow(geometry, scaledTop, viewportHeight, OVERSCAN_ROWS));
+    ({ first, end } = rowWindow(geometry, scaledTop, viewportHeight, SCALED_OVERSCAN_ROWS));
     shift = (first - scaledTop) * ROW_HEIGHT;
   }
   const visible = cache.window(first, end);
