@@ -88,3 +88,27 @@ for (const size of SIZES) {
     expect(diag!.height).toBeLessThan(110);
   });
 }
+
+test("the byte tooltip is drawn above the side panels where it reaches over them", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await openPage(page);
+  // The last byte of the first row: its tooltip opens rightwards, over the side column.
+  await page.locator('[data-testid="hex-scroll"] [data-a="15"]').hover();
+  const tip = page.getByRole("tooltip");
+  await expect(tip).toBeVisible();
+  const hits = await tip.evaluate((t) => {
+    const side = document.querySelector(".side")!.getBoundingClientRect();
+    const b = t.getBoundingClientRect();
+    // The tooltip lets the pointer through; for the hit test only, it takes it, so the topmost box answers.
+    (t as HTMLElement).style.pointerEvents = "auto";
+    const points: [number, number][] = [
+      [Math.max(b.left, side.left) + 20, b.top + 20],
+      [b.right - 10, b.bottom - 10],
+    ];
+    const inside = points.filter(([x]) => x > side.left && x < b.right).map(([x, y]) => t.contains(document.elementFromPoint(x, y)));
+    (t as HTMLElement).style.pointerEvents = "";
+    return { reaches: b.right > side.left, inside };
+  });
+  expect(hits.reaches).toBe(true);
+  expect(hits.inside).toEqual([true, true]);
+});
