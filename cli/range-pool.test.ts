@@ -10,10 +10,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { analyzeWith } from "../src/core/analyze.ts";
 import { analyzeSource } from "../src/core/stream-analyze.ts";
 import { encodeBatch, stampBatch, concat } from "../src/core/encode.ts";
-import { loadHashWasmXxh3 } from "../src/checksum/xxh3.ts";
+import { loadHashWasmXxh3, referenceAnalyze } from "../test/reference-walk.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import type { Analysis } from "../src/core/model.ts";
 import { analyzeFileInPool, fileSource, RangePool } from "./range-pool.ts";
@@ -49,7 +48,7 @@ const bytes = segment();
 const FILE = join(tmp, "segment.bin");
 writeFileSync(FILE, bytes);
 const withoutFrames = ({ frames: _f, ...rest }: Analysis): Omit<Analysis, "frames"> => rest;
-const want = withoutFrames(analyzeWith(reference, bytes));
+const want = withoutFrames(referenceAnalyze(bytes));
 
 describe("all cores", () => {
   it("the planted faults are there to be found", () => {
@@ -110,8 +109,8 @@ describe("all cores", () => {
       closeSync(fd);
     }
     const kernel = await createWasmKernel();
-    const capped = analyzeWith(reference, bytes, { maxDiagnostics: 2 });
-    const dropped = withoutFrames(analyzeWith(reference, bytes, { dropFinding: (code) => code === "offset-discontinuity" }));
+    const capped = referenceAnalyze(bytes, { maxDiagnostics: 2 });
+    const dropped = withoutFrames(referenceAnalyze(bytes, { dropFinding: (code) => code === "offset-discontinuity" }));
     for (const ranges of [undefined, recorded]) {
       const small = { startOffset: 0, rangeBytes: 2500, ranges };
       expect(await analyzeFileInPool(FILE, { ...small, threads: 2, keepFrames: true, maxDiagnostics: 2 })).toEqual(capped);
@@ -140,7 +139,7 @@ describe("all cores", () => {
   });
 
   it("workers apply a container's dropped codes (a segment's offset-discontinuity), inside ranges and at their borders", async () => {
-    const dropped = withoutFrames(analyzeWith(reference, bytes, { dropFinding: (code) => code === "offset-discontinuity" }));
+    const dropped = withoutFrames(referenceAnalyze(bytes, { dropFinding: (code) => code === "offset-discontinuity" }));
     expect(dropped.diagnostics.length).toBe(want.diagnostics.length - 1);
     for (const threads of [2, 3]) {
       const got = await analyzeFileInPool(FILE, { threads, startOffset: 0, keepFrames: false, maxDiagnostics: 200_000, dropCodes: ["offset-discontinuity"] });
@@ -160,7 +159,7 @@ describe("all cores", () => {
   });
 
   it("keeps the first diagnostics analyze() keeps when capped, and merges frame columns", async () => {
-    const capped = analyzeWith(reference, bytes, { maxDiagnostics: 2 });
+    const capped = referenceAnalyze(bytes, { maxDiagnostics: 2 });
     expect(await analyzeFileInPool(FILE, { threads: 2, startOffset: 0, keepFrames: true, maxDiagnostics: 2 })).toEqual(capped);
   });
 

@@ -1,13 +1,12 @@
 /**
  * `npm run bench [-- --mib N --sizes 16,100,1k --runs 5]`: times analyze() on an in-memory
- * segment of stamped batches for each payload size, and hash-wasm alone on the same frames
+ * segment of stamped batches for each payload size, and the kernel's hashing alone on the same frames
  * for the small sizes, so the decoder's own cost per frame can be read off.
  *
  * Each payload size runs in its own child process (this file with --child), so its RSS and
  * maxRSS belong to that size alone; --in-process runs them here (e.g. under --cpu-prof).
  */
 import { fork } from "node:child_process";
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -310,20 +309,12 @@ function xxhKind(): string {
   return "src/checksum/kernel/kernel.wasm (xxhash.h 0.8.1, clang -O3 -msimd128), walking whole batches";
 }
 
-function hashWasmVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(resolve(ROOT, "node_modules/hash-wasm/package.json"), "utf8")) as { version: string }).version;
-  } catch {
-    return "?";
-  }
-}
-
 function header(cfg: { targetBytes: number; messagesPerBatch: number; runs: number; inProcess: boolean }): string {
   const cpus = os.cpus();
   return [
     "iggy batch explorer — analyze() benchmark (scripts/bench.ts)",
     `machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} logical CPUs, ${fixed(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.platform()} ${os.arch()} ${os.release()}`,
-    `runtime: node ${process.version} (V8 ${process.versions.v8}), XXH3 from our wasm kernel where SIMD exists (hash-wasm ${hashWasmVersion()} is the fallback without it)`,
+    `runtime: node ${process.version} (V8 ${process.versions.v8}), XXH3 from our wasm kernel (its build without SIMD where SIMD is missing)`,
     `segment: ${mib(cfg.targetBytes)} per payload size (whole batches only), stamped batches back to back in one partition: ` +
       `${cfg.messagesPerBatch} messages per batch, fewer so a batch stays ≤ ${mib(DEFAULT_MAX_BATCH_BYTES)}; ` +
       "pseudo-random payloads, no user headers; valid frame and batch checksums, continuous offsets (0 diagnostics is asserted)",

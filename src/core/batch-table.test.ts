@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { referenceAnalyze } from "../../test/reference-walk.ts";
 import { describe, expect, it } from "vitest";
 import { analysisFromWire, analysisToWire } from "./batch-wire.ts";
 import { BatchTable, BatchTableBuilder, packedBatchBuffers } from "./batch-table.ts";
-import { CORPUS, reference, SAMPLE_BYTES } from "./walk-compare.test-util.ts";
-import { analyzeWith } from "./analyze.ts";
+import { CORPUS, SAMPLE_BYTES } from "./walk-compare.test-util.ts";
 import type { BatchModel } from "./model.ts";
 
 const corpus = readdirSync(CORPUS)
@@ -16,7 +16,7 @@ describe("the batch table", () => {
     let truncated = 0;
     let headerless = 0;
     for (const bytes of inputs) {
-      const t = analyzeWith(reference, bytes).batches;
+      const t = referenceAnalyze(bytes).batches;
       const list = t.toArray();
       truncated += list.filter((b) => b.truncatedFrame).length;
       headerless += list.filter((b) => !b.header || b.computedChecksum === null).length;
@@ -49,7 +49,7 @@ describe("the batch table", () => {
 
   it("crosses a real structured clone with its buffers transferred, and comes back equal", () => {
     for (const bytes of inputs) {
-      const a = analyzeWith(reference, bytes);
+      const a = referenceAnalyze(bytes);
       const before = a.batches.toArray();
       const wire = analysisToWire(a);
       const crossed = analysisFromWire(structuredClone(wire, { transfer: packedBatchBuffers(wire.batches) }));
@@ -61,7 +61,7 @@ describe("the batch table", () => {
   });
 
   it("keeps a batch header's values exactly, u64 past 2^53 included, over many doublings of its columns", () => {
-    const b0 = analyzeWith(reference, SAMPLE_BYTES[0]!).batches.at(0) as BatchModel;
+    const b0 = referenceAnalyze(SAMPLE_BYTES[0]!).batches.at(0) as BatchModel;
     const big: BatchModel[] = [];
     for (let i = 0; i < 1000; i++)
       big.push({
@@ -84,7 +84,7 @@ describe("the batch table", () => {
   });
 
   it("joins tables, moves first frames and adds counts, renumbers, as the object versions did", () => {
-    const a = analyzeWith(reference, SAMPLE_BYTES[0]!).batches;
+    const a = referenceAnalyze(SAMPLE_BYTES[0]!).batches;
     const list = a.toArray();
     const joined = BatchTable.concat([a, BatchTable.EMPTY, a]);
     expect(joined.toArray()).toEqual([...list, ...list]);

@@ -7,7 +7,7 @@ import type { Diagnostic, DiagnosticCode } from "../format/diagnostics.ts";
 import { diagnostic } from "../format/diagnostics.ts";
 import { DiagnosticKeeper } from "./diagnostic-cap.ts";
 import { concatFrameColumns, KeptColumnsBuilder } from "./frame-columns-build.ts";
-import type { AnalyzeOptions } from "./analyze.ts";
+import type { AnalyzeOptions } from "./walk-options.ts";
 import { type Analysis, type FrameColumns } from "./model.ts";
 import { BatchTable, type CountsDelta } from "./batch-table.ts";
 import type { RangeResult } from "./range-walk.ts";

@@ -15,7 +15,7 @@ import { KeptColumnsBuilder } from "./frame-columns-build.ts";
 import { BatchTableBuilder, type BatchTable } from "./batch-table.ts";
 import { CleanBatches } from "./clean-batch.ts";
 import { U32List } from "./u32-list.ts";
-import type { AnalyzeOptions } from "./analyze.ts";
+import type { AnalyzeOptions } from "./walk-options.ts";
 import { widePositions, type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 import {
   checkContinuity,

@@ -1,12 +1,14 @@
 /**
  * The kernel's batched walk (analyze() with our wasm XXH3, analyzeSource over small windows, and
  * ranges merged as a worker pool would) gives exactly the Analysis of the frame-by-frame reference
- * path (hash-wasm): on the whole public corpus, every sample, and seeded random, mutated and cut segments.
+ * walk (test/reference-walk.ts, hash-wasm): on the whole public corpus, every sample, and seeded random, mutated and cut segments.
  */
+import { referenceAnalyze } from "../../test/reference-walk.ts";
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
-import { analyzeWith } from "./analyze.ts";
 import { analyzeSource, memorySource } from "./stream-analyze.ts";
+import { analyzeWith } from "./analyze.ts";
+import { compileKernel, createWasmKernel } from "../checksum/kernel/wasm-kernel.ts";
 import { encodeBatch } from "./encode.ts";
 import { concat, prng } from "../../test/helpers.ts";
 import { BATCH_CODES, CORPUS, DROP_RULES, expectSameEverywhere, kernel, randomSegment, reference, SAMPLE_BYTES } from "./walk-compare.test-util.ts";
@@ -34,7 +36,7 @@ describe("the kernel walk equals the frame-by-frame reference", () => {
       // The containers' rules (segment, poll reply, SendMessages) drop the same findings on every route.
       const rule = DROP_RULES[round % DROP_RULES.length];
       const dropped = expectSameEverywhere(bytes, `round ${round} with a container's rule`, 0, undefined, rule);
-      expect(dropped.summary.errors + dropped.summary.warnings + dropped.summary.infos).toBeLessThanOrEqual(analyzeWith(reference, bytes).diagnostics.length);
+      expect(dropped.summary.errors + dropped.summary.warnings + dropped.summary.infos).toBeLessThanOrEqual(referenceAnalyze(bytes).diagnostics.length);
       for (const d of want.diagnostics)
         seen.add(d.code === "frame-truncated" ? `${d.code} (header ${d.message.includes("header needs") ? "cut" : "whole"})` : d.code);
     }
@@ -52,9 +54,23 @@ describe("the kernel walk equals the frame-by-frame reference", () => {
     });
   });
 
+  it("is the same walk in the kernel built without SIMD (what engines without wasm SIMD run)", async () => {
+    const plain = await createWasmKernel(await compileKernel(false));
+    const rand = prng(7);
+    const int = (n: number): number => Math.floor(rand() * n);
+    const inputs = [
+      ...readdirSync(CORPUS)
+        .filter((f) => f.endsWith(".bin"))
+        .map((f) => new Uint8Array(readFileSync(new URL(f, CORPUS)))),
+      ...SAMPLE_BYTES,
+    ];
+    for (let round = 0; round < 40; round++) inputs.push(randomSegment(int));
+    inputs.forEach((bytes, i) => expect(analyzeWith(plain, bytes), `input ${i}`).toEqual(referenceAnalyze(bytes)));
+  });
+
   it("walks a batch larger than the window by growing it, and an input with no batch at all", () => {
     const big = encodeBatch(reference, { messages: [{ payload: new Uint8Array(70_000).fill(3) }, { payload: "x" }] });
-    expect(analyzeSource(kernel, memorySource(big), { windowBytes: 4096 })).toEqual(analyzeWith(reference, big));
+    expect(analyzeSource(kernel, memorySource(big), { windowBytes: 4096 })).toEqual(referenceAnalyze(big));
     for (const n of [0, 1, 255]) expectSameEverywhere(new Uint8Array(n), `${n} zero bytes`);
   });
 });

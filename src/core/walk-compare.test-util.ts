@@ -1,7 +1,7 @@
 /**
  * What the walk-comparison tests share: every kernel route (analyze() in the kernel, small windows,
  * without frame columns, ranges merged as a worker pool would) checked against the frame-by-frame
- * reference path (hash-wasm), and a generator of seeded random, mutated and cut segments.
+ * reference walk (test/reference-walk.ts, hash-wasm), and a generator of seeded random, mutated and cut segments.
  */
 import { expect } from "vitest";
 import { analyzeWith, type AnalyzeOptions } from "./analyze.ts";
@@ -13,13 +13,13 @@ import { contractJsonChunks } from "./contract-json.ts";
 import { encodeBatch, stampBatch, type MessageSpec } from "./encode.ts";
 import type { Analysis } from "./model.ts";
 import { DIAGNOSTIC_CODES } from "../format/diagnostics.ts";
-import { loadHashWasmXxh3 } from "../checksum/xxh3.ts";
+import { referenceAnalyze, referenceXxh3 } from "../../test/reference-walk.ts";
 import { createWasmKernel } from "../checksum/kernel/wasm-kernel.ts";
 import { concat } from "../../test/helpers.ts";
 import { SAMPLES } from "./samples.ts";
 
-/** The frame-by-frame reference path. */
-export const reference = await loadHashWasmXxh3();
+/** The reference walk's XXH3 (hash-wasm, not our kernel). */
+export const reference = referenceXxh3;
 /** Our wasm kernel. */
 export const kernel = await createWasmKernel();
 /** The public corpus, as the unit tests see it. */
@@ -42,7 +42,7 @@ export function expectSameEverywhere(
   dropFinding?: AnalyzeOptions["dropFinding"],
 ): Analysis {
   const options = { startOffset, maxDiagnostics, dropFinding };
-  const want = analyzeWith(reference, bytes, options);
+  const want = referenceAnalyze(bytes, options);
   expect(analyzeWith(kernel, bytes, options), `${label}: analyze() in the kernel`).toEqual(want);
   expect(analyzeSource(kernel, memorySource(bytes), { ...options, windowBytes: 300 }), `${label}: 300-byte windows`).toEqual(want);
   const lean = analyzeSource(kernel, memorySource(bytes), { ...options, keepFrames: false, windowBytes: 1000 });

@@ -4,9 +4,9 @@
  * analyze() gives on the bytes, whatever the chunk size, for every sample, the corpus and seeded
  * random segments (bad batch lengths included, where the rest is read through the fallback).
  */
+import { referenceAnalyze } from "../../test/reference-walk.ts";
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { analyzeWith } from "../core/analyze.ts";
 import { memorySource } from "../core/stream-analyze.ts";
 import { CORPUS, SAMPLE_BYTES, kernel, randomSegment, reference } from "../core/walk-compare.test-util.ts";
 import { analyzeStreamed, streamStarts } from "./range-workers.ts";
@@ -49,7 +49,7 @@ describe("analyzeStreamed", () => {
     ...Array.from({ length: 40 }, (_, i) => [`random ${i}`, randomSegment(seeded(i + 1))] as const),
   ];
   it.each(inputs)("%s: equals analyze() at every chunk size", async (_, bytes) => {
-    const want = analyzeWith(reference, bytes);
+    const want = referenceAnalyze(bytes);
     for (const chunk of [300, 1000, 4096, 1 << 20]) expect(await streamed(bytes, chunk), `chunks of ${chunk}`).toEqual(want);
     expect(await streamed(bytes, 777, 100), "slices of 100 bytes").toEqual(want);
     for (const streams of [2, 3, 5]) expect(await streamed(bytes, 1000, undefined, streams), `${streams} streams at once`).toEqual(want);
@@ -75,7 +75,7 @@ describe("analyzeStreamed", () => {
           encodeBatch(reference, { messages: Array.from({ length: 1 + int(4) }, () => ({ payload: new Uint8Array(int(300)).map(() => int(256)) })) }),
         ),
       );
-      const batchStarts = new Set(analyzeWith(reference, bytes).batches.map((b) => b.start));
+      const batchStarts = new Set(referenceAnalyze(bytes).batches.map((b) => b.start));
       const starts = await streamStarts(new Blob([bytes as Uint8Array<ArrayBuffer>]), 4, 4096);
       expect(starts.length, `seed ${seed}: a start per stream`).toBe(4);
       for (const s of starts) expect(batchStarts.has(s), `seed ${seed}: ${s} is a batch start`).toBe(true);
@@ -88,12 +88,12 @@ describe("analyzeStreamed", () => {
     const outer = encodeBatch(reference, { messages: Array.from({ length: 12 }, () => ({ payload: inner })) });
     const bytes = concat([outer, inner, outer]);
     const starts = await streamStarts(new Blob([bytes as Uint8Array<ArrayBuffer>]), 3, 4096);
-    const batchStarts = new Set(analyzeWith(reference, bytes).batches.map((b) => b.start));
+    const batchStarts = new Set(referenceAnalyze(bytes).batches.map((b) => b.start));
     expect(
       starts.some((s) => !batchStarts.has(s)),
       "a guess is not a batch start",
     ).toBe(true);
-    const want = analyzeWith(reference, bytes);
+    const want = referenceAnalyze(bytes);
     for (const streams of [2, 3, 4]) expect(await streamed(bytes, 512, undefined, streams), `${streams} streams`).toEqual(want);
   });
 });

@@ -8,7 +8,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadHashWasmXxh3, type Xxh3 } from "../xxh3.ts";
+import type { Xxh3 } from "../xxh3.ts";
+import { loadHashWasmXxh3 } from "../../../test/reference-walk.ts";
 import { compileKernel, createWasmKernel, hasWasmSimd } from "./wasm-kernel.ts";
 import { renderKernelLayoutHeader } from "./layout-header.ts";
 import { KERNEL_FLAG } from "./abi.ts";
@@ -52,48 +53,54 @@ describe("wasm XXH3 kernel", () => {
     expect(hasWasmSimd()).toBe(true);
   });
 
-  it("equals hash-wasm on every length 0..4096", async () => {
-    const ref = await reference;
-    const kernel = await createWasmKernel();
-    const data = seededBytes(4096 + 64, 7);
-    const n = 4097;
-    const starts = Array.from({ length: n }, () => 3);
-    const ends = Array.from({ length: n }, (_, len) => 3 + len);
-    const got = new BigUint64Array(n);
-    const want = new BigUint64Array(n);
-    kernel.hashWindows(data, starts, ends, 0, n, got);
-    ref.hashWindows(data, starts, ends, 0, n, want);
-    expect(got).toEqual(want);
-    for (const len of [0, 1, 16, 128, 129, 240, 241, 1024, 4096]) expect(kernel.hash(data.subarray(0, len))).toBe(ref.hash(data.subarray(0, len)));
-  });
+  // Both builds ship: the SIMD one, and the one without SIMD for engines that lack it.
+  describe.each([
+    ["SIMD", true],
+    ["without SIMD", false],
+  ])("built %s", (_name, simd) => {
+    it("equals hash-wasm on every length 0..4096", async () => {
+      const ref = await reference;
+      const kernel = await createWasmKernel(await compileKernel(simd));
+      const data = seededBytes(4096 + 64, 7);
+      const n = 4097;
+      const starts = Array.from({ length: n }, () => 3);
+      const ends = Array.from({ length: n }, (_, len) => 3 + len);
+      const got = new BigUint64Array(n);
+      const want = new BigUint64Array(n);
+      kernel.hashWindows(data, starts, ends, 0, n, got);
+      ref.hashWindows(data, starts, ends, 0, n, want);
+      expect(got).toEqual(want);
+      for (const len of [0, 1, 16, 128, 129, 240, 241, 1024, 4096]) expect(kernel.hash(data.subarray(0, len))).toBe(ref.hash(data.subarray(0, len)));
+    });
 
-  it("equals hash-wasm on random lengths up to 4 MiB (staged and streamed) and unaligned starts", async () => {
-    const ref = await reference;
-    const kernel = await createWasmKernel();
-    const data = seededBytes((4 << 20) + 32, 11);
-    const lengths = [...seededInts(24, 4 << 20, 2025), (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 3 << 20];
-    for (const [k, len] of lengths.entries()) {
-      const start = k % 17;
-      const window = data.subarray(start, start + len);
-      expect(kernel.hash(window), `length ${len} at +${start}`).toBe(ref.hash(window));
-    }
-  });
+    it("equals hash-wasm on random lengths up to 4 MiB (staged and streamed) and unaligned starts", async () => {
+      const ref = await reference;
+      const kernel = await createWasmKernel(await compileKernel(simd));
+      const data = seededBytes((4 << 20) + 32, 11);
+      const lengths = [...seededInts(24, 4 << 20, 2025), (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 3 << 20];
+      for (const [k, len] of lengths.entries()) {
+        const start = k % 17;
+        const window = data.subarray(start, start + len);
+        expect(kernel.hash(window), `length ${len} at +${start}`).toBe(ref.hash(window));
+      }
+    });
 
-  it("equals hash-wasm on scattered, overlapping and out-of-order window lists", async () => {
-    const ref = await reference;
-    const kernel = await createWasmKernel();
-    const data = seededBytes(3 << 20, 5);
-    const n = 20_000;
-    const a = seededInts(n, data.length, 99);
-    const lens = seededInts(n, 3000, 100);
-    const starts = a.map((s, i) => Math.min(s, data.length - (lens[i] as number)));
-    const ends = starts.map((s, i) => s + (lens[i] as number));
-    const got = new BigUint64Array(n + 5);
-    const want = new BigUint64Array(n + 5);
-    kernel.hashWindows(data, starts, ends, 5, n, got);
-    ref.hashWindows(data, starts, ends, 5, n, want);
-    expect(got).toEqual(want);
-    expect(got[4]).toBe(0n);
+    it("equals hash-wasm on scattered, overlapping and out-of-order window lists", async () => {
+      const ref = await reference;
+      const kernel = await createWasmKernel(await compileKernel(simd));
+      const data = seededBytes(3 << 20, 5);
+      const n = 20_000;
+      const a = seededInts(n, data.length, 99);
+      const lens = seededInts(n, 3000, 100);
+      const starts = a.map((s, i) => Math.min(s, data.length - (lens[i] as number)));
+      const ends = starts.map((s, i) => s + (lens[i] as number));
+      const got = new BigUint64Array(n + 5);
+      const want = new BigUint64Array(n + 5);
+      kernel.hashWindows(data, starts, ends, 5, n, got);
+      ref.hashWindows(data, starts, ends, 5, n, want);
+      expect(got).toEqual(want);
+      expect(got[4]).toBe(0n);
+    });
   });
 
   it("verify_frames counts the frames whose stored checksum differs", async () => {
@@ -127,7 +134,7 @@ describe("kernel build artefacts", () => {
     expect(readFileSync(new URL("layout.h", kernelUrl), "utf8")).toBe(renderKernelLayoutHeader());
   });
 
-  it("the committed kernel.wasm, kernel-nosimd.wasm and kernel-wasm.ts are what scripts/build-kernel.mjs builds", async (ctx) => {
+  it("the committed kernel.wasm, kernel-nosimd.wasm and their base64 modules are what scripts/build-kernel.mjs builds", async (ctx) => {
     let version: string;
     try {
       version = execFileSync(process.env.CLANG ?? "clang", ["--version"], { encoding: "utf8" })
@@ -148,7 +155,7 @@ describe("kernel build artefacts", () => {
     try {
       const { buildKernel } = (await import("../../../scripts/build-kernel.mjs")) as { buildKernel: (out: string) => Record<string, string> };
       buildKernel(dir);
-      for (const name of ["kernel.wasm", "kernel-nosimd.wasm", "kernel-wasm.ts"]) {
+      for (const name of ["kernel.wasm", "kernel-nosimd.wasm", "kernel-wasm.ts", "kernel-nosimd-wasm.ts"]) {
         const fresh = readFileSync(join(dir, name));
         const committed = readFileSync(new URL(name, kernelUrl));
         expect(fresh.equals(committed), `${name} differs from a fresh build: run node scripts/build-kernel.mjs and commit`).toBe(true);

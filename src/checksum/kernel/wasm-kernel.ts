@@ -264,12 +264,20 @@ function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-let compiled: Promise<WebAssembly.Module> | null = null;
+const compiled = new Map<boolean, Promise<WebAssembly.Module>>();
 
-/** Compiles the inlined SIMD kernel once per realm; instantiate one WasmKernel per user of its memory. */
-export function compileKernel(): Promise<WebAssembly.Module> {
-  compiled ??= WebAssembly.compile(base64Bytes(KERNEL_WASM_BASE64));
-  return compiled;
+/**
+ * Compiles the inlined kernel once per realm: the SIMD build where this engine has SIMD, else the same C
+ * built without it (loaded only then); instantiate one WasmKernel per user of its memory.
+ */
+export function compileKernel(simd: boolean = hasWasmSimd()): Promise<WebAssembly.Module> {
+  let module = compiled.get(simd);
+  if (!module) {
+    const base64 = simd ? Promise.resolve(KERNEL_WASM_BASE64) : import("./kernel-nosimd-wasm.ts").then((m) => m.KERNEL_NOSIMD_WASM_BASE64);
+    module = base64.then((text) => WebAssembly.compile(base64Bytes(text)));
+    compiled.set(simd, module);
+  }
+  return module;
 }
 
 /** A new kernel instance with its own memory (e.g. one per worker or per streaming analysis). */
