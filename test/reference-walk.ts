@@ -18,6 +18,7 @@ import { widePositions, type Analysis, type BatchHeader, type TruncatedFrame } f
 import { BatchTableBuilder } from "../src/core/batch-table.ts";
 import { DEFAULT_MAX_DIAGNOSTICS, type AnalyzeOptions } from "../src/core/walk-options.ts";
 import {
+  batchContext,
   checkContinuity,
   emitBatchLengthTooSmall,
   emitBatchReservedRuns,
@@ -28,6 +29,7 @@ import {
   emitHeaderTruncated,
   unwalkedBatch,
   FRAME_CHECKS,
+  frameContext,
   runBatchChecks,
   type Emit,
   type PartitionTail,
@@ -171,11 +173,11 @@ export function referenceAnalyze(bytes: Uint8Array, options: AnalyzeOptions = {}
     }
     const frameCount = frames.count - firstFrame;
     computeFrameChecksums(xxh, bytes, frames.start, frames.end, firstFrame, frames.count, frames.computedChecksum);
-    checkFrames(frames, firstFrame, frameCount, index, stamped, r, emit);
+    checkFrames(frames, firstFrame, frameCount, pos, index, stamped, r, emit);
 
     const computedChecksum = computeBatchChecksum(xxh, bytes, pos, frames.start, firstFrame, frames.count);
     const hasZeroTimestampDelta = frames.timestampDelta.subarray(firstFrame, frames.count).includes(0);
-    runBatchChecks({ header, pos, batch: index, frameCount, computedChecksum, hasZeroTimestampDelta }, emit);
+    runBatchChecks(batchContext(header, pos, index, frameCount, computedChecksum, hasZeroTimestampDelta), emit);
     if (stamped) {
       const firstOffset = frameCount > 0 ? header.baseOffset + BigInt(frames.offsetDelta[firstFrame] as number) : null;
       const prev = tails.get(header.partitionId);
@@ -208,8 +210,8 @@ export function referenceAnalyze(bytes: Uint8Array, options: AnalyzeOptions = {}
 }
 
 // The frame checks of walk-checks.ts on every complete frame of one batch; a finding sets the frame's flag for its code.
-function checkFrames(frames: FrameColumnsBuilder, first: number, count: number, batch: number, stamped: boolean, r: ByteReader, emit: Emit): void {
-  const input = { r, at: 0, base: 0, batch, k: 0, stamped, baseDelta: stamped && count > 0 ? (frames.offsetDelta[first] as number) : 0, computedChecksum: 0n };
+function checkFrames(frames: FrameColumnsBuilder, first: number, count: number, pos: number, batch: number, stamped: boolean, r: ByteReader, emit: Emit): void {
+  const input = frameContext(r, 0, pos, batch, stamped, stamped && count > 0 ? (frames.offsetDelta[first] as number) : 0);
   for (let k = 0; k < count; k++) {
     const i = first + k;
     input.k = k;

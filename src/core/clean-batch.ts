@@ -1,30 +1,37 @@
 /**
  * The kernel walk's fast path for a batch with nothing to report: from the kernel's record and the
- * header's u32 words it proves that none of the batch checks, frame checks or continuity checks would
- * find anything, without a header object or a bigint. A batch it cannot prove so (any kernel flag, a
- * value at or past 2^52, a partition it has no tail for) takes the full path in range-walk.ts, which
- * emits exactly what analyze() does; this path never emits, so the two cannot disagree on a finding.
- * Files of single-message batches spend most of their walk per batch, not per frame.
+ * header's u32 words it shows that none of the check rows (walk-checks.ts) nor the continuity checks would
+ * find anything, without a header object or a bigint. Each row brings its own proof; a row without one is
+ * run here (a frame row on every frame of the batch), so it costs its own work, never the fast path. A batch
+ * it cannot clear (a walk finding, a flagged frame, a row that finds something, a value at or past 2^52, a
+ * partition it has no tail for) takes the full path in range-walk.ts; this path never emits, so the two
+ * cannot disagree on a finding. Files of single-message batches spend most of their walk per batch.
  */
-import { BATCH_FIELD, BATCH_HEADER_SIZE } from "../format/fields.ts";
+import { BATCH_FIELD, BATCH_HEADER_SIZE, FRAME_FIELD } from "../format/fields.ts";
 import type { ByteReader } from "../format/reader.ts";
+import { frameLengthAt } from "../format/walk-steps.ts";
 import { BATCH_RECORD, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { BatchHeader } from "./model.ts";
-import { BATCH_CHECKS, JS_ONLY_FRAME_CHECKS, type PartitionTail } from "./walk-checks.ts";
+import {
+  batchContext,
+  BATCH_CHECKS,
+  frameContext,
+  JS_ONLY_FRAME_CHECKS,
+  UNPROVEN_BATCH_CHECKS,
+  type BatchProofInput,
+  type PartitionTail,
+} from "./walk-checks.ts";
 
 const B = BATCH_FIELD;
 /** Below 2^52 (high word below 2^20), a value plus a u32 delta plus one stays an exact float. */
 const SAFE_HIGH = 1 << 20;
-/** Kernel batch flags a clean batch may carry: a frame with timestamp_delta 0 is what origin-not-earliest wants. */
-const CLEAN_FLAGS = KERNEL_FLAG.batchHasZeroTimestampDelta;
-/**
- * The batch checks isClean proves absent, in BATCH_CHECKS' order. A check added there and not here turns
- * this path off (every batch takes the full path), and the clean-batch tests fail until it is taught here.
- */
-const PROVEN_BATCH_CHECKS = ["message-count-mismatch", "empty-batch", "origin-not-earliest", "batch-checksum-mismatch"];
-const FAST = JS_ONLY_FRAME_CHECKS.length === 0 && BATCH_CHECKS.map((c) => c.code).join() === PROVEN_BATCH_CHECKS.join();
+/** Every kernel batch flag but the one that is no finding (a frame with timestamp_delta 0): the walk's own findings. */
+const FINDING_FLAGS = Object.values(KERNEL_FLAG).reduce((a, b) => a | b, 0) & ~KERNEL_FLAG.batchHasZeroTimestampDelta;
+const PROVEN = BATCH_CHECKS.filter((c) => c.proof !== null);
 
 const TWO_32 = 2 ** 32;
+
+const u64At = (words: Uint32Array, at: number): bigint => (BigInt(words[at + 1] as number) << 32n) | BigInt(words[at] as number);
 
 /**
  * Tracks the tail of the partition of the last stamped batch in exact numbers, and writes it into the
@@ -40,28 +47,38 @@ export class CleanBatches {
   /** Whether the map lags behind the numbers. */
   private dirty = false;
 
-  constructor(private readonly tails: Map<bigint, PartitionTail>) {}
+  private readonly proofInput: { -readonly [K in keyof BatchProofInput]: BatchProofInput[K] };
+
+  constructor(private readonly tails: Map<bigint, PartitionTail>) {
+    this.proofInput = { record: new Uint32Array(0), at: 0, r: null as unknown as ByteReader, rel: 0 };
+  }
 
   /**
-   * True when the walked batch of record `at` in `rec`, whose header starts at `rel` in `r` (absolute `pos`,
-   * in an input of `size` bytes), has no finding; its partition's tail is then advanced. False says nothing:
-   * the caller runs the full path (after flush()).
+   * True when the walked batch `batch` of record `at` in `rec`, whose header starts at `rel` in `r` (absolute
+   * `pos`, in an input of `size` bytes), has no finding; its partition's tail is then advanced. False says
+   * nothing: the caller runs the full path (after flush()). `readHeader` is called only for a batch row without a proof.
    */
-  isClean(rec: Uint32Array, at: number, r: ByteReader, rel: number, pos: number, size: number): boolean {
-    if (!FAST) return false;
+  isClean(rec: Uint32Array, at: number, r: ByteReader, rel: number, pos: number, size: number, batch: number, readHeader: HeaderRead): boolean {
     const frameCount = rec[at + BATCH_RECORD.frameCount] as number;
-    if (((rec[at + BATCH_RECORD.flags] as number) & ~CLEAN_FLAGS) !== 0 || rec[at + BATCH_RECORD.flaggedCount] !== 0) return false;
-    // origin-not-earliest, message-count-mismatch, and with messages no empty-batch.
-    if (frameCount === 0 || !((rec[at + BATCH_RECORD.flags] as number) & CLEAN_FLAGS)) return false;
-    if (r.u32(rel + B.message_count.offset) !== frameCount) return false;
+    // The walk's own findings, any flagged frame, and a batch without frames (no offsets for the tail) take the full path.
+    if (((rec[at + BATCH_RECORD.flags] as number) & FINDING_FLAGS) !== 0 || rec[at + BATCH_RECORD.flaggedCount] !== 0 || frameCount === 0) return false;
     const lengthHigh = r.u32(rel + B.batch_length.offset + 4);
     const length = r.u32(rel + B.batch_length.offset) + lengthHigh * TWO_32;
-    if (lengthHigh >= SAFE_HIGH || length < BATCH_HEADER_SIZE || pos + length > size) return false;
-    const checksumAt = at + BATCH_RECORD.checksumU64;
-    if (r.u32(rel + B.batch_checksum.offset) !== rec[checksumAt] || r.u32(rel + B.batch_checksum.offset + 4) !== rec[checksumAt + 1]) return false;
+    // batch-truncated (the kernel walks a cut batch up to the input's end).
+    if (lengthHigh >= SAFE_HIGH || pos + length > size) return false;
+    const proof = this.proofInput;
+    proof.record = rec;
+    proof.at = at;
+    proof.r = r;
+    proof.rel = rel;
+    for (const c of PROVEN) if (!c.proof!(proof)) return false;
     const timestampLow = r.u32(rel + B.base_timestamp.offset);
     const timestampHigh = r.u32(rel + B.base_timestamp.offset + 4);
-    if (timestampLow === 0 && timestampHigh === 0) return true; // unstamped: no continuity
+    const stamped = timestampLow !== 0 || timestampHigh !== 0;
+    if (UNPROVEN_BATCH_CHECKS.length > 0 || JS_ONLY_FRAME_CHECKS.length > 0) {
+      if (!unprovenPass(rec, at, r, rel, pos, batch, stamped, readHeader)) return false;
+    }
+    if (!stamped) return true; // unstamped: no continuity
     const partitionLow = r.u32(rel + B.partition_id.offset);
     const partitionHigh = r.u32(rel + B.partition_id.offset + 4);
     const offsetHigh = r.u32(rel + B.base_offset.offset + 4);
@@ -97,4 +114,29 @@ export class CleanBatches {
     this.baseTimestamp = Number(tail.baseTimestamp);
     this.dirty = false;
   }
+}
+
+/** Reads the batch header at `rel` in `r` as an object (what a batch row without a proof needs). */
+export type HeaderRead = (r: ByteReader, rel: number) => BatchHeader;
+
+// The rows without a fast-path proof, run on one batch the kernel found nothing in: true when none finds anything.
+function unprovenPass(rec: Uint32Array, at: number, r: ByteReader, rel: number, pos: number, batch: number, stamped: boolean, readHeader: HeaderRead): boolean {
+  const frameCount = rec[at + BATCH_RECORD.frameCount] as number;
+  if (UNPROVEN_BATCH_CHECKS.length > 0) {
+    const hasZero = ((rec[at + BATCH_RECORD.flags] as number) & KERNEL_FLAG.batchHasZeroTimestampDelta) !== 0;
+    const context = batchContext(readHeader(r, rel), pos, batch, frameCount, u64At(rec, at + BATCH_RECORD.checksumU64), hasZero);
+    for (const c of UNPROVEN_BATCH_CHECKS) if (c.check(context) !== null) return false;
+  }
+  if (JS_ONLY_FRAME_CHECKS.length === 0) return true;
+  const frame = frameContext(r, pos - rel, rel, batch, stamped, stamped ? (rec[at + BATCH_RECORD.firstOffsetDelta] as number) : 0);
+  let f = rel + BATCH_HEADER_SIZE;
+  for (let k = 0; k < frameCount; k++) {
+    frame.at = f;
+    frame.k = k;
+    // No frame is flagged, so none has a checksum mismatch: each computed checksum is the stored one.
+    frame.computedChecksum = r.u64(f + FRAME_FIELD.checksum.offset);
+    for (const c of JS_ONLY_FRAME_CHECKS) if (c.check(frame) !== null) return false;
+    f += frameLengthAt(r, f);
+  }
+  return true;
 }

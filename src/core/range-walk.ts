@@ -8,6 +8,7 @@ import { BATCH_FIELD, BATCH_HEADER_LAYOUT, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME
 import { readHeader } from "../format/field-codec.ts";
 import { hexOffset } from "../format/values.ts";
 import { ByteReader } from "../format/reader.ts";
+import { frameLengthAt } from "../format/walk-steps.ts";
 import { diagnostic, FRAME_FLAG_OF, type Diagnostic, type DiagnosticCode } from "../format/diagnostics.ts";
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { KernelColumns, KernelWalker, WalkResult } from "../checksum/kernel/wasm-kernel.ts";
@@ -18,6 +19,7 @@ import { U32List } from "./u32-list.ts";
 import type { AnalyzeOptions } from "./walk-options.ts";
 import { widePositions, type BatchHeader, type BatchModel, type FrameColumns, type TruncatedFrame } from "./model.ts";
 import {
+  batchContext,
   checkContinuity,
   emitBatchLengthTooSmall,
   emitBatchReservedRuns,
@@ -28,10 +30,11 @@ import {
   emitHeaderTruncated,
   unwalkedBatch,
   FRAME_CHECKS,
+  frameContext,
   JS_ONLY_FRAME_CHECKS,
   runBatchChecks,
   type Emit,
-  type FrameCheckInput,
+  type FrameContext,
   type PartitionTail,
 } from "./walk-checks.ts";
 
@@ -185,9 +188,9 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
       const firstFrame = frameCount;
       const rel = result.records[rec + BATCH_RECORD.start] as number;
       const stamped = r.u32(rel + BASE_TIMESTAMP_AT) !== 0 || r.u32(rel + BASE_TIMESTAMP_AT + 4) !== 0;
-      if (clean && clean.isClean(result.records, rec, r, rel, winStart + rel, size)) {
+      const index = task.firstBatch + batches.length;
+      if (clean && clean.isClean(result.records, rec, r, rel, winStart + rel, size, index, readBatchHeader)) {
         const n = result.records[rec + BATCH_RECORD.frameCount] as number;
-        const index = task.firstBatch + batches.length;
         batches.pushClean(
           index,
           winStart + rel,
@@ -213,7 +216,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
         result.flaggedRecords,
         winStart,
         size,
-        task.firstBatch + batches.length,
+        index,
         firstFrame,
         r,
         emit,
@@ -353,7 +356,7 @@ function batchFromRecord(
     }
   }
   const baseDelta = stamped && frameCount > 0 ? (rec[at + BATCH_RECORD.firstOffsetDelta] as number) : 0;
-  const frames = { r, at: 0, base: winStart, batch: index, k: 0, stamped, baseDelta, computedChecksum: 0n };
+  const frames = frameContext(r, winStart, rel, index, stamped, baseDelta);
   if (JS_ONLY_FRAME_CHECKS.length === 0) {
     for (let p = from; p < to; p += FLAGGED_RECORD_WORDS) {
       frames.at = flagged[p + FLAGGED_RECORD.start] as number;
@@ -366,7 +369,7 @@ function batchFromRecord(
   }
   const computedChecksum = u64At(rec, at + BATCH_RECORD.checksumU64);
   const hasZeroTimestampDelta = (flags & KERNEL_FLAG.batchHasZeroTimestampDelta) !== 0;
-  runBatchChecks({ header, pos, batch: index, frameCount, computedChecksum, hasZeroTimestampDelta }, emit);
+  runBatchChecks(batchContext(header, pos, index, frameCount, computedChecksum, hasZeroTimestampDelta), emit);
   if (stamped) {
     const firstOffset = frameCount > 0 ? header.baseOffset + BigInt(rec[at + BATCH_RECORD.firstOffsetDelta] as number) : null;
     const prev = tails.get(header.partitionId);
@@ -378,10 +381,8 @@ function batchFromRecord(
   return { index, start: pos, end: walkEnd, header, stamped, computedChecksum, firstFrame, frameCount, truncatedFrame };
 }
 
-type FrameInput = { -readonly [K in keyof FrameCheckInput]: FrameCheckInput[K] };
-
 // The frame checks the kernel flagged on one frame; the kernel and the check must agree.
-function runFlaggedChecks(frame: FrameInput, kernelFlags: number, emit: Emit): void {
+function runFlaggedChecks(frame: FrameContext, kernelFlags: number, emit: Emit): void {
   for (const c of FRAME_CHECKS) {
     if (c.kernelFlag === null || !(kernelFlags & c.kernelFlag)) continue;
     const found = c.check(frame);
@@ -393,7 +394,7 @@ function runFlaggedChecks(frame: FrameInput, kernelFlags: number, emit: Emit): v
 // With a check the kernel does not flag, every frame of the batch is walked here, in analyze()'s order:
 // the flagged checks where the kernel flagged the frame, the JavaScript-only ones on every frame.
 function checkEveryFrame(
-  frame: FrameInput,
+  frame: FrameContext,
   firstAt: number,
   frameCount: number,
   flagged: Uint32Array,
@@ -426,7 +427,7 @@ function checkEveryFrame(
       lateFlags.push(firstFrame + k, FRAME_FLAG_OF[c.code]);
       emit(c.code, found.start, found.end, frame.batch, k, found.message);
     }
-    at += FRAME_HEADER_SIZE + frame.r.u32(at + PAYLOAD_LENGTH_AT) + frame.r.u32(at + USER_HEADERS_LENGTH_AT);
+    at += frameLengthAt(frame.r, at);
   }
 }
 

@@ -1,15 +1,17 @@
 /**
- * The batch walk's checks and the words of their findings, shared by the JavaScript walk (analyze.ts)
- * and the kernel's walk (range-walk.ts) so that the two cannot drift apart. A new batch- or frame-level
- * diagnostic is one entry in DIAGNOSTIC_TABLE, one check here, and a sample that shows it (samples.ts):
- * both walks run the tables below, and stream-analyze.test.ts fails if they ever disagree.
+ * The batch walk's checks, one row each, and the words of the walk's own findings. A row holds its rule
+ * (check), sees the context frameContext()/batchContext() build for every walk, and where the kernel already
+ * proves it absent, its fast-path proof; a row without one runs in JavaScript on the fast path too, costing
+ * its own work only (clean-batch.ts). A new batch- or frame-level diagnostic is one entry in DIAGNOSTIC_TABLE,
+ * one row here, and a sample that shows it (samples.ts): the kernel walk (range-walk.ts) and the test's
+ * reference walk (test/reference-walk.ts) run these rows, and stream-analyze.test.ts fails if they disagree.
  */
 import { BATCH_FIELD, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_SIZE } from "../format/fields.ts";
 import type { ByteReader } from "../format/reader.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import { findUserHeadersFault } from "../format/user-headers.ts";
 import { hex64, hexOffset, plural } from "../format/values.ts";
-import { KERNEL_FLAG } from "../checksum/kernel/abi.ts";
+import { BATCH_RECORD, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { BatchHeader, BatchModel } from "./model.ts";
 
 /** How a walk records one finding (analyze()'s and walkRange()'s emit). */
@@ -30,6 +32,8 @@ export interface FrameCheckInput {
   readonly at: number;
   /** Absolute input position of `r`'s byte 0. */
   readonly base: number;
+  /** The first byte of the frame's batch header in `r` (a check may read the header's fields there). */
+  readonly batchAt: number;
   readonly batch: number;
   /** Position of the frame in its batch. */
   readonly k: number;
@@ -40,13 +44,22 @@ export interface FrameCheckInput {
   readonly computedChecksum: bigint;
 }
 
-/** One frame-level check: its code, the kernel flag that marks frames failing it, and the check itself. */
+/** A frame check's context as a walk fills it: one object per batch, its frame fields set per frame. */
+export type FrameContext = { -readonly [K in keyof FrameCheckInput]: FrameCheckInput[K] };
+
+/** The context of the frame checks of one batch, for every walk; set `at`, `k` and `computedChecksum` per frame. */
+export function frameContext(r: ByteReader, base: number, batchAt: number, batch: number, stamped: boolean, baseDelta: number): FrameContext {
+  return { r, at: 0, base, batchAt, batch, k: 0, stamped, baseDelta, computedChecksum: 0n };
+}
+
+/** One frame-level check: its code, its fast-path proof (a kernel flag), and the check itself. */
 export interface FrameCheck {
   readonly code: DiagnosticCode;
   /**
-   * The KERNEL_FLAG bit kernel.c sets on frames that fail this check; the kernel walk then runs the check on
-   * those frames alone. null: the kernel does not know the check, so the kernel walk runs it on every frame
-   * in JavaScript (correct, slower: move it into kernel.c when it matters).
+   * The fast-path proof: the KERNEL_FLAG bit kernel.c sets on frames that fail this check, so a frame without
+   * it passes and the kernel walk runs the check on flagged frames alone. null: the kernel does not know the
+   * check, so the kernel walk runs it on every frame in JavaScript (correct, and it costs only its own work;
+   * move it into kernel.c when that matters).
    */
   readonly kernelFlag: number | null;
   readonly check: (f: FrameCheckInput) => Found | null;
@@ -103,7 +116,7 @@ export const FRAME_CHECKS: readonly FrameCheck[] = [
   },
 ];
 
-/** The frame checks the kernel does not flag: the kernel walk runs these on every frame. */
+/** The frame checks with no fast-path proof (no kernel flag): the kernel walk runs these on every frame. */
 export const JS_ONLY_FRAME_CHECKS: readonly FrameCheck[] = FRAME_CHECKS.filter((c) => c.kernelFlag === null);
 
 /** What a batch check sees of one walked batch. */
@@ -119,11 +132,42 @@ export interface BatchCheckInput {
   readonly hasZeroTimestampDelta: boolean;
 }
 
+/** The context of the batch checks of one walked batch, for every walk. */
+export function batchContext(
+  header: BatchHeader,
+  pos: number,
+  batch: number,
+  frameCount: number,
+  computedChecksum: bigint,
+  hasZeroTimestampDelta: boolean,
+): BatchCheckInput {
+  return { header, pos, batch, frameCount, computedChecksum, hasZeroTimestampDelta };
+}
+
+/**
+ * What a batch check's fast-path proof sees: the kernel's record of the batch (BATCH_RECORD words from `at`)
+ * and the header's bytes at `rel` in `r`, so a proof reads u32 words, never a header object or a bigint.
+ */
+export interface BatchProofInput {
+  readonly record: Uint32Array;
+  readonly at: number;
+  readonly r: ByteReader;
+  readonly rel: number;
+}
+
 /** One batch-level check run after the batch's frames, in the order both walks emit them. */
 export interface BatchCheck {
   readonly code: DiagnosticCode;
   readonly check: (b: BatchCheckInput) => Found | null;
+  /**
+   * The fast-path proof: true only when the check cannot find anything in this batch. null: the fast path
+   * builds the batch's context and runs the check itself (correct, and it costs only its own work).
+   */
+  readonly proof: ((p: BatchProofInput) => boolean) | null;
 }
+
+const u32At = (p: BatchProofInput, field: { offset: number }, word = 0): number => p.r.u32(p.rel + field.offset + 4 * word);
+const recordAt = (p: BatchProofInput, slot: number): number => p.record[p.at + slot] as number;
 
 const over = (pos: number, field: { offset: number; size: number }, message: string): Found => ({
   start: pos + field.offset,
@@ -139,6 +183,7 @@ export const BATCH_CHECKS: readonly BatchCheck[] = [
       frameCount === header.messageCount
         ? null
         : over(pos, BATCH_FIELD.message_count, `batch ${batch}: message_count ${header.messageCount}, ${plural(frameCount, "complete frame")} walked`),
+    proof: (p) => u32At(p, BATCH_FIELD.message_count) === recordAt(p, BATCH_RECORD.frameCount),
   },
   {
     code: "empty-batch",
@@ -146,6 +191,7 @@ export const BATCH_CHECKS: readonly BatchCheck[] = [
       header.messageCount === 0 && header.batchLength === BigInt(BATCH_HEADER_SIZE)
         ? over(pos, BATCH_FIELD.message_count, `batch ${batch}: no messages; the server refuses to admit an empty batch`)
         : null,
+    proof: (p) => u32At(p, BATCH_FIELD.message_count) !== 0,
   },
   {
     code: "origin-not-earliest",
@@ -157,6 +203,7 @@ export const BATCH_CHECKS: readonly BatchCheck[] = [
             `batch ${batch}: no frame has timestamp_delta 0, so origin_timestamp ${header.originTimestamp} is not the earliest`,
           )
         : null,
+    proof: (p) => recordAt(p, BATCH_RECORD.frameCount) === 0 || (recordAt(p, BATCH_RECORD.flags) & KERNEL_FLAG.batchHasZeroTimestampDelta) !== 0,
   },
   {
     code: "batch-checksum-mismatch",
@@ -164,8 +211,14 @@ export const BATCH_CHECKS: readonly BatchCheck[] = [
       computedChecksum === header.batchChecksum
         ? null
         : over(pos, BATCH_FIELD.batch_checksum, `batch ${batch}: stored batch_checksum ${hex64(header.batchChecksum)} ≠ computed ${hex64(computedChecksum)}`),
+    proof: (p) =>
+      u32At(p, BATCH_FIELD.batch_checksum) === recordAt(p, BATCH_RECORD.checksumU64) &&
+      u32At(p, BATCH_FIELD.batch_checksum, 1) === recordAt(p, BATCH_RECORD.checksumU64 + 1),
   },
 ];
+
+/** The batch checks with no fast-path proof: the fast path runs these itself. */
+export const UNPROVEN_BATCH_CHECKS: readonly BatchCheck[] = BATCH_CHECKS.filter((c) => c.proof === null);
 
 /** Runs the batch checks and emits what they find. */
 export function runBatchChecks(b: BatchCheckInput, emit: Emit): void {
