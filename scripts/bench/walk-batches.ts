@@ -29,18 +29,28 @@ const payload = Number(values.payload);
 const plan = planSegment(payload, batches * planSegment(payload, 1, 1).batchBytes, 1);
 const bytes = buildSegment((await loadXxh3()) as Parameters<typeof buildSegment>[0], plan);
 const times: number[] = [];
+// CPU time of this process per run: on a machine shared with other work, wall time mostly measures the others.
+const cpu: number[] = [];
 let summary: Analysis["summary"] | null = null;
 for (let run = 0; run <= Number(values.runs); run++) {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const a = await analyze(bytes);
   const ms = performance.now() - t0;
-  if (run > 0) times.push(ms); // the first run warms up
+  const used = process.cpuUsage(c0);
+  if (run > 0) {
+    // the first run warms up
+    times.push(ms);
+    cpu.push((used.user + used.system) / 1000);
+  }
   summary = a.summary;
 }
 times.sort((a, b) => a - b);
+cpu.sort((a, b) => a - b);
 const median = times[times.length >> 1] as number;
 console.log(
   `${root}: ${plan.batches} batches of 1 message (${payload} B payload, ${(bytes.length / 2 ** 20).toFixed(1)} MiB): ` +
-    `median ${median.toFixed(0)} ms, min ${times[0]!.toFixed(0)}, max ${times[times.length - 1]!.toFixed(0)} over ${times.length} runs; ` +
+    `wall median ${median.toFixed(0)} ms (min ${times[0]!.toFixed(0)}, max ${times[times.length - 1]!.toFixed(0)}), ` +
+    `CPU median ${cpu[cpu.length >> 1]!.toFixed(0)} ms (min ${cpu[0]!.toFixed(0)}) over ${times.length} runs; ` +
     `summary ${JSON.stringify(summary)}`,
 );
