@@ -4,7 +4,7 @@
  * frames tiling, counts consistent). `npm run fuzz -- --count N` runs the same loop for longer.
  */
 import { describe, expect, it } from "vitest";
-import { BatchTable } from "../src/core/batch-table.ts";
+import { batchTableOf } from "../src/core/batch-table-build.ts";
 import { analyzeWith } from "../src/core/analyze.ts";
 import { analysisViolations } from "../src/core/analysis-invariants.ts";
 import type { Analysis } from "../src/core/model.ts";
@@ -29,7 +29,7 @@ describe("analysis invariants", () => {
       ],
     };
     expect(analysisViolations(broken, bytes.length).join("\n")).toMatch(/outside 0\.\./);
-    const shifted: Analysis = { ...a, batches: BatchTable.from(a.batches.map((b) => ({ ...b, start: b.start + 1 }))) };
+    const shifted: Analysis = { ...a, batches: batchTableOf(a.batches.map((b) => ({ ...b, start: b.start + 1 }))) };
     expect(analysisViolations(shifted, bytes.length).join("\n")).toMatch(/batch 0 starts at 1, expected 0/);
     const miscounted: Analysis = { ...a, summary: { ...a.summary, frames: a.summary.frames + 1 } };
     expect(analysisViolations(miscounted, bytes.length).join("\n")).toMatch(/summary frames/);

@@ -15,7 +15,7 @@ import { computeBatchChecksum, computeFrameChecksums } from "../src/checksum/ver
 import { DiagnosticKeeper } from "../src/core/diagnostic-cap.ts";
 import { FrameColumnsBuilder } from "../src/core/frame-columns-build.ts";
 import { widePositions, type Analysis, type BatchHeader, type TruncatedFrame } from "../src/core/model.ts";
-import { BatchTableBuilder } from "../src/core/batch-table.ts";
+import { BatchTableBuilder } from "../src/core/batch-table-build.ts";
 import { DEFAULT_MAX_DIAGNOSTICS, type AnalyzeOptions } from "../src/core/walk-options.ts";
 import {
   batchContext,

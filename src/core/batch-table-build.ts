@@ -18,7 +18,7 @@ import {
   W_FLAGS,
   HEADER_SLOT,
 } from "./batch-table-layout.ts";
-import { BatchTable, type CountsDelta } from "./batch-table.ts";
+import { BatchTable, packedBatchBuffers, type CountsDelta } from "./batch-table.ts";
 import type { BatchModel, TruncatedFrame } from "./model.ts";
 
 /** Fills a BatchTable one batch at a time, growing its columns by doubling. */
@@ -205,4 +205,28 @@ function widened<A extends Float64Array | Uint32Array | BigUint64Array>(a: A, le
   const next = new (a.constructor as new (n: number) => A)(length);
   next.set(a as never);
   return next;
+}
+
+/** The table holding these batches, in this order. */
+export function batchTableOf(batches: Iterable<BatchModel>): BatchTable {
+  const b = new BatchTableBuilder();
+  for (const batch of batches) b.push(batch);
+  return b.finish();
+}
+
+/**
+ * The tables one after another, as one (columns copied once). With `release`, each part's buffers are
+ * handed to it once copied (see concatFrameColumns), so the parts are not held to the end.
+ */
+export function concatBatchTables(parts: readonly BatchTable[], release?: (buffer: ArrayBuffer) => void): BatchTable {
+  const nonEmpty = parts.filter((p) => p.length > 0);
+  if (nonEmpty.length === 0) return BatchTable.EMPTY;
+  if (nonEmpty.length === 1) return nonEmpty[0] as BatchTable;
+  const count = nonEmpty.reduce((n, p) => n + p.length, 0);
+  const b = new BatchTableBuilder(count);
+  for (const part of nonEmpty) {
+    b.append(part);
+    if (release) for (const buffer of packedBatchBuffers(part.packed)) release(buffer);
+  }
+  return b.finish();
 }

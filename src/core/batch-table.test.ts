@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { referenceAnalyze } from "../../test/reference-walk.ts";
 import { describe, expect, it } from "vitest";
 import { analysisFromWire, analysisToWire } from "./batch-wire.ts";
-import { BatchTable, BatchTableBuilder, packedBatchBuffers } from "./batch-table.ts";
+import { BatchTable, packedBatchBuffers } from "./batch-table.ts";
+import { batchTableOf, BatchTableBuilder, concatBatchTables } from "./batch-table-build.ts";
 import { CORPUS, SAMPLE_BYTES } from "./walk-compare.test-util.ts";
 import type { BatchModel } from "./model.ts";
 
@@ -20,7 +21,7 @@ describe("the batch table", () => {
       const list = t.toArray();
       truncated += list.filter((b) => b.truncatedFrame).length;
       headerless += list.filter((b) => !b.header || b.computedChecksum === null).length;
-      expect(BatchTable.from(list).toArray()).toEqual(list);
+      expect(batchTableOf(list).toArray()).toEqual(list);
       list.forEach((b, i) => {
         expect([t.start(i), t.end(i), t.index(i), t.firstFrame(i), t.frameCount(i), t.errors(i), t.hasHeader(i), t.truncatedFrame(i)]).toEqual([
           b.start,
@@ -86,7 +87,7 @@ describe("the batch table", () => {
   it("joins tables, moves first frames and adds counts, renumbers, as the object versions did", () => {
     const a = referenceAnalyze(SAMPLE_BYTES[0]!).batches;
     const list = a.toArray();
-    const joined = BatchTable.concat([a, BatchTable.EMPTY, a]);
+    const joined = concatBatchTables([a, BatchTable.EMPTY, a]);
     expect(joined.toArray()).toEqual([...list, ...list]);
     expect(joined.truncatedFrame(list.length)).toEqual(list[0]!.truncatedFrame);
     const counted = a.withCounts(10, (i) => (i === 1 ? { errors: 2, warnings: 1, infos: 0 } : undefined));

@@ -27,9 +27,6 @@ import {
   HEADER_SLOT,
   HEADER_INDEX,
 } from "./batch-table-layout.ts";
-import { BatchTableBuilder } from "./batch-table-build.ts";
-
-export { BatchTableBuilder } from "./batch-table-build.ts";
 
 /** The columns of a BatchTable, as they cross between threads (every typed array transfers). */
 export interface PackedBatches {
@@ -63,13 +60,6 @@ export class BatchTable implements Iterable<BatchModel> {
     truncatedBatches: new Uint32Array(0),
     truncatedFrames: [],
   });
-
-  /** The table holding these batches, in this order. */
-  static from(batches: Iterable<BatchModel>): BatchTable {
-    const b = new BatchTableBuilder();
-    for (const batch of batches) b.push(batch);
-    return b.finish();
-  }
 
   /** The table over columns that crossed from another thread (no copy). */
   static fromPacked(packed: PackedBatches): BatchTable {
@@ -286,23 +276,6 @@ export class BatchTable implements Iterable<BatchModel> {
     const words = this.packed.words.slice();
     for (let w = W_INDEX; w < words.length; w += WORDS) words[w] = (words[w] as number) + by;
     return new BatchTable({ ...this.packed, words });
-  }
-
-  /**
-   * The tables one after another, as one (columns copied once). With `release`, each part's buffers are
-   * handed to it once copied (see concatFrameColumns), so the parts are not held to the end.
-   */
-  static concat(parts: readonly BatchTable[], release?: (buffer: ArrayBuffer) => void): BatchTable {
-    const nonEmpty = parts.filter((p) => p.length > 0);
-    if (nonEmpty.length === 0) return BatchTable.EMPTY;
-    if (nonEmpty.length === 1) return nonEmpty[0] as BatchTable;
-    const count = nonEmpty.reduce((n, p) => n + p.length, 0);
-    const b = new BatchTableBuilder(count);
-    for (const part of nonEmpty) {
-      b.append(part);
-      if (release) for (const buffer of packedBatchBuffers(part.packed)) release(buffer);
-    }
-    return b.finish();
   }
 
   /** This table with its columns in one buffer from `allocate` (a releasable one, to free at once where it is joined). */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { prng } from "../../test/helpers.ts";
-import { BatchTableBuilder } from "./batch-table.ts";
+import { BatchTableBuilder } from "./batch-table-build.ts";
 import { encodeBatch, stampBatch } from "./encode.ts";
 import { UNPROVEN_BATCH_CHECKS, type BatchCheck } from "./walk-checks.ts";
 import { concat } from "../../test/helpers.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { encodeBatch, stampBatch } from "./encode.ts";
-import { BatchTableBuilder } from "./batch-table.ts";
+import { BatchTableBuilder } from "./batch-table-build.ts";
 import { expectSameEverywhere, reference } from "./walk-compare.test-util.ts";
 import { concat } from "../../test/helpers.ts";
 

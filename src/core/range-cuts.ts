@@ -4,15 +4,15 @@
  * once), or regrouped from the fine ranges an earlier header walk recorded (inspect's auto-detect
  * walks every header anyway), so a file's headers are walked once.
  */
-import { BATCH_HEADER_SIZE, BATCH_FIELD } from "../format/fields.ts";
+import { BATCH_HEADER_SIZE } from "../format/fields.ts";
 import { ByteReader } from "../format/reader.ts";
+import { BATCH_LENGTH_END, batchLengthAt, batchStep } from "../format/walk-steps.ts";
 import type { ByteSource } from "./range-walk.ts";
 import type { RangePlan } from "./stream-analyze.ts";
 
 /** Batches above this size are stepped over with one small read per header; smaller ones are read in blocks. */
 const BLOCK_BATCH_LIMIT = 16 << 10;
 const BLOCK_BYTES = 64 << 10;
-const LENGTH_AT = BATCH_FIELD.batch_length.offset;
 
 /** Ranges in input order, the next one on each call (of about `targetBytes` when given); null after the last. */
 export interface RangeSupply {
@@ -47,12 +47,13 @@ export class RangeCutter implements RangeSupply {
     const target = this.pos + targetBytes;
     while (size - this.pos >= BATCH_HEADER_SIZE) {
       const length = this.batchLengthAt(this.pos);
-      if (length < BATCH_HEADER_SIZE || this.pos + length > size) {
+      const next = batchStep(this.pos, length, size);
+      if (next < 0) {
         this.stuck = true;
         break;
       }
       this.lastBatchBytes = length;
-      this.pos += length;
+      this.pos = next;
       this.index++;
       if (this.pos >= target) break;
     }
@@ -75,13 +76,12 @@ export class RangeCutter implements RangeSupply {
 
   /** batch_length at `pos` as a number (two u32 reads: no BigInt per batch); past 2^53 it only has to exceed the size. */
   private batchLengthAt(pos: number): number {
-    if (pos < this.blockStart || pos + LENGTH_AT + 8 > this.blockStart + this.blockLength) {
-      const want = this.lastBatchBytes > BLOCK_BATCH_LIMIT ? LENGTH_AT + 8 : BLOCK_BYTES;
+    if (pos < this.blockStart || pos + BATCH_LENGTH_END > this.blockStart + this.blockLength) {
+      const want = this.lastBatchBytes > BLOCK_BATCH_LIMIT ? BATCH_LENGTH_END : BLOCK_BYTES;
       this.blockStart = pos;
       this.blockLength = this.source.read(this.block.subarray(0, Math.min(want, this.source.size - pos)), pos);
     }
-    const at = pos - this.blockStart + LENGTH_AT;
-    return this.reader.u32(at) + this.reader.u32(at + 4) * 2 ** 32;
+    return batchLengthAt(this.reader, pos - this.blockStart);
   }
 }
 

@@ -9,7 +9,8 @@ import { DiagnosticKeeper } from "./diagnostic-cap.ts";
 import { concatFrameColumns, KeptColumnsBuilder } from "./frame-columns-build.ts";
 import type { AnalyzeOptions } from "./walk-options.ts";
 import { type Analysis, type FrameColumns } from "./model.ts";
-import { BatchTable, type CountsDelta } from "./batch-table.ts";
+import { type BatchTable, type CountsDelta } from "./batch-table.ts";
+import { concatBatchTables } from "./batch-table-build.ts";
 import type { RangeResult } from "./range-walk.ts";
 import { checkContinuity, type PartitionTail } from "./walk-checks.ts";
 
@@ -60,7 +61,7 @@ export function mergeRanges(
     for (const [partition, tail] of part.tails) tails.set(partition, tail);
     frameBase += part.frameCount;
   }
-  const batches = BatchTable.concat(tables, releaseParts);
+  const batches = concatBatchTables(tables, releaseParts);
   const { diagnostics } = keeper.finish();
   return {
     size,

@@ -13,7 +13,8 @@ import { diagnostic, FRAME_FLAG_OF, type Diagnostic, type DiagnosticCode } from 
 import { BATCH_RECORD, BATCH_RECORD_WORDS, FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "../checksum/kernel/abi.ts";
 import type { KernelColumns, KernelWalker, WalkResult } from "../checksum/kernel/wasm-kernel.ts";
 import { KeptColumnsBuilder } from "./frame-columns-build.ts";
-import { BatchTableBuilder, type BatchTable } from "./batch-table.ts";
+import type { BatchTable } from "./batch-table.ts";
+import { BatchTableBuilder } from "./batch-table-build.ts";
 import { CleanBatches } from "./clean-batch.ts";
 import { U32List } from "./u32-list.ts";
 import type { AnalyzeOptions } from "./walk-options.ts";

@@ -6,6 +6,7 @@
  */
 import { BATCH_HEADER_SIZE } from "../format/fields.ts";
 import { ByteReader } from "../format/reader.ts";
+import { BATCH_LENGTH_END, batchLengthAt, batchStep } from "../format/walk-steps.ts";
 import type { KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
 import { DEFAULT_MAX_DIAGNOSTICS, type AnalyzeOptions } from "./walk-options.ts";
 import type { Analysis } from "./model.ts";
@@ -75,14 +76,13 @@ export function planRanges(source: ByteSource, parts: number, startOffset = 0): 
   let blockStart = 0;
   let blockLength = 0;
   let lastBatchBytes = 0;
-  const batchLengthAt = (pos: number): number => {
-    if (pos < blockStart || pos + 40 > blockStart + blockLength) {
+  const lengthAt = (pos: number): number => {
+    if (pos < blockStart || pos + BATCH_LENGTH_END > blockStart + blockLength) {
       const want = lastBatchBytes > 16 << 10 ? 64 : block.length;
       blockStart = pos;
       blockLength = source.read(block.subarray(0, Math.min(want, size - pos)), pos);
     }
-    // Past 2^53 the float is only used to compare with the size, which it exceeds anyway.
-    return Number(r.u64(pos - blockStart + 32));
+    return batchLengthAt(r, pos - blockStart);
   };
   let rangeStart = first;
   let rangeFirstBatch = 0;
@@ -90,10 +90,11 @@ export function planRanges(source: ByteSource, parts: number, startOffset = 0): 
   let pos = first;
   let target = first + (size - first) / parts;
   while (plans.length < parts - 1 && size - pos >= BATCH_HEADER_SIZE) {
-    const length = batchLengthAt(pos);
-    if (length < BATCH_HEADER_SIZE || pos + length > size) break;
+    const length = lengthAt(pos);
+    const next = batchStep(pos, length, size);
+    if (next < 0) break;
     lastBatchBytes = length;
-    pos += length;
+    pos = next;
     index++;
     if (pos >= target && pos < size) {
       plans.push({ start: rangeStart, end: pos, firstBatch: rangeFirstBatch });

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { prng } from "../../test/helpers.ts";
 import { FRAME_CHECKS, JS_ONLY_FRAME_CHECKS, type FrameCheck } from "./walk-checks.ts";
 import { CORPUS, expectSameEverywhere, randomSegment, reference, SAMPLE_BYTES } from "./walk-compare.test-util.ts";
-import { BatchTableBuilder } from "./batch-table.ts";
+import { BatchTableBuilder } from "./batch-table-build.ts";
 import { encodeBatch, stampBatch } from "./encode.ts";
 import { concat } from "../../test/helpers.ts";
 

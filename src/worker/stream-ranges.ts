@@ -5,7 +5,7 @@
  * 4 MiB FileReaderSync reads, whose per-call cost also makes small header reads slow), and memory stays
  * at a few chunks however large the File.
  */
-import { BATCH_FIELD, BATCH_HEADER_SIZE } from "../format/fields.ts";
+import { BATCH_LENGTH_END, batchLengthAt, batchStep } from "../format/walk-steps.ts";
 import { ByteReader } from "../format/reader.ts";
 import { byobReader, heldRead } from "./byob-read.ts";
 import type { ByteSource } from "../core/range-walk.ts";
@@ -82,7 +82,6 @@ export async function streamRanges(
   let firstBatch = span.firstBatch;
   // One reader per chunk: a DataView per batch cost 120 ms of a 256 MiB file of single-message batches.
   let reader = new ByteReader(chunk);
-  const lengthAt = (p: number) => reader.u32(p + BATCH_FIELD.batch_length.offset) + reader.u32(p + BATCH_FIELD.batch_length.offset + 4) * 2 ** 32;
   while (base < span.end) {
     if (filled < chunk.length) ({ chunk, filled } = await read(chunk, filled));
     if (reader.bytes !== chunk) reader = new ByteReader(chunk);
@@ -91,9 +90,9 @@ export async function streamRanges(
     let batches = 0;
     let stuck = false;
     let need = 0;
-    while (filled - p >= BATCH_FIELD.batch_length.offset + 8) {
-      const length = lengthAt(p);
-      if (length < BATCH_HEADER_SIZE || base + p + length > (last ? size : span.end)) {
+    while (filled - p >= BATCH_LENGTH_END) {
+      const length = batchLengthAt(reader, p);
+      if (batchStep(base + p, length, last ? size : span.end) < 0) {
         stuck = true;
         break;
       }

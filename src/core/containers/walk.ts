@@ -1,6 +1,7 @@
 /** Header-only walks over batches back to back: what detection and recovery need, without decoding frames. */
-import { BATCH_HEADER_SIZE } from "../../format/fields.ts";
+import { BATCH_FIELD, BATCH_HEADER_SIZE } from "../../format/fields.ts";
 import { ByteReader } from "../../format/reader.ts";
+import { batchLengthAt, batchStep } from "../../format/walk-steps.ts";
 import type { ByteSource } from "../range-walk.ts";
 import type { Analysis } from "../model.ts";
 
@@ -17,21 +18,24 @@ export interface WalkedHeader {
 /** Why a header walk stopped before `end`, as the diagnostic code the batch decoder gives it. */
 export type WalkStop = "header-truncated" | "batch-length-too-small" | "batch-reserved-nonzero" | "batch-truncated";
 
+const RESERVED = BATCH_FIELD.reserved;
+
 /** Checks one header as upstream's BatchHeader::decode does (core/binary_protocol/src/batch.rs:98-123) plus the fit in [.., end). */
 export function readHeaderAt(bytes: Uint8Array, pos: number, end: number): WalkedHeader | WalkStop {
   if (end - pos < BATCH_HEADER_SIZE) return "header-truncated";
   const r = new ByteReader(bytes);
-  const batchLength = r.u64(pos + 32);
-  if (batchLength < BigInt(BATCH_HEADER_SIZE)) return "batch-length-too-small";
-  if (!r.allZero(pos + 52, pos + BATCH_HEADER_SIZE)) return "batch-reserved-nonzero";
-  if (batchLength > BigInt(end - pos)) return "batch-truncated";
+  const length = batchLengthAt(r, pos);
+  if (length < BATCH_HEADER_SIZE) return "batch-length-too-small";
+  if (!r.allZero(pos + RESERVED.offset, pos + RESERVED.offset + RESERVED.size)) return "batch-reserved-nonzero";
+  const next = batchStep(pos, length, end);
+  if (next < 0) return "batch-truncated";
   return {
     start: pos,
-    end: pos + Number(batchLength),
-    partitionId: r.u64(pos),
-    baseOffset: r.u64(pos + 8),
-    baseTimestamp: r.u64(pos + 16),
-    messageCount: r.u32(pos + 48),
+    end: next,
+    partitionId: r.u64(pos + BATCH_FIELD.partition_id.offset),
+    baseOffset: r.u64(pos + BATCH_FIELD.base_offset.offset),
+    baseTimestamp: r.u64(pos + BATCH_FIELD.base_timestamp.offset),
+    messageCount: r.u32(pos + BATCH_FIELD.message_count.offset),
   };
 }
 
