@@ -11,6 +11,7 @@ import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, 
 import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
 import { inspectStreamed } from "./inspect-input.ts";
 import { plural } from "../src/format/values.ts";
+import { WIRESHARK_COMMAND, wireshark } from "./wireshark.ts";
 
 const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see containers.md)` };
 const ENVELOPE_OPTION = {
@@ -103,6 +104,7 @@ const COMMANDS: readonly CommandSpec[] = [
     summary: "encode the batches a JSON description gives (see README) into OUT",
     options: [{ name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP }],
   },
+  WIRESHARK_COMMAND,
 ];
 
 const USAGE = [
@@ -261,7 +263,7 @@ async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   return 0;
 }
 
-const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build };
+const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build, wireshark };
 
 /** --help and --version count anywhere before a "--". */
 const hasFlag = (args: readonly string[], flags: readonly string[]): boolean => {

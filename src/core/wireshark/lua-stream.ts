@@ -1,0 +1,140 @@
+/**
+ * The dissector's stream handling in Lua: one message's header and body by command, pairing a reply
+ * with the oldest unanswered request of its TCP stream (frame links, latency), the Info column, the
+ * cutting of a segment into messages with reassembly, and the registrations.
+ */
+
+/** The Lua of the per-message and per-segment dissection and the registrations. */
+export function streamLua(): string {
+  return `-- streams (lua-stream.ts)
+local streams, requests, replies = {}, {}, {}
+local function stream_of(pinfo)
+  local s = f_stream()
+  local id = s and s.value or -1
+  local st = streams[id]
+  if not st then st = { pending = {}, head = 1, tail = 0 } streams[id] = st end
+  return st
+end
+local function seconds(d) local s = math.floor(d) return NSTime.new(s, math.floor((d - s) * 1e9 + 0.5)) end
+
+local function dissect_message(tvb, off, size, pinfo, tree)
+  local mt = tree:add(F["iggy.message"], tvb(off, size))
+  local ht = mt:add(F["iggy.header"], tvb(off, HEADER))
+  local stop = off + size
+  local h = add_layout(ht, tvb, off, LAYOUT.header, stop)
+  local cmd, key, st = h.command, pinfo.number .. ":" .. off, stream_of(pinfo)
+  local body = off + HEADER
+  if cmd == CMD.request then
+    local r = add_layout(ht, tvb, off, LAYOUT.request, stop)
+    local what = op_text(r.operation, r.legacy_operation)
+    ht:append_text(": request, " .. what)
+    if not pinfo.visited and not requests[key] then
+      local rec = { frame = pinfo.number, ts = pinfo.abs_ts, op = r.operation, legacy = r.legacy_operation, what = what }
+      requests[key] = rec
+      st.tail = st.tail + 1
+      st.pending[st.tail] = rec
+    end
+    local rec = requests[key]
+    if rec and rec.reply then mt:add(F["iggy.response_in"], rec.reply):set_generated() end
+    if r.operation == OP_SEND then return dissect_send(tvb, body, stop, mt) end
+    if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+    return what
+  elseif cmd == CMD.reply then
+    local r = add_layout(ht, tvb, off, LAYOUT.reply, stop)
+    if not pinfo.visited and replies[key] == nil then
+      local rec = st.pending[st.head]
+      if rec then st.pending[st.head] = nil st.head = st.head + 1 rec.reply = pinfo.number end
+      replies[key] = rec and { req = rec, latency = pinfo.abs_ts - rec.ts } or false
+    end
+    local link = replies[key]
+    local req = link and link.req
+    if link then
+      mt:add(F["iggy.response_to"], req.frame):set_generated()
+      mt:add(F["iggy.time"], seconds(link.latency)):set_generated()
+    else
+      flag(ht, tvb(off, HEADER), "reply-unmatched", "a reply with no request waiting on its connection")
+    end
+    local what = req and req.what or op_text(r.operation, 0)
+    ht:append_text(": reply to " .. what)
+    if r.status ~= 0 then
+      local rs = LAYOUT.reply.status
+      local name = IGGY_ERRORS and IGGY_ERRORS[r.status] or "IggyError"
+      flag(ht, tvb(off + rs.o, rs.s), "reply-status", "status " .. r.status .. " (" .. name .. ")")
+      if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+      return "Reply status " .. r.status .. " (" .. name .. ")"
+    end
+    if req and req.op == OP_LEGACY and req.legacy == LEGACY_POLL and size > HEADER then return dissect_poll_reply(tvb, body, stop, mt) end
+    if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+    return "Reply to " .. what
+  elseif cmd == CMD.prepare then
+    local r = add_layout(ht, tvb, off, LAYOUT.prepare, stop)
+    local batches = dissect_batches(tvb, body, stop, mt, {}, 1)
+    local b = batches[1]
+    if b and b.header.base_timestamp ~= r.timestamp then
+      flag(mt, b.at("base_timestamp"), "prepare-timestamp-mismatch", "base_timestamp " .. tostring(b.header.base_timestamp) .. ", the prepare says " .. tostring(r.timestamp))
+    end
+    return "Prepare op " .. tostring(r.op) .. (b and (", " .. msgs(b.header.message_count)) or "")
+  end
+  if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+  if cmd == CMD.eviction then return "Eviction" end
+  if cmd == CMD.prepare_ok then return "PrepareOk" end
+  return "Command " .. cmd
+end
+
+function iggy.dissector(tvb, pinfo, tree)
+  local n, off, infos = tvb:len(), 0, {}
+  while off < n do
+    if n - off < SIZE_AT + 4 then
+      pinfo.desegment_offset, pinfo.desegment_len = off, DESEGMENT_ONE_MORE_SEGMENT
+      break
+    end
+    local size = tvb(off + SIZE_AT, 4):le_uint()
+    if size < HEADER or size > MAX_SIZE then
+      local t = tree:add(iggy, tvb(off, n - off))
+      flag(t, tvb(off + SIZE_AT, 4), "message-size-invalid", "size " .. size .. " is not 256..64 MiB: the stream cannot be cut further")
+      infos[#infos + 1] = "invalid size " .. size
+      break
+    end
+    if n - off < size then
+      pinfo.desegment_offset, pinfo.desegment_len = off, size - (n - off)
+      break
+    end
+    local t = tree:add(iggy, tvb(off, size))
+    local info = dissect_message(tvb, off, size, pinfo, t)
+    t:append_text(": " .. info)
+    infos[#infos + 1] = info
+    off = off + size
+  end
+  if #infos > 0 then
+    pinfo.cols.protocol = "Iggy"
+    pinfo.cols.info:set(table.concat(infos, "; "))
+  end
+  return n
+end
+
+local tcp_port, port = DissectorTable.get("tcp.port"), iggy.prefs.port
+tcp_port:add(port, iggy)
+function iggy.prefs_changed()
+  if port ~= iggy.prefs.port then
+    tcp_port:remove(port, iggy)
+    port = iggy.prefs.port
+    tcp_port:add(port, iggy)
+  end
+end
+
+-- A TCP payload that starts with a consensus header whose size and command check out (captures.md).
+local function heuristic(tvb, pinfo, tree)
+  if tvb:len() < HEADER then return false end
+  local size, cmd = tvb(SIZE_AT, 4):le_uint(), tvb(COMMAND_AT, 1):uint()
+  if size < HEADER or size > MAX_SIZE then return false end
+  if cmd ~= CMD.request and cmd ~= CMD.reply and cmd ~= CMD.eviction then return false end
+  for _, f in ipairs(LAYOUT.header) do
+    if f.role == "reserved" and tvb(f.o, f.s):raw():find("[^\\0]") then return false end
+  end
+  pinfo.conversation = iggy
+  iggy.dissector(tvb, pinfo, tree)
+  return true
+end
+iggy:register_heuristic("tcp", heuristic)
+`;
+}

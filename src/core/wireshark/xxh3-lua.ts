@@ -1,0 +1,134 @@
+/**
+ * XXH3-64 (seed 0, the default secret) in Lua 5.2 over Wireshark's UInt64, for the generated
+ * dissector: Lua 5.2 numbers are doubles, so every 64-bit step is a UInt64 operation (they wrap
+ * mod 2^64) and 32-bit halves are plain numbers combined with bit32. A port of xxhash.h's scalar
+ * path (XXH3_64bits), tested against our kernel inside tshark (wireshark.test.ts).
+ */
+
+/** The default 192-byte XXH3 secret (xxhash.h XXH3_kSecret), the one every Iggy checksum uses. */
+const K_SECRET = [
+  0xb8, 0xfe, 0x6c, 0x39, 0x23, 0xa4, 0x4b, 0xbe, 0x7c, 0x01, 0x81, 0x2c, 0xf7, 0x21, 0xad, 0x1c, 0xde, 0xd4, 0x6d, 0xe9, 0x83, 0x90, 0x97, 0xdb, 0x72, 0x40,
+  0xa4, 0xa4, 0xb7, 0xb3, 0x67, 0x1f, 0xcb, 0x79, 0xe6, 0x4e, 0xcc, 0xc0, 0xe5, 0x78, 0x82, 0x5a, 0xd0, 0x7d, 0xcc, 0xff, 0x72, 0x21, 0xb8, 0x08, 0x46, 0x74,
+  0xf7, 0x43, 0x24, 0x8e, 0xe0, 0x35, 0x90, 0xe6, 0x81, 0x3a, 0x26, 0x4c, 0x3c, 0x28, 0x52, 0xbb, 0x91, 0xc3, 0x00, 0xcb, 0x88, 0xd0, 0x65, 0x8b, 0x1b, 0x53,
+  0x2e, 0xa3, 0x71, 0x64, 0x48, 0x97, 0xa2, 0x0d, 0xf9, 0x4e, 0x38, 0x19, 0xef, 0x46, 0xa9, 0xde, 0xac, 0xd8, 0xa8, 0xfa, 0x76, 0x3f, 0xe3, 0x9c, 0x34, 0x3f,
+  0xf9, 0xdc, 0xbb, 0xc7, 0xc7, 0x0b, 0x4f, 0x1d, 0x8a, 0x51, 0xe0, 0x4b, 0xcd, 0xb4, 0x59, 0x31, 0xc8, 0x9f, 0x7e, 0xc9, 0xd9, 0x78, 0x73, 0x64, 0xea, 0xc5,
+  0xac, 0x83, 0x34, 0xd3, 0xeb, 0xc3, 0xc5, 0x81, 0xa0, 0xff, 0xfa, 0x13, 0x63, 0xeb, 0x17, 0x0d, 0xdd, 0x51, 0xb7, 0xf0, 0xda, 0x49, 0xd3, 0x16, 0x55, 0x26,
+  0x29, 0xd4, 0x68, 0x9e, 0x2b, 0x16, 0xbe, 0x58, 0x7d, 0x47, 0xa1, 0xfc, 0x8f, 0xf8, 0xb8, 0xd1, 0x7a, 0xd0, 0x31, 0xce, 0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16,
+  0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
+];
+
+/** The Lua chunk: defines local `xxh3_64(s)`, the XXH3-64 of Lua string s as a UInt64. */
+export const XXH3_LUA = `-- XXH3-64, seed 0, default secret: xxhash.h's scalar path over UInt64 (generated; do not edit)
+local U, band, bxor, sbyte = UInt64.new, bit32.band, bit32.bxor, string.byte
+local function hex64(h) return UInt64.fromhex(h) end
+local P32_1, P32_2, P32_3 = 0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D
+local P64_1, P64_2, P64_3 = hex64("9E3779B185EBCA87"), hex64("C2B2AE3D27D4EB4F"), hex64("165667B19E3779F9")
+local P64_4, P64_5 = hex64("85EBCA77C2B2AE63"), hex64("27D4EB2F165667C5")
+local PMX1, PMX2 = hex64("165667919E3779F9"), hex64("9FB21C651E98DF25")
+local SECRET = string.char(${K_SECRET.join(",")})
+local function r32(s, p) -- little-endian u32 at 1-based position p, as a number
+  local a, b, c, d = sbyte(s, p, p + 3)
+  return a + b * 256 + c * 65536 + d * 16777216
+end
+local function r64(s, p) return U(r32(s, p), r32(s, p + 4)) end
+-- the secret read as u64 at every byte offset, and as 32-bit halves for the stripe loop
+local SK, SLO, SHI = {}, {}, {}
+for i = 0, #SECRET - 8 do SK[i] = r64(SECRET, i + 1); SLO[i] = r32(SECRET, i + 1); SHI[i] = r32(SECRET, i + 5) end
+local function mul128_fold64(a, b)
+  local al, ah, bl, bh = a:lower(), a:higher(), b:lower(), b:higher()
+  local lolo, hilo, lohi, hihi = U(al) * bl, U(ah) * bl, U(al) * bh, U(ah) * bh
+  local cross = lolo:rshift(32) + hilo:band(0xFFFFFFFF) + lohi
+  local upper = hilo:rshift(32) + cross:rshift(32) + hihi
+  local lower = U(lolo:lower(), cross:lower())
+  return lower:bxor(upper)
+end
+local function xxh64_avalanche(h)
+  h = h:bxor(h:rshift(33)) * P64_2
+  h = h:bxor(h:rshift(29)) * P64_3
+  return h:bxor(h:rshift(32))
+end
+local function avalanche(h)
+  h = h:bxor(h:rshift(37)) * PMX1
+  return h:bxor(h:rshift(32))
+end
+local function rrmxmx(h, len)
+  h = h:bxor(h:rol(49), h:rol(24)) * PMX2
+  h = h:bxor(h:rshift(35) + len) * PMX2
+  return h:bxor(h:rshift(28))
+end
+local function mix16(s, p, k) -- p: 1-based input position, k: 0-based secret offset
+  return mul128_fold64(r64(s, p):bxor(SK[k]), r64(s, p + 8):bxor(SK[k + 8]))
+end
+local function len_0to16(s, n)
+  if n > 8 then
+    local lo = r64(s, 1):bxor(SK[24]:bxor(SK[32]))
+    local hi = r64(s, n - 7):bxor(SK[40]:bxor(SK[48]))
+    return avalanche(lo:bswap() + hi + n + mul128_fold64(lo, hi))
+  elseif n >= 4 then
+    local in64 = U(r32(s, n - 3), r32(s, 1))
+    return rrmxmx(in64:bxor(SK[8]:bxor(SK[16])), n)
+  elseif n > 0 then
+    local c1, c2, c3 = sbyte(s, 1), sbyte(s, (n - n % 2) / 2 + 1), sbyte(s, n)
+    local combined = c1 * 65536 + c2 * 16777216 + c3 + n * 256
+    return xxh64_avalanche(U(bxor(combined, bxor(SLO[0], SLO[4]))))
+  end
+  return xxh64_avalanche(SK[56]:bxor(SK[64]))
+end
+local function len_17to128(s, n)
+  local acc = P64_1 * n
+  if n > 32 then
+    if n > 64 then
+      if n > 96 then acc = acc + mix16(s, 49, 96) + mix16(s, n - 63, 112) end
+      acc = acc + mix16(s, 33, 64) + mix16(s, n - 47, 80)
+    end
+    acc = acc + mix16(s, 17, 32) + mix16(s, n - 31, 48)
+  end
+  return avalanche(acc + mix16(s, 1, 0) + mix16(s, n - 15, 16))
+end
+local function len_129to240(s, n)
+  local acc = P64_1 * n
+  for i = 0, 7 do acc = acc + mix16(s, 16 * i + 1, 16 * i) end
+  acc = avalanche(acc)
+  local rounds = (n - n % 16) / 16
+  for i = 8, rounds - 1 do acc = acc + mix16(s, 16 * i + 1, 16 * (i - 8) + 3) end
+  return avalanche(acc + mix16(s, n - 15, 119))
+end
+-- one 64-byte stripe at 1-based p with the secret at byte k: the 32x32 products use number halves
+local function accumulate512(acc, s, p, k)
+  for i = 0, 7 do
+    local lo, hi = r32(s, p + 8 * i), r32(s, p + 8 * i + 4)
+    local j = i % 2 == 0 and i + 2 or i
+    acc[j] = acc[j] + U(lo, hi)
+    acc[i + 1] = acc[i + 1] + U(bxor(lo, SLO[k + 8 * i])) * bxor(hi, SHI[k + 8 * i])
+  end
+end
+local function scramble(acc)
+  for i = 1, 8 do
+    local a = acc[i]
+    acc[i] = a:bxor(a:rshift(47), SK[128 + 8 * (i - 1)]) * P32_1
+  end
+end
+local function hash_long(s, n)
+  local acc = { U(P32_3), P64_1, P64_2, P64_3, P64_4, U(P32_2), P64_5, U(P32_1) }
+  local blocks = math.floor((n - 1) / 1024)
+  for b = 0, blocks - 1 do
+    for st = 0, 15 do accumulate512(acc, s, b * 1024 + st * 64 + 1, st * 8) end
+    scramble(acc)
+  end
+  local stripes = math.floor(((n - 1) - 1024 * blocks) / 64)
+  for st = 0, stripes - 1 do accumulate512(acc, s, blocks * 1024 + st * 64 + 1, st * 8) end
+  accumulate512(acc, s, n - 63, 192 - 64 - 7)
+  local r = P64_1 * n
+  for i = 0, 3 do
+    r = r + mul128_fold64(acc[2 * i + 1]:bxor(SK[11 + 16 * i]), acc[2 * i + 2]:bxor(SK[11 + 16 * i + 8]))
+  end
+  return avalanche(r)
+end
+local function xxh3_64(s)
+  local n = #s
+  if n <= 16 then return len_0to16(s, n) end
+  if n <= 128 then return len_17to128(s, n) end
+  if n <= 240 then return len_129to240(s, n) end
+  return hash_long(s, n)
+end
+`;
