@@ -128,7 +128,6 @@ export function declarationsLua(layouts: readonly DissectorLayout[], extras: rea
 
 /** The fields every dissection adds beside the table rows: structure items, the variable frame parts, user header TLV, request/reply links. */
 export const EXTRA_FIELDS: readonly ExtraField[] = [
-  { abbrev: "iggy.message", kind: "none", name: "Iggy message", description: "One protocol message: a consensus header and its body." },
   { abbrev: "iggy.header", kind: "none", name: "Consensus header", description: "The 256-byte consensus header." },
   { abbrev: "iggy.send", kind: "none", name: "SendMessages body", description: "Metadata, then one producer batch." },
   { abbrev: "iggy.poll", kind: "none", name: "Poll reply body", description: "A 16-byte prefix, then batches." },

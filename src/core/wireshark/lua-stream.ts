@@ -17,8 +17,7 @@ local function stream_of(pinfo)
 end
 local function seconds(d) local s = math.floor(d) return NSTime.new(s, math.floor((d - s) * 1e9 + 0.5)) end
 
-local function dissect_message(tvb, off, size, pinfo, tree)
-  local mt = tree:add(F["iggy.message"], tvb(off, size))
+local function dissect_message(tvb, off, size, pinfo, mt)
   local ht = mt:add(F["iggy.header"], tvb(off, HEADER))
   local stop = off + size
   local h = add_layout(ht, tvb, off, LAYOUT.header, stop)
