@@ -159,11 +159,11 @@ F["iggy.request.client"] = ProtoField.bytes("iggy.request.client", "client", nil
 F["iggy.request.request_checksum"] = ProtoField.bytes("iggy.request.request_checksum", "request_checksum", nil, "Checksum of the request.")
 F["iggy.request.timestamp"] = ProtoField.uint64("iggy.request.timestamp", "timestamp", base.DEC, nil, nil, "Client time of the request.")
 F["iggy.request.request"] = ProtoField.uint64("iggy.request.request", "request", base.DEC, nil, nil, "Request number of the client.")
-F["iggy.request.operation"] = ProtoField.uint8("iggy.request.operation", "operation", base.DEC, { [2] = "non-replicated (legacy code at 196)", [160] = "SendMessages" }, nil, "Operation: 160 SendMessages; 2 a non-replicated operation, whose legacy code sits at 196..200.")
+F["iggy.request.operation"] = ProtoField.uint8("iggy.request.operation", "operation", base.DEC, { [0] = "reserved", [1] = "register", [2] = "non-replicated", [3] = "logout", [64] = "create-topic-with-assignments", [65] = "create-partitions-with-assignments", [66] = "remove-consumer-group-member", [67] = "complete-consumer-group-revocation", [68] = "truncate-partition", [128] = "create-stream", [129] = "update-stream", [130] = "delete-stream", [131] = "purge-stream", [132] = "create-topic", [133] = "update-topic", [134] = "delete-topic", [135] = "purge-topic", [136] = "create-partitions", [137] = "delete-partitions", [138] = "delete-segments", [139] = "create-consumer-group", [140] = "delete-consumer-group", [141] = "create-user", [142] = "update-user", [143] = "delete-user", [144] = "change-password", [145] = "update-permissions", [146] = "create-personal-access-token", [147] = "delete-personal-access-token", [148] = "join-consumer-group", [149] = "leave-consumer-group", [160] = "send-messages", [161] = "store-consumer-offset", [162] = "delete-consumer-offset" }, nil, "Operation: 160 SendMessages; 2 a non-replicated operation, whose legacy code sits at 196..200.")
 F["iggy.request.operation_padding"] = ProtoField.bytes("iggy.request.operation_padding", "operation_padding", nil, "Padding after operation.")
 F["iggy.request.session"] = ProtoField.uint64("iggy.request.session", "session", base.DEC, nil, nil, "Session epoch of the client's registration.")
 F["iggy.request.user_id"] = ProtoField.uint32("iggy.request.user_id", "user_id", base.DEC, nil, nil, "Acting user id, stamped at admission.")
-F["iggy.request.legacy_operation"] = ProtoField.uint32("iggy.request.legacy_operation", "legacy_operation", base.DEC, nil, nil, "Legacy command code of a non-replicated operation (e.g. 100 PollMessages); first bytes of reserved.")
+F["iggy.request.legacy_operation"] = ProtoField.uint32("iggy.request.legacy_operation", "legacy_operation", base.DEC, { [1] = "ping", [10] = "get-stats", [11] = "get-snapshot", [12] = "get-cluster-metadata", [13] = "describe-options", [20] = "get-me", [21] = "get-client", [22] = "get-clients", [31] = "get-user", [32] = "get-users", [33] = "create-user", [34] = "delete-user", [35] = "update-user", [36] = "update-permissions", [37] = "change-password", [38] = "login-user", [39] = "logout-user", [40] = "login-register", [41] = "get-access-tokens", [42] = "create-access-token", [43] = "delete-access-token", [44] = "login-with-access-token", [45] = "login-register-with-access-token", [100] = "poll-messages", [101] = "send-messages", [102] = "flush-unsaved-buffers", [120] = "get-offset", [121] = "store-offset", [122] = "delete-consumer-offset", [200] = "get-stream", [201] = "get-streams", [202] = "create-stream", [203] = "delete-stream", [204] = "update-stream", [205] = "purge-stream", [300] = "get-topic", [301] = "get-topics", [302] = "create-topic", [303] = "delete-topic", [304] = "update-topic", [305] = "purge-topic", [402] = "create-partitions", [403] = "delete-partitions", [503] = "delete-segments", [600] = "get-group", [601] = "get-groups", [602] = "create-group", [603] = "delete-group", [604] = "join-group", [605] = "leave-group", [606] = "sync-group" }, nil, "Legacy command code of a non-replicated operation (e.g. 100 PollMessages); first bytes of reserved.")
 F["iggy.request.reserved"] = ProtoField.bytes("iggy.request.reserved", "reserved", nil, "Reserved.")
 LAYOUT.request = {
   { a = "iggy.request.client", name = "client", o = 128, s = 16, t = "u128", role = "producer-set" },
@@ -184,9 +184,9 @@ F["iggy.reply.op"] = ProtoField.uint64("iggy.reply.op", "op", base.DEC, nil, nil
 F["iggy.reply.commit"] = ProtoField.uint64("iggy.reply.commit", "commit", base.DEC, nil, nil, "Commit number.")
 F["iggy.reply.timestamp"] = ProtoField.uint64("iggy.reply.timestamp", "timestamp", base.DEC, nil, nil, "Server time of the reply.")
 F["iggy.reply.request"] = ProtoField.uint64("iggy.reply.request", "request", base.DEC, nil, nil, "Request number answered.")
-F["iggy.reply.operation"] = ProtoField.uint8("iggy.reply.operation", "operation", base.DEC, { [2] = "non-replicated (legacy code at 196)", [160] = "SendMessages" }, nil, "Operation answered.")
+F["iggy.reply.operation"] = ProtoField.uint8("iggy.reply.operation", "operation", base.DEC, { [0] = "reserved", [1] = "register", [2] = "non-replicated", [3] = "logout", [64] = "create-topic-with-assignments", [65] = "create-partitions-with-assignments", [66] = "remove-consumer-group-member", [67] = "complete-consumer-group-revocation", [68] = "truncate-partition", [128] = "create-stream", [129] = "update-stream", [130] = "delete-stream", [131] = "purge-stream", [132] = "create-topic", [133] = "update-topic", [134] = "delete-topic", [135] = "purge-topic", [136] = "create-partitions", [137] = "delete-partitions", [138] = "delete-segments", [139] = "create-consumer-group", [140] = "delete-consumer-group", [141] = "create-user", [142] = "update-user", [143] = "delete-user", [144] = "change-password", [145] = "update-permissions", [146] = "create-personal-access-token", [147] = "delete-personal-access-token", [148] = "join-consumer-group", [149] = "leave-consumer-group", [160] = "send-messages", [161] = "store-consumer-offset", [162] = "delete-consumer-offset" }, nil, "Operation answered.")
 F["iggy.reply.operation_padding"] = ProtoField.bytes("iggy.reply.operation_padding", "operation_padding", nil, "Padding after operation.")
-F["iggy.reply.status"] = ProtoField.uint32("iggy.reply.status", "status", base.DEC, nil, nil, "0 ok; nonzero an IggyError code, and the body is empty.")
+F["iggy.reply.status"] = ProtoField.uint32("iggy.reply.status", "status", base.DEC, { [1] = "error", [2] = "invalid_configuration", [3] = "invalid_command", [4] = "invalid_format", [5] = "feature_unavailable", [6] = "invalid_identifier", [7] = "invalid_version", [8] = "disconnected", [9] = "cannot_establish_connection", [10] = "cannot_create_base_directory", [11] = "cannot_create_runtime_directory", [12] = "cannot_remove_runtime_directory", [13] = "cannot_create_state_directory", [14] = "state_file_not_found", [15] = "state_file_corrupted", [16] = "invalid_state_entry_checksum", [19] = "cannot_open_database", [20] = "resource_not_found", [21] = "cannot_close_web_socket_connection", [30] = "stale_client", [31] = "tcp_error", [32] = "quic_error", [33] = "invalid_server_address", [34] = "invalid_client_address", [35] = "invalid_ip_address", [36] = "http_error", [37] = "invalid_api_url", [40] = "unauthenticated", [41] = "unauthorized", [42] = "invalid_credentials", [43] = "invalid_username", [44] = "invalid_password", [45] = "invalid_user_status", [46] = "user_already_exists", [47] = "user_inactive", [48] = "cannot_delete_user", [49] = "cannot_change_permissions", [50] = "invalid_personal_access_token_name", [51] = "personal_access_token_already_exists", [52] = "personal_access_tokens_limit_reached", [53] = "invalid_personal_access_token", [54] = "personal_access_token_expired", [55] = "users_limit_reached", [56] = "invalid_personal_access_token_expiry", [57] = "transient_not_committed", [58] = "transient_not_accepted", [59] = "request_already_applied", [61] = "not_connected", [63] = "client_shutdown", [64] = "invalid_tls_domain", [65] = "invalid_tls_certificate_path", [66] = "invalid_tls_certificate", [67] = "failed_to_add_certificate", [70] = "invalid_encryption_key", [71] = "cannot_encrypt_data", [72] = "cannot_decrypt_data", [73] = "invalid_jwt_algorithm", [74] = "invalid_jwt_secret", [75] = "jwt_missing", [76] = "cannot_generate_jwt", [77] = "access_token_missing", [78] = "invalid_access_token", [79] = "cannot_fetch_jwks", [80] = "invalid_size_bytes", [81] = "invalid_utf8", [82] = "invalid_number_encoding", [83] = "invalid_boolean_value", [84] = "invalid_number_value", [100] = "client_not_found", [101] = "invalid_client_id", [206] = "connection_closed", [209] = "cannot_parse_header_kind", [300] = "http_response_error", [301] = "invalid_http_request", [302] = "invalid_json_response", [303] = "invalid_bytes_response", [304] = "empty_response", [305] = "cannot_create_endpoint", [306] = "cannot_parse_url", [400] = "web_socket_error", [401] = "web_socket_connection_error", [402] = "web_socket_close_error", [403] = "web_socket_receive_error", [404] = "web_socket_send_error", [1000] = "cannot_create_streams_directory", [1001] = "cannot_create_stream_directory", [1002] = "cannot_create_stream_info", [1003] = "cannot_update_stream_info", [1004] = "cannot_open_stream_info", [1005] = "cannot_read_stream_info", [1006] = "cannot_create_stream", [1007] = "cannot_delete_stream", [1008] = "cannot_delete_stream_directory", [1009] = "stream_id_not_found", [1010] = "stream_name_not_found", [1011] = "stream_directory_not_found", [1012] = "stream_name_already_exists", [1013] = "invalid_stream_name", [1014] = "invalid_stream_id", [1015] = "cannot_read_streams", [1019] = "invalid_topic_size", [1020] = "too_many_streams", [2000] = "cannot_create_topics_directory", [2001] = "cannot_create_topic_directory", [2002] = "cannot_create_topic_info", [2003] = "cannot_update_topic_info", [2004] = "cannot_open_topic_info", [2005] = "cannot_read_topic_info", [2006] = "cannot_create_topic", [2007] = "cannot_delete_topic", [2008] = "cannot_delete_topic_directory", [2009] = "cannot_poll_topic", [2010] = "topic_id_not_found", [2011] = "topic_name_not_found", [2013] = "topic_name_already_exists", [2014] = "invalid_topic_name", [2015] = "too_many_partitions", [2016] = "invalid_topic_id", [2017] = "cannot_read_topics", [2018] = "invalid_replication_factor", [2019] = "invalid_partitions_count", [2020] = "topic_directory_not_found", [2021] = "too_many_topics", [3000] = "cannot_create_partition", [3001] = "cannot_create_partitions_directory", [3002] = "cannot_create_partition_directory", [3003] = "cannot_open_partition_log_file", [3004] = "cannot_read_partitions", [3005] = "cannot_delete_partition", [3006] = "cannot_delete_partition_directory", [3007] = "partition_not_found", [3008] = "no_partitions", [3009] = "topic_full", [3010] = "cannot_delete_consumer_offsets_directory", [3011] = "cannot_delete_consumer_offset_file", [3012] = "cannot_create_consumer_offsets_directory", [3013] = "partition_id_space_exhausted", [3020] = "cannot_read_consumer_offsets", [3021] = "consumer_offset_not_found", [3022] = "not_resolved_consumer", [3023] = "cannot_open_consumer_offsets_file", [4000] = "segment_not_found", [4001] = "segment_closed", [4002] = "invalid_segment_size", [4003] = "cannot_create_segment_log_file", [4004] = "cannot_create_segment_index_file", [4005] = "cannot_create_segment_time_index_file", [4006] = "cannot_save_messages_to_segment", [4007] = "cannot_save_index_to_segment", [4008] = "cannot_save_time_index_to_segment", [4009] = "invalid_messages_count", [4010] = "cannot_append_message", [4011] = "cannot_read_message", [4012] = "cannot_read_message_id", [4013] = "cannot_read_message_state", [4014] = "cannot_read_message_timestamp", [4015] = "cannot_read_headers_length", [4016] = "cannot_read_headers_payload", [4017] = "too_big_user_headers", [4018] = "invalid_header_key", [4019] = "invalid_header_value", [4020] = "cannot_read_message_length", [4021] = "cannot_read_message_payload", [4022] = "too_big_message_payload", [4023] = "too_many_messages", [4024] = "empty_message_payload", [4025] = "invalid_message_payload_length", [4026] = "cannot_read_message_checksum", [4027] = "invalid_message_checksum", [4028] = "invalid_key_value_length", [4029] = "command_length_error", [4030] = "invalid_segments_count", [4031] = "non_zero_offset", [4032] = "non_zero_timestamp", [4033] = "missing_index", [4034] = "invalid_indexes_byte_size", [4035] = "invalid_indexes_count", [4036] = "invalid_messages_size", [4037] = "too_small_message", [4038] = "invalid_message_timestamp_delta", [4039] = "invalid_batch_checksum", [4040] = "invalid_header_kind", [4041] = "unsupported_option_key", [4042] = "invalid_option_value", [4043] = "options_block_too_large", [4050] = "cannot_send_messages_due_to_client_disconnection", [4051] = "background_send_error", [4052] = "background_send_timeout", [4053] = "background_send_buffer_full", [4054] = "background_worker_disconnected", [4055] = "background_send_buffer_overflow", [4056] = "producer_send_failed", [4057] = "producer_closed", [4100] = "invalid_offset", [4101] = "invalid_reserved_field", [5000] = "consumer_group_id_not_found", [5002] = "invalid_consumer_group_id", [5003] = "consumer_group_name_not_found", [5004] = "consumer_group_name_already_exists", [5005] = "invalid_consumer_group_name", [5006] = "consumer_group_member_not_found", [5007] = "cannot_create_consumer_group_info", [5008] = "cannot_delete_consumer_group_info", [5009] = "consumer_group_partition_not_owned", [6000] = "missing_base_offset_retained_message_batch", [6001] = "missing_last_offset_delta_retained_message_batch", [6002] = "missing_max_timestamp_retained_message_batch", [6003] = "missing_length_retained_message_batch", [6004] = "missing_payload_retained_message_batch", [7000] = "cannot_read_batch_base_offset", [7001] = "cannot_read_batch_length", [7002] = "cannot_read_last_offset_delta", [7003] = "cannot_read_max_timestamp", [7004] = "cannot_read_batch_payload", [8000] = "invalid_connection_string", [9000] = "snapshot_file_completion_failed", [10000] = "cannot_serialize_resource", [10001] = "cannot_deserialize_resource", [10002] = "cannot_read_file", [10003] = "cannot_read_file_metadata", [10004] = "cannot_seek_file", [10005] = "cannot_append_to_file", [10006] = "cannot_write_to_file", [10007] = "cannot_overwrite_file", [10008] = "cannot_delete_file", [10009] = "cannot_sync_file", [10010] = "cannot_read_index_offset", [10011] = "cannot_read_index_position", [10012] = "cannot_read_index_timestamp", [10013] = "timestamp_out_of_range", [11000] = "shard_not_found", [11001] = "shard_communication_error", [12000] = "cannot_bind_to_socket", [12001] = "task_timeout", [13000] = "io_error", [14000] = "already_authenticated", [14001] = "invalid_session", [14003] = "incompatible_protocol_version" }, nil, "0 ok; nonzero an IggyError code, and the body is empty.")
 F["iggy.reply.reserved"] = ProtoField.bytes("iggy.reply.reserved", "reserved", nil, "Reserved.")
 LAYOUT.reply = {
   { a = "iggy.reply.request_checksum", name = "request_checksum", o = 128, s = 16, t = "u128", role = "checksum" },
@@ -208,7 +208,7 @@ F["iggy.prepare.op"] = ProtoField.uint64("iggy.prepare.op", "op", base.DEC, nil,
 F["iggy.prepare.commit"] = ProtoField.uint64("iggy.prepare.commit", "commit", base.DEC, nil, nil, "Commit number.")
 F["iggy.prepare.timestamp"] = ProtoField.uint64("iggy.prepare.timestamp", "timestamp", base.DEC, nil, nil, "Prepare time; equals the batch's base_timestamp.")
 F["iggy.prepare.request"] = ProtoField.uint64("iggy.prepare.request", "request", base.DEC, nil, nil, "Request number.")
-F["iggy.prepare.operation"] = ProtoField.uint8("iggy.prepare.operation", "operation", base.DEC, { [2] = "non-replicated (legacy code at 196)", [160] = "SendMessages" }, nil, "Operation: 160 SendMessages.")
+F["iggy.prepare.operation"] = ProtoField.uint8("iggy.prepare.operation", "operation", base.DEC, { [0] = "reserved", [1] = "register", [2] = "non-replicated", [3] = "logout", [64] = "create-topic-with-assignments", [65] = "create-partitions-with-assignments", [66] = "remove-consumer-group-member", [67] = "complete-consumer-group-revocation", [68] = "truncate-partition", [128] = "create-stream", [129] = "update-stream", [130] = "delete-stream", [131] = "purge-stream", [132] = "create-topic", [133] = "update-topic", [134] = "delete-topic", [135] = "purge-topic", [136] = "create-partitions", [137] = "delete-partitions", [138] = "delete-segments", [139] = "create-consumer-group", [140] = "delete-consumer-group", [141] = "create-user", [142] = "update-user", [143] = "delete-user", [144] = "change-password", [145] = "update-permissions", [146] = "create-personal-access-token", [147] = "delete-personal-access-token", [148] = "join-consumer-group", [149] = "leave-consumer-group", [160] = "send-messages", [161] = "store-consumer-offset", [162] = "delete-consumer-offset" }, nil, "Operation: 160 SendMessages.")
 F["iggy.prepare.operation_padding"] = ProtoField.bytes("iggy.prepare.operation_padding", "operation_padding", nil, "Padding after operation.")
 F["iggy.prepare.group"] = ProtoField.uint64("iggy.prepare.group", "group", base.DEC, nil, nil, "Consensus group: the partition's packed stream-topic-partition key, or the metadata plane.")
 F["iggy.prepare.user_id"] = ProtoField.uint32("iggy.prepare.user_id", "user_id", base.DEC, nil, nil, "Acting user id, copied from the request.")
@@ -226,6 +226,18 @@ LAYOUT.prepare = {
   { a = "iggy.prepare.group", name = "group", o = 216, s = 8, t = "u64", role = "server-stamped" },
   { a = "iggy.prepare.user_id", name = "user_id", o = 224, s = 4, t = "u32", role = "server-stamped" },
   { a = "iggy.prepare.reserved", name = "reserved", o = 228, s = 28, t = "bytes", role = "reserved" },
+}
+F["iggy.eviction.client"] = ProtoField.bytes("iggy.eviction.client", "client", nil, "Client id of the evicted session.")
+F["iggy.eviction.server_protocol_version"] = ProtoField.uint32("iggy.eviction.server_protocol_version", "server_protocol_version", base.DEC, nil, nil, "Highest protocol version the server accepts (set for reason 14, else 0).")
+F["iggy.eviction.server_protocol_version_min"] = ProtoField.uint32("iggy.eviction.server_protocol_version_min", "server_protocol_version_min", base.DEC, nil, nil, "Lowest protocol version the server accepts (set for reason 14, else 0).")
+F["iggy.eviction.reserved"] = ProtoField.bytes("iggy.eviction.reserved", "reserved", nil, "Reserved.")
+F["iggy.eviction.reason"] = ProtoField.uint8("iggy.eviction.reason", "reason", base.DEC, { [0] = "reserved", [1] = "no_session", [2] = "client_release_too_low", [3] = "client_release_too_high", [4] = "invalid_request_operation", [5] = "invalid_request_body", [6] = "invalid_request_body_size", [7] = "session_too_low", [8] = "session_release_mismatch", [9] = "invalid_credentials", [10] = "invalid_token", [11] = "user_inactive", [12] = "session_error", [13] = "stale_client", [14] = "incompatible_protocol", [15] = "malformed_login" }, nil, "Why the session ended: an EvictionReason (15 malformed login, e.g. a legacy login code).")
+LAYOUT.eviction = {
+  { a = "iggy.eviction.client", name = "client", o = 128, s = 16, t = "u128", role = "producer-set" },
+  { a = "iggy.eviction.server_protocol_version", name = "server_protocol_version", o = 144, s = 4, t = "u32", role = "server-stamped" },
+  { a = "iggy.eviction.server_protocol_version_min", name = "server_protocol_version_min", o = 148, s = 4, t = "u32", role = "server-stamped" },
+  { a = "iggy.eviction.reserved", name = "reserved", o = 152, s = 103, t = "bytes", role = "reserved" },
+  { a = "iggy.eviction.reason", name = "reason", o = 255, s = 1, t = "u8", role = "server-stamped" },
 }
 F["iggy.send.metadata_length"] = ProtoField.uint32("iggy.send.metadata_length", "metadata_length", base.DEC, nil, nil, "Bytes of stream_id, topic_id, partitioning and messages_count: the batch starts at 4 + metadata_length.")
 LAYOUT.send_metadata = {
@@ -297,9 +309,74 @@ LAYOUT.frame = {
   { a = "iggy.frame.payload_length", name = "payload_length", o = 36, s = 4, t = "u32", role = "length" },
   { a = "iggy.frame.reserved", name = "reserved", o = 40, s = 8, t = "u64", role = "reserved", code = "frame-reserved-nonzero" },
 }
+F["iggy.poll_request.consumer_kind"] = ProtoField.uint8("iggy.poll_request.consumer_kind", "consumer_kind", base.DEC, { [1] = "consumer", [2] = "consumer group" }, nil, "Consumer kind: 1 consumer, 2 consumer group; its identifier follows.")
+LAYOUT.poll_request_consumer = {
+  { a = "iggy.poll_request.consumer_kind", name = "consumer_kind", o = 0, s = 1, t = "u8", role = "producer-set" },
+}
+F["iggy.poll_request.identifier_kind"] = ProtoField.uint8("iggy.poll_request.identifier_kind", "identifier_kind", base.DEC, { [1] = "numeric", [2] = "string" }, nil, "Identifier kind: 1 numeric (length 4, a u32 id), 2 string (1..255 bytes of UTF-8 name).")
+F["iggy.poll_request.identifier_length"] = ProtoField.uint8("iggy.poll_request.identifier_length", "identifier_length", base.DEC, nil, nil, "Length of the identifier's value.")
+F["iggy.poll_request.identifier_value"] = ProtoField.bytes("iggy.poll_request.identifier_value", "identifier_value", nil, "The identifier's value: a u32 id or a UTF-8 name.")
+LAYOUT.poll_request_identifier = {
+  { a = "iggy.poll_request.identifier_kind", name = "identifier_kind", o = 0, s = 1, t = "u8", role = "producer-set" },
+  { a = "iggy.poll_request.identifier_length", name = "identifier_length", o = 1, s = 1, t = "u8", role = "length" },
+  { a = "iggy.poll_request.identifier_value", name = "identifier_value", o = 2, s = 0, t = "bytes", role = "producer-set" },
+}
+F["iggy.poll_request.partition_flag"] = ProtoField.uint8("iggy.poll_request.partition_flag", "partition_flag", base.DEC, nil, nil, "1 when a partition id follows, 0 to let the server choose (the next 4 bytes are then 0).")
+F["iggy.poll_request.partition_id"] = ProtoField.uint32("iggy.poll_request.partition_id", "partition_id", base.DEC, nil, nil, "The partition polled, when the flag is 1.")
+F["iggy.poll_request.strategy"] = ProtoField.uint8("iggy.poll_request.strategy", "strategy", base.DEC, { [1] = "offset", [2] = "timestamp", [3] = "first", [4] = "last", [5] = "next" }, nil, "Polling strategy: 1 offset, 2 timestamp, 3 first, 4 last, 5 next.")
+F["iggy.poll_request.value"] = ProtoField.uint64("iggy.poll_request.value", "value", base.DEC, nil, nil, "The strategy's value: an offset or a \194\181s timestamp (0 for first, last, next).")
+F["iggy.poll_request.count"] = ProtoField.uint32("iggy.poll_request.count", "count", base.DEC, nil, nil, "How many messages to poll at most.")
+F["iggy.poll_request.auto_commit"] = ProtoField.uint8("iggy.poll_request.auto_commit", "auto_commit", base.DEC, nil, nil, "Nonzero: the server stores the consumer offset after the poll.")
+LAYOUT.poll_request_tail = {
+  { a = "iggy.poll_request.partition_flag", name = "partition_flag", o = 0, s = 1, t = "u8", role = "producer-set" },
+  { a = "iggy.poll_request.partition_id", name = "partition_id", o = 1, s = 4, t = "u32", role = "producer-set" },
+  { a = "iggy.poll_request.strategy", name = "strategy", o = 5, s = 1, t = "u8", role = "producer-set" },
+  { a = "iggy.poll_request.value", name = "value", o = 6, s = 8, t = "u64", role = "producer-set" },
+  { a = "iggy.poll_request.count", name = "count", o = 14, s = 4, t = "u32", role = "length" },
+  { a = "iggy.poll_request.auto_commit", name = "auto_commit", o = 18, s = 1, t = "u8", role = "producer-set" },
+}
+F["iggy.login.protocol_version"] = ProtoField.uint32("iggy.login.protocol_version", "protocol_version", base.DEC, nil, nil, "The client's packed protocol semver (major << 20 | minor << 10 | patch).")
+LAYOUT.login_version = {
+  { a = "iggy.login.protocol_version", name = "protocol_version", o = 0, s = 4, t = "u32", role = "producer-set" },
+}
+F["iggy.login.name_length"] = ProtoField.uint8("iggy.login.name_length", "name_length", base.DEC, nil, nil, "Length of the name that follows (1..255).")
+F["iggy.login.name"] = ProtoField.bytes("iggy.login.name", "name", nil, "UTF-8: the SDK's name, the SDK's version, then the username (absent with a token).")
+LAYOUT.login_name = {
+  { a = "iggy.login.name_length", name = "name_length", o = 0, s = 1, t = "u8", role = "length" },
+  { a = "iggy.login.name", name = "name", o = 1, s = 0, t = "bytes", role = "producer-set" },
+}
+F["iggy.login.secret_length"] = ProtoField.uint8("iggy.login.secret_length", "secret_length", base.DEC, nil, nil, "Length of the password or token.")
+F["iggy.login.secret"] = ProtoField.string("iggy.login.secret", "secret", nil, "The password or personal access token, in clear on the wire; shown as \226\128\162\226\128\162\226\128\162\226\128\162 with its length, never its bytes.")
+LAYOUT.login_secret = {
+  { a = "iggy.login.secret_length", name = "secret_length", o = 0, s = 1, t = "u8", role = "length" },
+  { a = "iggy.login.secret", name = "secret", o = 1, s = 0, t = "bytes", role = "producer-set", mask = "\226\128\162\226\128\162\226\128\162\226\128\162" },
+}
+F["iggy.login.context_length"] = ProtoField.uint32("iggy.login.context_length", "context_length", base.DEC, nil, nil, "Length of the context that follows (0 from the SDKs).")
+F["iggy.login.context"] = ProtoField.bytes("iggy.login.context", "context", nil, "Opaque login context.")
+LAYOUT.login_context = {
+  { a = "iggy.login.context_length", name = "context_length", o = 0, s = 4, t = "u32", role = "length" },
+  { a = "iggy.login.context", name = "context", o = 4, s = 0, t = "bytes", role = "producer-set" },
+}
+F["iggy.confirm.count"] = ProtoField.uint32("iggy.confirm.count", "count", base.DEC, nil, nil, "Confirmations that follow, one per partition written.")
+LAYOUT.confirm_count = {
+  { a = "iggy.confirm.count", name = "count", o = 0, s = 4, t = "u32", role = "length" },
+}
+F["iggy.confirm.stream_id"] = ProtoField.uint32("iggy.confirm.stream_id", "stream_id", base.DEC, nil, nil, "Stream written.")
+F["iggy.confirm.topic_id"] = ProtoField.uint32("iggy.confirm.topic_id", "topic_id", base.DEC, nil, nil, "Topic written.")
+F["iggy.confirm.partition_id"] = ProtoField.uint32("iggy.confirm.partition_id", "partition_id", base.DEC, nil, nil, "Partition the messages went to.")
+F["iggy.confirm.base_offset"] = ProtoField.uint64("iggy.confirm.base_offset", "base_offset", base.DEC, nil, nil, "Offset the server gave the first message.")
+LAYOUT.confirm = {
+  { a = "iggy.confirm.stream_id", name = "stream_id", o = 0, s = 4, t = "u32", role = "producer-set" },
+  { a = "iggy.confirm.topic_id", name = "topic_id", o = 4, s = 4, t = "u32", role = "producer-set" },
+  { a = "iggy.confirm.partition_id", name = "partition_id", o = 8, s = 4, t = "u32", role = "server-stamped" },
+  { a = "iggy.confirm.base_offset", name = "base_offset", o = 12, s = 8, t = "u64", role = "server-stamped" },
+}
 F["iggy.header"] = ProtoField.none("iggy.header", "Consensus header", "The 256-byte consensus header.")
 F["iggy.send"] = ProtoField.none("iggy.send", "SendMessages body", "Metadata, then one producer batch.")
 F["iggy.poll"] = ProtoField.none("iggy.poll", "Poll reply body", "A 16-byte prefix, then batches.")
+F["iggy.poll_request"] = ProtoField.none("iggy.poll_request", "PollMessages request body", "Consumer, stream and topic identifiers, then partition, strategy, value, count, auto-commit.")
+F["iggy.login"] = ProtoField.none("iggy.login", "Login body", "Protocol version, SDK name and version, username and password (or a token), context.")
+F["iggy.confirm"] = ProtoField.none("iggy.confirm", "Send confirmations", "A count, then one confirmation per partition written.")
 F["iggy.body"] = ProtoField.bytes("iggy.body", "body", nil, "A body the dissector shows raw.")
 F["iggy.batch"] = ProtoField.none("iggy.batch", "Batch", "One batch: a 256-byte header, then frames.")
 F["iggy.frame"] = ProtoField.none("iggy.frame", "Frame", "One message frame: a 48-byte header, payload, user headers.")
@@ -337,7 +414,17 @@ EXPERT["send-producer-fields-set"] = ProtoExpert.new("iggy.send_producer_fields_
 EXPERT["consensus-size-mismatch"] = ProtoExpert.new("iggy.consensus_size_mismatch", "the consensus header's size is not 256 + body length (prepare: 256 + batch_length)", expert.group.PROTOCOL, expert.severity.ERROR)
 EXPERT["consensus-command-unexpected"] = ProtoExpert.new("iggy.consensus_command_unexpected", "the consensus command does not match the forced format or is unknown", expert.group.PROTOCOL, expert.severity.ERROR)
 EXPERT["prepare-timestamp-mismatch"] = ProtoExpert.new("iggy.prepare_timestamp_mismatch", "the prepared batch's base_timestamp differs from the prepare header's timestamp", expert.group.PROTOCOL, expert.severity.ERROR)
-local IGGY_ERRORS = {  }
+EXPERT["capture-packet-truncated"] = ProtoExpert.new("iggy.capture_packet_truncated", "a packet of an Iggy connection was captured shorter than it was sent (caplen < len)", expert.group.MALFORMED, expert.severity.WARN)
+EXPERT["tcp-gap"] = ProtoExpert.new("iggy.tcp_gap", "bytes of a TCP stream the capture never saw (lost, cut by the snap length, or before the capture began)", expert.group.PROTOCOL, expert.severity.ERROR)
+EXPERT["tcp-retransmission-differs"] = ProtoExpert.new("iggy.tcp_retransmission_differs", "a retransmitted TCP byte differs from its first copy (the first copy is kept)", expert.group.PROTOCOL, expert.severity.WARN)
+EXPERT["message-incomplete"] = ProtoExpert.new("iggy.message_incomplete", "the stream or the capture ends inside a protocol message", expert.group.MALFORMED, expert.severity.ERROR)
+EXPERT["message-size-invalid"] = ProtoExpert.new("iggy.message_size_invalid", "a consensus header's size is < 256 or > 64 MiB: the stream cannot be cut further", expert.group.MALFORMED, expert.severity.ERROR)
+EXPERT["message-command-unexpected"] = ProtoExpert.new("iggy.message_command_unexpected", "a command other than 5 (request) from a client or 8/13 (reply, eviction) from a server", expert.group.PROTOCOL, expert.severity.WARN)
+EXPERT["reply-unmatched"] = ProtoExpert.new("iggy.reply_unmatched", "a reply with no request waiting for it on its connection", expert.group.PROTOCOL, expert.severity.WARN)
+EXPERT["reply-status"] = ProtoExpert.new("iggy.reply_status", "the server refused a request: a nonzero status, with its IggyError name", expert.group.PROTOCOL, expert.severity.NOTE)
+EXPERT["login-in-clear"] = ProtoExpert.new("iggy.login_in_clear", "a login carries a password or token over plain TCP (its bytes are never shown)", expert.group.SECURITY, expert.severity.WARN)
+EXPERT["consensus-checksum-mismatch"] = ProtoExpert.new("iggy.consensus_checksum_mismatch", "a nonzero consensus header or body checksum does not verify", expert.group.CHECKSUM, expert.severity.ERROR)
+local IGGY_ERRORS, LEGACY_NAMES = { [1] = "error", [2] = "invalid_configuration", [3] = "invalid_command", [4] = "invalid_format", [5] = "feature_unavailable", [6] = "invalid_identifier", [7] = "invalid_version", [8] = "disconnected", [9] = "cannot_establish_connection", [10] = "cannot_create_base_directory", [11] = "cannot_create_runtime_directory", [12] = "cannot_remove_runtime_directory", [13] = "cannot_create_state_directory", [14] = "state_file_not_found", [15] = "state_file_corrupted", [16] = "invalid_state_entry_checksum", [19] = "cannot_open_database", [20] = "resource_not_found", [21] = "cannot_close_web_socket_connection", [30] = "stale_client", [31] = "tcp_error", [32] = "quic_error", [33] = "invalid_server_address", [34] = "invalid_client_address", [35] = "invalid_ip_address", [36] = "http_error", [37] = "invalid_api_url", [40] = "unauthenticated", [41] = "unauthorized", [42] = "invalid_credentials", [43] = "invalid_username", [44] = "invalid_password", [45] = "invalid_user_status", [46] = "user_already_exists", [47] = "user_inactive", [48] = "cannot_delete_user", [49] = "cannot_change_permissions", [50] = "invalid_personal_access_token_name", [51] = "personal_access_token_already_exists", [52] = "personal_access_tokens_limit_reached", [53] = "invalid_personal_access_token", [54] = "personal_access_token_expired", [55] = "users_limit_reached", [56] = "invalid_personal_access_token_expiry", [57] = "transient_not_committed", [58] = "transient_not_accepted", [59] = "request_already_applied", [61] = "not_connected", [63] = "client_shutdown", [64] = "invalid_tls_domain", [65] = "invalid_tls_certificate_path", [66] = "invalid_tls_certificate", [67] = "failed_to_add_certificate", [70] = "invalid_encryption_key", [71] = "cannot_encrypt_data", [72] = "cannot_decrypt_data", [73] = "invalid_jwt_algorithm", [74] = "invalid_jwt_secret", [75] = "jwt_missing", [76] = "cannot_generate_jwt", [77] = "access_token_missing", [78] = "invalid_access_token", [79] = "cannot_fetch_jwks", [80] = "invalid_size_bytes", [81] = "invalid_utf8", [82] = "invalid_number_encoding", [83] = "invalid_boolean_value", [84] = "invalid_number_value", [100] = "client_not_found", [101] = "invalid_client_id", [206] = "connection_closed", [209] = "cannot_parse_header_kind", [300] = "http_response_error", [301] = "invalid_http_request", [302] = "invalid_json_response", [303] = "invalid_bytes_response", [304] = "empty_response", [305] = "cannot_create_endpoint", [306] = "cannot_parse_url", [400] = "web_socket_error", [401] = "web_socket_connection_error", [402] = "web_socket_close_error", [403] = "web_socket_receive_error", [404] = "web_socket_send_error", [1000] = "cannot_create_streams_directory", [1001] = "cannot_create_stream_directory", [1002] = "cannot_create_stream_info", [1003] = "cannot_update_stream_info", [1004] = "cannot_open_stream_info", [1005] = "cannot_read_stream_info", [1006] = "cannot_create_stream", [1007] = "cannot_delete_stream", [1008] = "cannot_delete_stream_directory", [1009] = "stream_id_not_found", [1010] = "stream_name_not_found", [1011] = "stream_directory_not_found", [1012] = "stream_name_already_exists", [1013] = "invalid_stream_name", [1014] = "invalid_stream_id", [1015] = "cannot_read_streams", [1019] = "invalid_topic_size", [1020] = "too_many_streams", [2000] = "cannot_create_topics_directory", [2001] = "cannot_create_topic_directory", [2002] = "cannot_create_topic_info", [2003] = "cannot_update_topic_info", [2004] = "cannot_open_topic_info", [2005] = "cannot_read_topic_info", [2006] = "cannot_create_topic", [2007] = "cannot_delete_topic", [2008] = "cannot_delete_topic_directory", [2009] = "cannot_poll_topic", [2010] = "topic_id_not_found", [2011] = "topic_name_not_found", [2013] = "topic_name_already_exists", [2014] = "invalid_topic_name", [2015] = "too_many_partitions", [2016] = "invalid_topic_id", [2017] = "cannot_read_topics", [2018] = "invalid_replication_factor", [2019] = "invalid_partitions_count", [2020] = "topic_directory_not_found", [2021] = "too_many_topics", [3000] = "cannot_create_partition", [3001] = "cannot_create_partitions_directory", [3002] = "cannot_create_partition_directory", [3003] = "cannot_open_partition_log_file", [3004] = "cannot_read_partitions", [3005] = "cannot_delete_partition", [3006] = "cannot_delete_partition_directory", [3007] = "partition_not_found", [3008] = "no_partitions", [3009] = "topic_full", [3010] = "cannot_delete_consumer_offsets_directory", [3011] = "cannot_delete_consumer_offset_file", [3012] = "cannot_create_consumer_offsets_directory", [3013] = "partition_id_space_exhausted", [3020] = "cannot_read_consumer_offsets", [3021] = "consumer_offset_not_found", [3022] = "not_resolved_consumer", [3023] = "cannot_open_consumer_offsets_file", [4000] = "segment_not_found", [4001] = "segment_closed", [4002] = "invalid_segment_size", [4003] = "cannot_create_segment_log_file", [4004] = "cannot_create_segment_index_file", [4005] = "cannot_create_segment_time_index_file", [4006] = "cannot_save_messages_to_segment", [4007] = "cannot_save_index_to_segment", [4008] = "cannot_save_time_index_to_segment", [4009] = "invalid_messages_count", [4010] = "cannot_append_message", [4011] = "cannot_read_message", [4012] = "cannot_read_message_id", [4013] = "cannot_read_message_state", [4014] = "cannot_read_message_timestamp", [4015] = "cannot_read_headers_length", [4016] = "cannot_read_headers_payload", [4017] = "too_big_user_headers", [4018] = "invalid_header_key", [4019] = "invalid_header_value", [4020] = "cannot_read_message_length", [4021] = "cannot_read_message_payload", [4022] = "too_big_message_payload", [4023] = "too_many_messages", [4024] = "empty_message_payload", [4025] = "invalid_message_payload_length", [4026] = "cannot_read_message_checksum", [4027] = "invalid_message_checksum", [4028] = "invalid_key_value_length", [4029] = "command_length_error", [4030] = "invalid_segments_count", [4031] = "non_zero_offset", [4032] = "non_zero_timestamp", [4033] = "missing_index", [4034] = "invalid_indexes_byte_size", [4035] = "invalid_indexes_count", [4036] = "invalid_messages_size", [4037] = "too_small_message", [4038] = "invalid_message_timestamp_delta", [4039] = "invalid_batch_checksum", [4040] = "invalid_header_kind", [4041] = "unsupported_option_key", [4042] = "invalid_option_value", [4043] = "options_block_too_large", [4050] = "cannot_send_messages_due_to_client_disconnection", [4051] = "background_send_error", [4052] = "background_send_timeout", [4053] = "background_send_buffer_full", [4054] = "background_worker_disconnected", [4055] = "background_send_buffer_overflow", [4056] = "producer_send_failed", [4057] = "producer_closed", [4100] = "invalid_offset", [4101] = "invalid_reserved_field", [5000] = "consumer_group_id_not_found", [5002] = "invalid_consumer_group_id", [5003] = "consumer_group_name_not_found", [5004] = "consumer_group_name_already_exists", [5005] = "invalid_consumer_group_name", [5006] = "consumer_group_member_not_found", [5007] = "cannot_create_consumer_group_info", [5008] = "cannot_delete_consumer_group_info", [5009] = "consumer_group_partition_not_owned", [6000] = "missing_base_offset_retained_message_batch", [6001] = "missing_last_offset_delta_retained_message_batch", [6002] = "missing_max_timestamp_retained_message_batch", [6003] = "missing_length_retained_message_batch", [6004] = "missing_payload_retained_message_batch", [7000] = "cannot_read_batch_base_offset", [7001] = "cannot_read_batch_length", [7002] = "cannot_read_last_offset_delta", [7003] = "cannot_read_max_timestamp", [7004] = "cannot_read_batch_payload", [8000] = "invalid_connection_string", [9000] = "snapshot_file_completion_failed", [10000] = "cannot_serialize_resource", [10001] = "cannot_deserialize_resource", [10002] = "cannot_read_file", [10003] = "cannot_read_file_metadata", [10004] = "cannot_seek_file", [10005] = "cannot_append_to_file", [10006] = "cannot_write_to_file", [10007] = "cannot_overwrite_file", [10008] = "cannot_delete_file", [10009] = "cannot_sync_file", [10010] = "cannot_read_index_offset", [10011] = "cannot_read_index_position", [10012] = "cannot_read_index_timestamp", [10013] = "timestamp_out_of_range", [11000] = "shard_not_found", [11001] = "shard_communication_error", [12000] = "cannot_bind_to_socket", [12001] = "task_timeout", [13000] = "io_error", [14000] = "already_authenticated", [14001] = "invalid_session", [14003] = "incompatible_protocol_version" }, { [1] = "ping", [10] = "get-stats", [11] = "get-snapshot", [12] = "get-cluster-metadata", [13] = "describe-options", [20] = "get-me", [21] = "get-client", [22] = "get-clients", [31] = "get-user", [32] = "get-users", [33] = "create-user", [34] = "delete-user", [35] = "update-user", [36] = "update-permissions", [37] = "change-password", [38] = "login-user", [39] = "logout-user", [40] = "login-register", [41] = "get-access-tokens", [42] = "create-access-token", [43] = "delete-access-token", [44] = "login-with-access-token", [45] = "login-register-with-access-token", [100] = "poll-messages", [101] = "send-messages", [102] = "flush-unsaved-buffers", [120] = "get-offset", [121] = "store-offset", [122] = "delete-consumer-offset", [200] = "get-stream", [201] = "get-streams", [202] = "create-stream", [203] = "delete-stream", [204] = "update-stream", [205] = "purge-stream", [300] = "get-topic", [301] = "get-topics", [302] = "create-topic", [303] = "delete-topic", [304] = "update-topic", [305] = "purge-topic", [402] = "create-partitions", [403] = "delete-partitions", [503] = "delete-segments", [600] = "get-group", [601] = "get-groups", [602] = "create-group", [603] = "delete-group", [604] = "join-group", [605] = "leave-group", [606] = "sync-group" }
 -- the walk (lua-engine.ts)
 local HEADER, MAX_SIZE, SIZE_AT, COMMAND_AT = 256, 67108864, 48, 60
 local CMD = { request = 5, prepare = 6, prepare_ok = 7, reply = 8, eviction = 13 }
@@ -375,7 +462,10 @@ local function add_layout(tree, tvb, base, layout, limit)
     if at + n > limit then v._cut = f.name break end
     if n > 0 then
       local r = tvb(at, n)
-      if f.t == "u64" then
+      if f.mask then
+        v[f.name] = n
+        tree:add(F[f.a], r, f.mask .. " (" .. n .. " bytes)")
+      elseif f.t == "u64" then
         local x = r:le_uint64()
         v[f.name] = x
         tree:add_le(F[f.a], r)
@@ -560,7 +650,9 @@ local function dissect_batch(tvb, p, stop, tree, index, opts)
 end
 
 -- messages (lua-messages.ts)
-local OP_NAMES, ID_KINDS, PART_KINDS = { [2] = "non-replicated (legacy code at 196)", [160] = "SendMessages" }, { [1] = "numeric", [2] = "string" }, { [1] = "balanced", [2] = "partition id", [3] = "messages key" }
+local OP_NAMES, ID_KINDS, PART_KINDS = { [0] = "reserved", [1] = "register", [2] = "non-replicated", [3] = "logout", [64] = "create-topic-with-assignments", [65] = "create-partitions-with-assignments", [66] = "remove-consumer-group-member", [67] = "complete-consumer-group-revocation", [68] = "truncate-partition", [128] = "create-stream", [129] = "update-stream", [130] = "delete-stream", [131] = "purge-stream", [132] = "create-topic", [133] = "update-topic", [134] = "delete-topic", [135] = "purge-topic", [136] = "create-partitions", [137] = "delete-partitions", [138] = "delete-segments", [139] = "create-consumer-group", [140] = "delete-consumer-group", [141] = "create-user", [142] = "update-user", [143] = "delete-user", [144] = "change-password", [145] = "update-permissions", [146] = "create-personal-access-token", [147] = "delete-personal-access-token", [148] = "join-consumer-group", [149] = "leave-consumer-group", [160] = "send-messages", [161] = "store-consumer-offset", [162] = "delete-consumer-offset" }, { [1] = "numeric", [2] = "string" }, { [1] = "balanced", [2] = "partition id", [3] = "messages key" }
+local STRATEGIES, EVICTION_REASONS = { [1] = "offset", [2] = "timestamp", [3] = "first", [4] = "last", [5] = "next" }, { [0] = "reserved", [1] = "no_session", [2] = "client_release_too_low", [3] = "client_release_too_high", [4] = "invalid_request_operation", [5] = "invalid_request_body", [6] = "invalid_request_body_size", [7] = "session_too_low", [8] = "session_release_mismatch", [9] = "invalid_credentials", [10] = "invalid_token", [11] = "user_inactive", [12] = "session_error", [13] = "stale_client", [14] = "incompatible_protocol", [15] = "malformed_login" }
+local MASK, CONFIRM_SIZE = "\226\128\162\226\128\162\226\128\162\226\128\162", 20
 local ID_WIDTH = { [1] = { 4, 4 }, [2] = { 1, 255 } }
 local PART_WIDTH = { [1] = { 0, 0 }, [2] = { 4, 4 }, [3] = { 1, 255 } }
 local function kib(n) if n < 1024 then return n .. " B" end return string.format("%.0f KiB", n / 1024) end
@@ -638,10 +730,102 @@ local function dissect_poll_reply(tvb, base, stop, tree)
 end
 
 local function op_text(op, legacy)
-  if OP_NAMES[op] and op ~= OP_LEGACY then return OP_NAMES[op] end
-  if op == OP_LEGACY and legacy == LEGACY_POLL then return "PollMessages" end
+  if op == OP_SEND then return "SendMessages" end
   if op == OP_REGISTER then return "Login" end
-  return "operation " .. op .. (op == OP_LEGACY and (" (legacy code " .. legacy .. ")") or "")
+  if op == OP_LEGACY then
+    if legacy == LEGACY_POLL then return "PollMessages" end
+    return LEGACY_NAMES[legacy] or ("legacy code " .. legacy)
+  end
+  return OP_NAMES[op] or ("operation " .. op)
+end
+
+-- an identifier [kind u8][length u8][value] as text: a numeric id, else its UTF-8 name
+local function identifier_text(tvb, p, kind, len)
+  if kind == 1 and len == 4 then return tostring(tvb(p + 2, 4):le_uint()) end
+  return len > 0 and tvb(p + 2, len):string(ENC_UTF_8) or ""
+end
+
+local function dissect_poll_request(tvb, base, stop, tree)
+  local pt = tree:add(F["iggy.poll_request"], tvb(base, stop - base))
+  add_layout(pt, tvb, base, LAYOUT.poll_request_consumer, stop)
+  local p, said = base + 1, {}
+  for _, label in ipairs({ "consumer", "stream_id", "topic_id" }) do
+    if stop - p < 2 then return "PollMessages (cut)" end
+    local kind, len = tvb(p, 1):uint(), tvb(p + 1, 1):uint()
+    if p + 2 + len > stop then return "PollMessages (cut)" end
+    local sub = pt:add(tvb(p, 2 + len), label)
+    add_layout(sub, tvb, p, LAYOUT.poll_request_identifier, stop)
+    said[label] = identifier_text(tvb, p, kind, len)
+    sub:append_text(": " .. said[label])
+    p = p + 2 + len
+  end
+  local v = add_layout(pt, tvb, p, LAYOUT.poll_request_tail, stop)
+  if v._cut then return "PollMessages (cut)" end
+  return "PollMessages stream " .. said.stream_id .. " topic " .. said.topic_id .. " partition " .. (v.partition_flag == 1 and v.partition_id or "any")
+    .. ", " .. (STRATEGIES[v.strategy] or ("strategy " .. v.strategy)) .. " " .. tostring(v.value) .. ", count " .. v.count
+end
+
+-- A login: protocol version, SDK name and version, then a username and password, or a token, then
+-- the context. The secret is shown only as the mask and its length.
+local function dissect_login(tvb, base, stop, tree)
+  local lt = tree:add(F["iggy.login"], tvb(base, stop - base))
+  add_layout(lt, tvb, base, LAYOUT.login_version, stop)
+  local p = base + 4
+  local function name_len(q)
+    if q >= stop then return nil end
+    local n = tvb(q, 1):uint()
+    return q + 1 + n <= stop and n or nil
+  end
+  local function name(label, q, n)
+    local sub = lt:add(tvb(q, 1 + n), label)
+    add_layout(sub, tvb, q, LAYOUT.login_name, stop)
+    local text = n > 0 and tvb(q + 1, n):string(ENC_UTF_8) or ""
+    sub:append_text(": " .. text)
+    return text
+  end
+  for _, label in ipairs({ "sdk_name", "sdk_version" }) do
+    local n = name_len(p)
+    if not n then return "Login (cut)" end
+    name(label, p, n)
+    p = p + 1 + n
+  end
+  local a = name_len(p)
+  if not a then return "Login (cut)" end
+  local after = p + 1 + a
+  local token = after + 4 <= stop and after + 4 + tvb(after, 4):le_uint() == stop
+  local user
+  if not token then
+    user = name("username", p, a)
+    p = after
+  end
+  local s = name_len(p)
+  if not s then return "Login (cut)" end
+  local what = token and "personal access token" or "password"
+  local sub = lt:add(tvb(p, 1 + s), what)
+  add_layout(sub, tvb, p, LAYOUT.login_secret, stop)
+  sub:append_text(": " .. MASK .. " (" .. s .. " bytes)")
+  flag(sub, tvb(p, 1 + s), "login-in-clear", "a " .. what .. " of " .. s .. " bytes over plain TCP (its bytes are never shown)")
+  p = p + 1 + s
+  if p < stop then add_layout(lt, tvb, p, LAYOUT.login_context, stop) end
+  return "Login " .. (user and ("user " .. user) or "with a token") .. ", " .. what .. " " .. MASK .. " (" .. s .. " bytes)"
+end
+
+local function dissect_confirmations(tvb, base, stop, tree)
+  if stop == base then return "Reply to SendMessages" end
+  local ct = tree:add(F["iggy.confirm"], tvb(base, stop - base))
+  local c = add_layout(ct, tvb, base, LAYOUT.confirm_count, stop)
+  if c._cut then return "Reply to SendMessages (cut)" end
+  local p, parts = base + 4, {}
+  for i = 1, c.count do
+    if p + CONFIRM_SIZE > stop then break end
+    local sub = ct:add(tvb(p, CONFIRM_SIZE), "confirmation " .. (i - 1))
+    local v = add_layout(sub, tvb, p, LAYOUT.confirm, stop)
+    local text = "stream " .. v.stream_id .. " topic " .. v.topic_id .. " partition " .. v.partition_id .. " base_offset " .. tostring(v.base_offset)
+    sub:append_text(": " .. text)
+    parts[#parts + 1] = text
+    p = p + CONFIRM_SIZE
+  end
+  return "Reply to SendMessages: " .. (#parts > 0 and table.concat(parts, "; ") or "no confirmation")
 end
 
 -- streams (lua-stream.ts)
@@ -661,12 +845,35 @@ local function dissect_message(tvb, off, size, pinfo, mt)
   local h = add_layout(ht, tvb, off, LAYOUT.header, stop)
   local cmd, key, st = h.command, pinfo.number .. ":" .. off, stream_of(pinfo)
   local body = off + HEADER
+  -- the client is the side that sends requests (or, first seen, talks to the server port)
+  if not st.client_port then
+    if cmd == CMD.request or pinfo.dst_port == iggy.prefs.port then st.client_port = pinfo.src_port
+    elseif cmd == CMD.reply or cmd == CMD.eviction then st.client_port = pinfo.dst_port end
+  end
+  local from_client = pinfo.src_port == st.client_port
+  if (from_client and cmd ~= CMD.request) or (not from_client and cmd ~= CMD.reply and cmd ~= CMD.eviction) then
+    local c = LAYOUT.header.command
+    flag(ht, tvb(off + c.o, c.s), "message-command-unexpected", "command " .. cmd .. " from the " .. (from_client and "client" or "server"))
+  end
+  if iggy.prefs.verify then
+    local sum, sum_body = LAYOUT.header.checksum, LAYOUT.header.checksum_body
+    for _, c in ipairs({ { sum, off + sum.o + sum.s, HEADER - sum.o - sum.s }, { sum_body, body, size - HEADER } }) do
+      local f, r = c[1], tvb(off + c[1].o, c[1].s)
+      if r:raw():find("[^\0]") then
+        local computed = xxh3_64(c[3] > 0 and tvb:raw(c[2], c[3]) or "")
+        local lo, hi = r(0, 8):le_uint64(), r(8, 8):le_uint64()
+        if lo ~= computed or hi:tonumber() ~= 0 then
+          flag(ht, r, "consensus-checksum-mismatch", f.name .. " " .. hex(hi) .. hex(lo):sub(3) .. " != computed " .. hex(computed))
+        end
+      end
+    end
+  end
   if cmd == CMD.request then
     local r = add_layout(ht, tvb, off, LAYOUT.request, stop)
     local what = op_text(r.operation, r.legacy_operation)
     ht:append_text(": request, " .. what)
     if not pinfo.visited and not requests[key] then
-      local rec = { frame = pinfo.number, ts = pinfo.abs_ts, op = r.operation, legacy = r.legacy_operation, what = what }
+      local rec = { frame = pinfo.number, ts = pinfo.abs_ts, op = r.operation, legacy = r.legacy_operation, request = r.request, what = what }
       requests[key] = rec
       st.tail = st.tail + 1
       st.pending[st.tail] = rec
@@ -674,13 +881,26 @@ local function dissect_message(tvb, off, size, pinfo, mt)
     local rec = requests[key]
     if rec and rec.reply then mt:add(F["iggy.response_in"], rec.reply):set_generated() end
     if r.operation == OP_SEND then return dissect_send(tvb, body, stop, mt) end
+    if r.operation == OP_LEGACY and r.legacy_operation == LEGACY_POLL then return dissect_poll_request(tvb, body, stop, mt) end
+    if r.operation == OP_REGISTER and size > HEADER then return dissect_login(tvb, body, stop, mt) end
     if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
     return what
   elseif cmd == CMD.reply then
     local r = add_layout(ht, tvb, off, LAYOUT.reply, stop)
     if not pinfo.visited and replies[key] == nil then
-      local rec = st.pending[st.head]
-      if rec then st.pending[st.head] = nil st.head = st.head + 1 rec.reply = pinfo.number end
+      -- The request with this reply's request number and operation (the newest of several: SDKs keep
+      -- one in flight, so older ones lost their replies to the capture), else the oldest unanswered.
+      local at = st.head
+      for i = st.tail, st.head, -1 do
+        local q = st.pending[i]
+        if q and q.op == r.operation and q.request == r.request then at = i break end
+      end
+      local rec = st.pending[at]
+      if rec then
+        st.pending[at] = nil
+        rec.reply = pinfo.number
+        while st.head <= st.tail and not st.pending[st.head] do st.head = st.head + 1 end
+      end
       replies[key] = rec and { req = rec, latency = pinfo.abs_ts - rec.ts } or false
     end
     local link = replies[key]
@@ -695,12 +915,13 @@ local function dissect_message(tvb, off, size, pinfo, mt)
     ht:append_text(": reply to " .. what)
     if r.status ~= 0 then
       local rs = LAYOUT.reply.status
-      local name = IGGY_ERRORS and IGGY_ERRORS[r.status] or "IggyError"
+      local name = IGGY_ERRORS[r.status] or "unknown IggyError"
       flag(ht, tvb(off + rs.o, rs.s), "reply-status", "status " .. r.status .. " (" .. name .. ")")
       if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
       return "Reply status " .. r.status .. " (" .. name .. ")"
     end
     if req and req.op == OP_LEGACY and req.legacy == LEGACY_POLL and size > HEADER then return dissect_poll_reply(tvb, body, stop, mt) end
+    if (req and req.op or r.operation) == OP_SEND then return dissect_confirmations(tvb, body, stop, mt) end
     if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
     return "Reply to " .. what
   elseif cmd == CMD.prepare then
@@ -712,8 +933,13 @@ local function dissect_message(tvb, off, size, pinfo, mt)
     end
     return "Prepare op " .. tostring(r.op) .. (b and (", " .. msgs(b.header.message_count)) or "")
   end
+  if cmd == CMD.eviction then
+    local e = add_layout(ht, tvb, off, LAYOUT.eviction, stop)
+    ht:append_text(": eviction")
+    if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+    return "Eviction: reason " .. tostring(e.reason) .. " (" .. (EVICTION_REASONS[e.reason] or "unknown") .. ")"
+  end
   if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
-  if cmd == CMD.eviction then return "Eviction" end
   if cmd == CMD.prepare_ok then return "PrepareOk" end
   return "Command " .. cmd
 end

@@ -4,7 +4,26 @@
  * wireshark` and `npm run wireshark` write what it returns.
  */
 import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS } from "../../format/fields.ts";
-import { COMMAND, CONSENSUS_COMMON_FIELDS, OPERATION_NAMES, PREPARE_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "../../format/containers/consensus.ts";
+import { COMMAND, CONSENSUS_COMMON_FIELDS, PREPARE_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "../../format/containers/consensus.ts";
+import {
+  CONFIRMATION_COUNT_FIELDS,
+  CONFIRMATION_FIELDS,
+  CONSUMER_KIND_NAMES,
+  EVICTION_FIELDS,
+  EVICTION_REASON_NAMES,
+  LEGACY_COMMAND_NAME_OF,
+  LOGIN_CONTEXT_FIELDS,
+  LOGIN_NAME_FIELDS,
+  LOGIN_SECRET_FIELDS,
+  LOGIN_VERSION_FIELDS,
+  OPERATION_NAME_OF,
+  POLL_REQUEST_CONSUMER_FIELDS,
+  POLL_REQUEST_IDENTIFIER_FIELDS,
+  POLL_REQUEST_TAIL_FIELDS,
+  POLLING_STRATEGY_NAMES,
+  SECRET_MASK,
+} from "../../format/containers/protocol.ts";
+import { iggyError } from "../../format/iggy-errors.ts";
 import { POLL_PREFIX_FIELDS } from "../../format/containers/poll-reply.ts";
 import {
   IDENTIFIER_KIND_NAMES,
@@ -29,9 +48,10 @@ const COMMAND_NAMES: Record<number, string> = Object.fromEntries(
 /** Every layout the dissector decodes, by the name its walk uses. */
 export const DISSECTOR_LAYOUTS: readonly DissectorLayout[] = [
   { name: "header", fields: CONSENSUS_COMMON_FIELDS, valueNames: { "consensus.command": COMMAND_NAMES } },
-  { name: "request", fields: REQUEST_FIELDS, valueNames: { "request.operation": OPERATION_NAMES } },
-  { name: "reply", fields: REPLY_FIELDS, valueNames: { "reply.operation": OPERATION_NAMES } },
-  { name: "prepare", fields: PREPARE_FIELDS, valueNames: { "prepare.operation": OPERATION_NAMES } },
+  { name: "request", fields: REQUEST_FIELDS, valueNames: { "request.operation": OPERATION_NAME_OF, "request.legacy_operation": LEGACY_COMMAND_NAME_OF } },
+  { name: "reply", fields: REPLY_FIELDS, valueNames: { "reply.operation": OPERATION_NAME_OF, "reply.status": iggyErrorNames() } },
+  { name: "prepare", fields: PREPARE_FIELDS, valueNames: { "prepare.operation": OPERATION_NAME_OF } },
+  { name: "eviction", fields: EVICTION_FIELDS, valueNames: { "eviction.reason": EVICTION_REASON_NAMES } },
   { name: "send_metadata", fields: SEND_METADATA_LENGTH_FIELDS },
   { name: "send_identifier", fields: SEND_IDENTIFIER_FIELDS, valueNames: { "send.identifier_kind": IDENTIFIER_KIND_NAMES } },
   { name: "send_partitioning", fields: SEND_PARTITIONING_FIELDS, valueNames: { "send.partitioning_kind": PARTITIONING_KIND_NAMES } },
@@ -39,10 +59,27 @@ export const DISSECTOR_LAYOUTS: readonly DissectorLayout[] = [
   { name: "poll_prefix", fields: POLL_PREFIX_FIELDS },
   { name: "batch", fields: BATCH_HEADER_FIELDS },
   { name: "frame", fields: FRAME_HEADER_FIELDS },
+  { name: "poll_request_consumer", fields: POLL_REQUEST_CONSUMER_FIELDS, valueNames: { "poll_request.consumer_kind": CONSUMER_KIND_NAMES } },
+  { name: "poll_request_identifier", fields: POLL_REQUEST_IDENTIFIER_FIELDS, valueNames: { "poll_request.identifier_kind": IDENTIFIER_KIND_NAMES } },
+  { name: "poll_request_tail", fields: POLL_REQUEST_TAIL_FIELDS, valueNames: { "poll_request.strategy": POLLING_STRATEGY_NAMES } },
+  { name: "login_version", fields: LOGIN_VERSION_FIELDS },
+  { name: "login_name", fields: LOGIN_NAME_FIELDS },
+  { name: "login_secret", fields: LOGIN_SECRET_FIELDS, secret: { kinds: ["login.secret"], mask: SECRET_MASK } },
+  { name: "login_context", fields: LOGIN_CONTEXT_FIELDS },
+  { name: "confirm_count", fields: CONFIRMATION_COUNT_FIELDS },
+  { name: "confirm", fields: CONFIRMATION_FIELDS },
 ];
 
-/** IggyError names by code, for the reply status; empty until the code list lands in src/format. */
-const IGGY_ERROR_NAMES: Readonly<Record<number, string>> = {};
+/** IggyError names by code (the reply status), from the generated upstream table. */
+function iggyErrorNames(): Record<number, string> {
+  const names: Record<number, string> = {};
+  // The table keeps its rows private; codes are below 65536 (iggy_error.rs).
+  for (let code = 1; code < 0x10000; code++) {
+    const e = iggyError(code);
+    if (e) names[code] = e.name;
+  }
+  return names;
+}
 
 /** The whole dissector as Lua 5.2 text for Wireshark and tshark 4.0 or later. */
 export function wiresharkDissector(): string {
@@ -53,7 +90,7 @@ export function wiresharkDissector(): string {
     "do",
     XXH3_LUA,
     declarationsLua(DISSECTOR_LAYOUTS, EXTRA_FIELDS),
-    `local IGGY_ERRORS = ${luaNumberMap(IGGY_ERROR_NAMES)}`,
+    `local IGGY_ERRORS, LEGACY_NAMES = ${luaNumberMap(iggyErrorNames())}, ${luaNumberMap(LEGACY_COMMAND_NAME_OF)}`,
     engineLua(),
     messagesLua(),
     streamLua(),

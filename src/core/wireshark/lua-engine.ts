@@ -85,7 +85,10 @@ local function add_layout(tree, tvb, base, layout, limit)
     if at + n > limit then v._cut = f.name break end
     if n > 0 then
       local r = tvb(at, n)
-      if f.t == "u64" then
+      if f.mask then
+        v[f.name] = n
+        tree:add(F[f.a], r, f.mask .. " (" .. n .. " bytes)")
+      elseif f.t == "u64" then
         local x = r:le_uint64()
         v[f.name] = x
         tree:add_le(F[f.a], r)

@@ -15,6 +15,8 @@ export interface DissectorLayout {
   readonly name: string;
   readonly fields: readonly FieldSpec[];
   readonly valueNames?: Readonly<Record<string, Readonly<Record<number, string>>>>;
+  /** Kinds whose bytes are never shown: the field is a string of `mask` and the byte count. */
+  readonly secret?: { readonly kinds: readonly string[]; readonly mask: string };
 }
 
 /** A field of the dissector that no layout row describes (structure items, variable parts, links). */
@@ -97,14 +99,15 @@ export function declarationsLua(layouts: readonly DissectorLayout[], extras: rea
       const show = showOf(f);
       const names = layout.valueNames?.[f.kind];
       const base = show === "checksum" ? "base.HEX" : f.type === "u128" || f.type === "bytes" ? "base.NONE" : "base.DEC";
-      declare(abbrev, fieldDecl(abbrev, PROTO_FIELD[f.type], f.name, base, names ? luaNumberMap(names) : "nil", f.description));
+      const mask = layout.secret?.kinds.includes(f.kind) ? layout.secret.mask : undefined;
+      declare(abbrev, fieldDecl(abbrev, mask ? "string" : PROTO_FIELD[f.type], f.name, base, names ? luaNumberMap(names) : "nil", f.description));
       const date = show === "micros" ? `${abbrev}_date` : undefined;
       if (date) declare(date, fieldDecl(date, "absolute_time", `${f.name} (date)`, "base.UTC", "nil", `${f.name} as a UTC date (microseconds since 1970).`));
       const computed = show === "checksum" && f.type === "u64" ? `${abbrev}_computed` : undefined;
       if (computed)
         declare(computed, fieldDecl(computed, "uint64", `${f.name} (computed)`, "base.HEX", "nil", `XXH3-64 the dissector computed for ${f.name}.`));
       const code = f.role === "reserved" ? reservedCode(f) : undefined;
-      rows.push(luaValue({ a: abbrev, name: f.name, o: f.offset, s: f.size, t: f.type, role: f.role, date, computed, code }));
+      rows.push(luaValue({ a: abbrev, name: f.name, o: f.offset, s: f.size, t: f.type, role: f.role, date, computed, code, mask }));
     }
     out.push(`LAYOUT.${layout.name} = {\n  ${rows.join(",\n  ")},\n}`);
   }
@@ -131,6 +134,19 @@ export const EXTRA_FIELDS: readonly ExtraField[] = [
   { abbrev: "iggy.header", kind: "none", name: "Consensus header", description: "The 256-byte consensus header." },
   { abbrev: "iggy.send", kind: "none", name: "SendMessages body", description: "Metadata, then one producer batch." },
   { abbrev: "iggy.poll", kind: "none", name: "Poll reply body", description: "A 16-byte prefix, then batches." },
+  {
+    abbrev: "iggy.poll_request",
+    kind: "none",
+    name: "PollMessages request body",
+    description: "Consumer, stream and topic identifiers, then partition, strategy, value, count, auto-commit.",
+  },
+  {
+    abbrev: "iggy.login",
+    kind: "none",
+    name: "Login body",
+    description: "Protocol version, SDK name and version, username and password (or a token), context.",
+  },
+  { abbrev: "iggy.confirm", kind: "none", name: "Send confirmations", description: "A count, then one confirmation per partition written." },
   { abbrev: "iggy.body", kind: "bytes", name: "body", description: "A body the dissector shows raw." },
   { abbrev: "iggy.batch", kind: "none", name: "Batch", description: "One batch: a 256-byte header, then frames." },
   { abbrev: "iggy.frame", kind: "none", name: "Frame", description: "One message frame: a 48-byte header, payload, user headers." },

@@ -23,12 +23,35 @@ local function dissect_message(tvb, off, size, pinfo, mt)
   local h = add_layout(ht, tvb, off, LAYOUT.header, stop)
   local cmd, key, st = h.command, pinfo.number .. ":" .. off, stream_of(pinfo)
   local body = off + HEADER
+  -- the client is the side that sends requests (or, first seen, talks to the server port)
+  if not st.client_port then
+    if cmd == CMD.request or pinfo.dst_port == iggy.prefs.port then st.client_port = pinfo.src_port
+    elseif cmd == CMD.reply or cmd == CMD.eviction then st.client_port = pinfo.dst_port end
+  end
+  local from_client = pinfo.src_port == st.client_port
+  if (from_client and cmd ~= CMD.request) or (not from_client and cmd ~= CMD.reply and cmd ~= CMD.eviction) then
+    local c = LAYOUT.header.command
+    flag(ht, tvb(off + c.o, c.s), "message-command-unexpected", "command " .. cmd .. " from the " .. (from_client and "client" or "server"))
+  end
+  if iggy.prefs.verify then
+    local sum, sum_body = LAYOUT.header.checksum, LAYOUT.header.checksum_body
+    for _, c in ipairs({ { sum, off + sum.o + sum.s, HEADER - sum.o - sum.s }, { sum_body, body, size - HEADER } }) do
+      local f, r = c[1], tvb(off + c[1].o, c[1].s)
+      if r:raw():find("[^\\0]") then
+        local computed = xxh3_64(c[3] > 0 and tvb:raw(c[2], c[3]) or "")
+        local lo, hi = r(0, 8):le_uint64(), r(8, 8):le_uint64()
+        if lo ~= computed or hi:tonumber() ~= 0 then
+          flag(ht, r, "consensus-checksum-mismatch", f.name .. " " .. hex(hi) .. hex(lo):sub(3) .. " != computed " .. hex(computed))
+        end
+      end
+    end
+  end
   if cmd == CMD.request then
     local r = add_layout(ht, tvb, off, LAYOUT.request, stop)
     local what = op_text(r.operation, r.legacy_operation)
     ht:append_text(": request, " .. what)
     if not pinfo.visited and not requests[key] then
-      local rec = { frame = pinfo.number, ts = pinfo.abs_ts, op = r.operation, legacy = r.legacy_operation, what = what }
+      local rec = { frame = pinfo.number, ts = pinfo.abs_ts, op = r.operation, legacy = r.legacy_operation, request = r.request, what = what }
       requests[key] = rec
       st.tail = st.tail + 1
       st.pending[st.tail] = rec
@@ -36,13 +59,26 @@ local function dissect_message(tvb, off, size, pinfo, mt)
     local rec = requests[key]
     if rec and rec.reply then mt:add(F["iggy.response_in"], rec.reply):set_generated() end
     if r.operation == OP_SEND then return dissect_send(tvb, body, stop, mt) end
+    if r.operation == OP_LEGACY and r.legacy_operation == LEGACY_POLL then return dissect_poll_request(tvb, body, stop, mt) end
+    if r.operation == OP_REGISTER and size > HEADER then return dissect_login(tvb, body, stop, mt) end
     if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
     return what
   elseif cmd == CMD.reply then
     local r = add_layout(ht, tvb, off, LAYOUT.reply, stop)
     if not pinfo.visited and replies[key] == nil then
-      local rec = st.pending[st.head]
-      if rec then st.pending[st.head] = nil st.head = st.head + 1 rec.reply = pinfo.number end
+      -- The request with this reply's request number and operation (the newest of several: SDKs keep
+      -- one in flight, so older ones lost their replies to the capture), else the oldest unanswered.
+      local at = st.head
+      for i = st.tail, st.head, -1 do
+        local q = st.pending[i]
+        if q and q.op == r.operation and q.request == r.request then at = i break end
+      end
+      local rec = st.pending[at]
+      if rec then
+        st.pending[at] = nil
+        rec.reply = pinfo.number
+        while st.head <= st.tail and not st.pending[st.head] do st.head = st.head + 1 end
+      end
       replies[key] = rec and { req = rec, latency = pinfo.abs_ts - rec.ts } or false
     end
     local link = replies[key]
@@ -57,12 +93,13 @@ local function dissect_message(tvb, off, size, pinfo, mt)
     ht:append_text(": reply to " .. what)
     if r.status ~= 0 then
       local rs = LAYOUT.reply.status
-      local name = IGGY_ERRORS and IGGY_ERRORS[r.status] or "IggyError"
+      local name = IGGY_ERRORS[r.status] or "unknown IggyError"
       flag(ht, tvb(off + rs.o, rs.s), "reply-status", "status " .. r.status .. " (" .. name .. ")")
       if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
       return "Reply status " .. r.status .. " (" .. name .. ")"
     end
     if req and req.op == OP_LEGACY and req.legacy == LEGACY_POLL and size > HEADER then return dissect_poll_reply(tvb, body, stop, mt) end
+    if (req and req.op or r.operation) == OP_SEND then return dissect_confirmations(tvb, body, stop, mt) end
     if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
     return "Reply to " .. what
   elseif cmd == CMD.prepare then
@@ -74,8 +111,13 @@ local function dissect_message(tvb, off, size, pinfo, mt)
     end
     return "Prepare op " .. tostring(r.op) .. (b and (", " .. msgs(b.header.message_count)) or "")
   end
+  if cmd == CMD.eviction then
+    local e = add_layout(ht, tvb, off, LAYOUT.eviction, stop)
+    ht:append_text(": eviction")
+    if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+    return "Eviction: reason " .. tostring(e.reason) .. " (" .. (EVICTION_REASONS[e.reason] or "unknown") .. ")"
+  end
   if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
-  if cmd == CMD.eviction then return "Eviction" end
   if cmd == CMD.prepare_ok then return "PrepareOk" end
   return "Command " .. cmd
 end
