@@ -987,12 +987,13 @@ end
 
 -- A TCP payload that starts with a consensus header whose size and command check out (captures.md).
 local function heuristic(tvb, pinfo, tree)
-  if tvb:len() < HEADER then return false end
+  local n = tvb:len()
+  if n <= COMMAND_AT then return false end
   local size, cmd = tvb(SIZE_AT, 4):le_uint(), tvb(COMMAND_AT, 1):uint()
   if size < HEADER or size > MAX_SIZE then return false end
   if cmd ~= CMD.request and cmd ~= CMD.reply and cmd ~= CMD.eviction then return false end
-  for _, f in ipairs(LAYOUT.header) do
-    if f.role == "reserved" and tvb(f.o, f.s):raw():find("[^\0]") then return false end
+  for _, f in ipairs(LAYOUT.header) do -- reserved bytes are zero (those the first segment holds)
+    if f.role == "reserved" and f.o + f.s <= n and tvb(f.o, f.s):raw():find("[^\0]") then return false end
   end
   pinfo.conversation = iggy
   iggy.dissector(tvb, pinfo, tree)
