@@ -40,9 +40,6 @@ local function rrmxmx(h, len)
   h = h:bxor(h:rshift(35) + len) * PMX2
   return h:bxor(h:rshift(28))
 end
-local function mix16(s, p, k) -- p: 1-based input position, k: 0-based secret offset
-  return mul128_fold64(r64(s, p):bxor(SK[k]), r64(s, p + 8):bxor(SK[k + 8]))
-end
 local function len_0to16(s, n)
   if n > 8 then
     local lo = r64(s, 1):bxor(SK[24]:bxor(SK[32]))
@@ -58,53 +55,91 @@ local function len_0to16(s, n)
   end
   return xxh64_avalanche(SK[56]:bxor(SK[64]))
 end
+-- From 17 bytes on, the arithmetic runs on 32-bit halves in Lua numbers (every intermediate stays
+-- below 2^53, so exact): a UInt64 is a heap object with a finalizer per operation, and collecting
+-- them cost more than the hashing. Only the result becomes a UInt64.
+local TWO32, TWO16, floor, rshift = 4294967296, 65536, math.floor, bit32.rshift
+local function mul32(a, b) -- a * b as (lo, hi)
+  local a0, b0 = a % TWO16, b % TWO16
+  local a1, b1 = (a - a0) / TWO16, (b - b0) / TWO16
+  local mid = a1 * b0 + a0 * b1
+  local m0 = mid % TWO16
+  local lo, hi = a0 * b0 + m0 * TWO16, a1 * b1 + (mid - m0) / TWO16
+  if lo >= TWO32 then return lo - TWO32, hi + 1 end
+  return lo, hi
+end
+local function add64(alo, ahi, blo, bhi)
+  local lo = alo + blo
+  if lo >= TWO32 then return lo - TWO32, (ahi + bhi + 1) % TWO32 end
+  return lo, (ahi + bhi) % TWO32
+end
+local function mul64(alo, ahi, blo, bhi) -- mod 2^64
+  local lo, hi = mul32(alo, blo)
+  local x, y = mul32(alo, bhi), mul32(ahi, blo)
+  return lo, (hi + x + y) % TWO32
+end
+local function fold64(alo, ahi, blo, bhi) -- the 128-bit product's halves xor-ed (mul128_fold64)
+  local w0, c = mul32(alo, blo)
+  local hl0, hl1 = mul32(ahi, blo)
+  local lh0, lh1 = mul32(alo, bhi)
+  local hh0, hh1 = mul32(ahi, bhi)
+  local t1 = c + hl0 + lh0
+  local w1 = t1 % TWO32
+  local t2 = hl1 + lh1 + hh0 + (t1 - w1) / TWO32
+  local w2 = t2 % TWO32
+  return bxor(w0, w2), bxor(w1, (hh1 + (t2 - w2) / TWO32) % TWO32)
+end
+local P1LO, P1HI, MX1LO, MX1HI = P64_1:lower(), P64_1:higher(), PMX1:lower(), PMX1:higher()
+local function avalanche_n(lo, hi)
+  lo = bxor(lo, rshift(hi, 5))
+  lo, hi = mul64(lo, hi, MX1LO, MX1HI)
+  return U(bxor(lo, hi), hi)
+end
+local function mix16(s, p, k) -- p: 1-based input position, k: 0-based secret offset
+  local c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16 = sbyte(s, p, p + 15)
+  return fold64(
+    bxor(c1 + c2 * 256 + c3 * 65536 + c4 * 16777216, SLO[k]), bxor(c5 + c6 * 256 + c7 * 65536 + c8 * 16777216, SHI[k]),
+    bxor(c9 + c10 * 256 + c11 * 65536 + c12 * 16777216, SLO[k + 8]), bxor(c13 + c14 * 256 + c15 * 65536 + c16 * 16777216, SHI[k + 8]))
+end
 local function len_17to128(s, n)
-  local acc = P64_1 * n
+  local lo, hi = mul64(n, 0, P1LO, P1HI)
+  local function mix(p, k) local a, b = mix16(s, p, k) lo, hi = add64(lo, hi, a, b) end
   if n > 32 then
     if n > 64 then
-      if n > 96 then acc = acc + mix16(s, 49, 96) + mix16(s, n - 63, 112) end
-      acc = acc + mix16(s, 33, 64) + mix16(s, n - 47, 80)
+      if n > 96 then mix(49, 96) mix(n - 63, 112) end
+      mix(33, 64) mix(n - 47, 80)
     end
-    acc = acc + mix16(s, 17, 32) + mix16(s, n - 31, 48)
+    mix(17, 32) mix(n - 31, 48)
   end
-  return avalanche(acc + mix16(s, 1, 0) + mix16(s, n - 15, 16))
+  mix(1, 0) mix(n - 15, 16)
+  return avalanche_n(lo, hi)
 end
 local function len_129to240(s, n)
-  local acc = P64_1 * n
-  for i = 0, 7 do acc = acc + mix16(s, 16 * i + 1, 16 * i) end
-  acc = avalanche(acc)
-  local rounds = (n - n % 16) / 16
-  for i = 8, rounds - 1 do acc = acc + mix16(s, 16 * i + 1, 16 * (i - 8) + 3) end
-  return avalanche(acc + mix16(s, n - 15, 119))
+  local lo, hi = mul64(n, 0, P1LO, P1HI)
+  for i = 0, 7 do lo, hi = add64(lo, hi, mix16(s, 16 * i + 1, 16 * i)) end
+  local a = avalanche_n(lo, hi)
+  lo, hi = a:lower(), a:higher()
+  for i = 8, floor(n / 16) - 1 do lo, hi = add64(lo, hi, mix16(s, 16 * i + 1, 16 * (i - 8) + 3)) end
+  lo, hi = add64(lo, hi, mix16(s, n - 15, 119))
+  return avalanche_n(lo, hi)
 end
--- The stripe loop is most of the time on long inputs: a UInt64 is a heap object per operation, so
--- the accumulators run as 32-bit halves in Lua numbers (every intermediate stays below 2^53, exact);
--- scrambling and merging go back to UInt64.
-local TWO32, TWO16, floor = 4294967296, 65536, math.floor
+-- one 64-byte stripe at 1-based p with the secret at byte k
 local function accumulate512(alo, ahi, s, p, k)
   for i = 0, 7 do
     local q = p + 8 * i
     local c1, c2, c3, c4, c5, c6, c7, c8 = sbyte(s, q, q + 7)
     local lo, hi = c1 + c2 * 256 + c3 * 65536 + c4 * 16777216, c5 + c6 * 256 + c7 * 65536 + c8 * 16777216
     local j = i % 2 == 0 and i + 2 or i -- lane i ^ 1, 1-based
-    local l = alo[j] + lo
-    if l >= TWO32 then alo[j], ahi[j] = l - TWO32, (ahi[j] + hi + 1) % TWO32 else alo[j], ahi[j] = l, (ahi[j] + hi) % TWO32 end
-    local a, b = bxor(lo, SLO[k + 8 * i]), bxor(hi, SHI[k + 8 * i])
-    local a0, b0 = a % TWO16, b % TWO16
-    local a1, b1 = (a - a0) / TWO16, (b - b0) / TWO16
-    local mid = a1 * b0 + a0 * b1
-    local m0 = mid % TWO16
-    local plo, phi = a0 * b0 + m0 * TWO16, a1 * b1 + (mid - m0) / TWO16
-    if plo >= TWO32 then plo, phi = plo - TWO32, phi + 1 end
-    l = alo[i + 1] + plo
-    if l >= TWO32 then alo[i + 1], ahi[i + 1] = l - TWO32, (ahi[i + 1] + phi + 1) % TWO32 else alo[i + 1], ahi[i + 1] = l, (ahi[i + 1] + phi) % TWO32 end
+    alo[j], ahi[j] = add64(alo[j], ahi[j], lo, hi)
+    local plo, phi = mul32(bxor(lo, SLO[k + 8 * i]), bxor(hi, SHI[k + 8 * i]))
+    alo[i + 1], ahi[i + 1] = add64(alo[i + 1], ahi[i + 1], plo, phi)
   end
 end
 local function scramble(alo, ahi)
   for i = 1, 8 do
-    local a = U(alo[i], ahi[i])
-    a = a:bxor(a:rshift(47), SK[128 + 8 * (i - 1)]) * P32_1
-    alo[i], ahi[i] = a:lower(), a:higher()
+    local k = 128 + 8 * (i - 1)
+    local lo, hi = bxor(alo[i], rshift(ahi[i], 15), SLO[k]), bxor(ahi[i], SHI[k])
+    alo[i], ahi[i] = mul64(lo, hi, P32_1, 0)
   end
 end
 local INIT = { U(P32_3), P64_1, P64_2, P64_3, P64_4, U(P32_2), P64_5, U(P32_1) }
@@ -119,12 +154,12 @@ local function hash_long(s, n)
   local stripes = floor(((n - 1) - 1024 * blocks) / 64)
   for st = 0, stripes - 1 do accumulate512(alo, ahi, s, blocks * 1024 + st * 64 + 1, st * 8) end
   accumulate512(alo, ahi, s, n - 63, 192 - 64 - 7)
-  local r = P64_1 * n
+  local lo, hi = mul64(n, 0, P1LO, P1HI)
   for i = 0, 3 do
-    local a, b = U(alo[2 * i + 1], ahi[2 * i + 1]), U(alo[2 * i + 2], ahi[2 * i + 2])
-    r = r + mul128_fold64(a:bxor(SK[11 + 16 * i]), b:bxor(SK[11 + 16 * i + 8]))
+    local k, a, b = 11 + 16 * i, 2 * i + 1, 2 * i + 2
+    lo, hi = add64(lo, hi, fold64(bxor(alo[a], SLO[k]), bxor(ahi[a], SHI[k]), bxor(alo[b], SLO[k + 8]), bxor(ahi[b], SHI[k + 8])))
   end
-  return avalanche(r)
+  return avalanche_n(lo, hi)
 end
 local function xxh3_64(s)
   local n = #s

@@ -1,7 +1,8 @@
 /**
  * `node bin/run-ts.mjs scripts/bench-wireshark.ts [--mib 100]`: writes a capture of about N MiB of
  * SendMessages requests (100 messages of 1 KiB a batch, 64 KiB segments) with their replies, then
- * times tshark over it without the dissector, with it, and with it but checksums off.
+ * times tshark over it (wall and CPU, /usr/bin/time) without the dissector, with it, with it but checksums
+ * off, and with -V.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -31,11 +32,15 @@ writeFileSync(capture, pcapOf(messages, { mss: 65483 }));
 writeFileSync(lua, wiresharkDissector());
 console.log(`capture: ${(statSync(capture).size / 2 ** 20).toFixed(1)} MiB, ${messages.length / 2} SendMessages of 100 x 1 KiB + replies`);
 
+// Wall time alone misleads on a shared machine: /usr/bin/time gives the CPU time tshark itself used.
 function time(label: string, args: string[]): void {
-  const start = performance.now();
-  const r = spawnSync("tshark", ["-n", ...args, "-r", capture], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
-  const s = (performance.now() - start) / 1000;
-  console.log(`${label.padEnd(40)} ${s.toFixed(1)} s${r.status === 0 ? "" : ` (exit ${r.status}: ${r.stderr.slice(-200)})`}`);
+  const r = spawnSync("/usr/bin/time", ["-f", "TIME %e %U %S", "tshark", "-n", ...args, "-r", capture], {
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+  });
+  const m = /TIME (\S+) (\S+) (\S+)/.exec(r.stderr);
+  const cpu = m ? (Number(m[2]) + Number(m[3])).toFixed(1) : "?";
+  console.log(`${label.padEnd(40)} ${m ? m[1] : "?"} s wall, ${cpu} s CPU (user + sys)${r.status === 0 ? "" : ` (exit ${r.status}: ${r.stderr.slice(-200)})`}`);
 }
 time("tshark, no dissector", []);
 time("tshark + iggy.lua", ["-X", `lua_script:${lua}`]);
