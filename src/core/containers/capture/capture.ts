@@ -35,6 +35,8 @@ interface ConnState {
   readonly starts: { toServer: boolean; offset: number; packet: number; timeNs: bigint }[];
   /** Indexes of requests not yet answered, oldest first. */
   readonly pending: number[];
+  /** Pending requests whose reply may have been lost in a gap of the server's stream. */
+  readonly maybeAnswered: Set<number>;
 }
 
 /** Opens a capture from its source. Never throws on bad input: every problem is a diagnostic. */
@@ -77,7 +79,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
         messages: [],
         pieces: { toServer: tcp.dirs.get(tcp.client)!.pieces, toClient: tcp.dirs.get(tcp.server)!.pieces },
       };
-      const state: ConnState = { tcp, conn, starts: [], pending: [] };
+      const state: ConnState = { tcp, conn, starts: [], pending: [], maybeAnswered: new Set() };
       states.push(state);
       byTcp.set(tcp, state);
       return index;
@@ -93,6 +95,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     gap(tcp, toServer, offset, length, packet, message) {
       const s = byTcp.get(tcp)!;
       s.conn.gaps.push({ toServer, streamOffset: offset, bytes: length, packet });
+      if (!toServer) for (const i of s.pending) s.maybeAnswered.add(i);
       const start = message === null ? offset : offset - s.starts[message]!.offset;
       add(
         "tcp-gap",
@@ -154,8 +157,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     let answered: AnsweredRequest | null = null;
     let replyTo: number | null = null;
     if (isReply) {
-      const k = s.pending.length > 1 ? s.pending.findIndex((i) => matches(s.conn.messages[i], request, operation)) : 0;
-      const pick = s.pending.length === 0 ? -1 : k < 0 ? 0 : k;
+      const pick = pickRequest(s, request, operation);
       if (pick < 0) local("reply-unmatched", 0, Math.min(CONSENSUS_HEADER_SIZE, Math.max(head.length, 1)), `${label}: a reply with no request waiting on connection ${connection}`);
       else {
         replyTo = s.pending.splice(pick, 1)[0]!;
@@ -287,6 +289,23 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
 
 function matches(req: CaptureMessage | undefined, request: bigint | null, operation: number | null): boolean {
   return !!req && req.request === request && req.operation === operation;
+}
+
+/**
+ * The request a reply answers, as a position in `pending`: lockstep takes the oldest; with several in
+ * flight the first whose request and operation match; requests whose reply a gap may have swallowed
+ * come last. -1 when none waits.
+ */
+function pickRequest(s: ConnState, request: bigint | null, operation: number | null): number {
+  if (s.pending.length === 0) return -1;
+  if (s.pending.length === 1) return 0;
+  const fresh = (i: number) => !s.maybeAnswered.has(i);
+  const match = (i: number) => matches(s.conn.messages[i], request, operation);
+  for (const test of [(i: number) => fresh(i) && match(i), match, fresh]) {
+    const k = s.pending.findIndex(test);
+    if (k >= 0) return k;
+  }
+  return 0;
 }
 
 function packetOf(s: ConnState, toServer: boolean, m: CutMessage, start: number): number {

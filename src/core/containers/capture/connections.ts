@@ -103,19 +103,22 @@ class Direction implements StreamSink {
     }
   }
 
-  /** The first header's bytes, if they arrived whole and first. */
+  /**
+   * The first header's bytes seen from the stream's start, once a header's worth of the stream has
+   * passed (fewer when a gap cut them: a snap length keeps the size and command); null before.
+   */
   head(): Uint8Array | null {
     if (!this.probe || this.probeBytes < CONSENSUS_HEADER_SIZE) return null;
     const out = new Uint8Array(CONSENSUS_HEADER_SIZE);
     let at = 0;
     for (const d of this.probe) {
-      if (!d.bytes) return new Uint8Array(0);
+      if (!d.bytes || d.offset !== at) break;
       const n = Math.min(d.length, CONSENSUS_HEADER_SIZE - at);
       out.set(d.bytes.subarray(0, n), at);
       at += n;
       if (at === CONSENSUS_HEADER_SIZE) break;
     }
-    return out;
+    return out.subarray(0, at);
   }
 }
 
@@ -159,6 +162,7 @@ export class TcpConnection {
       if (!s.ack && this.synFrom === null) this.synFrom = s.src;
     }
     if (s.fin || s.rst) this.closed = true;
+    if (s.ack) this.dirs.get(s.dst)!.reassembler.ack(s.ack ? s.ackSeq : 0);
     const payload = data.subarray(s.payloadStart, s.payloadStart + s.captured);
     const seq = s.syn ? (s.seq + 1) >>> 0 : s.seq;
     if (payload.length + s.missing > 0) this.sawData = true;
@@ -167,6 +171,7 @@ export class TcpConnection {
       if (this.state === "iggy") this.events.truncated(this, t);
       else this.truncatedHeld.push(t);
     }
+    if (s.fin) dir.reassembler.fin(seq, payload.length + s.missing);
     dir.reassembler.segment(seq, payload, s.missing, packet.number, packet.timeNs, packet.dataStart + s.payloadStart);
   }
 
@@ -175,8 +180,8 @@ export class TcpConnection {
     if (this.state !== "probing") return;
     const head = dir.head();
     if (head === null) return;
-    if (plausibleHeader(head, 0, CLIENT_COMMANDS)) this.recognize(dir.src, "the first bytes from the client are a consensus request header");
-    else if (plausibleHeader(head, 0, SERVER_COMMANDS)) this.recognize(this.other(dir.src), "the first bytes from the server are a consensus reply header");
+    if (plausibleHeader(head, 0, CLIENT_COMMANDS, true)) this.recognize(dir.src, "the first bytes from the client are a consensus request header");
+    else if (plausibleHeader(head, 0, SERVER_COMMANDS, true)) this.recognize(this.other(dir.src), "the first bytes from the server are a consensus reply header");
     else this.giveUp();
   }
 

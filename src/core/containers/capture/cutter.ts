@@ -38,12 +38,13 @@ export interface CutterSink {
 }
 
 /** True when the 256 bytes at `at` look like a consensus header a side may send (size in range, command, zero reserved_frame). */
-export function plausibleHeader(b: Uint8Array, at: number, commands: readonly number[]): boolean {
-  if (at + CONSENSUS_HEADER_SIZE > b.length) return false;
+export function plausibleHeader(b: Uint8Array, at: number, commands: readonly number[], partial = false): boolean {
+  // A partial head (a snap length cut the rest) still shows its size and command from 62 bytes on.
+  if (at + (partial ? 62 : CONSENSUS_HEADER_SIZE) > b.length) return false;
   const size = (b[at + 48]! | (b[at + 49]! << 8) | (b[at + 50]! << 16) | (b[at + 51]! << 24)) >>> 0;
   if (size < CONSENSUS_HEADER_SIZE || size > MAX_MESSAGE_SIZE) return false;
   if (!commands.includes(b[at + 60]!)) return false;
-  for (let i = at + 62; i < at + 128; i++) if (b[i] !== 0) return false;
+  for (let i = at + 62; i < Math.min(at + 128, b.length); i++) if (b[i] !== 0) return false;
   return true;
 }
 

@@ -12,6 +12,8 @@ export interface TcpSegment {
   readonly srcPort: number;
   readonly dstPort: number;
   readonly seq: number;
+  /** The acknowledgement number (meaningful when ack is set). */
+  readonly ackSeq: number;
   readonly syn: boolean;
   readonly fin: boolean;
   readonly rst: boolean;
@@ -159,6 +161,7 @@ function tcp(b: Uint8Array, at: number, ipEnd: number, srcAddr: string, dstAddr:
     srcPort,
     dstPort,
     seq,
+    ackSeq: be32(b, at + 8),
     syn: (flags & 0x02) !== 0,
     fin: (flags & 0x01) !== 0,
     rst: (flags & 0x04) !== 0,

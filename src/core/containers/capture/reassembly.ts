@@ -42,6 +42,10 @@ export class StreamReassembler {
   private pendingBytes = 0;
   /** True once a SYN fixed the base. */
   sawSyn = false;
+  /** The highest stream offset the receiver acknowledged: bytes before it reached the receiver, seen or not. */
+  private acked = 0;
+  /** Stream offset of the FIN (it takes a sequence number, not a byte), or null. */
+  private finAt: number | null = null;
 
   constructor(
     private readonly sink: StreamSink,
@@ -80,12 +84,38 @@ export class StreamReassembler {
     this.add({ offset, bytes, length: bytes.length, packet, timeNs, fileOffset }, true);
     if (missing) this.add({ offset: offset + bytes.length, bytes: null, length: missing, packet, timeNs, fileOffset: -1 }, false);
     this.deliver();
+    this.resolveAcked();
     while (this.pendingBytes > MAX_PENDING && this.pending.length) this.skipHole();
   }
 
-  /** The end of the capture: every hole before waiting bytes is a gap. */
+  /**
+   * The receiver acknowledged everything before `seq`: a hole below it will never be retransmitted,
+   * so the capture missed it, and it is a gap now rather than when memory runs out.
+   */
+  ack(seq: number): void {
+    if (this.base === null) return;
+    const offset = this.offsetOf(seq);
+    if (offset > this.acked) this.acked = offset;
+    this.resolveAcked();
+  }
+
+  /** A FIN after `length` payload bytes at `seq`: the stream ends there. */
+  fin(seq: number, length: number): void {
+    if (this.finAt === null) this.finAt = this.offsetOf(seq) + length;
+  }
+
+  private resolveAcked(): void {
+    while (this.pending.length && this.pending[0]!.offset < this.acked && this.pending[0]!.offset > this.next) this.skipHole();
+  }
+
+  /** The end of the capture: every hole before waiting bytes is a gap, and so are bytes acknowledged but never seen. */
   finish(): void {
     while (this.pending.length) this.skipHole();
+    const end = this.finAt === null ? this.acked : Math.min(this.acked, this.finAt);
+    if (end > this.next && end - this.next < 2 ** 31) {
+      this.sink.gap(this.next, end - this.next, null);
+      this.next = end;
+    }
   }
 
   /** Bytes waiting behind a hole. */
