@@ -128,7 +128,9 @@ export function messageLine(conn: CaptureConnection, m: CaptureMessage, digits: 
   const latency = m.latencyMicros === null || m.toServer ? "" : `${(m.latencyMicros / 1000).toFixed(3)} ms`;
   const batches = m.batches.length ? `${plural(m.batches.length, "batch", "batches")}, ${plural(m.frames, "msg", "msgs")}` : "";
   const n = m.counts;
-  const findings = [n.errors && plural(n.errors, "error"), n.warnings && plural(n.warnings, "warning"), n.infos && plural(n.infos, "info", "infos")].filter(Boolean).join(", ");
+  const findings = [n.errors && plural(n.errors, "error"), n.warnings && plural(n.warnings, "warning"), n.infos && plural(n.infos, "info", "infos")]
+    .filter(Boolean)
+    .join(", ");
   const cols = [
     `${conn.index}:${m.index}`.padEnd(7),
     time,
@@ -228,10 +230,13 @@ export async function extractCapture(input: CaptureInput, what: { message: strin
     if (!m) throw new UsageError(`iggy-batch: --message takes CONNECTION:INDEX (e.g. 0:4), not ${JSON.stringify(terminalText(what.message))}`);
     const conn = c.connections[Number(m[1])];
     const msg = conn?.messages[Number(m[2])];
-    if (!conn || !msg) throw new UsageError(`iggy-batch: no message ${what.message} in ${terminalText(input.name)} (${plural(c.connections.length, "connection")})`);
+    if (!conn || !msg)
+      throw new UsageError(`iggy-batch: no message ${what.message} in ${terminalText(input.name)} (${plural(c.connections.length, "connection")})`);
     const got = readMessage(input.source, conn, msg);
     if (!got || got.missing.length)
-      throw new UsageError(`iggy-batch: message ${what.message} was not captured whole (${got ? "bytes missing in a gap" : "its size was never seen"}); nothing written`);
+      throw new UsageError(
+        `iggy-batch: message ${what.message} was not captured whole (${got ? "bytes missing in a gap" : "its size was never seen"}); nothing written`,
+      );
     if (msg.secret) throw new UsageError(`iggy-batch: message ${what.message} is a login: its secret is never written out`);
     return [got.bytes];
   }

@@ -311,7 +311,11 @@ async function extract(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   if (!capture || !("source" in capture)) throw new UsageError(`iggy-batch: cannot read ${terminalText(path)}`);
   let parts: Uint8Array[];
   try {
-    parts = await extractCapture(capture, { message: typeof message === "string" ? message : null, batches: has(parsed, "--batches") }, parsePort(parsed.options.get("--port")));
+    parts = await extractCapture(
+      capture,
+      { message: typeof message === "string" ? message : null, batches: has(parsed, "--batches") },
+      parsePort(parsed.options.get("--port")),
+    );
   } finally {
     capture.close();
   }
@@ -322,7 +326,10 @@ async function extract(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
     total += p.length;
   }
   await sink.end();
-  if (out !== "-") process.stderr.write(`iggy-batch: wrote ${total} bytes${typeof message === "string" ? "" : ` (${plural(parts.length, "batch", "batches")})`} to ${terminalText(out)}\n`);
+  if (out !== "-")
+    process.stderr.write(
+      `iggy-batch: wrote ${total} bytes${typeof message === "string" ? "" : ` (${plural(parts.length, "batch", "batches")})`} to ${terminalText(out)}\n`,
+    );
   return 0;
 }
 

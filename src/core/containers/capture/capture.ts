@@ -148,17 +148,33 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       counts[sev === "error" ? "errors" : sev === "warning" ? "warnings" : "infos"]++;
     };
     const label = `message ${m.index} (${toServer ? "client → server" : "server → client"})`;
-    if (!m.sizeValid)
-      local("message-size-invalid", 48, 52, `${label}: size ${m.size} is outside 256..67108864; the stream cannot be cut past it`);
+    if (!m.sizeValid) local("message-size-invalid", 48, 52, `${label}: size ${m.size} is outside 256..67108864; the stream cannot be cut past it`);
     if (command !== null && !(toServer ? CLIENT_COMMANDS : SERVER_COMMANDS).includes(command))
-      local("message-command-unexpected", 60, 61, `${label}: command ${command}; a ${toServer ? "client sends 5 (request)" : "server sends 8 (reply) or 13 (eviction)"}`);
-    if (!m.ended) local("message-incomplete", 0, Math.max(head.length, 1), `${label}: the stream ends inside it, ${m.size === null ? "before its size was seen" : `${m.size} bytes long`}`);
+      local(
+        "message-command-unexpected",
+        60,
+        61,
+        `${label}: command ${command}; a ${toServer ? "client sends 5 (request)" : "server sends 8 (reply) or 13 (eviction)"}`,
+      );
+    if (!m.ended)
+      local(
+        "message-incomplete",
+        0,
+        Math.max(head.length, 1),
+        `${label}: the stream ends inside it, ${m.size === null ? "before its size was seen" : `${m.size} bytes long`}`,
+      );
     // Pairing: lockstep, or request + operation where several are in flight.
     let answered: AnsweredRequest | null = null;
     let replyTo: number | null = null;
     if (isReply) {
       const pick = pickRequest(s, request, operation);
-      if (pick < 0) local("reply-unmatched", 0, Math.min(CONSENSUS_HEADER_SIZE, Math.max(head.length, 1)), `${label}: a reply with no request waiting on connection ${connection}`);
+      if (pick < 0)
+        local(
+          "reply-unmatched",
+          0,
+          Math.min(CONSENSUS_HEADER_SIZE, Math.max(head.length, 1)),
+          `${label}: a reply with no request waiting on connection ${connection}`,
+        );
       else {
         replyTo = s.pending.splice(pick, 1)[0]!;
         const req = s.conn.messages[replyTo]!;
@@ -190,7 +206,12 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       }
       for (const d of decoded.findings) local(d.code, d.start, d.end, d.message, d.batch, d.frame);
       if (secret)
-        local("login-in-clear", secret.start, secret.end, `${label}: a login carries its ${plural(secret.end - secret.start, "byte")} secret in clear over plain TCP (shown as ••••)`);
+        local(
+          "login-in-clear",
+          secret.start,
+          secret.end,
+          `${label}: a login carries its ${plural(secret.end - secret.start, "byte")} secret in clear over plain TCP (shown as ••••)`,
+        );
     }
     const start = s.starts[m.index]!;
     const msg: CaptureMessage = {

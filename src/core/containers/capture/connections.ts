@@ -181,7 +181,8 @@ export class TcpConnection {
     const head = dir.head();
     if (head === null) return;
     if (plausibleHeader(head, 0, CLIENT_COMMANDS, true)) this.recognize(dir.src, "the first bytes from the client are a consensus request header");
-    else if (plausibleHeader(head, 0, SERVER_COMMANDS, true)) this.recognize(this.other(dir.src), "the first bytes from the server are a consensus reply header");
+    else if (plausibleHeader(head, 0, SERVER_COMMANDS, true))
+      this.recognize(this.other(dir.src), "the first bytes from the server are a consensus reply header");
     else this.giveUp();
   }
 

@@ -98,13 +98,25 @@ function readPcap(reader: WindowReader, sink: Sink): CaptureFileInfo {
   const linkType = u32(h, 20, little) & 0xffff;
   info.linkTypes.push(linkType);
   if (!LINK_TYPES_DECODED.has(linkType))
-    sink.finding({ code: "capture-link-unsupported", start: 20, end: 24, text: `link type ${linkType} is not decoded: its packets are counted only`, packet: null });
+    sink.finding({
+      code: "capture-link-unsupported",
+      start: 20,
+      end: 24,
+      text: `link type ${linkType} is not decoded: its packets are counted only`,
+      packet: null,
+    });
   let at = 24;
   while (at < size) {
     const rec = reader.bytes(at, 16);
     const number = info.packets + 1;
     if (rec.length < 16) {
-      sink.finding({ code: "capture-unreadable", start: at, end: size, text: `packet ${number}: the file ends ${rec.length} bytes into a 16-byte record header`, packet: number });
+      sink.finding({
+        code: "capture-unreadable",
+        start: at,
+        end: size,
+        text: `packet ${number}: the file ends ${rec.length} bytes into a 16-byte record header`,
+        packet: number,
+      });
       break;
     }
     const sec = u32(rec, 0, little);
@@ -176,7 +188,11 @@ function readPcapng(reader: WindowReader, sink: Sink): CaptureFileInfo {
     }
     const trailer = u32(reader.bytes(at + length - 4, 4), 0, little);
     if (trailer !== length) {
-      unreadable(at + length - 4, at + length, `block type 0x${type.toString(16)} at ${at}: its leading length ${length} and trailing length ${trailer} differ`);
+      unreadable(
+        at + length - 4,
+        at + length,
+        `block type 0x${type.toString(16)} at ${at}: its leading length ${length} and trailing length ${trailer} differ`,
+      );
       break;
     }
     if (type === 1) {
@@ -227,7 +243,16 @@ function readPcapng(reader: WindowReader, sink: Sink): CaptureFileInfo {
       info.packets = number;
       const timeNs = ts < 0n ? 0n : (ts * 1_000_000_000n) / i.unitsPerSecond;
       const data = reader.bytes(at + dataOffset, caplen);
-      sink.packet({ number, recordStart: at, recordEnd: at + length, dataStart: at + dataOffset, data, len: Math.max(len, caplen), linkType: i.linkType, timeNs });
+      sink.packet({
+        number,
+        recordStart: at,
+        recordEnd: at + length,
+        dataStart: at + dataOffset,
+        data,
+        len: Math.max(len, caplen),
+        linkType: i.linkType,
+        timeNs,
+      });
     }
     // Every other block (name resolution, statistics, custom, …) is skipped by its length.
     at += length;

@@ -128,7 +128,7 @@ function v6(b: Uint8Array, at: number): string {
   // The longest run of zero groups shortens to "::" (RFC 5952).
   let best = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== "0") {
       i++;
       continue;

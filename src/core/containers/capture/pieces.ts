@@ -18,7 +18,12 @@ export class Pieces {
   push(offset: number, fileOffset: number, length: number, packet: number): void {
     const n = this.count;
     // A stretch that continues the previous one in the stream and in the file joins it (same packet only).
-    if (n > 0 && this.packets[n - 1] === packet && this.offsets[n - 1]! + this.lengths[n - 1]! === offset && this.files[n - 1]! + this.lengths[n - 1]! === fileOffset) {
+    if (
+      n > 0 &&
+      this.packets[n - 1] === packet &&
+      this.offsets[n - 1]! + this.lengths[n - 1]! === offset &&
+      this.files[n - 1]! + this.lengths[n - 1]! === fileOffset
+    ) {
       this.lengths[n - 1]! += length;
       return;
     }
