@@ -40,7 +40,7 @@ function ip6(a: string): Uint8Array {
   const [head, tail] = a.split("::") as [string, string | undefined];
   const h = head ? head.split(":") : [];
   const t = tail !== undefined && tail ? tail.split(":") : [];
-  const groups = [...h, ...Array(8 - h.length - t.length).fill("0"), ...t];
+  const groups: string[] = [...h, ...Array<string>(8 - h.length - t.length).fill("0"), ...t];
   return concat(groups.map((g) => be16(parseInt(g, 16))));
 }
 
