@@ -16,7 +16,7 @@ import { encodeBatch } from "../src/core/encode.ts";
 import { frameEnd } from "../src/core/frame-columns.ts";
 import { decodeUserHeaders } from "../src/format/user-headers.ts";
 import { hex64 } from "../src/format/values.ts";
-import { wiresharkDissector } from "../src/core/wireshark/generate.ts";
+import { DISSECTOR_CODES, wiresharkDissector } from "../src/core/wireshark/generate.ts";
 import { loginRequest, pollRequest, producerBatch, reply, sendRequest } from "./iggy-messages.test-util.ts";
 import { pcapOf, type Sent } from "./pcap-writer.test-util.ts";
 import { HAS_TSHARK, tshark } from "./tshark.test-util.ts";
@@ -241,3 +241,67 @@ function isSubsequence(part: readonly number[], whole: readonly number[]): boole
   for (const x of whole) if (x === part[i]) i++;
   return i === part.length;
 }
+
+interface CliMessage {
+  size: number;
+  command: number;
+  batches?: { header?: { messageCount: number }; frames?: Record<string, string | number>[] }[];
+}
+interface CliDocument {
+  capture: { connections: { messages: CliMessage[] }[] };
+  diagnostics: { code: string }[];
+}
+
+/** Sorted text of a multiset, so two differ visibly in a test failure. */
+const multiset = (items: readonly string[]): string[] => [...items].sort();
+
+describe.skipIf(!HAS_TSHARK)("the dissector against the CLI's JSON for the same capture", () => {
+  beforeAll(() => {
+    const r = spawnSync(process.execPath, [join(ROOT, "bin/iggy-batch.mjs"), "wireshark", "-o", lua], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+  });
+
+  it("agrees on every message's size and command, every batch's message_count, every frame's fields and the codes", { timeout: 300_000 }, async () => {
+    const xxh = await loadXxh3();
+    const flipped = sendRequest(producerBatch(xxh, 3, 100), 3);
+    flipped[flipped.length - 100] = (flipped[flipped.length - 100] as number) ^ 1;
+    const own = [
+      capture(
+        "cli-own.pcap",
+        [
+          { toServer: true, bytes: loginRequest("bob", "pa55-word") },
+          { toServer: false, bytes: reply(1) },
+          { toServer: true, bytes: flipped },
+          { toServer: false, bytes: reply(160, new Uint8Array(0), 4009) },
+          { toServer: true, bytes: sendRequest(producerBatch(xxh, 7, 2000, { userHeaders: Uint8Array.of(9, 9) }), 7, 2n) },
+          { toServer: false, bytes: reply(160, new Uint8Array(4), 0, 2n) },
+        ],
+        { mss: 1000 },
+      ),
+    ];
+    const publicOnes = manifest.filter((c) => (c.snaplen ?? 262144) >= 65536).map((c) => join(CAPTURES, c.file));
+    for (const path of [...publicOnes, ...own]) {
+      const r = spawnSync(process.execPath, [join(ROOT, "bin/iggy-batch.mjs"), "inspect", path, "--json"], { encoding: "utf8", maxBuffer: 1 << 28 });
+      const doc = JSON.parse(r.stdout) as CliDocument;
+      const messages = doc.capture.connections.flatMap((c) => c.messages);
+      const sizes = values(path, "iggy.header.size");
+      const commands = values(path, "iggy.header.command");
+      expect(multiset(sizes.map((s, i) => `${s}/${commands[i]}`)), path).toEqual(multiset(messages.map((m) => `${m.size}/${m.command}`)));
+      const batches = messages.flatMap((m) => m.batches ?? []);
+      expect(multiset(values(path, "iggy.batch.message_count")), path).toEqual(multiset(batches.map((b) => String(b.header?.messageCount))));
+      const frameKeys = ["offsetDelta", "timestampDelta", "payloadLength", "userHeadersLength", "checksum", "computedChecksum"];
+      const columns = ["offset_delta", "timestamp_delta", "payload_length", "user_headers_length", "checksum", "checksum_computed"].map((f) =>
+        values(path, `iggy.frame.${f}`),
+      );
+      const dissected = (columns[0] ?? []).map((_, i) => columns.map((c) => (c[i] ?? "").replace(/^0x/, "")).join(" "));
+      const cli = batches.flatMap((b) => b.frames ?? []).map((f) => frameKeys.map((k) => String(f[k])).join(" "));
+      expect(multiset(dissected), path).toEqual(multiset(cli));
+      // expert infos: every code of the dissector's (TCP-level codes are Wireshark's own analysis there)
+      const json = tshark(["-X", `lua_script:${lua}`, "-r", path, "-Y", "iggy", "-T", "json", "-J", "iggy"]);
+      const experts = [...json.matchAll(/"iggy\.([a-z_]+)": ""/g)].map((m) => (m[1] as string).replace(/_/g, "-")).filter((c) => DISSECTOR_CODES.has(c));
+      if (own.includes(path))
+        expect(experts).toEqual(expect.arrayContaining(["login-in-clear", "frame-checksum-mismatch", "reply-status", "user-headers-malformed"]));
+      expect(multiset(experts), path).toEqual(multiset(doc.diagnostics.map((d) => d.code).filter((c) => DISSECTOR_CODES.has(c))));
+    }
+  });
+});

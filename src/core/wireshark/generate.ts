@@ -35,9 +35,9 @@ import {
 } from "../../format/containers/send-messages.ts";
 import { TOOL_VERSION } from "../../version.ts";
 import { declarationsLua, EXTRA_FIELDS, type DissectorLayout } from "./lua-fields.ts";
-import { engineLua } from "./lua-engine.ts";
-import { messagesLua } from "./lua-messages.ts";
-import { streamLua } from "./lua-stream.ts";
+import { ENGINE_CODES, engineLua } from "./lua-engine.ts";
+import { MESSAGE_CODES, messagesLua } from "./lua-messages.ts";
+import { STREAM_CODES, streamLua } from "./lua-stream.ts";
 import { XXH3_LUA } from "./xxh3-lua.ts";
 import { luaNumberMap } from "./lua-text.ts";
 
@@ -80,6 +80,9 @@ function iggyErrorNames(): Record<number, string> {
   }
   return names;
 }
+
+/** Every code the dissector can raise as an expert info (the rest of the code table is about files or TCP). */
+export const DISSECTOR_CODES: ReadonlySet<string> = new Set([...ENGINE_CODES, ...MESSAGE_CODES, ...STREAM_CODES]);
 
 /** The whole dissector as Lua 5.2 text for Wireshark and tshark 4.0 or later. */
 export function wiresharkDissector(): string {

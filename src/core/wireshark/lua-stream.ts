@@ -4,6 +4,9 @@
  * cutting of a segment into messages with reassembly, and the registrations.
  */
 
+/** Every code this part raises (with ENGINE_CODES and MESSAGE_CODES, all the dissector's experts). */
+export const STREAM_CODES = ["message-command-unexpected", "consensus-checksum-mismatch", "reply-unmatched", "reply-status", "message-size-invalid"] as const;
+
 /** The Lua of the per-message and per-segment dissection and the registrations. */
 export function streamLua(): string {
   return `-- streams (lua-stream.ts)
