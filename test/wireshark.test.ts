@@ -66,6 +66,17 @@ describe("the generated dissector", () => {
   it("is the committed docs/iggy.lua (run `npm run wireshark` after changing a table)", () => {
     expect(readFileSync(join(ROOT, "docs/iggy.lua"), "utf8")).toBe(wiresharkDissector());
   });
+
+  it("declares every field and expert name the README and captures.md's examples use", () => {
+    const text = wiresharkDissector();
+    const declared = new Set([...text.matchAll(/(?:ProtoField\.[a-z0-9_]+|ProtoExpert\.new)\("(iggy\.[a-z0-9_.]+)"/g)].map((m) => m[1]));
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Wireshark"), readme.indexOf("## Limits"));
+    const named = [...section.matchAll(/`(iggy\.[a-z0-9_.]+)/g)].map((m) => (m[1] as string).replace(/\.$/, ""));
+    expect(named.length).toBeGreaterThan(15);
+    expect(named.filter((n) => !declared.has(n) && n !== "iggy.lua" && !n.startsWith("iggy.port") && !n.startsWith("iggy.verify"))).toEqual([]);
+    for (const code of DISSECTOR_CODES) expect(declared.has(`iggy.${code.replace(/-/g, "_")}`), code).toBe(true);
+  });
 });
 
 describe.skipIf(!HAS_TSHARK)("the generated dissector in tshark", () => {

@@ -20,6 +20,8 @@ export const LEGACY_POLL_MESSAGES = 100;
 
 /** Every code the engine raises, so a test can check each is in the code table. */
 export const ENGINE_CODES = [
+  "batch-reserved-nonzero", // raised by add_layout from the reserved rows (lua-fields.ts reservedCode)
+  "frame-reserved-nonzero",
   "header-truncated",
   "batch-length-too-small",
   "batch-truncated",
