@@ -85,7 +85,7 @@ export function usageLine(spec: CommandSpec): string {
     const text = `${o.alias ?? o.name}${o.value ? " " + o.value : ""}`;
     return o.required ? text : `[${text}]`;
   });
-  return ["iggy-batch", spec.name, spec.operand, ...opts].join(" ");
+  return ["iggy-batch", spec.name, spec.operand, ...opts].filter((part) => part !== "").join(" ");
 }
 
 /** The full help of one command: usage, summary, then one line per option. */

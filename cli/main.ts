@@ -10,7 +10,9 @@ import { diagramOf, parseDiagramTarget, parseRange, pictureOf, reportOf, subject
 import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
 import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
 import { inspectStreamed } from "./inspect-input.ts";
+import { captureInput, extractCapture, inspectCapture, parsePort, reportCapture } from "./capture.ts";
 import { plural } from "../src/format/values.ts";
+import { WIRESHARK_COMMAND, wireshark } from "./wireshark.ts";
 
 const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see containers.md)` };
 const ENVELOPE_OPTION = {
@@ -21,6 +23,7 @@ const ENVELOPE_OPTION = {
 };
 const REDACT_HEADERS_OPTION = { name: "--user-headers", requires: "--redact", help: "with --redact: also replace user header values" };
 const REDACT_IDS_OPTION = { name: "--ids", requires: "--redact", help: "with --redact: also replace message ids" };
+const PORT_OPTION = { name: "--port", value: "N", help: "a capture's Iggy server TCP port (default 8090; other connections are recognised by content)" };
 const OUT_HELP = "write to OUT instead of standard output (- is standard output)";
 const BINARY_OUT_HELP = "where the bytes go, required (- is standard output, never a terminal)";
 
@@ -36,6 +39,7 @@ const COMMANDS: readonly CommandSpec[] = [
       { name: "--json", help: "print one JSON document (see contracts.md)" },
       { name: "--no-frames", requires: "--json", help: "leave frames out of the JSON" },
       { name: "--out", alias: "-o", value: "OUT", help: OUT_HELP },
+      PORT_OPTION,
     ],
   },
   {
@@ -52,6 +56,7 @@ const COMMANDS: readonly CommandSpec[] = [
       REDACT_IDS_OPTION,
       { name: "--svg", value: "FILE.svg", conflicts: "--embed-svg", help: "write a picture of the bytes around the first finding to FILE and link it" },
       { name: "--embed-svg", help: "embed that picture in the report as a data: URL" },
+      PORT_OPTION,
     ],
   },
   {
@@ -98,11 +103,23 @@ const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: "extract",
+    operand: "CAPTURE|-",
+    summary: "write one protocol message of a capture (--message C:I), or every batch in it back to back (--batches), to OUT",
+    options: [
+      { name: "--message", value: "C:I", conflicts: "--batches", help: "connection C's message I (as inspect numbers them); it opens as request/reply" },
+      { name: "--batches", help: "every batch of every message, back to back (a batches file the rest of the tool reads)" },
+      { name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP },
+      PORT_OPTION,
+    ],
+  },
+  {
     name: "build",
     operand: "SPEC.json|-",
     summary: "encode the batches a JSON description gives (see README) into OUT",
     options: [{ name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP }],
   },
+  WIRESHARK_COMMAND,
 ];
 
 const USAGE = [
@@ -147,8 +164,21 @@ async function inspect(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const json = parsed.options.has("--json");
   const withFrames = !parsed.options.has("--no-frames");
   const writer = writerTo(outOf(parsed));
-  const status =
-    (format === "auto" || format === "partition") && (await isDirectory(path))
+  const port = parsePort(parsed.options.get("--port"));
+  const dir = (format === "auto" || format === "partition") && (await isDirectory(path));
+  const capture = dir ? null : await captureInput(path, format);
+  if (capture && "source" in capture) {
+    try {
+      const code = await inspectCapture(writer.write, capture, json, withFrames, port);
+      await writer.end();
+      return code;
+    } finally {
+      capture.close();
+    }
+  }
+  const status = capture
+    ? await inspectOne(writer.write, capture.bytes, path, format, json, withFrames)
+    : dir
       ? await inspectDirectory(writer.write, path, json, withFrames)
       : // Large plain batch files stream through the kernel (flat memory); everything else is read whole.
         ((await inspectStreamed(writer.write, path, format, json, withFrames)) ??
@@ -164,7 +194,19 @@ const redactChoice = (parsed: ParsedArgs, always = false) =>
 async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const path = operandOf(spec, parsed);
   const out = outOf(parsed);
-  const subject = await subjectOf(await readInputBytes(path), path, formatOf(parsed), redactChoice(parsed));
+  const capture = await captureInput(path, formatOf(parsed));
+  if (capture && "source" in capture) {
+    try {
+      const r = await reportCapture(capture, parsePort(parsed.options.get("--port")));
+      const writer = writerTo(out);
+      await writer.write(slices(r.text));
+      await writer.end();
+      return r.status;
+    } finally {
+      capture.close();
+    }
+  }
+  const subject = await subjectOf(capture ? capture.bytes : await readInputBytes(path), path, formatOf(parsed), redactChoice(parsed));
   const svgPath = parsed.options.get("--svg");
   const { report: text, svgFile } = reportOf(subject, {
     text: has(parsed, "--text"),
@@ -261,7 +303,39 @@ async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   return 0;
 }
 
-const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build };
+async function extract(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const out = parsed.options.get("--out") as string;
+  const message = parsed.options.get("--message");
+  if (typeof message !== "string" && !has(parsed, "--batches")) throw new UsageError("iggy-batch extract: give --message C:I or --batches");
+  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
+  const capture = await captureInput(path, "capture");
+  if (!capture || !("source" in capture)) throw new UsageError(`iggy-batch: cannot read ${terminalText(path)}`);
+  let parts: Uint8Array[];
+  try {
+    parts = await extractCapture(
+      capture,
+      { message: typeof message === "string" ? message : null, batches: has(parsed, "--batches") },
+      parsePort(parsed.options.get("--port")),
+    );
+  } finally {
+    capture.close();
+  }
+  const sink = await openSink(out);
+  let total = 0;
+  for (const p of parts) {
+    await sink.write(p);
+    total += p.length;
+  }
+  await sink.end();
+  if (out !== "-")
+    process.stderr.write(
+      `iggy-batch: wrote ${total} bytes${typeof message === "string" ? "" : ` (${plural(parts.length, "batch", "batches")})`} to ${terminalText(out)}\n`,
+    );
+  return 0;
+}
+
+const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build, extract, wireshark };
 
 /** --help and --version count anywhere before a "--". */
 const hasFlag = (args: readonly string[], flags: readonly string[]): boolean => {

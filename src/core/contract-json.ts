@@ -92,7 +92,8 @@ function* framesJson(analysis: Analysis, r: ByteReader, b: BatchModel): Generato
   if (t && t.headerComplete) yield frameJson(b.frameCount, t.start, t.end, readHeader(r, t.start, FRAME_HEADER_LAYOUT), null);
 }
 
-function batchJson(analysis: Analysis, r: ByteReader, b: BatchModel, withFrames: boolean): BatchJson {
+/** One batch document of the contract (frames listed when withFrames). */
+export function batchJson(analysis: Analysis, r: ByteReader, b: BatchModel, withFrames: boolean): BatchJson {
   const out = batchHead(b);
   if (withFrames) out.frames = [...framesJson(analysis, r, b)];
   return out;

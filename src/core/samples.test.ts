@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { analyzeWith } from "./analyze.ts";
-import { DIAGNOSTIC_CODES } from "../format/diagnostics.ts";
+import { CAPTURE_DIAGNOSTIC_CODES, DIAGNOSTIC_CODES } from "../format/diagnostics.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "./samples.ts";
 import { CONTAINER_SAMPLES } from "./containers/samples.ts";
 import { TOOL_VERSION } from "../version.ts";
@@ -16,7 +16,7 @@ describe("samples menu", () => {
       .filter(Boolean)
       .sort();
     const containerCodes = new Set(CONTAINER_SAMPLES.map((s) => s.shows));
-    expect(shown).toEqual(DIAGNOSTIC_CODES.filter((c) => !containerCodes.has(c)).sort());
+    expect(shown).toEqual(DIAGNOSTIC_CODES.filter((c) => !containerCodes.has(c) && !CAPTURE_DIAGNOSTIC_CODES.includes(c)).sort());
     expect(SAMPLES[0]!.id).toBe(DEFAULT_SAMPLE_ID);
   });
 

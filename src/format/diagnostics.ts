@@ -78,6 +78,31 @@ export const DIAGNOSTIC_TABLE = [
   { code: "legacy-reserved-nonzero", severity: "error", summary: "a legacy message header's reserved u64 is nonzero" },
   { code: "legacy-unverifiable", severity: "info", summary: "a run of legacy messages whose checksums cannot be checked (not the start of a batch)" },
   { code: "format-unrecognized", severity: "error", summary: "auto-detect: the input does not look like any Iggy format" },
+  // Captures (captures.md "Diagnostics"): from capture-unreadable to the end, located by connection, message and packet.
+  {
+    code: "capture-unreadable",
+    severity: "error",
+    summary: "a pcap/pcapng header, block or record length that is bad or runs past the file, or a pcapng block whose two lengths differ",
+  },
+  {
+    code: "capture-link-unsupported",
+    severity: "warning",
+    summary: "an interface's link type is not one the reader decodes: its packets are counted, not decoded",
+  },
+  { code: "capture-packet-truncated", severity: "warning", summary: "a packet of an Iggy connection was captured shorter than it was sent (caplen < len)" },
+  { code: "tcp-gap", severity: "error", summary: "bytes of a TCP stream the capture never saw (lost, cut by the snap length, or before the capture began)" },
+  { code: "tcp-retransmission-differs", severity: "warning", summary: "a retransmitted TCP byte differs from its first copy (the first copy is kept)" },
+  { code: "message-incomplete", severity: "error", summary: "the stream or the capture ends inside a protocol message" },
+  { code: "message-size-invalid", severity: "error", summary: "a consensus header's size is < 256 or > 64 MiB: the stream cannot be cut further" },
+  {
+    code: "message-command-unexpected",
+    severity: "warning",
+    summary: "a command other than 5 (request) from a client or 8/13 (reply, eviction) from a server",
+  },
+  { code: "reply-unmatched", severity: "warning", summary: "a reply with no request waiting for it on its connection" },
+  { code: "reply-status", severity: "info", summary: "the server refused a request: a nonzero status, with its IggyError name" },
+  { code: "login-in-clear", severity: "warning", summary: "a login carries a password or token over plain TCP (its bytes are never shown)" },
+  { code: "consensus-checksum-mismatch", severity: "error", summary: "a nonzero consensus header or body checksum does not verify" },
 ] as const satisfies readonly DiagnosticSpec[];
 
 type Entry = (typeof DIAGNOSTIC_TABLE)[number];
@@ -90,6 +115,9 @@ export const SEVERITY_OF = Object.fromEntries(DIAGNOSTIC_TABLE.map((d) => [d.cod
 
 /** Every stable code, in the spec's order. */
 export const DIAGNOSTIC_CODES: DiagnosticCode[] = DIAGNOSTIC_TABLE.map((d) => d.code);
+
+/** The capture codes (captures.md): every code from capture-unreadable on. */
+export const CAPTURE_DIAGNOSTIC_CODES: DiagnosticCode[] = DIAGNOSTIC_CODES.slice(DIAGNOSTIC_CODES.indexOf("capture-unreadable"));
 
 /** One-line explanation of each code for help text and legends. */
 export const CODE_SUMMARY = Object.fromEntries(DIAGNOSTIC_TABLE.map((d) => [d.code, d.summary])) as Record<DiagnosticCode, string>;

@@ -5,8 +5,9 @@ import { bytesToHex } from "./values.ts";
 /** A TLV kind: 1..15 as Iggy's SDKs define them (16..255 decode as unknown kinds, batch-format.md "User headers"). */
 export const HEADER_KINDS = ["", "raw", "string", "bool", "i8", "i16", "i32", "i64", "i128", "u8", "u16", "u32", "u64", "u128", "f32", "f64"] as const;
 
-// Exact value widths of the fixed-size kinds; null means any length 1..255.
-const WIDTH: readonly (number | null)[] = [0, null, null, 1, 1, 2, 4, 8, 16, 1, 2, 4, 8, 16, 4, 8];
+/** Exact value widths of the fixed-size kinds by kind number; null means any length 1..255 (the Wireshark dissector reads it too). */
+export const HEADER_KIND_WIDTHS: readonly (number | null)[] = [0, null, null, 1, 1, 2, 4, 8, 16, 1, 2, 4, 8, 16, 4, 8];
+const WIDTH = HEADER_KIND_WIDTHS;
 
 /** One decoded TLV entry: its kind, where its value sits in the block, and the value shown as text. */
 export interface TlvValue {

@@ -11,6 +11,7 @@ import { ByteReader } from "../../format/reader.ts";
 import { plural } from "../../format/values.ts";
 import { consensusFormatOf } from "./consensus.ts";
 import { legacyTiles } from "./legacy.ts";
+import { isCaptureMagic } from "./capture/file.ts";
 import { parseSendMetadata } from "./send-messages.ts";
 import type { FormatName } from "./types.ts";
 import { readHeaderAt, walkHeaders } from "./walk.ts";
@@ -36,6 +37,7 @@ export function detectFormat(bytes: Uint8Array, name = ""): Detection {
       recognized: true,
     };
   }
+  if (isCaptureMagic(bytes.subarray(0, 12))) return { format: "capture", detectedBy: "auto: the file starts with a pcap or pcapng magic", recognized: true };
   const r = new ByteReader(bytes);
   if (size >= CONSENSUS_HEADER_SIZE && r.u32(48) === size) {
     const format = consensusFormatOf(bytes[60] as number);

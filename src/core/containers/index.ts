@@ -37,6 +37,7 @@ import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
 import { decodePollReply } from "./poll-reply.ts";
 import { openSegment } from "./segment.ts";
 import { decodeSendMessages } from "./send-messages.ts";
+import { memorySource, openCapture } from "./capture/index.ts";
 import type { ContainerField, FormatChoice, FormatName, OpenedInput } from "./types.ts";
 
 export * from "./types.ts";
@@ -141,6 +142,10 @@ function decodeAs(xxh: Xxh3, bytes: Uint8Array, format: FormatName, detectedBy: 
         analysis: mergeFindings(c.analysis, c.findings, bytes.length),
         container: container(c.fields, 0, end),
       };
+    }
+    case "capture": {
+      const capture = openCapture(xxh, memorySource(bytes));
+      return { ...base, analysis: { ...emptyAnalysis(bytes.length), summary: capture.summary }, capture };
     }
     case "legacy-messages": {
       const l = decodeLegacy(xxh, bytes);

@@ -3,6 +3,7 @@ import type { ContainerByteKind } from "../../format/containers/kinds.ts";
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
 import type { Analysis } from "../model.ts";
 import type { IndexEntries } from "./index-entries.ts";
+import type { CaptureResult } from "./capture/types.ts";
 
 /** The format names of containers.md, "Formats and their names". */
 export const FORMAT_NAMES = [
@@ -16,6 +17,7 @@ export const FORMAT_NAMES = [
   "reply",
   "prepare",
   "legacy-messages",
+  "capture",
 ] as const;
 
 /** One format name. */
@@ -33,6 +35,7 @@ export const FORMAT_TITLES: Readonly<Record<FormatName, string>> = {
   reply: "Consensus reply",
   prepare: "Consensus prepare (replicated record)",
   "legacy-messages": "Legacy messages (iggy message poll --output-file)",
+  capture: "Network capture (pcap/pcapng)",
 };
 
 /** The format a caller asks for: one name, or auto-detect. */
@@ -133,4 +136,6 @@ export interface OpenedInput {
   readonly entries: IndexEntries | null;
   /** A legacy dump's messages and runs; null otherwise. */
   readonly legacy: LegacyDecode | null;
+  /** A network capture's connections and messages (capture/); absent otherwise. */
+  readonly capture?: CaptureResult;
 }

@@ -9,6 +9,18 @@ import { POLL_PREFIX_FIELDS } from "./poll-reply.ts";
 import { SEND_IDENTIFIER_FIELDS, SEND_MESSAGES_COUNT_FIELDS, SEND_METADATA_LENGTH_FIELDS, SEND_PARTITIONING_FIELDS } from "./send-messages.ts";
 import { CONSENSUS_COMMON_FIELDS, PREPARE_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "./consensus.ts";
 import { LEGACY_HEADER_FIELDS } from "./legacy.ts";
+import {
+  CONFIRMATION_COUNT_FIELDS,
+  CONFIRMATION_FIELDS,
+  EVICTION_FIELDS,
+  LOGIN_CONTEXT_FIELDS,
+  LOGIN_NAME_FIELDS,
+  LOGIN_SECRET_FIELDS,
+  LOGIN_VERSION_FIELDS,
+  POLL_REQUEST_CONSUMER_FIELDS,
+  POLL_REQUEST_IDENTIFIER_FIELDS,
+  POLL_REQUEST_TAIL_FIELDS,
+} from "./protocol.ts";
 
 export { CONTAINER_KINDS, type ContainerByteKind };
 
@@ -36,6 +48,24 @@ export const CONTAINER_TABLES: readonly ContainerTable[] = [
   { title: "Consensus request (command 5), then a SendMessages body", origin: "from the frame's start", fields: REQUEST_FIELDS },
   { title: "Consensus reply (command 8), then a poll reply body", origin: "from the frame's start", fields: REPLY_FIELDS },
   { title: "Consensus prepare (command 6, the replicated record), then one stamped batch", origin: "from the frame's start", fields: PREPARE_FIELDS },
+  { title: "Consensus eviction (command 13, header only, session-terminal)", origin: "from the frame's start", fields: EVICTION_FIELDS },
+  { title: "PollMessages request body (operation 2, legacy code 100): consumer kind", origin: "from the body's start", fields: POLL_REQUEST_CONSUMER_FIELDS },
+  {
+    title: "PollMessages request: identifier (consumer, then stream_id, then topic_id)",
+    origin: "from the identifier's first byte; the value is `length` bytes",
+    fields: POLL_REQUEST_IDENTIFIER_FIELDS,
+  },
+  { title: "PollMessages request: after the identifiers", origin: "from its first byte", fields: POLL_REQUEST_TAIL_FIELDS },
+  { title: "Login (Register, operation 1) body: protocol version", origin: "from the body's start", fields: LOGIN_VERSION_FIELDS },
+  {
+    title: "Login body: name (SDK name, SDK version, then username unless a token is used)",
+    origin: "from the name's first byte; the name is `length` bytes",
+    fields: LOGIN_NAME_FIELDS,
+  },
+  { title: "Login body: password or personal access token (never shown)", origin: "from its first byte", fields: LOGIN_SECRET_FIELDS },
+  { title: "Login body: context, last", origin: "from its first byte", fields: LOGIN_CONTEXT_FIELDS },
+  { title: "Send reply body: confirmation count", origin: "from the body's start", fields: CONFIRMATION_COUNT_FIELDS },
+  { title: "Send reply body: one confirmation (20 bytes), repeated count times", origin: "from the confirmation's first byte", fields: CONFIRMATION_FIELDS },
   {
     title: "Legacy message header (64 bytes, `iggy message poll --output-file`), then payload, then user headers",
     origin: "from the message's start",

@@ -1,0 +1,112 @@
+/** The JSON document of a capture (contracts.md §1.2), as text pieces: one line per message and diagnostic. */
+import type { Xxh3 } from "../../../checksum/xxh3.ts";
+import { LEGACY_COMMAND_NAME_OF, OPERATION_NAME_OF } from "../../../format/containers/protocol.ts";
+import { iggyError } from "../../../format/iggy-errors.ts";
+import { ByteReader } from "../../../format/reader.ts";
+import { batchJson } from "../../contract-json.ts";
+import { decodeCapturedMessage } from "./capture.ts";
+import type { CaptureSource } from "./source.ts";
+import type { CaptureConnection, CaptureDiagnostic, CaptureMessage, CaptureResult } from "./types.ts";
+
+/** Command names by number. */
+export const COMMAND_NAME_OF: Readonly<Record<number, string>> = { 5: "request", 6: "prepare", 7: "prepare-ok", 8: "reply", 13: "eviction" };
+
+/** A capture time (ns since the epoch) as ISO 8601 with 6 or 9 fraction digits. */
+export function captureTime(timeNs: bigint, digits: number): string {
+  const sec = timeNs / 1_000_000_000n;
+  const frac = (timeNs % 1_000_000_000n).toString().padStart(9, "0").slice(0, digits);
+  const iso = new Date(Number(sec) * 1000).toISOString();
+  return `${iso.slice(0, 19)}.${frac}Z`;
+}
+
+/** The operation's name: the legacy command's for a non-replicated request (and the reply to one). */
+export function operationName(conn: CaptureConnection, m: CaptureMessage): string | null {
+  if (m.operation === null) return null;
+  const legacy = m.legacyCode ?? (m.replyTo !== null ? (conn.messages[m.replyTo]?.legacyCode ?? null) : null);
+  if (m.operation === 2 && legacy !== null) return LEGACY_COMMAND_NAME_OF[legacy] ?? `legacy-${legacy}`;
+  return OPERATION_NAME_OF[m.operation] ?? `operation-${m.operation}`;
+}
+
+/** The message document without its batches. */
+export function messageJson(conn: CaptureConnection, m: CaptureMessage, digits: number): Record<string, unknown> {
+  return {
+    index: m.index,
+    toServer: m.toServer,
+    packet: m.packet,
+    time: captureTime(m.timeNs, digits),
+    streamOffset: m.streamOffset,
+    size: m.size,
+    command: m.command,
+    commandName: m.command === null ? null : (COMMAND_NAME_OF[m.command] ?? `command-${m.command}`),
+    operation: m.operation,
+    operationName: operationName(conn, m),
+    legacyCode: m.legacyCode,
+    request: m.request === null ? null : m.request.toString(),
+    status: m.status,
+    statusName: m.status === null || m.status === 0 ? null : (iggyError(m.status)?.name ?? null),
+    replyTo: m.replyTo,
+    repliedBy: m.repliedBy,
+    latencyMicros: m.latencyMicros,
+    body: m.body,
+    complete: m.complete,
+  };
+}
+
+/** One diagnostic as the contract lists it (`message` is the message's index; the sentence is `text`). */
+export function captureDiagnosticJson(d: CaptureDiagnostic): Record<string, unknown> {
+  return {
+    code: d.code,
+    severity: d.severity,
+    connection: d.connection,
+    message: d.message,
+    packet: d.packet,
+    start: d.start,
+    end: d.end,
+    batch: d.batch,
+    frame: d.frame,
+    text: d.text,
+  };
+}
+
+/** Where frames come from: the capture's source and the hash, to decode a message again. */
+export interface FrameSource {
+  readonly xxh: Xxh3;
+  readonly source: CaptureSource;
+}
+
+/** The whole document; frames are read back from the source when `frames` is given. */
+export function* captureJsonChunks(c: CaptureResult, name: string, size: number, detectedBy: string, frames: FrameSource | null): Generator<string> {
+  yield `{\n  "input": ${JSON.stringify({ name, size })},\n  "format": "capture",\n  "detectedBy": ${JSON.stringify(detectedBy)},\n  "container": null,\n`;
+  yield `  "summary": ${JSON.stringify(c.summary)},\n`;
+  const head = { fileFormat: c.fileFormat, linkTypes: c.linkTypes, packets: c.packets, otherTcpConnections: c.otherTcpConnections };
+  yield `  "capture": ${JSON.stringify(head).slice(0, -1)}, "port": ${c.port}, "connections": [`;
+  for (const [k, conn] of c.connections.entries()) {
+    const top = {
+      index: conn.index,
+      client: conn.client,
+      server: conn.server,
+      firstPacket: conn.firstPacket,
+      recognizedBy: conn.recognizedBy,
+      bytes: conn.bytes,
+      gaps: conn.gaps,
+    };
+    yield `${k ? "," : ""}\n    ${JSON.stringify(top).slice(0, -1)}, "messages": [`;
+    for (const [i, m] of conn.messages.entries()) {
+      const doc = messageJson(conn, m, c.timeDigits);
+      let batches = m.batches;
+      if (frames && m.batches.length) {
+        const again = decodeCapturedMessage(frames.xxh, frames.source, conn, m);
+        const a = again?.decoded.analysis;
+        if (again && a) {
+          const r = new ByteReader(again.bytes);
+          batches = a.batches.map((b) => batchJson(a, r, b, true));
+        }
+      }
+      yield `${i ? "," : ""}\n      ${JSON.stringify({ ...doc, batches })}`;
+    }
+    yield `${conn.messages.length ? "\n    " : ""}]}`;
+  }
+  yield `${c.connections.length ? "\n  " : ""}]},\n  "diagnostics": [`;
+  for (const [k, d] of c.diagnostics.entries()) yield `${k ? "," : ""}\n    ${JSON.stringify(captureDiagnosticJson(d))}`;
+  yield `${c.diagnostics.length ? "\n  " : ""}]\n}\n`;
+}

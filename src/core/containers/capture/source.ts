@@ -1,0 +1,38 @@
+/**
+ * Where a capture's bytes come from: a synchronous random-access source (a file descriptor in the
+ * CLI, FileReaderSync or a Blob's pages in a worker, or bytes in memory), read through windows so a
+ * capture larger than memory is never held whole.
+ */
+
+/** A capture file read by ranges; `read` returns fewer bytes only at the end of the file. */
+export interface CaptureSource {
+  readonly size: number;
+  /** The bytes [start, end), clipped to the file; the caller may keep the array. */
+  read(start: number, end: number): Uint8Array;
+}
+
+/** A source over bytes already in memory. */
+export function memorySource(bytes: Uint8Array): CaptureSource {
+  return { size: bytes.length, read: (start, end) => bytes.subarray(Math.max(0, start), Math.min(bytes.length, end)) };
+}
+
+/** The window size reads ahead; a record larger than it gets a read of its own. */
+const WINDOW = 4 << 20;
+
+/** Reads a source front to back through one window, so each packet record costs no call to the source. */
+export class WindowReader {
+  private buf: Uint8Array = new Uint8Array(0);
+  private bufStart = 0;
+
+  constructor(readonly source: CaptureSource) {}
+
+  /** The bytes [start, start + length), or fewer at the end of the file; valid until the next call. */
+  bytes(start: number, length: number): Uint8Array {
+    const end = Math.min(this.source.size, start + length);
+    if (start >= this.bufStart && end <= this.bufStart + this.buf.length) return this.buf.subarray(start - this.bufStart, end - this.bufStart);
+    if (length > WINDOW) return this.source.read(start, end);
+    this.buf = this.source.read(start, Math.min(this.source.size, start + WINDOW));
+    this.bufStart = start;
+    return this.buf.subarray(0, end - start);
+  }
+}

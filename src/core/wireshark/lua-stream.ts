@@ -1,0 +1,185 @@
+/**
+ * The dissector's stream handling in Lua: one message's header and body by command, pairing a reply
+ * with the oldest unanswered request of its TCP stream (frame links, latency), the Info column, the
+ * cutting of a segment into messages with reassembly, and the registrations.
+ */
+
+/** Every code this part raises (with ENGINE_CODES and MESSAGE_CODES, all the dissector's experts). */
+export const STREAM_CODES = ["message-command-unexpected", "consensus-checksum-mismatch", "reply-unmatched", "reply-status", "message-size-invalid"] as const;
+
+/** The Lua of the per-message and per-segment dissection and the registrations. */
+export function streamLua(): string {
+  return `-- streams (lua-stream.ts)
+local streams, requests, replies = {}, {}, {}
+local function stream_of(pinfo)
+  local s = f_stream()
+  local id = s and s.value or -1
+  local st = streams[id]
+  if not st then st = { pending = {}, head = 1, tail = 0 } streams[id] = st end
+  return st
+end
+local function seconds(d) local s = math.floor(d) return NSTime.new(s, math.floor((d - s) * 1e9 + 0.5)) end
+
+local function dissect_message(tvb, off, size, pinfo, mt)
+  local ht = mt:add(F["iggy.header"], tvb(off, HEADER))
+  local stop = off + size
+  local h = add_layout(ht, tvb, off, LAYOUT.header, stop)
+  local cmd, key, st = h.command, pinfo.number .. ":" .. off, stream_of(pinfo)
+  local body = off + HEADER
+  -- the client is the side that sends requests (or, first seen, talks to the server port)
+  if not st.client_port then
+    if cmd == CMD.request or pinfo.dst_port == iggy.prefs.port then st.client_port = pinfo.src_port
+    elseif cmd == CMD.reply or cmd == CMD.eviction then st.client_port = pinfo.dst_port end
+  end
+  local from_client = pinfo.src_port == st.client_port
+  if (from_client and cmd ~= CMD.request) or (not from_client and cmd ~= CMD.reply and cmd ~= CMD.eviction) then
+    local c = LAYOUT.header.command
+    flag(ht, tvb(off + c.o, c.s), "message-command-unexpected", "command " .. cmd .. " from the " .. (from_client and "client" or "server"))
+  end
+  if iggy.prefs.verify then
+    local sum, sum_body = LAYOUT.header.checksum, LAYOUT.header.checksum_body
+    for _, c in ipairs({ { sum, off + sum.o + sum.s, HEADER - sum.o - sum.s }, { sum_body, body, size - HEADER } }) do
+      local f, r = c[1], tvb(off + c[1].o, c[1].s)
+      if r:raw():find("[^\\0]") then
+        local computed = xxh3_64(c[3] > 0 and tvb:raw(c[2], c[3]) or "")
+        local lo, hi = r(0, 8):le_uint64(), r(8, 8):le_uint64()
+        if lo ~= computed or hi:tonumber() ~= 0 then
+          flag(ht, r, "consensus-checksum-mismatch", f.name .. " " .. hex(hi) .. hex(lo):sub(3) .. " != computed " .. hex(computed))
+        end
+      end
+    end
+  end
+  if cmd == CMD.request then
+    local r = add_layout(ht, tvb, off, LAYOUT.request, stop)
+    local what = op_text(r.operation, r.legacy_operation)
+    ht:append_text(": request, " .. what)
+    if not pinfo.visited and not requests[key] then
+      local rec = { frame = pinfo.number, ts = pinfo.abs_ts, op = r.operation, legacy = r.legacy_operation, request = r.request, what = what }
+      requests[key] = rec
+      st.tail = st.tail + 1
+      st.pending[st.tail] = rec
+    end
+    local rec = requests[key]
+    if rec and rec.reply then mt:add(F["iggy.response_in"], rec.reply):set_generated() end
+    if r.operation == OP_SEND then return dissect_send(tvb, body, stop, mt) end
+    if r.operation == OP_LEGACY and r.legacy_operation == LEGACY_POLL then return dissect_poll_request(tvb, body, stop, mt) end
+    if r.operation == OP_REGISTER and size > HEADER then return dissect_login(tvb, body, stop, mt) end
+    if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+    return what
+  elseif cmd == CMD.reply then
+    local r = add_layout(ht, tvb, off, LAYOUT.reply, stop)
+    if not pinfo.visited and replies[key] == nil then
+      -- The request with this reply's request number and operation (the newest of several: SDKs keep
+      -- one in flight, so older ones lost their replies to the capture), else the oldest unanswered.
+      local at = st.head
+      for i = st.tail, st.head, -1 do
+        local q = st.pending[i]
+        if q and q.op == r.operation and q.request == r.request then at = i break end
+      end
+      local rec = st.pending[at]
+      if rec then
+        st.pending[at] = nil
+        rec.reply = pinfo.number
+        while st.head <= st.tail and not st.pending[st.head] do st.head = st.head + 1 end
+      end
+      replies[key] = rec and { req = rec, latency = pinfo.abs_ts - rec.ts } or false
+    end
+    local link = replies[key]
+    local req = link and link.req
+    if link then
+      mt:add(F["iggy.response_to"], req.frame):set_generated()
+      mt:add(F["iggy.time"], seconds(link.latency)):set_generated()
+    else
+      flag(ht, tvb(off, HEADER), "reply-unmatched", "a reply with no request waiting on its connection")
+    end
+    local what = req and req.what or op_text(r.operation, 0)
+    ht:append_text(": reply to " .. what)
+    if r.status ~= 0 then
+      local rs = LAYOUT.reply.status
+      local name = IGGY_ERRORS[r.status] or "unknown IggyError"
+      flag(ht, tvb(off + rs.o, rs.s), "reply-status", "status " .. r.status .. " (" .. name .. ")")
+      if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+      return "Reply status " .. r.status .. " (" .. name .. ")"
+    end
+    if req and req.op == OP_LEGACY and req.legacy == LEGACY_POLL and size > HEADER then return dissect_poll_reply(tvb, body, stop, mt) end
+    if (req and req.op or r.operation) == OP_SEND then return dissect_confirmations(tvb, body, stop, mt) end
+    if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+    return "Reply to " .. what
+  elseif cmd == CMD.prepare then
+    local r = add_layout(ht, tvb, off, LAYOUT.prepare, stop)
+    local batches = dissect_batches(tvb, body, stop, mt, {}, 1)
+    local b = batches[1]
+    if b and b.header.base_timestamp ~= r.timestamp then
+      flag(mt, b.at("base_timestamp"), "prepare-timestamp-mismatch", "base_timestamp " .. tostring(b.header.base_timestamp) .. ", the prepare says " .. tostring(r.timestamp))
+    end
+    return "Prepare op " .. tostring(r.op) .. (b and (", " .. msgs(b.header.message_count)) or "")
+  end
+  if cmd == CMD.eviction then
+    local e = add_layout(ht, tvb, off, LAYOUT.eviction, stop)
+    ht:append_text(": eviction")
+    if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+    return "Eviction: reason " .. tostring(e.reason) .. " (" .. (EVICTION_REASONS[e.reason] or "unknown") .. ")"
+  end
+  if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+  if cmd == CMD.prepare_ok then return "PrepareOk" end
+  return "Command " .. cmd
+end
+
+function iggy.dissector(tvb, pinfo, tree)
+  local n, off, infos = tvb:len(), 0, {}
+  while off < n do
+    if n - off < SIZE_AT + 4 then
+      pinfo.desegment_offset, pinfo.desegment_len = off, DESEGMENT_ONE_MORE_SEGMENT
+      break
+    end
+    local size = tvb(off + SIZE_AT, 4):le_uint()
+    if size < HEADER or size > MAX_SIZE then
+      local t = tree:add(iggy, tvb(off, n - off))
+      flag(t, tvb(off + SIZE_AT, 4), "message-size-invalid", "size " .. size .. " is not 256..64 MiB: the stream cannot be cut further")
+      infos[#infos + 1] = "invalid size " .. size
+      break
+    end
+    if n - off < size then
+      pinfo.desegment_offset, pinfo.desegment_len = off, size - (n - off)
+      break
+    end
+    local t = tree:add(iggy, tvb(off, size))
+    local info = dissect_message(tvb, off, size, pinfo, t)
+    t:append_text(": " .. info)
+    infos[#infos + 1] = info
+    off = off + size
+  end
+  if #infos > 0 then
+    pinfo.cols.protocol = "Iggy"
+    pinfo.cols.info:set(table.concat(infos, "; "))
+  end
+  return n
+end
+
+local tcp_port, port = DissectorTable.get("tcp.port"), iggy.prefs.port
+tcp_port:add(port, iggy)
+function iggy.prefs_changed()
+  if port ~= iggy.prefs.port then
+    tcp_port:remove(port, iggy)
+    port = iggy.prefs.port
+    tcp_port:add(port, iggy)
+  end
+end
+
+-- A TCP payload that starts with a consensus header whose size and command check out (captures.md).
+local function heuristic(tvb, pinfo, tree)
+  local n = tvb:len()
+  if n <= COMMAND_AT then return false end
+  local size, cmd = tvb(SIZE_AT, 4):le_uint(), tvb(COMMAND_AT, 1):uint()
+  if size < HEADER or size > MAX_SIZE then return false end
+  if cmd ~= CMD.request and cmd ~= CMD.reply and cmd ~= CMD.eviction then return false end
+  for _, f in ipairs(LAYOUT.header) do -- reserved bytes are zero (those the first segment holds)
+    if f.role == "reserved" and f.o + f.s <= n and tvb(f.o, f.s):raw():find("[^\\0]") then return false end
+  end
+  pinfo.conversation = iggy
+  iggy.dissector(tvb, pinfo, tree)
+  return true
+end
+iggy:register_heuristic("tcp", heuristic)
+`;
+}
