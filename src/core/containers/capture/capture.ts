@@ -211,7 +211,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
           "login-in-clear",
           secret.start,
           secret.end,
-          `${label}: a login carries its ${plural(secret.end - secret.start, "byte")} secret in clear over plain TCP (shown as ••••)`,
+          `${label}: a login carries its ${secret.end - secret.start}-byte secret in clear over plain TCP (shown as ••••)`,
         );
     }
     const start = s.starts[m.index]!;
