@@ -2,7 +2,7 @@
  * `inspect`, `report` and `extract` over a network capture (contracts.md §1.2): the file is read
  * through a file-descriptor source (windows, never whole), standard input from memory.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { createHash } from "node:crypto";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
@@ -66,29 +66,27 @@ function fdSource(fd: number, size: number): CaptureSource {
  */
 export async function captureInput(path: string, format: FormatChoice): Promise<CaptureInput | { bytes: Uint8Array } | null> {
   if (format !== "auto" && format !== "capture") return null;
-  if (path === "-") {
-    const bytes = await readInputBytes("-");
-    if (format !== "capture" && !isCaptureMagic(bytes.subarray(0, 12))) return { bytes };
-    return { source: memorySource(bytes), name: "-", size: bytes.length, detectedBy: detectedBy(format), close: () => {} };
-  }
-  let fd: number;
+  let regular: boolean;
   try {
-    fd = openSync(path, "r");
+    regular = statSync(path).isFile();
   } catch {
-    return null; // the usual path words the error
+    regular = path === "-";
+    if (!regular) return null; // the usual path words the error
   }
+  if (path === "-" || !regular) {
+    // Standard input, a FIFO or a device: read once (up to the input limit), then decided by its bytes.
+    const bytes = await readInputBytes(path);
+    if (format !== "capture" && !isCaptureMagic(bytes.subarray(0, 12))) return { bytes };
+    return { source: memorySource(bytes), name: path === "-" ? "-" : basename(path), size: bytes.length, detectedBy: detectedBy(format), close: () => {} };
+  }
+  const fd = openSync(path, "r");
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      closeSync(fd);
-      return null;
-    }
-    const source = fdSource(fd, stat.size);
+    const source = fdSource(fd, fstatSync(fd).size);
     if (format !== "capture" && !isCaptureMagic(source.read(0, 12))) {
       closeSync(fd);
       return null;
     }
-    return { source, name: basename(path), size: stat.size, detectedBy: detectedBy(format), close: () => closeSync(fd) };
+    return { source, name: basename(path), size: source.size, detectedBy: detectedBy(format), close: () => closeSync(fd) };
   } catch (err) {
     closeSync(fd);
     throw err;

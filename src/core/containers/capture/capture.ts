@@ -135,8 +135,9 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     const r = new ByteReader(head);
     const has = (end: number) => head.length >= end;
     const command = has(61) ? head[60]! : null;
-    const isRequest = command === COMMAND.request;
-    const isReply = command === COMMAND.reply;
+    // A command from the wrong side is reported below and neither paired nor decoded as its side's.
+    const isRequest = command === COMMAND.request && toServer;
+    const isReply = command === COMMAND.reply && !toServer;
     const operation = isRequest && has(177) ? head[176]! : isReply && has(209) ? head[208]! : null;
     const legacyCode = isRequest && operation === 2 && has(200) ? r.u32(196) : null;
     const request = isRequest && has(176) ? r.u64(168) : isReply && has(208) ? r.u64(200) : null;
@@ -149,7 +150,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     };
     const label = `message ${m.index} (${toServer ? "client → server" : "server → client"})`;
     if (!m.sizeValid) local("message-size-invalid", 48, 52, `${label}: size ${m.size} is outside 256..67108864; the stream cannot be cut past it`);
-    if (command !== null && !(toServer ? CLIENT_COMMANDS : SERVER_COMMANDS).includes(command))
+    if (command !== null && m.sizeValid && !(toServer ? CLIENT_COMMANDS : SERVER_COMMANDS).includes(command))
       local(
         "message-command-unexpected",
         60,
@@ -210,7 +211,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
           "login-in-clear",
           secret.start,
           secret.end,
-          `${label}: a login carries its ${plural(secret.end - secret.start, "byte")} secret in clear over plain TCP (shown as ••••)`,
+          `${label}: a login carries its ${secret.end - secret.start}-byte secret in clear over plain TCP (shown as ••••)`,
         );
     }
     const start = s.starts[m.index]!;
