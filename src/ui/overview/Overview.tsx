@@ -159,7 +159,7 @@ export function Overview({ input }: { input: LoadedInput }): JSX.Element {
       aria-valuenow={percent}
       aria-valuetext={
         view
-          ? `bytes ${view.start.toLocaleString("en-US")} to ${view.end.toLocaleString("en-US")} of ${size.toLocaleString("en-US")} shown; ${plural(problems, "problem", undefined, (n) => formatCount(Number(n)))} in the input`
+          ? `bytes ${formatCount(view.start)} to ${formatCount(view.end)} of ${formatCount(size)} shown; ${plural(problems, "problem", undefined, (n) => formatCount(Number(n)))} in the input`
           : "nothing shown"
       }
       tabIndex={0}
