@@ -360,6 +360,25 @@ async function openInput(page, file) {
   await page.waitForTimeout(1500);
 }
 
+/**
+ * CPU time (ms) used so far by process `pid`'s main thread and by all its threads: on a
+ * machine shared with other work, the frame time stretches with the load, the CPU a frame costs much less.
+ */
+function cpuMs(pid) {
+  const tick = 10; // USER_HZ is 100 on Linux
+  const used = (file) => {
+    const stat = readFileSync(file, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) * tick;
+  };
+  try {
+    // The renderer's main thread is the thread whose id is the process id.
+    return { main: used(`/proc/${pid}/task/${pid}/stat`), all: used(`/proc/${pid}/stat`) };
+  } catch {
+    return null;
+  }
+}
+
 /** Pixels scrollTop advances every animation frame in the sustained scroll. */
 const SCROLL_STEPS = [16, 400, 4000];
 
@@ -369,13 +388,15 @@ const SCROLL_STEPS = [16, 400, 4000];
  * between consecutive animation frames, so a frame the page could not render in time shows as a long one.
  * The script keeps the position itself, so it reads no layout of its own inside the frame.
  */
-async function sustainedScroll(page, frameCount) {
+async function sustainedScroll(page, frameCount, pid) {
   const runs = [];
   for (const px of SCROLL_STEPS) {
-    const run = await page.getByTestId("hex-scroll").evaluate(
+    const hex = page.getByTestId("hex-scroll");
+    await hex.evaluate((el) => (el.scrollTop = 0));
+    await page.waitForTimeout(400);
+    const cpu0 = cpuMs(pid);
+    const run = await hex.evaluate(
       async (el, { px, frameCount }) => {
-        el.scrollTop = 0;
-        await new Promise((r) => setTimeout(r, 400));
         const max = el.scrollHeight - el.clientHeight;
         let pos = 0;
         let dir = 1;
@@ -398,6 +419,7 @@ async function sustainedScroll(page, frameCount) {
       },
       { px, frameCount },
     );
+    const cpu1 = cpuMs(pid);
     const tasks = await longTasksBetween(page, run.from, run.to);
     const sorted = [...run.times].sort((a, b) => a - b);
     runs.push({
@@ -405,6 +427,7 @@ async function sustainedScroll(page, frameCount) {
       median: sorted[Math.floor(sorted.length / 2)],
       p95: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))],
       tasks,
+      cpu: cpu0 && cpu1 ? { main: (cpu1.main - cpu0.main) / frameCount, all: (cpu1.all - cpu0.all) / frameCount } : null,
     });
   }
   return runs;
@@ -449,17 +472,21 @@ async function tenPageDowns(page) {
 /** The sustained-scroll and PageDown lines of a small file and the segment. */
 function printSustained(small, big, smallKeys, bigKeys, smallMiB, bigMiB) {
   const one = (r) =>
-    `${r.px} px ${fmtMs(r.median)} (p95 ${fmtMs(r.p95)}${r.tasks ? `, longest task ${fmtMs(r.tasks.longest)}, ${r.tasks.count} > 50 ms` : ""})`;
-  console.log(`sustained   scrollTop advanced every frame, ${frames} frames a step, median frame time (p95, longest task):`);
+    `${r.px} px ${fmtMs(r.median)} (p95 ${fmtMs(r.p95)}${r.tasks ? `, longest task ${fmtMs(r.tasks.longest)}, ${r.tasks.count} > 50 ms` : ""}${r.cpu ? `; CPU ${r.cpu.main.toFixed(1)} / ${r.cpu.all.toFixed(1)} ms` : ""})`;
+  console.log(
+    `sustained   scrollTop advanced every frame, ${frames} frames a step: median frame time (p95, longest task; CPU a frame of the renderer's main thread / of all its threads):`,
+  );
   console.log(`            ${smallMiB} MiB: ${small.map(one).join(" · ")}`);
   console.log(`            ${bigMiB} MiB: ${big.map(one).join(" · ")}`);
-  const worst = Math.max(...big.map((r) => r.median));
-  const smallMed = Math.max(...small.map((r) => r.median));
+  const ratios = big.map((r, i) => r.median / small[i].median);
+  const worst = ratios.indexOf(Math.max(...ratios));
   console.log(
-    `            worst step's median ${fmtMs(worst)} = ${(worst / smallMed).toFixed(2)}× the small file's (${fmtMs(smallMed)}); per step ${big
-      .map((r, i) => `${(r.median / small[i].median).toFixed(2)}×`)
-      .join(" / ")}`,
+    `            ratio ${bigMiB} MiB / ${smallMiB} MiB per step ${ratios.map((x) => `${x.toFixed(2)}×`).join(" / ")}; worst ${big[worst].px} px: ${fmtMs(big[worst].median)} against ${fmtMs(small[worst].median)}`,
   );
+  if (big.every((r, i) => r.cpu && small[i].cpu))
+    console.log(
+      `            CPU a frame, ratio ${bigMiB} MiB / ${smallMiB} MiB per step: main thread ${big.map((r, i) => `${(r.cpu.main / Math.max(1, small[i].cpu.main)).toFixed(2)}×`).join(" / ")}, renderer ${big.map((r, i) => `${(r.cpu.all / Math.max(1, small[i].cpu.all)).toFixed(2)}×`).join(" / ")}`,
+    );
   console.log(
     `PageDown    10 × PageDown ${fmtMs(bigKeys.ms)} on ${bigMiB} MiB (longest task ${bigKeys.tasks ? fmtMs(bigKeys.tasks.longest) : "-"}), ${fmtMs(smallKeys.ms)} on ${smallMiB} MiB (first keydown to the frame after the last DOM change)`,
   );
@@ -525,10 +552,10 @@ async function main() {
     if (opts["scroll-only"]) {
       const small = await segmentFile(smallMib);
       await openInput(page, small.file);
-      const smallScroll = await sustainedScroll(page, frames);
+      const smallScroll = await sustainedScroll(page, frames, mem.page().pid);
       const smallKeys = await tenPageDowns(page);
       await openInput(page, seg.file);
-      const bigScroll = await sustainedScroll(page, frames);
+      const bigScroll = await sustainedScroll(page, frames, mem.page().pid);
       const bigKeys = await tenPageDowns(page);
       printSustained(smallScroll, bigScroll, smallKeys, bigKeys, smallMib, mib);
       if (pageErrors.length) console.log(`page errors ${pageErrors.join(" | ")}`);
@@ -653,7 +680,7 @@ async function main() {
     for (let i = 0; i < 8; i++) await step("key", () => page.keyboard.press("PageDown"));
     const stepEnd = await page.evaluate(() => performance.now());
     const stepTasks = await longTasksBetween(page, stepStart, stepEnd);
-    const bigScroll = await sustainedScroll(page, frames);
+    const bigScroll = await sustainedScroll(page, frames, mem.page().pid);
     const bigKeys = await tenPageDowns(page);
 
     // Hover: the pointer over 12 bytes of the rows shown, each timed from the move to its tooltip.
@@ -813,7 +840,7 @@ async function main() {
     // The same sustained scroll on a small file, in the same browser, for the ratio.
     const small = await segmentFile(smallMib);
     await openInput(page, small.file);
-    const smallScroll = await sustainedScroll(page, frames);
+    const smallScroll = await sustainedScroll(page, frames, mem.page().pid);
     const smallKeys = await tenPageDowns(page);
 
     const memory = await page.evaluate(() => {
