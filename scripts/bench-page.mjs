@@ -18,7 +18,10 @@
 //      which holds the page's workers as threads, sampled from /proc every 50 ms) against the file size;
 //      then follows the hex map with the tables over 40 scroll steps, selects a batch for the layout diagram
 //      and hovers one of its boxes, and compares batches with a second file of the same size (a copy with
-//      one byte changed), printing each one's time and longest task, and what each worker holds after the searches.
+//      one byte changed), printing each one's time and longest task, and what each worker holds after the searches;
+//   5. sustained scroll (scrollTop advanced every animation frame at 16 / 400 / 4000 px, median and p95 frame
+//      time) and 10 × PageDown, of the segment and of a small file (--small-mib, default 4) in the same browser,
+//      with their ratio. `--scroll-only` runs just this part.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -59,6 +62,9 @@ const USAGE = `usage: npm run bench:page -- [--mib N] [--payload BYTES] [--no-bu
   --headed         show the browser window
   --in-memory      read the file into the page whole, as before on-demand bytes (default: a file from 64 MiB on is read on demand)
   --one-thread     on demand, walk the file in the analysis worker alone, with no range workers (a one-core page)
+  --scroll-only    only the sustained scroll and 10 × PageDown, of a small file and the segment in one browser
+  --small-mib N    size of that small file in MiB (default 4: read into memory, rows at their natural offsets)
+  --frames N       animation frames per sustained-scroll step (default 120)
 
   BENCH_TRACE=1    also print the page renderer's RSS and the main thread's array buffers every 10 ms while the file opens`;
 
@@ -72,6 +78,9 @@ const { values: opts } = parseArgs({
     headed: { type: "boolean", default: false },
     "in-memory": { type: "boolean", default: false },
     "one-thread": { type: "boolean", default: false },
+    "scroll-only": { type: "boolean", default: false },
+    "small-mib": { type: "string", default: "4" },
+    frames: { type: "string", default: "120" },
     help: { type: "boolean", default: false },
   },
 });
@@ -82,7 +91,16 @@ if (opts.help) {
 const mib = Number(opts.mib);
 const payload = Number(opts.payload);
 const perBatch = opts["per-batch"] === undefined ? undefined : Number(opts["per-batch"]);
-if (!(mib > 0) || !(payload >= 0) || !Number.isInteger(payload) || (perBatch !== undefined && !(Number.isInteger(perBatch) && perBatch >= 1))) {
+const smallMib = Number(opts["small-mib"]);
+const frames = Number(opts.frames);
+if (
+  !(smallMib > 0) ||
+  !(Number.isInteger(frames) && frames >= 10) ||
+  !(mib > 0) ||
+  !(payload >= 0) ||
+  !Number.isInteger(payload) ||
+  (perBatch !== undefined && !(Number.isInteger(perBatch) && perBatch >= 1))
+) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -91,9 +109,13 @@ const fmtMs = (ms) => `${ms.toFixed(0)} ms`;
 const fmtMiB = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
 
 /** Builds the segment with the project's encoder (through tsx, as bin/run-ts.mjs does), or reuses one. */
-async function segmentFile() {
-  const { register } = await import("tsx/esm/api");
-  register();
+let tsxRegistered = false;
+async function segmentFile(mib) {
+  if (!tsxRegistered) {
+    const { register } = await import("tsx/esm/api");
+    register();
+    tsxRegistered = true;
+  }
   const { planSegment, buildSegment } = await import(pathToFileURL(path.join(ROOT, "scripts", "bench", "segment.ts")).href);
   const { loadXxh3 } = await import(pathToFileURL(path.join(ROOT, "src", "checksum", "xxh3.ts")).href);
   const plan = planSegment(payload, mib * MiB, perBatch);
@@ -324,6 +346,152 @@ const fmtHeaps = (heaps) =>
     .map(([name, h]) => `${name} ${fmtMiB(h.used)}${h.buffers !== null ? ` + ${fmtMiB(h.buffers)} array buffers` : ""}`)
     .join(", ") || "none";
 
+/** Opens `file` through "Open batch file" and waits for its summary in the status line. */
+async function openInput(page, file) {
+  const name = path.basename(file);
+  await page.getByLabel("Open batch file").setInputFiles(file);
+  await page.waitForFunction(
+    (n) =>
+      document.querySelector('header [role="status"]')?.getAttribute("aria-busy") === "false" &&
+      document.querySelector(".status-area .input-name")?.getAttribute("title") === n,
+    name,
+    { timeout: 10 * 60_000, polling: "raf" },
+  );
+  await page.waitForTimeout(1500);
+}
+
+/**
+ * CPU time (ms) used so far by process `pid`'s main thread and by all its threads: on a
+ * machine shared with other work, the frame time stretches with the load, the CPU a frame costs much less.
+ */
+function cpuMs(pid) {
+  const tick = 10; // USER_HZ is 100 on Linux
+  const used = (file) => {
+    const stat = readFileSync(file, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) * tick;
+  };
+  try {
+    // The renderer's main thread is the thread whose id is the process id.
+    return { main: used(`/proc/${pid}/task/${pid}/stat`), all: used(`/proc/${pid}/stat`) };
+  } catch {
+    return null;
+  }
+}
+
+/** Pixels scrollTop advances every animation frame in the sustained scroll. */
+const SCROLL_STEPS = [16, 400, 4000];
+
+/**
+ * Sustained scroll: for each step, scrollTop advanced by it on every animation frame for `frames` frames
+ * (turning back at either end), as a held scroll bar or a fast trackpad does; the frame time is the gap
+ * between consecutive animation frames, so a frame the page could not render in time shows as a long one.
+ * The script keeps the position itself, so it reads no layout of its own inside the frame.
+ */
+async function sustainedScroll(page, frameCount, pid) {
+  const runs = [];
+  for (const px of SCROLL_STEPS) {
+    const hex = page.getByTestId("hex-scroll");
+    await hex.evaluate((el) => (el.scrollTop = 0));
+    await page.waitForTimeout(400);
+    const cpu0 = cpuMs(pid);
+    const run = await hex.evaluate(
+      async (el, { px, frameCount }) => {
+        const max = el.scrollHeight - el.clientHeight;
+        let pos = 0;
+        let dir = 1;
+        const times = [];
+        const from = performance.now();
+        await new Promise((resolve) => {
+          let prev = null;
+          const tick = (t) => {
+            if (prev !== null) times.push(t - prev);
+            prev = t;
+            if (times.length >= frameCount) return resolve();
+            if (pos + px * dir > max || pos + px * dir < 0) dir = -dir;
+            pos += px * dir;
+            el.scrollTop = pos;
+            requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        });
+        return { times, from, to: performance.now() };
+      },
+      { px, frameCount },
+    );
+    const cpu1 = cpuMs(pid);
+    const tasks = await longTasksBetween(page, run.from, run.to);
+    const sorted = [...run.times].sort((a, b) => a - b);
+    runs.push({
+      px,
+      median: sorted[Math.floor(sorted.length / 2)],
+      p95: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))],
+      tasks,
+      cpu: cpu0 && cpu1 ? { main: (cpu1.main - cpu0.main) / frameCount, all: (cpu1.all - cpu0.all) / frameCount } : null,
+    });
+  }
+  return runs;
+}
+
+/** 10 × PageDown with the hex map focused, as fast as the page takes the keys: first keydown to the frame after the last DOM change. */
+async function tenPageDowns(page) {
+  const el = page.getByTestId("hex-scroll");
+  await el.evaluate((e) => (e.scrollTop = 0));
+  await el.focus();
+  await page.waitForTimeout(400);
+  await page.evaluate(() => {
+    const e = document.querySelector('[data-testid="hex-scroll"]');
+    const st = { t0: null, painted: null };
+    window.__benchKeys = st;
+    e.addEventListener("keydown", (ev) => (st.t0 ??= ev.timeStamp), { capture: true, once: true });
+    st.observer = new MutationObserver(() =>
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => (st.painted = performance.now());
+        ch.port2.postMessage(0);
+      }),
+    );
+    st.observer.observe(e, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  for (let i = 0; i < 10; i++) await page.keyboard.press("PageDown");
+  const r = await page.waitForFunction(
+    () => {
+      const st = window.__benchKeys;
+      const now = performance.now();
+      if (st.t0 === null || st.painted === null || now - st.painted < 200) return false;
+      st.observer.disconnect();
+      return { ms: st.painted - st.t0, from: st.t0, to: st.painted };
+    },
+    null,
+    { timeout: 60_000, polling: 20 },
+  );
+  const got = await r.jsonValue();
+  return { ms: got.ms, tasks: await longTasksBetween(page, got.from, got.to) };
+}
+
+/** The sustained-scroll and PageDown lines of a small file and the segment. */
+function printSustained(small, big, smallKeys, bigKeys, smallMiB, bigMiB) {
+  const one = (r) =>
+    `${r.px} px ${fmtMs(r.median)} (p95 ${fmtMs(r.p95)}${r.tasks ? `, longest task ${fmtMs(r.tasks.longest)}, ${r.tasks.count} > 50 ms` : ""}${r.cpu ? `; CPU ${r.cpu.main.toFixed(1)} / ${r.cpu.all.toFixed(1)} ms` : ""})`;
+  console.log(
+    `sustained   scrollTop advanced every frame, ${frames} frames a step: median frame time (p95, longest task; CPU a frame of the renderer's main thread / of all its threads):`,
+  );
+  console.log(`            ${smallMiB} MiB: ${small.map(one).join(" · ")}`);
+  console.log(`            ${bigMiB} MiB: ${big.map(one).join(" · ")}`);
+  const ratios = big.map((r, i) => r.median / small[i].median);
+  const worst = ratios.indexOf(Math.max(...ratios));
+  console.log(
+    `            ratio ${bigMiB} MiB / ${smallMiB} MiB per step ${ratios.map((x) => `${x.toFixed(2)}×`).join(" / ")}; worst ${big[worst].px} px: ${fmtMs(big[worst].median)} against ${fmtMs(small[worst].median)}`,
+  );
+  if (big.every((r, i) => r.cpu && small[i].cpu))
+    console.log(
+      `            CPU a frame, ratio ${bigMiB} MiB / ${smallMiB} MiB per step: main thread ${big.map((r, i) => `${(r.cpu.main / Math.max(1, small[i].cpu.main)).toFixed(2)}×`).join(" / ")}, renderer ${big.map((r, i) => `${(r.cpu.all / Math.max(1, small[i].cpu.all)).toFixed(2)}×`).join(" / ")}`,
+    );
+  console.log(
+    `PageDown    10 × PageDown ${fmtMs(bigKeys.ms)} on ${bigMiB} MiB (longest task ${bigKeys.tasks ? fmtMs(bigKeys.tasks.longest) : "-"}), ${fmtMs(smallKeys.ms)} on ${smallMiB} MiB (first keydown to the frame after the last DOM change)`,
+  );
+}
+
 async function main() {
   const executablePath = findBrowser();
   if (!executablePath) {
@@ -338,7 +506,7 @@ async function main() {
       ? "on demand, walked in the analysis worker alone"
       : "default (on demand from 64 MiB, range workers from 128 MiB)";
   console.log(`bench:page: ${mib} MiB segment, ${payload}-byte payloads, ${mode}`);
-  const seg = await segmentFile();
+  const seg = await segmentFile(mib);
   const { plan } = seg;
   console.log(`segment     ${seg.file}`);
   console.log(
@@ -355,7 +523,7 @@ async function main() {
   }
 
   // The C verifier on the same file, before and after the page (interleaved, so the ratio holds on a busy machine).
-  const native = await nativeVerifier();
+  const native = opts["scroll-only"] ? { missing: "--scroll-only" } : await nativeVerifier();
   const nativeMs = [];
   if (native.time) nativeMs.push(native.time(seg.file), native.time(seg.file));
 
@@ -380,6 +548,19 @@ async function main() {
         document.querySelector('header [role="status"]')?.getAttribute("aria-busy") === "false" &&
         /batch/.test(document.querySelector('header [role="status"]')?.textContent ?? ""),
     );
+
+    if (opts["scroll-only"]) {
+      const small = await segmentFile(smallMib);
+      await openInput(page, small.file);
+      const smallScroll = await sustainedScroll(page, frames, mem.page().pid);
+      const smallKeys = await tenPageDowns(page);
+      await openInput(page, seg.file);
+      const bigScroll = await sustainedScroll(page, frames, mem.page().pid);
+      const bigKeys = await tenPageDowns(page);
+      printSustained(smallScroll, bigScroll, smallKeys, bigKeys, smallMib, mib);
+      if (pageErrors.length) console.log(`page errors ${pageErrors.join(" | ")}`);
+      return;
+    }
 
     const name = path.basename(seg.file);
     // In-page timestamps: the input's change event, and the moment the summary shows.
@@ -499,6 +680,8 @@ async function main() {
     for (let i = 0; i < 8; i++) await step("key", () => page.keyboard.press("PageDown"));
     const stepEnd = await page.evaluate(() => performance.now());
     const stepTasks = await longTasksBetween(page, stepStart, stepEnd);
+    const bigScroll = await sustainedScroll(page, frames, mem.page().pid);
+    const bigKeys = await tenPageDowns(page);
 
     // Hover: the pointer over 12 bytes of the rows shown, each timed from the move to its tooltip.
     const hoverStart = await page.evaluate(() => performance.now());
@@ -654,6 +837,11 @@ async function main() {
     const compareTasks = await longTasksBetween(page, compareStart, compareEnd);
     const switchTasks = await longTasksBetween(page, compareEnd, switchEnd + 300);
     await dialog.getByRole("button", { name: "Close" }).first().click();
+    // The same sustained scroll on a small file, in the same browser, for the ratio.
+    const small = await segmentFile(smallMib);
+    await openInput(page, small.file);
+    const smallScroll = await sustainedScroll(page, frames, mem.page().pid);
+    const smallKeys = await tenPageDowns(page);
 
     const memory = await page.evaluate(() => {
       const m = performance.memory;
@@ -685,6 +873,7 @@ async function main() {
       `scroll step wheel median ${fmtMs(med(steps.wheel))}, max ${fmtMs(maxOf(steps.wheel))}; PageDown median ${fmtMs(med(steps.key))}, max ${fmtMs(maxOf(steps.key))} (${steps.wheel.length}+${steps.key.length} steps, input event to the frame after its last DOM change)` +
         (stepTasks ? `; longest task ${fmtMs(stepTasks.longest)}, ${stepTasks.count} task(s) > 50 ms` : ""),
     );
+    printSustained(smallScroll, bigScroll, smallKeys, bigKeys, smallMib, mib);
     console.log(
       `hover       ${hovers.length} of ${points.length} bytes, pointer move to tooltip median ${hovers.length ? fmtMs(med(hovers)) : "-"}, max ${hovers.length ? fmtMs(maxOf(hovers)) : "-"} (from this script, round trips included)` +
         (hoverTasks ? `; longest task ${fmtMs(hoverTasks.longest)}, ${hoverTasks.count} task(s) > 50 ms` : ""),

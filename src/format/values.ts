@@ -71,9 +71,13 @@ export function asciiOf(byte: number): string {
   return byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : ".";
 }
 
+// One formatter for every count: toLocaleString("en-US") builds one per call, which the hex map's scroll paid
+// on every frame (the Overview's slider text).
+const COUNT = new Intl.NumberFormat("en-US");
+
 /** A count with thousands separators, independent of the page's locale ("1,234"). */
 export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
+  return COUNT.format(n);
 }
 
 /**

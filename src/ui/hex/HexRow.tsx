@@ -79,7 +79,9 @@ export const HexRow = memo(function HexRow({ data, offsetDigits, idPrefix }: Hex
     hexCells.push(
       <span
         key={i}
-        id={cellId(idPrefix, offset)}
+        // Only the cursor's cell needs an id (the grid's aria-activedescendant): one attribute less to rewrite
+        // on every cell of every row a scroll frame refills.
+        id={isCursor ? cellId(idPrefix, offset) : undefined}
         role="gridcell"
         aria-selected={isSelected}
         className={`hx-b ${kindClass}`}

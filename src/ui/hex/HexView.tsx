@@ -9,6 +9,7 @@
  * TanStack Virtual is not used there: it keeps one measurement object per item, 16M for 256 MiB.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
+import { flushSync } from "react-dom";
 import {
   useCallback,
   useEffect,
@@ -17,6 +18,7 @@ import {
   useMemo,
   useRef,
   useState,
+  type CSSProperties,
   type JSX,
   type KeyboardEvent,
   type MouseEvent,
@@ -59,23 +61,43 @@ function offsetOfTarget(target: EventTarget | null): number {
   return value === undefined ? -1 : Number(value);
 }
 
-/** The rows' viewport height, kept current with a ResizeObserver. */
-function useViewportHeight(ref: RefObject<HTMLElement | null>): number {
+/**
+ * The rows' viewport height, kept current with a ResizeObserver; also in `latest`, so a scroll handler can
+ * use it without reading layout (a read there forces the layout of the rows just rendered).
+ */
+function useViewportHeight(ref: RefObject<HTMLElement | null>, latest: RefObject<number>): number {
   const [height, setHeight] = useState(0);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    setHeight(viewportOf(el));
-    const observer = new ResizeObserver(() => setHeight(viewportOf(el)));
+    const update = (): void => {
+      latest.current = viewportOf(el);
+      setHeight(latest.current);
+    };
+    update();
+    const observer = new ResizeObserver(update);
     observer.observe(el);
     return () => observer.disconnect();
-  }, [ref]);
+  }, [ref, latest]);
   return height;
 }
 
 const NO_FIELDS: readonly ContainerField[] = [];
 /** Bytes read either side of the rows an input read on demand is missing (its pages are 256 KiB anyway). */
 const LOAD_MARGIN = 16 << 10;
+/** Farthest a scroll reads ahead of its rows; a longer move is a jump, not a scroll. */
+const READ_AHEAD = 4 << 20;
+/** The read-ahead is asked for in pieces of the on-demand page size, so none is assembled from several pages. */
+const READ_PIECE = 256 << 10;
+
+/** [from, to) cut at multiples of READ_PIECE. */
+function pageRanges(from: number, to: number): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (let s = from; s < to; s = (Math.floor(s / READ_PIECE) + 1) * READ_PIECE) {
+    out.push({ start: s, end: Math.min(to, (Math.floor(s / READ_PIECE) + 1) * READ_PIECE) });
+  }
+  return out;
+}
 
 /** The hex map of a loaded input. */
 export function HexView({ input }: { input: LoadedInput }): JSX.Element {
@@ -93,7 +115,8 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
   const scrollRef = useRef<HTMLDivElement>(null);
   const idPrefix = `hx${useId().replace(/[^A-Za-z0-9_-]/g, "")}-`;
   const tooltipId = `${idPrefix}tip`;
-  const viewportHeight = useViewportHeight(scrollRef);
+  const viewportRef = useRef(0);
+  const viewportHeight = useViewportHeight(scrollRef, viewportRef);
 
   // Natural mode: TanStack Virtual (disabled, with no items, in scaled mode).
   const virtualizer = useVirtualizer({
@@ -159,14 +182,18 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
   useEffect(() => {
     const el = scrollRef.current;
     if (!el || !geometry.scaled) return;
+    // The scroll event runs at the start of a frame, when the last frame's layout is still clean: scrollTop is
+    // read without forcing one, and the rows are rendered at once (flushSync) so that this frame lays them out
+    // and paints them, instead of a later task whose changes the next scroll event would force a layout of.
     const onScroll = (): void => {
-      if (echoRef.current !== null && Math.abs(el.scrollTop - echoRef.current) <= 1) {
+      const scrollTop = el.scrollTop;
+      if (echoRef.current !== null && Math.abs(scrollTop - echoRef.current) <= 1) {
         echoRef.current = null;
         return;
       }
       echoRef.current = null;
-      topRowRef.current = topRowAt(geometry, el.scrollTop, viewportOf(el));
-      setScaledTop(topRowRef.current);
+      topRowRef.current = topRowAt(geometry, scrollTop, viewportRef.current);
+      flushSync(() => setScaledTop(topRowRef.current));
     };
     const onWheel = (e: WheelEvent): void => {
       if (e.ctrlKey || Math.abs(e.deltaY) <= Math.abs(e.deltaX)) return;
@@ -268,6 +295,19 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     // missingKey names the ranges; the array itself is new on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [missingKey, source, size]);
+
+  // A steady scroll of an input read on demand reads ahead of the rows, twice as far as the last move (up to
+  // READ_AHEAD), so the next frames find their bytes at hand instead of showing "··" and rendering twice.
+  const lastFirst = useRef(first);
+  useEffect(() => {
+    const moved = first - lastFirst.current;
+    lastFirst.current = first;
+    const ahead = Math.abs(moved) * 2 * BYTES_PER_ROW;
+    if (source.whole || moved === 0 || ahead > READ_AHEAD) return;
+    const from = moved > 0 ? end * BYTES_PER_ROW : Math.max(0, first * BYTES_PER_ROW - ahead);
+    const to = Math.min(size, moved > 0 ? end * BYTES_PER_ROW + ahead : first * BYTES_PER_ROW);
+    loadRanges(source, pageRanges(from, to), setReadError);
+  }, [first, end, source, size]);
 
   // The visible window, for the overview and the tables that follow the scroll.
   const topRow = geometry.scaled ? scaledTop : (virtualizer.scrollOffset ?? 0) / ROW_HEIGHT;
@@ -392,6 +432,8 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
         tabIndex={0}
         data-testid="hex-scroll"
         data-scaled={geometry.scaled ? "" : undefined}
+        // Geometry only: the width of every row of bytes (the offset column's, then 66ch), so rows can be contained.
+        style={{ "--hx-row-inline": `${Math.max(10, digits + 1.5) + 66.5}ch` } as CSSProperties}
         onKeyDown={onKeyDown}
         onPointerOver={onPointerOver}
         onPointerLeave={onPointerLeave}

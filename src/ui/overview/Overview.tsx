@@ -1,6 +1,6 @@
 /**
  * The overview (contracts.md §2): the whole input as a vertical strip beside the hex map. Each
- * pixel row is coloured by its main byte kind; batch starts are ticks; every diagnostic is a mark
+ * pixel row is coloured by its main byte kind; batch starts are ticks (kept TICK_GAP rows apart); every diagnostic is a mark
  * in its severity's colour (with a shape per severity, so colour is not the only cue); the hex
  * map's visible window is a framed band. Click or drag jumps there; as a slider it also takes
  * arrows, Page Up/Down, Home and End.
@@ -93,7 +93,7 @@ export function Overview({ input }: { input: LoadedInput }): JSX.Element {
       ctx.fillRect(0, r, MARKS_X, 1);
     }
     ctx.fillStyle = edge;
-    for (let r = 0; r < height; r++) if (data.batchStarts[r]) ctx.fillRect(0, r, 6, 1);
+    for (let r = 0; r < height; r++) if (data.ticks[r]) ctx.fillRect(0, r, 6, 1);
     // Marks: an error is a full-width bar of the marks column, a warning a shorter one, an info a dot.
     for (let r = 0; r < height; r++) {
       const level = data.problems[r] as number;
@@ -159,7 +159,7 @@ export function Overview({ input }: { input: LoadedInput }): JSX.Element {
       aria-valuenow={percent}
       aria-valuetext={
         view
-          ? `bytes ${view.start.toLocaleString("en-US")} to ${view.end.toLocaleString("en-US")} of ${size.toLocaleString("en-US")} shown; ${plural(problems, "problem", undefined, (n) => formatCount(Number(n)))} in the input`
+          ? `bytes ${formatCount(view.start)} to ${formatCount(view.end)} of ${formatCount(size)} shown; ${plural(problems, "problem", undefined, (n) => formatCount(Number(n)))} in the input`
           : "nothing shown"
       }
       tabIndex={0}

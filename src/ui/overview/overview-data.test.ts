@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { analyze } from "../../core/analyze.ts";
 import { KIND_CODE, kindNeeds } from "../../core/byte-map.ts";
 import { concat, producerBatch, stampedBatch } from "../../../test/helpers.ts";
-import { overviewRows, rowOfByte } from "./overview-data.ts";
+import { overviewRows, rowOfByte, TICK_GAP } from "./overview-data.ts";
 import { goldenBatch } from "../hex/fixtures.test-util.ts";
 
 describe("overview rows", () => {
@@ -24,6 +24,8 @@ describe("overview rows", () => {
     const rows = 64;
     const o = overviewRows(analysis, bytes, rows);
     expect([...o.batchStarts.keys()].filter((r) => o.batchStarts[r])).toEqual([0, rowOfByte(a.length, bytes.length, rows)]);
+    // Batches far apart: every start is ticked.
+    expect(o.ticks).toEqual(o.batchStarts);
     for (const d of analysis.diagnostics.filter((x) => x.severity === "error")) expect(o.problems[rowOfByte(d.start, bytes.length, rows)]).toBe(3);
     // Row 0 is batch header bytes; no row before the second batch holds a problem.
     expect(o.kinds[0]).toBe(KIND_CODE["batch.partition_id"]);
@@ -41,5 +43,22 @@ describe("overview rows", () => {
       overviewRows(analysis, bytes, bytes.length),
     );
     for (const rows of [16, 200, bytes.length]) expect(overviewRows(analysis, windows, rows)).toEqual(overviewRows(analysis, bytes, rows));
+  });
+
+  it("keeps batch ticks apart where batches lie closer than the strip's rows, instead of a solid column", async () => {
+    const bytes = concat(Array.from({ length: 1500 }, () => producerBatch(1)));
+    const analysis = await analyze(bytes);
+    expect(analysis.batches.length).toBe(1500);
+    const rows = 300;
+    const o = overviewRows(analysis, bytes, rows);
+    // Every row starts a batch, so ticking each would paint every row.
+    expect(o.batchStarts.every((t) => t === 1)).toBe(true);
+    const ticked = [...o.ticks.keys()].filter((r) => o.ticks[r]);
+    expect(ticked.length).toBeLessThan(rows / 2);
+    for (let i = 1; i < ticked.length; i++) expect(ticked[i]! - ticked[i - 1]!).toBeGreaterThanOrEqual(TICK_GAP);
+    // Yet no row with a batch start is farther than the gap from a tick: the density still shows.
+    for (let r = 0; r < rows; r++) expect(ticked.some((t) => Math.abs(t - r) < TICK_GAP)).toBe(true);
+    // Rows between ticks show their kind's colour: most rows of this input are not ticked.
+    expect(ticked.length).toBe(Math.ceil(rows / TICK_GAP));
   });
 });

@@ -39,10 +39,23 @@ export const SETTLE_MAX_MS = 400;
 let settleTimer: ReturnType<typeof setTimeout> | null = null;
 let movingSince = -1;
 
-function settle(): void {
+function settleNow(): void {
   settleTimer = null;
   movingSince = -1;
   settledViewWindowStore.set(viewWindowStore.get());
+}
+
+/**
+ * The timer's settle runs in a task of its own after the next frame is painted: while the map keeps
+ * scrolling, the tables' follow (a re-render, and their virtualizers reading their scroll height) then
+ * never shares a frame with the rows the scroll just rendered, nor forces their layout.
+ */
+function settle(): void {
+  settleTimer = null;
+  movingSince = -1;
+  const set = (): void => settledViewWindowStore.set(viewWindowStore.get());
+  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(set, 0));
+  else setTimeout(set, 0);
 }
 
 /** Publishes the hex map's window, skipping a set when nothing changed. */
@@ -53,7 +66,7 @@ export function publishViewWindow(next: ViewWindow | null): void {
   // Another input (or none): the tables must not follow the previous one's window.
   if (!next || !now || next.size !== now.size) {
     if (settleTimer !== null) clearTimeout(settleTimer);
-    settle();
+    settleNow();
     return;
   }
   const t = Date.now();
