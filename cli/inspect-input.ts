@@ -13,12 +13,10 @@ import { fileSource } from "./file-source.ts";
 import { analyzeOpenFile, isUnreadable, startThreadsAhead, stopThreadsAhead } from "./stream-file.ts";
 import { openContainerStreamed } from "./stream-containers.ts";
 import { RangeCutter } from "../src/core/range-cuts.ts";
+import { STREAM_MIN_BYTES } from "../src/core/pool-policy.ts";
 import type { RangePlan } from "../src/core/stream-analyze.ts";
 
 export { threadsFor } from "./stream-file.ts";
-
-/** Plain batch files from this size on stream under auto-detect; smaller ones are read whole so every container is considered. */
-const STREAM_MIN_BYTES = 64 << 20;
 
 type Write = (chunks: Iterable<string>) => Promise<void>;
 

@@ -1,11 +1,9 @@
 /**
  * The streaming analysis: any ByteSource (memory, a file read in 4 MiB pieces, a Blob) walked
  * window by window in the wasm kernel's memory, giving exactly the Analysis analyze() gives for
- * the same bytes; without keepFrames, memory stays flat however large the input. Also the cheap
- * header walk that cuts an input into batch-aligned ranges for a pool of workers.
+ * the same bytes; without keepFrames, memory stays flat however large the input. The ranges a pool
+ * of workers walks are cut by range-cuts.ts.
  */
-import { BATCH_HEADER_SIZE } from "../format/fields.ts";
-import { ByteReader } from "../format/reader.ts";
 import type { KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
 import { DEFAULT_MAX_DIAGNOSTICS, type AnalyzeOptions } from "./analyze.ts";
 import type { Analysis } from "./model.ts";
@@ -74,49 +72,4 @@ export interface RangePlan {
   readonly end: number;
   /** Index of the range's first batch in the whole input. */
   readonly firstBatch: number;
-}
-
-/**
- * Cuts [startOffset, size) into at most `parts` ranges of about equal bytes at batch boundaries,
- * found by walking only the batch headers (batch_length); the last range holds whatever the walk
- * cannot step past. Reads 64 KiB blocks where batches are small and 64 bytes per batch where they are large.
- */
-export function planRanges(source: ByteSource, parts: number, startOffset = 0): RangePlan[] {
-  const size = source.size;
-  const first = Math.max(0, Math.min(size, Math.trunc(startOffset)));
-  const plans: RangePlan[] = [];
-  const block = new Uint8Array(64 << 10);
-  const r = new ByteReader(block);
-  let blockStart = 0;
-  let blockLength = 0;
-  let lastBatchBytes = 0;
-  const batchLengthAt = (pos: number): number => {
-    if (pos < blockStart || pos + 40 > blockStart + blockLength) {
-      const want = lastBatchBytes > 16 << 10 ? 64 : block.length;
-      blockStart = pos;
-      blockLength = source.read(block.subarray(0, Math.min(want, size - pos)), pos);
-    }
-    // Past 2^53 the float is only used to compare with the size, which it exceeds anyway.
-    return Number(r.u64(pos - blockStart + 32));
-  };
-  let rangeStart = first;
-  let rangeFirstBatch = 0;
-  let index = 0;
-  let pos = first;
-  let target = first + (size - first) / parts;
-  while (plans.length < parts - 1 && size - pos >= BATCH_HEADER_SIZE) {
-    const length = batchLengthAt(pos);
-    if (length < BATCH_HEADER_SIZE || pos + length > size) break;
-    lastBatchBytes = length;
-    pos += length;
-    index++;
-    if (pos >= target && pos < size) {
-      plans.push({ start: rangeStart, end: pos, firstBatch: rangeFirstBatch });
-      rangeStart = pos;
-      rangeFirstBatch = index;
-      target = first + ((size - first) * (plans.length + 1)) / parts;
-    }
-  }
-  plans.push({ start: rangeStart, end: size, firstBatch: rangeFirstBatch });
-  return plans;
 }

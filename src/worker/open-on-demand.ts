@@ -29,7 +29,8 @@ import type { Analysis } from "../core/model.ts";
 import { analyzeSource, type ByteSource } from "../core/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import type { InputMeta } from "./protocol.ts";
-import { analyzeStreamed, pageWalkFor, STREAM_CHUNK_BYTES } from "./range-workers.ts";
+import { analyzeStreamed, pageWalkFor } from "./range-workers.ts";
+import { STREAM_CHUNK_BYTES } from "../core/pool-policy.ts";
 import { dropCodesFinding } from "../core/range-walk.ts";
 import { emptyFrames } from "../core/range-merge.ts";
 
