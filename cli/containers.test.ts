@@ -83,3 +83,20 @@ describe("report and convert", () => {
     expect(r.stderr).toMatch(/convert reads legacy messages/);
   });
 });
+
+describe("auto-detect never hides a batch's errors (issue 22)", () => {
+  it("a 256-byte batch with one nonzero reserved byte reads as batches: 2 errors, exit 1, as forced", () => {
+    const h = new Uint8Array(256);
+    new DataView(h.buffer).setBigUint64(32, 256n, true);
+    h[100] = 7;
+    const file = join(dir, "reserved-byte.bin");
+    writeFileSync(file, h);
+    const auto = cli("inspect", file, "--json");
+    const forced = cli("inspect", file, "--json", "--format", "batches");
+    expect(auto.status).toBe(1);
+    const doc = JSON.parse(auto.stdout);
+    expect(doc.format).toBe("batches");
+    expect(doc.summary.errors).toBe(2);
+    expect(doc.diagnostics).toEqual(JSON.parse(forced.stdout).diagnostics);
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import type { FormatChoice, OpenedInput } from "../src/core/containers/index.ts";
+import { detectByName, detectFormat, forcedDetection, sourceInput, type Detection, type FormatChoice, type OpenedInput } from "../src/core/containers/index.ts";
 import { openedJsonChunks } from "../src/core/containers/json.ts";
 import { openedTextChunks } from "./text-output.ts";
 import type { Analysis } from "../src/core/model.ts";
@@ -13,13 +13,10 @@ import { fileSource } from "./file-source.ts";
 import { analyzeOpenFile, isUnreadable, startThreadsAhead, stopThreadsAhead } from "./stream-file.ts";
 import { openContainerStreamed } from "./stream-containers.ts";
 import { RangeCutter } from "../src/core/range-cuts.ts";
-import { plural } from "../src/format/values.ts";
+import { STREAM_MIN_BYTES } from "../src/core/pool-policy.ts";
 import type { RangePlan } from "../src/core/stream-analyze.ts";
 
 export { threadsFor } from "./stream-file.ts";
-
-/** Plain batch files from this size on stream under auto-detect; smaller ones are read whole so every container is considered. */
-const STREAM_MIN_BYTES = 64 << 20;
 
 type Write = (chunks: Iterable<string>) => Promise<void>;
 
@@ -50,21 +47,24 @@ export async function inspectStreamed(write: Write, file: string, format: Format
     return container.opened.analysis.summary.errors > 0 ? 1 : 0;
   }
   if ((json && withFrames) || (format !== "auto" && format !== "batches")) return null;
-  const lower = name.toLowerCase();
-  if (format === "auto" && (lower.endsWith(".log") || lower.endsWith(".index"))) return null;
-  let detectedBy = `forced: ${format} was chosen, not detected`;
+  let d = format === "auto" ? detectByName(name) : forcedDetection(format);
+  if (d && d.format !== "batches") return null;
   let ranges: RangePlan[] | undefined;
-  if (format === "auto") {
+  if (!d) {
+    // Smaller files take the whole-file path, which weighs every container with the bytes in memory.
+    const size = statSync(file).size;
+    if (size < STREAM_MIN_BYTES) return null;
     // Workers boot while the headers are walked; unused, they are stopped.
-    startThreadsAhead(statSync(file).size);
-    const walk = walkFileHeaders(file);
-    if (walk === null || walk.size < STREAM_MIN_BYTES || !walk.tiles) {
+    startThreadsAhead(size);
+    const walk = walkFileHeaders(file, name);
+    if (!walk || walk.detection.format !== "batches" || !walk.detection.recognized) {
       await stopThreadsAhead();
       return null;
     }
+    d = walk.detection;
     ranges = walk.ranges;
-    detectedBy = `auto: ${plural(walk.batches, "batch header")} ${walk.batches === 1 ? "ends exactly at" : "step by batch_length to exactly"} the end of the input`;
   }
+  const detectedBy = d.detectedBy;
   const analysis = await analyzeFileStreaming(file, 0, ranges);
   if (analysis === null) return null;
   const opened: OpenedInput = { format: "batches", detectedBy, analysis, container: null, recovery: null, entries: null, legacy: null };
@@ -76,8 +76,8 @@ export async function inspectStreamed(write: Write, file: string, format: Format
 /** Ranges the auto-detect header walk records for the threads that walk the file after it (joined to their size there). */
 const DETECT_RANGE_BYTES = 4 << 20;
 
-// Batch headers only (one small read per large batch): whether they step by batch_length to exactly the file's end.
-function walkFileHeaders(file: string): { size: number; batches: number; tiles: boolean; ranges: RangePlan[] } | null {
+// Batch headers only (one small read per large batch), cut into ranges as they go; detection is told whether they tile.
+function walkFileHeaders(file: string, name: string): { detection: Detection; ranges: RangePlan[] } | null {
   let fd: number;
   try {
     fd = openSync(file, "r");
@@ -91,7 +91,8 @@ function walkFileHeaders(file: string): { size: number; batches: number; tiles: 
     const cutter = new RangeCutter(source, 0, DETECT_RANGE_BYTES);
     const ranges: RangePlan[] = [];
     for (let r = cutter.next(); r; r = cutter.next()) ranges.push(r);
-    return { size: source.size, batches: cutter.batches, tiles: cutter.tiles, ranges };
+    const tiling = cutter.tiles ? { batches: cutter.batches, tiles: true, stop: null, stopAt: source.size } : undefined;
+    return { detection: detectFormat(sourceInput(source), name, tiling), ranges };
   } finally {
     closeSync(fd);
   }

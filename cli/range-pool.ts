@@ -2,8 +2,8 @@
  * All cores for one file: a header walk cuts it into batch-aligned ranges (a few per thread), the
  * ranges are handed out as threads come free (worker_threads, each with its own wasm kernel, and
  * optionally the calling thread, which starts at once while workers boot), and the results are
- * merged in input order (range-merge.ts), so the Analysis equals a single-threaded one. The page's
- * Web Workers can reuse the same three steps: planRanges, walkRange per range, mergeRanges.
+ * merged in input order (range-merge.ts), so the Analysis equals a single-threaded one. Thresholds and
+ * sizes are core/pool-policy.ts's, shared with the page's range workers (src/worker/range-workers.ts).
  */
 import { BatchTable, type PackedBatches } from "../src/core/batch-table.ts";
 import { Worker } from "node:worker_threads";
@@ -15,6 +15,7 @@ import { dropCodesFinding, walkRange, type RangeResult } from "../src/core/range
 import { scheduleRanges } from "../src/core/range-schedule.ts";
 import { compileKernel, type KernelWalker } from "../src/checksum/kernel/wasm-kernel.ts";
 import { fileSource } from "./file-source.ts";
+import { POOL_RANGE_BYTES } from "../src/core/pool-policy.ts";
 
 export { fileSource } from "./file-source.ts";
 import type { Analysis } from "../src/core/model.ts";
@@ -138,7 +139,7 @@ export class RangePool {
     const fd = openSync(path, "r");
     try {
       const source = fileSource(fd);
-      const fixed = options.rangeBytes ?? 32 << 20;
+      const fixed = options.rangeBytes ?? POOL_RANGE_BYTES;
       const supply: RangeSupply = options.ranges ? new JoinedRanges(options.ranges, fixed) : new RangeCutter(source, options.startOffset, fixed);
       const job = (p: RangePlan): RangeJob => ({
         ...p,

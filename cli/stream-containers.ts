@@ -17,6 +17,8 @@ import {
   IndexEntries,
   type OpenedInput,
   type SegmentResult,
+  detectByName,
+  forcedDetection,
 } from "../src/core/containers/index.ts";
 import { analyzeOpenFile, isUnreadable } from "./stream-file.ts";
 
@@ -58,20 +60,11 @@ export async function openContainerStreamed(
   frameList: boolean,
 ): Promise<{ opened: OpenedInput; bytes: Uint8Array } | null> {
   const name = basename(path);
-  const lower = name.toLowerCase();
-  // Auto-detect decides these two by name alone (detect.ts), .index first.
-  const kind =
-    format === "auto"
-      ? lower.endsWith(".index")
-        ? "index"
-        : lower.endsWith(".log")
-          ? "segment"
-          : null
-      : format === "segment" || format === "index"
-        ? format
-        : null;
-  if (kind === null || (kind === "segment" && frameList)) return null;
-  const detectedBy = format === "auto" ? `auto: the file name ends in .${kind === "index" ? "index" : "log"}` : `forced: ${format} was chosen, not detected`;
+  // Auto-detect decides these two by name alone; any other name is left to the callers' detection.
+  const d = format === "auto" ? detectByName(name) : format === "segment" || format === "index" ? forcedDetection(format) : null;
+  const kind = d?.format;
+  if (!d || (kind !== "segment" && kind !== "index") || (kind === "segment" && frameList)) return null;
+  const detectedBy = d.detectedBy;
   const companion = companionPath(path, kind);
   if (kind === "segment") {
     const indexBytes = companion ? await readOrUndefined(companion.path) : undefined;

@@ -14,21 +14,13 @@ import type { Analysis } from "../src/core/model.ts";
 import type { DiagnosticCode } from "../src/format/diagnostics.ts";
 import { RangePool } from "./range-pool.ts";
 import { fileSource } from "./file-source.ts";
+import { threadsFor as policyThreadsFor } from "../src/core/pool-policy.ts";
 
-/**
- * Files from this size on are shared with worker threads. The calling thread starts on the first
- * range at once and workers (about 30-80 ms to boot, far more under tsx) take ranges as they come
- * up, so a pool costs little even when a worker is late; below this size one thread is done before a
- * worker would help (bench: `npm run bench`, the CLI rows).
- */
-const POOL_MIN_BYTES = 128 << 20;
-const MAX_THREADS = 4;
-
-/** Threads (the calling one included) for a file of `size` bytes: IGGY_BATCH_THREADS when set, else by size and cores. */
+/** Threads (the calling one included) for a file of `size` bytes: IGGY_BATCH_THREADS when set, else core/pool-policy.ts by size and cores. */
 export function threadsFor(size: number): number {
   const forced = Number(process.env.IGGY_BATCH_THREADS);
   if (Number.isInteger(forced) && forced >= 1) return forced;
-  return size >= POOL_MIN_BYTES ? Math.min(MAX_THREADS, availableParallelism()) : 1;
+  return policyThreadsFor(size, availableParallelism());
 }
 
 let poolAhead: RangePool | null = null;

@@ -1,7 +1,6 @@
 /**
  * Batch-aligned ranges of a file, handed out one at a time as threads ask for them: cut by a lazy
- * header walk (planRanges of stream-analyze.ts, done as it goes, so the first range is walked at
- * once), or regrouped from the fine ranges an earlier header walk recorded (inspect's auto-detect
+ * header walk (done as it goes, so the first range is walked at once), or regrouped from the fine ranges an earlier header walk recorded (inspect's auto-detect
  * walks every header anyway), so a file's headers are walked once.
  */
 import { BATCH_HEADER_SIZE } from "../format/fields.ts";
@@ -39,7 +38,7 @@ export class RangeCutter implements RangeSupply {
     this.pos = Math.max(0, Math.min(source.size, Math.trunc(startOffset)));
   }
 
-  /** The next range, or null after the last; like planRanges, the last holds whatever the header walk cannot step past. */
+  /** The next range, or null after the last; the last holds whatever the header walk cannot step past. */
   next(targetBytes = this.targetBytes): RangePlan | null {
     if (this.done) return null;
     const size = this.source.size;

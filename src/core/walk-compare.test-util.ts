@@ -5,7 +5,8 @@
  */
 import { expect } from "vitest";
 import { analyzeWith, type AnalyzeOptions } from "./analyze.ts";
-import { analyzeSource, memorySource, planRanges } from "./stream-analyze.ts";
+import { analyzeSource, memorySource, type RangePlan } from "./stream-analyze.ts";
+import { RangeCutter } from "./range-cuts.ts";
 import { walkRange } from "./range-walk.ts";
 import { mergeRanges } from "./range-merge.ts";
 import { shiftRangeBatches } from "./range-shift.ts";
@@ -50,13 +51,18 @@ export function expectSameEverywhere(
   expect(json(lean, new Uint8Array(0), false), `${label}: JSON without frames`).toBe(json(want, bytes, false));
   for (const parts of [2, 3, 7]) {
     const source = memorySource(bytes);
+    // The pools' cutter, aiming at `parts` ranges of about equal bytes.
+    const planRanges = (): RangePlan[] => {
+      const cutter = new RangeCutter(source, startOffset, Math.max(1, Math.ceil((bytes.length - startOffset) / parts)));
+      const out: RangePlan[] = [];
+      for (let r = cutter.next(); r; r = cutter.next()) out.push(r);
+      return out;
+    };
     const max = maxDiagnostics ?? 200_000;
-    const ranges = planRanges(source, parts, startOffset).map((p) =>
-      walkRange(kernel, source, { ...p, keepFrames: true, maxDiagnostics: max, windowBytes: 512, dropFinding }),
-    );
+    const ranges = planRanges().map((p) => walkRange(kernel, source, { ...p, keepFrames: true, maxDiagnostics: max, windowBytes: 512, dropFinding }));
     expect(mergeRanges(bytes.length, ranges, max, dropFinding), `${label}: ${parts} ranges merged`).toEqual(want);
     // As the page's parallel streams walk them: each range from batch 0, renumbered once the batches before it are counted.
-    const renumbered = planRanges(source, parts, startOffset).map((p) =>
+    const renumbered = planRanges().map((p) =>
       shiftRangeBatches(walkRange(kernel, source, { ...p, firstBatch: 0, keepFrames: true, maxDiagnostics: max, windowBytes: 512, dropFinding }), p.firstBatch),
     );
     expect(mergeRanges(bytes.length, renumbered, max, dropFinding), `${label}: ${parts} ranges walked from batch 0, renumbered`).toEqual(want);

@@ -17,14 +17,20 @@ import {
   type FormatChoice,
   IndexEntries,
   type SegmentResult,
+  type Detection,
+  detectByName,
+  detectFormat,
+  forcedDetection,
+  sourceInput,
+  walkedTiling,
 } from "../core/containers/index.ts";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../core/analyze.ts";
 import type { Analysis } from "../core/model.ts";
 import { analyzeSource, type ByteSource } from "../core/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
-import { plural } from "../format/values.ts";
 import type { InputMeta } from "./protocol.ts";
-import { analyzeStreamed, pageWalkFor, STREAM_CHUNK_BYTES } from "./range-workers.ts";
+import { analyzeStreamed, pageWalkFor } from "./range-workers.ts";
+import { STREAM_CHUNK_BYTES } from "../core/pool-policy.ts";
 import { dropCodesFinding } from "../core/range-walk.ts";
 import { emptyFrames } from "../core/range-merge.ts";
 
@@ -51,14 +57,6 @@ export function blobSource(blob: Blob, reader: SyncReader): ByteSource {
       return part.length;
     },
   };
-}
-
-// Where the batch walk stops or steps wrong: auto-detect's header walk (containers/walk.ts) would not call these batches that tile.
-const NOT_TILING: ReadonlySet<DiagnosticCode> = new Set(["header-truncated", "batch-length-too-small", "batch-truncated", "batch-reserved-nonzero"]);
-
-/** Whether the batches of a walk tile the input as auto-detect requires (those findings are batch-level, so always kept). */
-function tiles(analysis: Analysis): boolean {
-  return analysis.batches.length > 0 && !analysis.diagnostics.some((d) => NOT_TILING.has(d.code));
 }
 
 /** How the page asked to open it. */
@@ -94,8 +92,10 @@ export async function openSourceOnDemand(
   if (!xxh.walker) return null;
   // Taken by any open (it is given once): the walk a partition kept of its first segment is the one a segment open of the same File makes.
   const walked = takeWalkedForShowing(file, request.name);
-  const lower = request.name.toLowerCase();
-  const format = request.format === "auto" ? (lower.endsWith(".index") ? "index" : lower.endsWith(".log") ? "segment" : "auto") : request.format;
+  // The name decides `.log` and `.index`; other auto input is walked as batches first and detected after:
+  // a file this large that is not batches is rare, and one header walk less is not.
+  const early = request.format === "auto" ? detectByName(request.name) : forcedDetection(request.format);
+  const format = early?.format ?? "auto";
   if (format !== "segment" && format !== "batches" && format !== "auto") return null;
   const kept = format === "segment" ? walked : null;
   const analysis = kept ?? (await walkAll(xxh.walker, source, format === "segment" ? SEGMENT_DROPPED_CODES : [], onProgress, file, request.rangeWorkers));
@@ -108,18 +108,13 @@ export async function openSourceOnDemand(
       request.name,
       indexBytes ? decodeIndexEntries(indexBytes) : IndexEntries.EMPTY,
     );
-    const detectedBy = request.format === "auto" ? "auto: the file name ends in .log" : "forced: segment was chosen, not detected";
-    const { analysis: merged, ...meta } = segmentOpened(seg, detectedBy, indexBytes ? companion?.name : undefined);
+    const { analysis: merged, ...meta } = segmentOpened(seg, (early as Detection).detectedBy, indexBytes ? companion?.name : undefined);
     return { analysis: merged, meta };
   }
-  let detectedBy = "forced: batches was chosen, not detected";
-  if (format === "auto") {
-    // Walked first and checked after: a file this large that is not batches is rare, and one header walk less is not.
-    if (!tiles(analysis)) return null;
-    const n = analysis.batches.length;
-    detectedBy = `auto: ${plural(n, "batch header", "batch headers")} ${n === 1 ? "ends exactly at" : "step by batch_length to exactly"} the end of the input`;
-  }
-  return { analysis, meta: { format: "batches", detectedBy, container: null, recovery: null, entries: null, legacy: null } };
+  const d = early ?? detectFormat(sourceInput(source), request.name, walkedTiling(analysis));
+  // Anything else than recognized batches is read whole and opened there (run-request.ts).
+  if (d.format !== "batches" || !d.recognized) return null;
+  return { analysis, meta: { format: "batches", detectedBy: d.detectedBy, container: null, recovery: null, entries: null, legacy: null } };
 }
 
 function walkAll(

@@ -17,35 +17,20 @@ import { guessBatchStart } from "../core/batch-start-guess.ts";
 import { shiftRangeBatches } from "../core/range-shift.ts";
 import { frameColumnBuffers } from "../core/frame-columns-build.ts";
 import { releaseBuffer } from "../lib/release-buffer.ts";
+import { streamedWalkFor, threadsFor } from "../core/pool-policy.ts";
 
-/** Files from this size on are walked by more than one thread (below, one thread is done before a worker boots). */
-export const POOL_MIN_BYTES = 128 << 20;
-const MAX_THREADS = 4;
-const MAX_STREAMS = 4;
-/** Bytes per range read from the stream: large enough that a range worker's reply costs little, small enough to keep few in memory. */
-export const STREAM_CHUNK_BYTES = 4 << 20;
 /** Ranges a worker holds at once, so it never waits for the next. */
 const JOBS_IN_FLIGHT = 2;
 
-/** Cores to walk a File of `size` bytes on: 1 below the pool's size or where workers cannot start workers. */
+/** Cores to walk a File of `size` bytes on (core/pool-policy.ts): 1 where workers cannot start workers. */
 export function pageThreadsFor(size: number): number {
   const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1;
-  if (size < POOL_MIN_BYTES || typeof Worker === "undefined") return 1;
-  return Math.max(1, Math.min(MAX_THREADS, cores));
+  return typeof Worker === "undefined" ? 1 : threadsFor(size, cores);
 }
 
-/**
- * How a File of `size` bytes is read and walked on this page (on at most `cores` cores): streams at once, range
- * workers, and whether the reading thread walks too. Several streams from the pool's size on, even on one
- * core: a stream is bound by its reads' latency, and the browser reads the File on a thread of its own.
- */
+/** How a File of `size` bytes is read and walked on this page, on at most `cores` cores (core/pool-policy.ts streamedWalkFor). */
 export function pageWalkFor(size: number, cores = Infinity): { streams: number; workers: number; walkHere: boolean } {
-  const threads = Math.min(cores, pageThreadsFor(size));
-  const streams = size < POOL_MIN_BYTES ? 1 : MAX_STREAMS;
-  // Measured on 2 cores at 1 GiB (100 B payloads, to the summary): 4 streams walked on 2 range workers took 0.96-0.98 s
-  // and peaked at 0.41 × the file; walked in this thread alone 1.00-1.07 s and 0.39 ×; one stream walked here 1.37-1.41 s.
-  if (threads <= 1) return { streams, workers: 0, walkHere: true };
-  return { streams, workers: threads, walkHere: false };
+  return streamedWalkFor(size, Math.min(cores, pageThreadsFor(size)));
 }
 
 // One range worker and its jobs in flight.

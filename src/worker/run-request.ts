@@ -2,7 +2,7 @@
 import { throttleProgress } from "./progress-throttle.ts";
 import { analyze } from "../core/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
-import { detectFormat, openInputWith, openPartition } from "../core/containers/index.ts";
+import { openInputWith, openPartition } from "../core/containers/index.ts";
 import { frameColumnBuffers } from "../core/frame-columns-build.ts";
 import { analysisToWire, packedBatchBuffers, type WireAnalysis } from "../core/batch-wire.ts";
 import type { Analysis } from "../core/model.ts";
@@ -32,19 +32,8 @@ async function open(
   onProgress: (done: number, total: number) => void,
 ): Promise<{ analysis: Analysis; meta: InputMeta | null }> {
   if (request.format === undefined) return { analysis: await analyze(bytes, { startOffset: request.startOffset, onProgress }), meta: null };
-  const name = request.name ?? "";
-  if (request.format === "auto" && !request.companion) {
-    // Plain batches are most inputs and the biggest: walk them with progress, as openInput would without it.
-    const d = detectFormat(bytes, name);
-    if (d.recognized && d.format === "batches") {
-      return {
-        analysis: await analyze(bytes, { onProgress }),
-        meta: { format: "batches", detectedBy: d.detectedBy, container: null, recovery: null, entries: null, legacy: null },
-      };
-    }
-  }
   const companion = request.companion ? { name: request.companion.name, bytes: new Uint8Array(await bytesOf(request.companion.input)) } : undefined;
-  return split(openInputWith(await loadXxh3(), bytes, { name, format: request.format, companion }));
+  return split(openInputWith(await loadXxh3(), bytes, { name: request.name ?? "", format: request.format, companion, onProgress }));
 }
 
 async function runPartition(request: PartitionRequest, post: (message: FromWorker, transfer: Transferable[]) => void): Promise<void> {

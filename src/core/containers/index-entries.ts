@@ -4,7 +4,6 @@
  * per entry; `at(i)` makes an IndexEntry when a view shows one.
  */
 import { INDEX_ENTRY_FIELDS, INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
-import type { IndexEntry } from "./types.ts";
 
 const fieldAt = (kind: string): number => {
   const f = INDEX_ENTRY_FIELDS.find((x) => x.kind === kind);
@@ -14,6 +13,15 @@ const fieldAt = (kind: string): number => {
 const OFFSET_AT = fieldAt("index.offset");
 const TIMESTAMP_AT = fieldAt("index.timestamp");
 const POSITION_AT = fieldAt("index.position");
+
+/** One decoded `.index` entry; start is its byte offset in the index file. */
+export interface IndexEntry {
+  readonly index: number;
+  readonly start: number;
+  readonly offset: bigint;
+  readonly timestamp: bigint;
+  readonly position: bigint;
+}
 
 /** The whole entries of an index file, in file order. */
 export class IndexEntries implements Iterable<IndexEntry> {

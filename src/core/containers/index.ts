@@ -3,10 +3,11 @@
  *
  * API tour (all pure, no DOM, no Node; bytes in, models out; nothing throws on bad input):
  *
- * - `detectFormat(bytes, name?) → Detection` picks a FormatName and the one-sentence `detectedBy`
- *   (`.log` → segment, `.index` → index by name; else content; batches that tile stay batches;
- *   `recognized: false` for input that fits no Iggy format).
- * - `openInput(bytes, { name?, format?: FormatChoice, companion?, xxh3? }) → Promise<OpenedInput>`
+ * - `detectFormat(bytes | DetectInput, name?, tiling?) → Detection` picks a FormatName and the one-sentence
+ *   `detectedBy` (`.log` → segment, `.index` → index by name; else content; batches that tile stay batches;
+ *   `recognized: false` for input that fits no Iggy format), over memory or a file read in pieces
+ *   (`sourceInput`); a host that walked the batches already passes their `tiling`.
+ * - `openInput(bytes, { name?, format?: FormatChoice, companion?, xxh3?, onProgress? }) → Promise<OpenedInput>`
  *   decodes one file as the detected or forced format: `analysis` (the batch model of core/model.ts
  *   with the container's diagnostics merged into its list and summary), `container` (the header's
  *   fields with absolute ranges, kinds from format/containers for colours and tooltips), `recovery`
@@ -28,7 +29,7 @@
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../analyze.ts";
 import { decodeConsensus } from "./consensus.ts";
-import { detectFormat } from "./detect.ts";
+import { detectFormat, forcedDetection } from "./detect.ts";
 import { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
 import { IndexEntries } from "./index-entries.ts";
 import { indexOpened, segmentOpened } from "./opened.ts";
@@ -41,7 +42,18 @@ import { memorySource, openCapture } from "./capture/index.ts";
 import type { ContainerField, FormatChoice, FormatName, OpenedInput } from "./types.ts";
 
 export * from "./types.ts";
-export { detectFormat, type Detection } from "./detect.ts";
+export {
+  detectFormat,
+  detectByName,
+  forcedDetection,
+  batchTiling,
+  walkedTiling,
+  memoryInput,
+  sourceInput,
+  type Detection,
+  type DetectInput,
+  type BatchTiling,
+} from "./detect.ts";
 export { segmentOf, segmentDropFinding, SEGMENT_DROPPED_CODES, type SegmentResult } from "./segment.ts";
 export { indexOpened, segmentOpened, type IndexLog } from "./opened.ts";
 export { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
@@ -69,6 +81,8 @@ export interface OpenOptions {
    */
   readonly companion?: { readonly name: string; readonly bytes: Uint8Array };
   readonly xxh3?: Xxh3;
+  /** Called as the batch walk goes (plain batches, the bulk of most inputs): bytes done of the total. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** Decodes one input as its detected or forced format. */
@@ -80,40 +94,39 @@ export async function openInput(bytes: Uint8Array, options: OpenOptions = {}): P
 export function openInputWith(xxh: Xxh3, bytes: Uint8Array, options: OpenOptions = {}): OpenedInput {
   const choice = options.format ?? "auto";
   const name = options.name ?? "";
-  let format: FormatName;
-  let detectedBy: string;
-  if (choice === "auto") {
-    const d = detectFormat(bytes, name);
-    if (!d.recognized) {
-      const f = new Findings();
-      f.add("format-unrecognized", 0, bytes.length, d.detectedBy.replace(/^auto: /, ""));
-      return {
-        format: d.format,
-        detectedBy: d.detectedBy,
-        analysis: mergeFindings(emptyAnalysis(bytes.length), f.list),
-        container: null,
-        recovery: null,
-        entries: null,
-        legacy: null,
-      };
-    }
-    format = d.format;
-    detectedBy = d.detectedBy;
-  } else {
-    format = choice;
-    detectedBy = `forced: ${choice} was chosen, not detected`;
+  const d = choice === "auto" ? detectFormat(bytes, name) : forcedDetection(choice);
+  if (!d.recognized) {
+    const f = new Findings();
+    f.add("format-unrecognized", 0, bytes.length, d.detectedBy.replace(/^auto: /, ""));
+    return {
+      format: d.format,
+      detectedBy: d.detectedBy,
+      analysis: mergeFindings(emptyAnalysis(bytes.length), f.list),
+      container: null,
+      recovery: null,
+      entries: null,
+      legacy: null,
+    };
   }
-  return decodeAs(xxh, bytes, format, detectedBy, name, options.companion);
+  return decodeAs(xxh, bytes, d.format, d.detectedBy, name, options.companion, options.onProgress);
 }
 
-function decodeAs(xxh: Xxh3, bytes: Uint8Array, format: FormatName, detectedBy: string, name: string, companion?: OpenOptions["companion"]): OpenedInput {
+function decodeAs(
+  xxh: Xxh3,
+  bytes: Uint8Array,
+  format: FormatName,
+  detectedBy: string,
+  name: string,
+  companion?: OpenOptions["companion"],
+  onProgress?: OpenOptions["onProgress"],
+): OpenedInput {
   const base = { format, detectedBy, container: null, recovery: null, entries: null, legacy: null };
   const container = (fields: ContainerField[], start: number, end: number) => ({ format, start, end, fields });
   switch (format) {
     case "batches":
     case "partition":
       // A partition is a directory (openPartition); one file forced as one is read as its batches.
-      return { ...base, analysis: analyzeWith(xxh, bytes) };
+      return { ...base, analysis: analyzeWith(xxh, bytes, { onProgress }) };
     case "segment": {
       const entries = companion ? decodeIndexEntries(companion.bytes) : IndexEntries.EMPTY;
       return segmentOpened(openSegment(xxh, bytes, name, entries), detectedBy, companion?.name);

@@ -31,17 +31,6 @@ export function legacyFields(bytes: Uint8Array, start: number, payloadLength: nu
   return fields;
 }
 
-/** True when 64-byte headers tile [0, length) exactly with zero reserved bytes: auto-detect's test. */
-export function legacyTiles(bytes: Uint8Array): boolean {
-  const r = new ByteReader(bytes);
-  let pos = 0;
-  while (pos < bytes.length) {
-    if (bytes.length - pos < LEGACY_HEADER_SIZE || r.u64(pos + 56) !== 0n) return false;
-    pos += LEGACY_HEADER_SIZE + r.u32(pos + 48) + r.u32(pos + 52);
-  }
-  return pos === bytes.length && bytes.length > 0;
-}
-
 /** Rebuilds a frame of the batch the run came from: deltas relative to the run's first offset and earliest origin. */
 function rebuiltChecksum(xxh: Xxh3, bytes: Uint8Array, m: LegacyMessage, baseOffset: bigint, origin: bigint): bigint | null {
   const od = m.offset - baseOffset;

@@ -13,6 +13,7 @@ import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
 import { openSegment, type SegmentResult } from "./segment.ts";
 import type { OpenedInput, RecoveryVerdict } from "./types.ts";
 import { IndexEntries } from "./index-entries.ts";
+import { detectByName } from "./detect.ts";
 import { plural } from "../../format/values.ts";
 
 /** One file of the directory: its name (relative), size, and a lazy read (called at most once). */
@@ -219,7 +220,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
     }
     const opened: OpenedInput = {
       format: "segment",
-      detectedBy: "auto: the file name ends in .log",
+      detectedBy: detectByName(".log")!.detectedBy,
       analysis: mergeFindings(seg.analysis, f.list),
       container: null,
       recovery: seg.recovery,

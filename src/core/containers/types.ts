@@ -5,6 +5,8 @@ import type { Analysis } from "../model.ts";
 import type { IndexEntries } from "./index-entries.ts";
 import type { CaptureResult } from "./capture/types.ts";
 
+export type { IndexEntry } from "./index-entries.ts";
+
 /** The format names of containers.md, "Formats and their names". */
 export const FORMAT_NAMES = [
   "batches",
@@ -76,15 +78,6 @@ export interface RecoveryVerdict {
   readonly lastOffset: bigint | null;
   /** One sentence for the report and the page. */
   readonly sentence: string;
-}
-
-/** One decoded `.index` entry; start is its byte offset in the index file. */
-export interface IndexEntry {
-  readonly index: number;
-  readonly start: number;
-  readonly offset: bigint;
-  readonly timestamp: bigint;
-  readonly position: bigint;
 }
 
 /** One legacy message ([64-byte header][payload][user_headers]). */

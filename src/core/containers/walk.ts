@@ -39,24 +39,6 @@ export function readHeaderAt(bytes: Uint8Array, pos: number, end: number): Walke
   };
 }
 
-/** Walks headers from `start`; `tiles` is true when they end exactly at `end` (at least one header). */
-export function walkHeaders(
-  bytes: Uint8Array,
-  start: number,
-  end: number = bytes.length,
-  limit = Infinity,
-): { headers: WalkedHeader[]; tiles: boolean; stop: WalkStop | null; stopAt: number } {
-  const headers: WalkedHeader[] = [];
-  let pos = start;
-  while (pos < end && headers.length < limit) {
-    const h = readHeaderAt(bytes, pos, end);
-    if (typeof h === "string") return { headers, tiles: false, stop: h, stopAt: pos };
-    headers.push(h);
-    pos = h.end;
-  }
-  return { headers, tiles: pos === end && headers.length > 0, stop: null, stopAt: pos };
-}
-
 /** Reads and checks the batch header at `pos` of an input ending at `end` (readHeaderAt's rules): what recovery walks. */
 export type HeaderAt = (pos: number, end: number) => WalkedHeader | WalkStop;
 

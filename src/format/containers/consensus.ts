@@ -3,7 +3,7 @@
  * reply and prepare variants. containers.md "Consensus headers"; upstream
  * core/binary_protocol/src/consensus/header.rs (GenericHeader, RequestHeader, ReplyHeader, PrepareHeader).
  */
-import type { FieldSpec } from "../fields.ts";
+import type { FieldSpec } from "../field-spec.ts";
 import { layout } from "./table.ts";
 
 /** Size in bytes of a consensus header. */

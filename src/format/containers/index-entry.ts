@@ -2,7 +2,7 @@
  * The `.index` file: 24-byte sparse entries, one per flush chunk, pointing at that chunk's first batch.
  * containers.md "Index file"; upstream core/partitions/src/iggy_index.rs:18-42, iggy_index_reader.rs:55-69.
  */
-import type { FieldSpec } from "../fields.ts";
+import type { FieldSpec } from "../field-spec.ts";
 import { layout } from "./table.ts";
 
 /** Size in bytes of one index entry. */

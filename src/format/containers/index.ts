@@ -2,7 +2,7 @@
  * Every container layout as data (containers.md): the tables the container decoders, the hex
  * colours, the tooltips and docs/FIELDS.md read, beside the batch's own in ../fields.ts.
  */
-import type { FieldSpec } from "../fields.ts";
+import type { FieldSpec } from "../field-spec.ts";
 import { CONTAINER_KINDS, type ContainerByteKind } from "./kinds.ts";
 import { INDEX_ENTRY_FIELDS } from "./index-entry.ts";
 import { POLL_PREFIX_FIELDS } from "./poll-reply.ts";

@@ -3,7 +3,7 @@
  * containers.md "Legacy messages"; upstream core/common/src/types/message/message_header.rs:23-46,
  * core/cli/src/commands/binary_message/poll_messages.rs:230.
  */
-import type { FieldSpec } from "../fields.ts";
+import type { FieldSpec } from "../field-spec.ts";
 import { layout } from "./table.ts";
 
 /** Size in bytes of a legacy message header. */

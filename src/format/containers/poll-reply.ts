@@ -2,7 +2,7 @@
  * The poll reply body's 16-byte prefix, then batch records back to back.
  * containers.md "Poll reply body"; upstream core/server/src/responses.rs:1655-1714, core/common/src/lib.rs:42.
  */
-import type { FieldSpec } from "../fields.ts";
+import type { FieldSpec } from "../field-spec.ts";
 import { layout } from "./table.ts";
 
 /** Size in bytes of the poll reply prefix. */

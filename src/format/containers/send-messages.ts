@@ -4,7 +4,7 @@
  * Identifiers and the partitioning are variable: each is [kind u8][length u8][value], described by one
  * three-row table placed at wherever it starts.
  */
-import type { FieldSpec } from "../fields.ts";
+import type { FieldSpec } from "../field-spec.ts";
 import { layout } from "./table.ts";
 
 /** The fixed field at the start of the body. */

@@ -1,5 +1,5 @@
 /** A compact way to write container field tables in wire order (offsets follow from sizes). */
-import type { FieldRole, FieldSpec, FieldType } from "../fields.ts";
+import type { FieldRole, FieldSpec, FieldType } from "../field-spec.ts";
 import type { ContainerByteKind } from "./kinds.ts";
 
 /** One row before offsets are filled in: kind, type, size, role, the spec's text. */

@@ -1,5 +1,5 @@
 /** A container field's value as text, from its type alone (the JSON contract's `value`, tooltips). */
-import type { FieldType } from "../fields.ts";
+import type { FieldType } from "../field-spec.ts";
 import { ByteReader } from "../reader.ts";
 import { bytesToHex, hex128 } from "../values.ts";
 

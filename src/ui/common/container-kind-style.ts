@@ -4,8 +4,15 @@
  * palette entry per field. The groups are core/palette.ts's CONTAINER_COLOUR_GROUP, which the SVG pictures read too.
  */
 import type { ContainerByteKind } from "../../format/containers/kinds.ts";
-import type { KindStyle } from "./kind-style.ts";
 import { CONTAINER_COLOUR_GROUP } from "../../core/palette.ts";
+
+/** Class and label of one byte kind (kind-style.ts re-exports it; defined here so neither file imports the other back). */
+export interface KindStyle {
+  /** Sets `--kind-bg`/`--kind-fg` and paints the element's background with them. */
+  readonly className: string;
+  /** Short human label, e.g. "batch base_offset". */
+  readonly label: string;
+}
 
 /** The colour class of a container kind's group (the first class of its className). */
 export function containerColourClass(kind: ContainerByteKind): string {

@@ -3,16 +3,10 @@
  * properties with a light and a dark palette) and a short label for legends and swatches.
  */
 import type { ByteKind } from "../../format/fields.ts";
-import { CONTAINER_KIND_STYLE } from "./container-kind-style.ts";
+import { CONTAINER_KIND_STYLE, type KindStyle } from "./container-kind-style.ts";
 import "./kinds.css";
 
-/** Class and label of one byte kind. */
-export interface KindStyle {
-  /** Sets `--kind-bg`/`--kind-fg` and paints the element's background with them. */
-  readonly className: string;
-  /** Short human label, e.g. "batch base_offset". */
-  readonly label: string;
-}
+export type { KindStyle } from "./container-kind-style.ts";
 
 // A mapped type over ByteKind: a new kind without a style fails to compile.
 /** Style of every byte kind, shared by the hex map, its legend and the tables' swatches. */

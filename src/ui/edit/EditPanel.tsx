@@ -24,8 +24,8 @@ export function EditPanel() {
   const editMode = useStore(editModeStore, selectMode);
   const selection = useStore(selectionStore, selectSelection);
   const [stamp, setStamp] = useState({ partitionId: "1", baseOffset: "0" });
-  // Said about one input (by name): another input opened later does not inherit it.
-  const [said, setSaid] = useState({ of: "", text: "" });
+  // Said about one input (its new-input id): another input opened later does not inherit it.
+  const [said, setSaid] = useState({ of: 0, text: "" });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -48,8 +48,8 @@ export function EditPanel() {
   const header = input.analysis.batches.at(batch)?.header ?? null;
   const edited = edit.index > 0;
 
-  const note = said.of === input.name ? said.text : "";
-  const setNote = (text: string) => setSaid({ of: input.name, text });
+  const note = said.of === input.opened ? said.text : "";
+  const setNote = (text: string) => setSaid({ of: input.opened, text });
   const mib = (n: number) => (n < 1 << 20 ? `${formatCount(n)} bytes` : `${(n / (1 << 20)).toFixed(1)} MiB`);
   // An input read on demand has nothing to edit until all of it is in memory: each edit action reads it first and says so.
   const whole = async (): Promise<Uint8Array | null> => {

@@ -218,7 +218,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
   useLayoutEffect(() => {
     revealRef.current = reveal;
   }, [reveal]);
-  // An edit replaces the input with one of the same name and size: the view then stays where it is.
+  // Only a newly opened input (its new-input id) starts over: after an edit or another format the view stays where it is.
   useLayoutEffect(() => {
     topRowRef.current = 0;
     setScaledTop(0);
@@ -228,7 +228,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     const s = selectionStore.get();
     if (s && s.end <= size) revealRef.current(Math.floor(s.start / BYTES_PER_ROW), "center");
     return () => endInspect();
-  }, [input.name, size]);
+  }, [input.opened, size]);
 
   // A row hovered elsewhere brings its first byte into view (revealRef centres only what is off-screen).
   useEffect(

@@ -9,14 +9,14 @@ import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { openInputWith } from "../../core/containers/index.ts";
 import { encodeBatch } from "../../core/encode.ts";
 import { typeNibble } from "./keys.ts";
-import { documentStore } from "../state/app-state.ts";
+import { documentStore, nextInputId } from "../state/app-state.ts";
 import { editByte, editStore, latestBytes, startEditing, undo } from "../session/editing.ts";
-import { startLoading } from "../session/loading.ts";
+import { reopenInWorker, startLoading } from "../session/loading.ts";
 import { memoryBytes } from "../../lib/input-bytes.ts";
 
 const xxh = await loadXxh3();
 startLoading();
-startEditing();
+startEditing(reopenInWorker);
 const batch = encodeBatch(xxh, { originTimestamp: 1n, messages: [{ payload: "x", id: 1n }] });
 
 /** Opens `copies` batches as a segment file, as the loading path shows one. */
@@ -26,7 +26,7 @@ function openSegment(copies: number): Uint8Array {
   const { analysis, ...meta } = openInputWith(xxh, bytes, { name: "00000000000000000000.log" });
   expect(meta.format).toBe("segment");
   documentStore.set({
-    input: { name: "00000000000000000000.log", bytes, source: memoryBytes(bytes), analysis, ranOn: "worker", meta },
+    input: { opened: nextInputId(), name: "00000000000000000000.log", bytes, source: memoryBytes(bytes), analysis, ranOn: "worker", meta },
     loading: null,
     error: null,
   });

@@ -42,12 +42,12 @@ export function SearchBox(): JSX.Element {
   const listRef = useRef<HTMLOListElement>(null);
   const id = useId();
 
-  // Another input makes the hits meaningless; the typed query stays. The same decode of the same bytes, read into
-  // memory from the file it was read on demand from (session/resident.ts), keeps them.
+  // Another input or an edit makes the hits meaningless; the typed query stays. The same decode of the same input,
+  // read into memory from the file it was read on demand from (session/resident.ts), keeps them.
   useEffect(() => {
     const held = searchStore.get().input;
     if (!held || held === input) return;
-    if (input && held.analysis === input.analysis && held.source.size === input.source.size) searchStore.set((s) => ({ ...s, input }));
+    if (input && held.opened === input.opened && held.analysis === input.analysis) searchStore.set((s) => ({ ...s, input }));
     else clearSearch();
   }, [input]);
 

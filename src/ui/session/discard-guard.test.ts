@@ -2,16 +2,17 @@ import { memoryBytes } from "../../lib/input-bytes.ts";
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../../core/analyze.ts";
-import { documentStore } from "../state/app-state.ts";
+import { documentStore, nextInputId } from "../state/app-state.ts";
+import { reopenInWorker } from "./loading.ts";
 import { editByte, startEditing, undo } from "./editing.ts";
 import { confirmDiscardEdits, discardQuestionStore, editsAtStake, warnBeforeLeaving } from "./discard-guard.ts";
 
 const xxh = await loadXxh3();
-startEditing();
+startEditing(reopenInWorker);
 
 function open(bytes: Uint8Array): void {
   documentStore.set({
-    input: { name: "t.bin", bytes, source: memoryBytes(bytes), analysis: analyzeWith(xxh, bytes), ranOn: "main-thread" },
+    input: { opened: nextInputId(), name: "t.bin", bytes, source: memoryBytes(bytes), analysis: analyzeWith(xxh, bytes), ranOn: "main-thread" },
     loading: null,
     error: null,
   });

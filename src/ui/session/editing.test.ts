@@ -8,11 +8,12 @@ import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../../core/analyze.ts";
 import { encodeBatch } from "../../core/encode.ts";
-import { documentStore } from "../state/app-state.ts";
+import { documentStore, nextInputId } from "../state/app-state.ts";
+import { reopenInWorker } from "./loading.ts";
 import { startEditing, editByte, editedParts, editStore, hasUnsavedEdits, INLINE_RECHECK_LIMIT, latestBytes, redo, revertToOriginal, undo } from "./editing.ts";
 
 const xxh = await loadXxh3();
-startEditing();
+startEditing(reopenInWorker);
 const batch = encodeBatch(xxh, { originTimestamp: 1n, messages: [{ payload: "x", id: 1n }] });
 
 function segment(minBytes: number): Uint8Array {
@@ -24,7 +25,7 @@ function segment(minBytes: number): Uint8Array {
 
 function open(bytes: Uint8Array): void {
   documentStore.set({
-    input: { name: "t.bin", bytes, source: memoryBytes(bytes), analysis: analyzeWith(xxh, bytes), ranOn: "main-thread" },
+    input: { opened: nextInputId(), name: "t.bin", bytes, source: memoryBytes(bytes), analysis: analyzeWith(xxh, bytes), ranOn: "main-thread" },
     loading: null,
     error: null,
   });

@@ -16,7 +16,9 @@ import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
 import { requestPatchedRecheck, resetPatchedRecheck } from "./patched-recheck.ts";
 import { sourceOf } from "./input-source.ts";
-import { reopenInWorker } from "./loading.ts";
+import type { FormatChoice } from "../../core/containers/index.ts";
+import type { Analysis } from "../../core/model.ts";
+import type { InputMeta } from "../../worker/protocol.ts";
 import { bytesToHex, hexOffset } from "../../format/values.ts";
 
 /** Undo history of the loaded input and what the last edit did. */
@@ -57,39 +59,55 @@ export const INLINE_RECHECK_LIMIT = 16 << 20;
 let overlay: EditOverlay | null = null;
 // Large inputs: the current bytes, made once at the first edit and patched in place after that.
 let working: Uint8Array | null = null;
-// The bytes this module last put on screen (or the input as loaded), and the latest edit's bytes.
-let shown: Uint8Array | null = null;
+// The latest edit's bytes (or the input as loaded).
 let latest: Uint8Array | null = null;
 // Bumped per input, so a late re-check of an earlier input is dropped.
 let session = 0;
 
-/** Starts editing once: loads the XXH3 kernel and keeps the history in step with the document (a newly loaded input starts a new history). */
-export function startEditing(): void {
+/** Re-opens bytes as a container format off the main thread (session/loading.ts reopenInWorker, handed in by start.ts). */
+export type Reopen = (bytes: Uint8Array, format: FormatChoice, label: string) => Promise<{ analysis: Analysis; meta: InputMeta } | null>;
+
+let reopen: Reopen | null = null;
+// The new-input id (LoadedInput.opened) of the input the history belongs to.
+let openedId: number | null = null;
+
+/**
+ * Starts editing once: loads the XXH3 kernel and keeps the history in step with the document (a
+ * newly opened input starts a new history). `reopenInWorker` re-opens an edited container.
+ */
+export function startEditing(reopenInWorker: Reopen): void {
+  reopen = reopenInWorker;
   if (started) return;
   started = true;
   void loadXxh3().then((k) => {
     xxh = k;
   });
-  // A newly loaded input (bytes this module did not put there) starts a new history.
   documentStore.subscribe(() => {
     const input = documentStore.get().input;
-    if (!input || input.bytes === shown || (input.bytes !== null && input.bytes === overlay?.original)) return;
-    if (!input.bytes) {
-      // Read on demand: nothing to edit until residentBytes() reads it into memory (the edit controls ask first).
-      overlay = null;
-      working = shown = latest = null;
-      session++;
-      resetPatchedRecheck();
-      editStore.set(EMPTY);
+    if (!input) return;
+    if (input.opened === openedId) {
+      // The same input read into memory from its File (session/resident.ts): its history starts now.
+      if (input.bytes && !overlay) startHistory(input.bytes);
       return;
     }
-    overlay = new EditOverlay(input.bytes);
-    working = null;
-    shown = latest = input.bytes;
+    openedId = input.opened;
+    if (input.bytes) return startHistory(input.bytes);
+    // Read on demand: nothing to edit until residentBytes() reads it into memory (the edit controls ask first).
+    overlay = null;
+    working = latest = null;
     session++;
     resetPatchedRecheck();
-    editStore.set({ ...EMPTY, original: input.bytes, labels: ["as loaded"] });
+    editStore.set(EMPTY);
   });
+}
+
+function startHistory(bytes: Uint8Array): void {
+  overlay = new EditOverlay(bytes);
+  working = null;
+  latest = bytes;
+  session++;
+  resetPatchedRecheck();
+  editStore.set({ ...EMPTY, original: bytes, labels: ["as loaded"] });
 }
 
 function publish(o: EditOverlay, changes: readonly ChecksumChange[] | null): void {
@@ -106,13 +124,11 @@ function show(o: EditOverlay, step: EditStep, forward: boolean): void {
   if (format && format !== "batches") {
     // A container re-opens in the worker (with the companion loading keeps), so its fields and checks follow the edit.
     const bytes = o.index === 0 ? o.original : o.materialize();
-    // Not shown yet: until the re-open lands the page keeps the previous bytes, and the document store
-    // changes meanwhile (the re-check's own progress) must not read them as a newly loaded input.
+    // Not shown yet: until the re-open lands the page keeps the previous bytes.
     latest = bytes;
-    void reopenInWorker(bytes, format, "edited bytes").then((r) => {
+    void (reopen as Reopen)(bytes, format, "edited bytes").then((r) => {
       const now = documentStore.get().input;
       if (!r || !now || latest !== bytes) return;
-      shown = bytes;
       documentStore.set((s) => ({
         ...s,
         input: { ...now, bytes, source: memoryBytes(bytes), analysis: r.analysis, meta: { ...r.meta, detectedBy: now.meta?.detectedBy ?? r.meta.detectedBy } },
@@ -139,7 +155,6 @@ function show(o: EditOverlay, step: EditStep, forward: boolean): void {
             done: (analysis, ms) => {
               const now = documentStore.get().input;
               if (mine !== session || !now) return;
-              shown = working;
               documentStore.set((s) => ({ ...s, input: { ...now, bytes: working as Uint8Array, source: memoryBytes(working as Uint8Array), analysis } }));
               editStore.set((s) => ({ ...s, lastRecheckMs: ms }));
             },
@@ -149,7 +164,7 @@ function show(o: EditOverlay, step: EditStep, forward: boolean): void {
   }
   if (!xxh) return;
   const bytes = o.index === 0 ? o.original : o.materialize();
-  latest = shown = bytes;
+  latest = bytes;
   const t0 = performance.now();
   const analysis = analyzeWith(xxh, bytes, { startOffset: input.startOffset ?? 0 });
   const ms = performance.now() - t0;

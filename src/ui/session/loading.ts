@@ -1,7 +1,7 @@
 /** Loading inputs: every way in (file, drop, paste, sample, link, partition) ends here; a new input cancels the one in flight. */
 import { AnalysisClient, AbortedError, type AnalysisInput } from "../../worker/client.ts";
 import type { InputMeta } from "../../worker/protocol.ts";
-import { documentStore, formatStore, partitionStore, resetInteraction, type OpenPartition } from "../state/app-state.ts";
+import { documentStore, formatStore, nextInputId, partitionStore, resetInteraction, type OpenPartition } from "../state/app-state.ts";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "../../core/samples.ts";
 import type { FormatChoice } from "../../core/containers/index.ts";
@@ -115,6 +115,7 @@ export async function loadInput(
     shownCompanion = companion;
     documentStore.set({
       input: {
+        opened: nextInputId(),
         name,
         bytes: result.bytes,
         source,
@@ -139,17 +140,6 @@ export async function loadInput(
     if (loading === controller) loading = null;
     if (!loading) cancellableStore.set(false);
   }
-}
-
-/** Re-analyses bytes as plain batches from startOffset off the main thread; the caller keeps its bytes. */
-export async function reanalyzeInWorker(
-  bytes: Uint8Array,
-  startOffset = documentStore.get().input?.startOffset ?? 0,
-  label = "edited bytes",
-): Promise<Analysis | null> {
-  const input = documentStore.get().input;
-  if (input?.meta) return (await reopenInWorker(bytes, input.meta.format, label))?.analysis ?? null;
-  return recheck(label, bytes.length, (client, signal) => client.analyze(bytes, signal, undefined, startOffset).then((r) => r.analysis));
 }
 
 /** Re-opens the shown input's bytes (edited, or with another format) off the main thread; the caller keeps its bytes. */

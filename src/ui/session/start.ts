@@ -3,10 +3,10 @@
  * calls startSession() once before the first render, so tests and tools can import any module freely.
  */
 import { startEditing } from "./editing.ts";
-import { startLoading } from "./loading.ts";
+import { reopenInWorker, startLoading } from "./loading.ts";
 
 /** Starts loading (its worker clients) and editing (the XXH3 kernel and the undo history); building keeps no state. Safe to call twice. */
 export function startSession(): void {
   startLoading();
-  startEditing();
+  startEditing(reopenInWorker);
 }

@@ -44,7 +44,8 @@ export function SharePanel() {
   const [format, setFormat] = useState<CopyFormat>("hex");
   const [note, setNote] = useState<string>("");
   // What a whole-input action read into memory, said about one input (by name) beside the action's own note.
-  const [memoryNote, setMemoryNote] = useState({ of: "", text: "" });
+  // Said about one input (its new-input id): another input opened later does not inherit it.
+  const [memoryNote, setMemoryNote] = useState({ of: 0, text: "" });
   const onLink = useCallback((url: string | null) => setLink(url), []);
   const choice: RedactChoice = useMemo(() => (redact ? { userHeaders: redactHeaders, ids: redactIds } : null), [redact, redactHeaders, redactIds]);
   const source: ShareSource | null = useMemo(
@@ -74,7 +75,7 @@ export function SharePanel() {
     // The redacted copy would be refused once read: refuse before reading it.
     if (choice && input.source.size > REDACT_ON_PAGE_LIMIT)
       throw new Error(`inputs over ${REDACT_ON_PAGE_LIMIT >> 20} MiB are redacted with the command line: iggy-batch redact FILE -o OUT`);
-    const say = (text: string) => setMemoryNote({ of: input.name, text });
+    const say = (text: string) => setMemoryNote({ of: input.opened, text });
     say(`Reading all ${mib(input.source.size)} of ${input.name} into memory to ${what}…`);
     const bytes = await residentBytes(input);
     if (!bytes) throw new Error("another input was opened meanwhile");
@@ -305,7 +306,7 @@ export function SharePanel() {
           Copy selection
         </button>
       </div>
-      {memoryNote.of === input.name && memoryNote.text && (
+      {memoryNote.of === input.opened && memoryNote.text && (
         <p className="note" data-testid="share-memory-note">
           {memoryNote.text}
         </p>

@@ -24,6 +24,12 @@ import { createStore } from "./store.ts";
 
 /** An input that has been analysed and is on screen. */
 export interface LoadedInput {
+  /**
+   * The new-input id: a fresh number each time an input is opened (session/loading.ts, from nextInputId),
+   * kept by every later change of the same input (an edit, another format, reading it into memory).
+   * Views that start over for a new input compare this, not names or sizes.
+   */
+  readonly opened: number;
   readonly name: string;
   /** The whole input in memory, or null for a large file read on demand (then read `source`). */
   readonly bytes: Uint8Array | null;
@@ -43,6 +49,13 @@ export interface LoadedInput {
   readonly companion?: string | null;
   /** A segment's companion .index entries (for the index table beside the log), or null. */
   readonly companionEntries?: IndexEntries | null;
+}
+
+let lastInputId = 0;
+
+/** A new-input id for an input being opened (LoadedInput.opened). */
+export function nextInputId(): number {
+  return ++lastInputId;
 }
 
 /** A partition opened from several files or a folder: what the partition keeps, and its files to open one by one. */
