@@ -73,13 +73,16 @@ describe("exit status", () => {
     for (const r of [runs.valid, runs.warn, runs.broken, runs.validText, runs.brokenText]) expect(r.stderr).toBe("");
   });
 
-  it("reads a directory as a partition (contracts.md §1.1): one JSON document with files[], exit 0 with no segments", () => {
-    expect(runs.directory.code).toBe(0);
+  it("reads a directory as a partition (contracts.md §1.1): one JSON document with files[]; with no segment it is an error, exit 1", () => {
+    expect(runs.directory.code).toBe(1);
     const doc = JSON.parse(runs.directory.stdout);
     expect(doc.format).toBe("partition");
-    // The temporary directory holds only empty.bin: listed and skipped as foreign.
-    expect(doc.files).toEqual([{ name: "empty.bin", size: 0, skipped: "not a {start:020}.log or .index file" }]);
-    expect(doc.partition.verdict).toBe("ok");
+    // The temporary directory holds only empty.bin: listed and skipped as foreign, its reason naming a real segment name.
+    expect(doc.files).toEqual([{ name: "empty.bin", size: 0, skipped: expect.stringMatching(/^not a segment: .*\d{20}\.log/) }]);
+    expect(doc.diagnostics).toEqual([expect.objectContaining({ code: "partition-no-segments", severity: "error", file: "." })]);
+    expect(doc.summary.errors).toBe(1);
+    expect(doc.partition.verdict).toBe("refused");
+    expect(doc.partition.server.outcome).toBe("refuses");
   });
 
   it("is 0 for an empty file: no batches, no diagnostics", () => {
@@ -190,7 +193,8 @@ describe("human output", () => {
     });
     expect(lines[0]).toMatch(/^format: Batches \[batches\] \(auto: 4 batch headers step by batch_length/);
     expect(lines[1]).toMatch(/^19-segment-4-batch2-bad-frame\.bin: 2493 bytes · 4 batches · 12 frames · 1 error · 0 warnings/);
-    expect(runs.brokenText.stdout).toMatch(/verdict: FAIL/);
+    // A plain batch file has no server axis: the verdict names the findings axis.
+    expect(runs.brokenText.stdout).toMatch(/\nverdict: findings: 1 error, 0 warnings\n$/);
   });
 
   it("lists each diagnostic with its severity, hex byte range and code", () => {
@@ -206,7 +210,7 @@ describe("human output", () => {
     const rows = runs.validText.stdout.split("\n").filter((l) => /^\s*\d+\s+0x[0-9a-f]{8}\s/.test(l));
     expect(rows).toHaveLength(5);
     expect(runs.validText.stdout).not.toMatch(/diagnostics:/);
-    expect(runs.validText.stdout).toMatch(/verdict: ok/);
+    expect(runs.validText.stdout).toMatch(/\nverdict: findings: clean\n$/);
     expect(runs.stdinText.code).toBe(0);
     expect(runs.stdinText.stdout.replace("\n-: ", "\n04-segment-5-stamped.bin: ")).toBe(runs.validText.stdout);
   });

@@ -21,7 +21,7 @@ import { TOOL_VERSION } from "../src/version.ts";
 import { formatLine, openedTextChunks } from "./text-output.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { companionPath, streamSegment } from "./stream-containers.ts";
-import { plural } from "../src/format/values.ts";
+import { findingsVerdict, verdictOf } from "../src/core/verdict.ts";
 
 /** A usage or I/O problem: exit 2 with the message on stderr. */
 export class CliProblem extends Error {
@@ -156,7 +156,7 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
     onFile: async (name, opened, bytes) => {
       // Chained, not spread into an array: a segment of single-message batches is millions of chunks.
       if (json) await writeChunks(chain(partitionJson.separator(k++), openedJsonChunks(opened, bytes, name, withFrames, { name })));
-      else await writeChunks(chain("\n", openedTextChunks(opened, name)));
+      else await writeChunks(chain("\n", openedTextChunks(opened, name, true)));
     },
     onSkip: async (file) => {
       if (json) await writeChunks([partitionJson.separator(k++), JSON.stringify({ name: file.name, size: file.size, skipped: file.skipped })]);
@@ -166,13 +166,17 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
   if (json) await writeChunks(partitionJson.close(result, k));
   else {
     const lines = ["", `partition ${terminalText(dir)}: ${summarySentence(result.summary)}`];
+    // Findings about the directory itself (no segment at all): no file section printed them.
+    for (const d of result.diagnostics.filter((x) => x.file === ".")) lines.push(`  ${d.severity.padEnd(7)} ${d.code}: ${terminalText(d.message)}`);
     for (const s of result.segments) {
       const range = s.firstOffset === null ? "no batches" : `offsets ${s.firstOffset}..${s.lastOffset ?? "?"}`;
+      const kept = s.recovery.keptBytes < s.size ? `  recovery keeps ${s.recovery.keptBytes} of ${s.size} bytes` : "";
+      // A row counts its .index's findings too.
       lines.push(
-        `  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}  ${s.errors ? `FAIL (${plural(s.errors, "error")})` : "ok"}`,
+        `  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}${kept}  findings: ${findingsVerdict(s).words}`,
       );
     }
-    lines.push(`verdict: ${result.verdict === "refused" ? "REFUSED" : result.summary.errors > 0 ? "FAIL" : "ok"}: ${terminalText(result.sentence)}`);
+    lines.push(`verdict: ${terminalText(verdictOf(result.summary, result.outcome).line)}`);
     await writeChunks([lines.join("\n") + "\n"]);
   }
   return result.summary.errors > 0 ? 1 : 0;

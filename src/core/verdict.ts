@@ -74,7 +74,7 @@ export function serverOutcome(kind: ServerOutcomeKind, truncatedBytes: number, r
 
 /** Where and why recovery stops, as one clause: "from byte 400 (header-truncated)". */
 function stopClause(r: RecoveryVerdict, size: number): string {
-  return `keeps ${plural(r.keptBytes, "byte")} of ${size}, drops the rest from byte ${r.stopsAt ?? r.keptBytes}${r.reason ? ` (${r.reason})` : ""}`;
+  return `keeps ${plural(r.keptBytes, "byte")} of ${size}, drops the rest from byte ${r.stopsAt ?? r.keptBytes}${r.reason ? `: ${r.reason}` : ""}`;
 }
 
 /**
