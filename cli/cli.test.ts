@@ -177,7 +177,7 @@ describe("--json", () => {
 describe("human output", () => {
   const hex = (n: number): string => "0x" + n.toString(16).padStart(8, "0");
 
-  it("lists one line per batch, with its start in hex and its verdict", () => {
+  it("lists one line per batch, with its start in hex and its findings", () => {
     const doc = JSON.parse(runs.broken.stdout);
     const lines = runs.brokenText.stdout.split("\n");
     const rows = lines.filter((l) => /^\s*\d+\s+0x[0-9a-f]{8}\s/.test(l));
@@ -189,7 +189,7 @@ describe("human output", () => {
       expect(cells[1]).toBe(hex(b.start));
       expect(cells).toContain(String(b.end - b.start));
       expect(cells).toContain(b.header.batchChecksum);
-      expect(row).toMatch(i === 1 ? /FAIL/ : /ok$/);
+      expect(row).toMatch(i === 1 ? /1 error, 0 warnings$/ : /clean$/);
     });
     expect(lines[0]).toMatch(/^format: Batches \[batches\] \(auto: 4 batch headers step by batch_length/);
     expect(lines[1]).toMatch(/^19-segment-4-batch2-bad-frame\.bin: 2493 bytes · 4 batches · 12 frames · 1 error · 0 warnings/);

@@ -13,6 +13,7 @@ import {
   partitionJson,
   type FormatChoice,
   type OpenedInput,
+  type PartitionResult,
   type PartitionSource,
 } from "../src/core/containers/index.ts";
 import { summarySentence } from "../src/core/summary-text.ts";
@@ -135,6 +136,16 @@ async function sourcesOf(dir: string): Promise<(PartitionSource & { readonly pat
     });
   }
   return out;
+}
+
+/** Opens a directory as a partition without printing (each .log streamed): the result, and where each file lies. */
+export async function openDirectory(dir: string): Promise<{ result: PartitionResult; paths: ReadonlyMap<string, string> }> {
+  const sources = await sourcesOf(dir);
+  const paths = new Map(sources.map((s) => [s.name, s.path]));
+  const result = await openPartition(sources, {
+    streamSegment: (source, entries) => streamSegment(paths.get(source.name) ?? join(dir, source.name), source.name, entries),
+  });
+  return { result, paths };
 }
 
 /**

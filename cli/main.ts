@@ -6,7 +6,8 @@ import type { FormatChoice } from "../src/core/containers/index.ts";
 import { FORMAT_NAMES } from "../src/core/containers/index.ts";
 import { terminalLines, terminalText } from "../src/lib/text-escape.ts";
 import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat } from "./containers.ts";
-import { diagramOf, parseDiagramTarget, parseRange, pictureOf, reportOf, subjectOf } from "./findings.ts";
+import { diagramOf, parseDiagramTarget, parseRange, pictureOf, reportDirectory, reportOf, subjectOf, type Subject } from "./findings.ts";
+import { explainText } from "./explain.ts";
 import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
 import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
 import { inspectStreamed } from "./inspect-input.ts";
@@ -40,9 +41,14 @@ const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "report",
-    operand: "FILE|-",
-    summary: "print a Markdown report for a bug tracker (exit status as inspect)",
+    operand: "PATH|-",
+    summary: "print a Markdown report for a bug tracker of a file, standard input or a partition directory (exit status as inspect)",
     options: [
+      {
+        name: "--base-url",
+        value: "URL",
+        help: "add a share link opening the bytes around the first finding on the explorer served at URL (default: no link)",
+      },
       FORMAT_OPTION,
       ENVELOPE_OPTION,
       { name: "--out", alias: "-o", value: "REPORT.md", help: OUT_HELP },
@@ -50,8 +56,13 @@ const COMMANDS: readonly CommandSpec[] = [
       { name: "--redact", help: "report on a redacted copy (payloads replaced, the same findings)" },
       REDACT_HEADERS_OPTION,
       REDACT_IDS_OPTION,
-      { name: "--svg", value: "FILE.svg", conflicts: "--embed-svg", help: "write a picture of the bytes around the first finding to FILE and link it" },
-      { name: "--embed-svg", help: "embed that picture in the report as a data: URL" },
+      {
+        name: "--svg",
+        value: "FILE.svg",
+        conflicts: "--embed-svg",
+        help: "write a picture of the bytes around the first finding to FILE and reference it: attach FILE beside the report",
+      },
+      { name: "--embed-svg", help: "embed that picture as a data: URL (GitHub drops those: prefer --svg)" },
     ],
   },
   {
@@ -96,6 +107,12 @@ const COMMANDS: readonly CommandSpec[] = [
       { name: "--partition-id", value: "N", help: "the segment's partition_id (a u64; default 0)" },
       FORMAT_OPTION,
     ],
+  },
+  {
+    name: "explain",
+    operand: "CODE|all",
+    summary: "what a diagnostic code means: the rule, what the server does, likely causes, the upstream source",
+    options: [],
   },
   {
     name: "build",
@@ -164,14 +181,24 @@ const redactChoice = (parsed: ParsedArgs, always = false) =>
 async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const path = operandOf(spec, parsed);
   const out = outOf(parsed);
-  const subject = await subjectOf(await readInputBytes(path), path, formatOf(parsed), redactChoice(parsed));
   const svgPath = parsed.options.get("--svg");
-  const { report: text, svgFile } = reportOf(subject, {
+  const baseUrl = parsed.options.get("--base-url");
+  if (typeof baseUrl === "string" && !/^https?:\/\/[^\s#]+$/.test(baseUrl))
+    throw new UsageError(`iggy-batch: --base-url takes the explorer's http(s) address, not ${JSON.stringify(terminalText(baseUrl))}`);
+  const choice = {
     text: has(parsed, "--text"),
     svgFile: typeof svgPath === "string" ? svgPath : null,
     embedSvg: has(parsed, "--embed-svg"),
     out,
-  });
+    baseUrl: typeof baseUrl === "string" ? baseUrl : null,
+  };
+  const format = formatOf(parsed);
+  const directory = (format === "auto" || format === "partition") && (await isDirectory(path));
+  if (directory && (has(parsed, "--redact") || has(parsed, "--embed-svg")))
+    throw new UsageError("iggy-batch: report DIR takes neither --redact nor --embed-svg; redact or embed one segment at a time (report FILE)");
+  const made = directory ? await reportDirectory(path, choice) : null;
+  const subject = made ? null : await subjectOf(await readInputBytes(path), path, format, redactChoice(parsed));
+  const { report: text, svgFile } = made ?? reportOf(subject as Subject, choice);
   if (svgFile) {
     const sink = await openSink(svgFile.path);
     await writeText(sink, slices(svgFile.svg));
@@ -180,7 +207,12 @@ async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const writer = writerTo(out);
   await writer.write(slices(text + "\n"));
   await writer.end();
-  return subject.analysis.summary.errors > 0 ? 1 : 0;
+  return made ? made.status : (subject as Subject).analysis.summary.errors > 0 ? 1 : 0;
+}
+
+function explain(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  process.stdout.write(explainText(operandOf(spec, parsed)));
+  return Promise.resolve(0);
 }
 
 async function redact(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
@@ -261,7 +293,7 @@ async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   return 0;
 }
 
-const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build };
+const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build, explain };
 
 /** --help and --version count anywhere before a "--". */
 const hasFlag = (args: readonly string[], flags: readonly string[]): boolean => {

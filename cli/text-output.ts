@@ -4,18 +4,15 @@ import { hex64, hexOffset, plural } from "../src/format/values.ts";
 import { summarySentence } from "../src/core/summary-text.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { FORMAT_TITLES, type OpenedInput } from "../src/core/containers/index.ts";
-import { segmentOutcome, verdictOf, type Verdict } from "../src/core/verdict.ts";
+import { findingsVerdict, segmentOutcome, verdictOf, type Verdict } from "../src/core/verdict.ts";
 
 /** One-line summary: numbers first, as the page's status line reads. */
 export function summaryLine(a: Analysis): string {
   return summarySentence(a.summary);
 }
 
-function verdict(b: BatchModel): string {
-  if (b.errors > 0) return `FAIL (${plural(b.errors, "error")})`;
-  if (b.warnings > 0) return `ok, ${plural(b.warnings, "warning")}`;
-  return "ok";
-}
+// The findings axis of the verdict vocabulary (core/verdict.ts), per batch: "clean" or "1 error, 0 warnings".
+const verdict = (b: BatchModel): string => findingsVerdict(b).words;
 
 function batchRow(b: BatchModel): string[] {
   const h = b.header;
@@ -48,7 +45,7 @@ function batchRow(b: BatchModel): string[] {
 function* textChunks(a: Analysis, name: string, beforeVerdict: () => string, verdictLine: string): Generator<string> {
   yield `${terminalText(name)}: ${a.size} bytes · ${summaryLine(a)}\n`;
   if (a.batches.length > 0) {
-    const head = ["batch", "offset", "bytes", "partition", "base_offset", "count", "frames", "kind", "batch_checksum", "verdict"];
+    const head = ["batch", "offset", "bytes", "partition", "base_offset", "count", "frames", "kind", "batch_checksum", "findings"];
     // Two passes, the rows made again in the second: holding every row's cells to measure the columns took
     // about 1 GB for 664,444 single-message batches.
     const widths = head.map((h) => h.length);

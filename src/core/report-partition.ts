@@ -4,12 +4,12 @@
  * finding with its file, its help and the bytes it is about. Reads only the ranges it quotes, per file.
  */
 import type { Diagnostic } from "../format/diagnostics.ts";
-import { hexOffset } from "../format/values.ts";
+import { hexOffset, plural } from "../format/values.ts";
 import type { PartitionResult } from "./containers/partition.ts";
 import { mdFence, mdText, mdUrl, visibleText } from "./markdown.ts";
 import { annotatedExcerpt, helpMarkdown, helpTextLines, type ReportSource } from "./report-data.ts";
 import { summarySentence } from "./summary-text.ts";
-import { verdictOf, type Verdict } from "./verdict.ts";
+import { findingsVerdict, verdictOf, type Verdict } from "./verdict.ts";
 
 /** What the host knows about the partition besides its result. */
 export interface PartitionReportInput {
@@ -71,7 +71,7 @@ const recoveryCell = (s: PartitionResult["segments"][number]) =>
     ? `all ${s.size} bytes`
     : `${s.recovery.keptBytes} of ${s.size} bytes (stops at ${hex(s.recovery.stopsAt ?? s.recovery.keptBytes)})`;
 const countsCell = (s: { errors: number; warnings: number; infos: number }) =>
-  s.errors === 0 && s.warnings === 0 ? `clean${s.infos ? `, ${s.infos} info${s.infos === 1 ? "" : "s"}` : ""}` : `${s.errors} errors, ${s.warnings} warnings`;
+  s.errors === 0 && s.warnings === 0 ? `clean${s.infos ? `, ${plural(s.infos, "info")}` : ""}` : findingsVerdict(s).words;
 const offsets = (s: PartitionResult["segments"][number]) => (s.firstOffset === null ? "empty" : `${s.firstOffset}..${s.lastOffset ?? "?"}`);
 const ATTACH = (src: string) =>
   `The picture is a file: attach ${src} to the issue beside this report (trackers drop inline data: images and cannot see local files).`;
