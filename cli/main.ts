@@ -8,6 +8,7 @@ import { terminalLines, terminalText } from "../src/lib/text-escape.ts";
 import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat } from "./containers.ts";
 import { diagramOf, parseDiagramTarget, parseRange, pictureOf, reportDirectory, reportOf, subjectOf, type Subject } from "./findings.ts";
 import { explainText } from "./explain.ts";
+import { listMessages } from "./messages.ts";
 import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
 import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
 import { inspectStreamed } from "./inspect-input.ts";
@@ -106,6 +107,25 @@ const COMMANDS: readonly CommandSpec[] = [
       { name: "--out", alias: "-o", value: "OUT.log", required: true, help: BINARY_OUT_HELP },
       { name: "--partition-id", value: "N", help: "the segment's partition_id (a u64; default 0)" },
       FORMAT_OPTION,
+    ],
+  },
+  {
+    name: "messages",
+    operand: "PATH|-",
+    summary: "one line per message: absolute offset, time, id, sizes, header keys, payload (contracts.md §1.3; exit status as inspect)",
+    options: [
+      { name: "--jsonl", conflicts: "--format", help: "one JSON object per message, user headers decoded" },
+      { name: "--print-payload", value: "text|hex|base64", help: "print the whole payload (text where it is UTF-8, else base64)" },
+      { name: "--from", value: "OFFSET", help: "keep messages whose offset is at least OFFSET" },
+      { name: "--count", value: "N", help: "stop after N messages" },
+      { name: "--batch", value: "N", help: "only the messages of batch N (numbered from 0 in the input)" },
+      {
+        name: "--format",
+        value: "TEMPLATE",
+        help: "kcat-like: %o offset, %t timestamp, %T origin timestamp, %k id, %s payload, %S its length, %h header keys, %p partition, %b batch, \\n, \\t",
+      },
+      { name: "--input-format", value: "NAME", help: `read PATH as this format: auto (default), ${FORMAT_NAMES.join(", ")}` },
+      { name: "--out", alias: "-o", value: "OUT", help: OUT_HELP },
     ],
   },
   {
@@ -210,6 +230,40 @@ async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   return made ? made.status : (subject as Subject).analysis.summary.errors > 0 ? 1 : 0;
 }
 
+const count = (flag: string, text: string | true | undefined): number | null => {
+  if (typeof text !== "string") return null;
+  if (!/^\d{1,15}$/.test(text)) throw new UsageError(`iggy-batch: ${flag} takes a whole number, not ${JSON.stringify(terminalText(text))}`);
+  return Number(text);
+};
+
+async function messages(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const mode = parsed.options.get("--print-payload");
+  if (mode !== undefined && mode !== "text" && mode !== "hex" && mode !== "base64")
+    throw new UsageError(`iggy-batch: --print-payload takes text, hex or base64, not ${JSON.stringify(terminalText(String(mode)))}`);
+  const from = parsed.options.get("--from");
+  if (typeof from === "string" && (!/^\d{1,20}$/.test(from) || BigInt(from) > 0xffff_ffff_ffff_ffffn))
+    throw new UsageError(`iggy-batch: --from takes a message offset (a u64), not ${JSON.stringify(terminalText(from))}`);
+  const template = parsed.options.get("--format");
+  const inputFormat = parsed.options.get("--input-format");
+  const writer = writerTo(outOf(parsed));
+  const status = await listMessages(
+    path,
+    {
+      jsonl: has(parsed, "--jsonl"),
+      payload: mode ?? null,
+      from: typeof from === "string" ? BigInt(from) : null,
+      count: count("--count", parsed.options.get("--count")),
+      batch: count("--batch", parsed.options.get("--batch")),
+      template: typeof template === "string" ? template : null,
+      format: typeof inputFormat === "string" ? parseFormat("--format", terminalText(inputFormat)) : "auto",
+    },
+    (text) => writer.write([text]),
+  );
+  await writer.end();
+  return status;
+}
+
 function explain(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   process.stdout.write(explainText(operandOf(spec, parsed)));
   return Promise.resolve(0);
@@ -293,7 +347,7 @@ async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   return 0;
 }
 
-const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build, explain };
+const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build, explain, messages };
 
 /** --help and --version count anywhere before a "--". */
 const hasFlag = (args: readonly string[], flags: readonly string[]): boolean => {
