@@ -67,8 +67,8 @@ describe("messages", () => {
     const lines = cli("messages", CORPUS + "02-valid-stamped-3frames-userheaders.bin", "--jsonl", "--print-payload", "hex")
       .stdout.trim()
       .split("\n")
-      .map((l) => JSON.parse(l));
-    expect(lines.some((l) => l.userHeaders.length > 0 && typeof l.userHeaders[0].key === "string" && typeof l.userHeaders[0].kind === "string")).toBe(true);
+      .map((l) => JSON.parse(l) as { payload: string; payloadLength: number; userHeaders: { key: unknown; kind: unknown }[] });
+    expect(lines.some((l) => l.userHeaders.length > 0 && typeof l.userHeaders[0]!.key === "string" && typeof l.userHeaders[0]!.kind === "string")).toBe(true);
     for (const l of lines) expect(l.payload).toMatch(new RegExp(`^[0-9a-f]{${l.payloadLength * 2}}$`));
   });
 
@@ -99,7 +99,7 @@ describe("messages", () => {
     const lines = r.stdout
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l));
+      .map((l) => JSON.parse(l) as { offset: string; file: string });
     const offsets = lines.map((l) => BigInt(l.offset));
     expect(offsets).toEqual([...offsets].sort((a, b) => (a < b ? -1 : 1)));
     expect(new Set(lines.map((l) => l.file)).size).toBe(3);
