@@ -14,7 +14,7 @@ import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, ty
 import { inspectStreamed } from "./inspect-input.ts";
 import { plural } from "../src/format/values.ts";
 
-const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see containers.md)` };
+const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see docs/spec/containers.md)` };
 const ENVELOPE_OPTION = {
   name: "--envelope",
   value: "NAME",
@@ -35,7 +35,7 @@ const COMMANDS: readonly CommandSpec[] = [
     options: [
       FORMAT_OPTION,
       ENVELOPE_OPTION,
-      { name: "--json", help: "print one JSON document (see contracts.md)" },
+      { name: "--json", help: "print one JSON document (see docs/spec/contracts.md)" },
       { name: "--no-frames", requires: "--json", help: "leave frames out of the JSON" },
       { name: "--out", alias: "-o", value: "OUT", help: OUT_HELP },
     ],
@@ -112,7 +112,7 @@ const COMMANDS: readonly CommandSpec[] = [
   {
     name: "messages",
     operand: "PATH|-",
-    summary: "one line per message: absolute offset, time, id, sizes, header keys, payload (contracts.md §1.3; exit status as inspect)",
+    summary: "one line per message: absolute offset, time, id, sizes, header keys, payload (docs/spec/contracts.md §1.3; exit status as inspect)",
     options: [
       { name: "--jsonl", conflicts: "--format", help: "one JSON object per message, user headers decoded" },
       { name: "--print-payload", value: "text|hex|base64", help: "print the whole payload (text where it is UTF-8, else base64)" },
@@ -150,6 +150,7 @@ const USAGE = [
   ...COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`),
   "",
   "exit status: 0 no errors, 1 at least one error diagnostic, 2 usage or I/O problem",
+  "specs: docs/spec/batch-format.md, containers.md, captures.md, contracts.md in the repository; iggy-batch explain CODE for a finding",
 ].join("\n");
 
 /** The one operand. */
