@@ -68,7 +68,9 @@ export async function captureInput(path: string, format: FormatChoice): Promise<
   if (format !== "auto" && format !== "capture") return null;
   let regular: boolean;
   try {
-    regular = statSync(path).isFile();
+    const stat = statSync(path);
+    if (stat.isDirectory()) return null; // a partition directory: the callers read it as one
+    regular = stat.isFile();
   } catch {
     regular = path === "-";
     if (!regular) return null; // the usual path words the error

@@ -73,13 +73,16 @@ describe("exit status", () => {
     for (const r of [runs.valid, runs.warn, runs.broken, runs.validText, runs.brokenText]) expect(r.stderr).toBe("");
   });
 
-  it("reads a directory as a partition (contracts.md §1.1): one JSON document with files[], exit 0 with no segments", () => {
-    expect(runs.directory.code).toBe(0);
+  it("reads a directory as a partition (contracts.md §1.1): one JSON document with files[]; with no segment it is an error, exit 1", () => {
+    expect(runs.directory.code).toBe(1);
     const doc = JSON.parse(runs.directory.stdout);
     expect(doc.format).toBe("partition");
-    // The temporary directory holds only empty.bin: listed and skipped as foreign.
-    expect(doc.files).toEqual([{ name: "empty.bin", size: 0, skipped: "not a {start:020}.log or .index file" }]);
-    expect(doc.partition.verdict).toBe("ok");
+    // The temporary directory holds only empty.bin: listed and skipped as foreign, its reason naming a real segment name.
+    expect(doc.files).toEqual([{ name: "empty.bin", size: 0, skipped: expect.stringMatching(/^not a segment: .*\d{20}\.log/) }]);
+    expect(doc.diagnostics).toEqual([expect.objectContaining({ code: "partition-no-segments", severity: "error", file: "." })]);
+    expect(doc.summary.errors).toBe(1);
+    expect(doc.partition.verdict).toBe("refused");
+    expect(doc.partition.server.outcome).toBe("refuses");
   });
 
   it("is 0 for an empty file: no batches, no diagnostics", () => {
@@ -174,7 +177,7 @@ describe("--json", () => {
 describe("human output", () => {
   const hex = (n: number): string => "0x" + n.toString(16).padStart(8, "0");
 
-  it("lists one line per batch, with its start in hex and its verdict", () => {
+  it("lists one line per batch, with its start in hex and its findings", () => {
     const doc = JSON.parse(runs.broken.stdout);
     const lines = runs.brokenText.stdout.split("\n");
     const rows = lines.filter((l) => /^\s*\d+\s+0x[0-9a-f]{8}\s/.test(l));
@@ -186,11 +189,12 @@ describe("human output", () => {
       expect(cells[1]).toBe(hex(b.start));
       expect(cells).toContain(String(b.end - b.start));
       expect(cells).toContain(b.header.batchChecksum);
-      expect(row).toMatch(i === 1 ? /FAIL/ : /ok$/);
+      expect(row).toMatch(i === 1 ? /1 error, 0 warnings$/ : /clean$/);
     });
     expect(lines[0]).toMatch(/^format: Batches \[batches\] \(auto: 4 batch headers step by batch_length/);
     expect(lines[1]).toMatch(/^19-segment-4-batch2-bad-frame\.bin: 2493 bytes · 4 batches · 12 frames · 1 error · 0 warnings/);
-    expect(runs.brokenText.stdout).toMatch(/verdict: FAIL/);
+    // A plain batch file has no server axis: the verdict names the findings axis.
+    expect(runs.brokenText.stdout).toMatch(/\nverdict: findings: 1 error, 0 warnings\n$/);
   });
 
   it("lists each diagnostic with its severity, hex byte range and code", () => {
@@ -206,7 +210,7 @@ describe("human output", () => {
     const rows = runs.validText.stdout.split("\n").filter((l) => /^\s*\d+\s+0x[0-9a-f]{8}\s/.test(l));
     expect(rows).toHaveLength(5);
     expect(runs.validText.stdout).not.toMatch(/diagnostics:/);
-    expect(runs.validText.stdout).toMatch(/verdict: ok/);
+    expect(runs.validText.stdout).toMatch(/\nverdict: findings: clean\n$/);
     expect(runs.stdinText.code).toBe(0);
     expect(runs.stdinText.stdout.replace("\n-: ", "\n04-segment-5-stamped.bin: ")).toBe(runs.validText.stdout);
   });

@@ -13,6 +13,7 @@ import {
   partitionJson,
   type FormatChoice,
   type OpenedInput,
+  type PartitionResult,
   type PartitionSource,
 } from "../src/core/containers/index.ts";
 import { summarySentence } from "../src/core/summary-text.ts";
@@ -21,7 +22,7 @@ import { TOOL_VERSION } from "../src/version.ts";
 import { formatLine, openedTextChunks } from "./text-output.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { companionPath, streamSegment } from "./stream-containers.ts";
-import { plural } from "../src/format/values.ts";
+import { findingsVerdict, verdictOf } from "../src/core/verdict.ts";
 
 /** A usage or I/O problem: exit 2 with the message on stderr. */
 export class CliProblem extends Error {
@@ -137,6 +138,16 @@ async function sourcesOf(dir: string): Promise<(PartitionSource & { readonly pat
   return out;
 }
 
+/** Opens a directory as a partition without printing (each .log streamed): the result, and where each file lies. */
+export async function openDirectory(dir: string): Promise<{ result: PartitionResult; paths: ReadonlyMap<string, string> }> {
+  const sources = await sourcesOf(dir);
+  const paths = new Map(sources.map((s) => [s.name, s.path]));
+  const result = await openPartition(sources, {
+    streamSegment: (source, entries) => streamSegment(paths.get(source.name) ?? join(dir, source.name), source.name, entries),
+  });
+  return { result, paths };
+}
+
 /**
  * `inspect DIR`: every file of the partition, one at a time, then the partition's verdict. Without
  * a frame list each `.log` streams (stream-containers.ts), so one segment's working set is all it holds;
@@ -156,7 +167,7 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
     onFile: async (name, opened, bytes) => {
       // Chained, not spread into an array: a segment of single-message batches is millions of chunks.
       if (json) await writeChunks(chain(partitionJson.separator(k++), openedJsonChunks(opened, bytes, name, withFrames, { name })));
-      else await writeChunks(chain("\n", openedTextChunks(opened, name)));
+      else await writeChunks(chain("\n", openedTextChunks(opened, name, true)));
     },
     onSkip: async (file) => {
       if (json) await writeChunks([partitionJson.separator(k++), JSON.stringify({ name: file.name, size: file.size, skipped: file.skipped })]);
@@ -166,13 +177,17 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
   if (json) await writeChunks(partitionJson.close(result, k));
   else {
     const lines = ["", `partition ${terminalText(dir)}: ${summarySentence(result.summary)}`];
+    // Findings about the directory itself (no segment at all): no file section printed them.
+    for (const d of result.diagnostics.filter((x) => x.file === ".")) lines.push(`  ${d.severity.padEnd(7)} ${d.code}: ${terminalText(d.message)}`);
     for (const s of result.segments) {
       const range = s.firstOffset === null ? "no batches" : `offsets ${s.firstOffset}..${s.lastOffset ?? "?"}`;
+      const kept = s.recovery.keptBytes < s.size ? `  recovery keeps ${s.recovery.keptBytes} of ${s.size} bytes` : "";
+      // A row counts its .index's findings too.
       lines.push(
-        `  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}  ${s.errors ? `FAIL (${plural(s.errors, "error")})` : "ok"}`,
+        `  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}${kept}  findings: ${findingsVerdict(s).words}`,
       );
     }
-    lines.push(`verdict: ${result.verdict === "refused" ? "REFUSED" : result.summary.errors > 0 ? "FAIL" : "ok"}: ${terminalText(result.sentence)}`);
+    lines.push(`verdict: ${terminalText(verdictOf(result.summary, result.outcome).line)}`);
     await writeChunks([lines.join("\n") + "\n"]);
   }
   return result.summary.errors > 0 ? 1 : 0;

@@ -1,9 +1,15 @@
 /** The CLI's findings commands: `redact`, `render`, and what `report` adds (redacted copy, text variant, picture). */
 import { createHash } from "node:crypto";
-import { dirname, relative } from "node:path";
+import { basename, dirname, relative } from "node:path";
+import { fstatSync, openSync, readSync } from "node:fs";
+import { renderPartitionMarkdown, renderPartitionText } from "../src/core/report-partition.ts";
+import type { ReportBytes } from "../src/core/report-data.ts";
+import { readInputBytes } from "./io.ts";
 import type { Analysis } from "../src/core/model.ts";
 import type { FormatChoice, OpenedInput } from "../src/core/containers/index.ts";
-import { loadXxh3 } from "../src/checksum/xxh3.ts";
+import { loadXxh3, type Xxh3 } from "../src/checksum/xxh3.ts";
+import { fittingLink, LINK_CHAR_LIMIT } from "../src/core/share-fit.ts";
+import { encodeShareFragment } from "../src/lib/share-codec.ts";
 import { diagnosticDifferences, redactCopy, type RedactOptions } from "../src/core/redact.ts";
 import { defaultPictureRange, renderHexSvg } from "../src/core/render-svg.ts";
 import { renderLayoutSvg, type DiagramTarget } from "../src/core/render-diagram.ts";
@@ -11,7 +17,7 @@ import { renderMarkdownReport, type ReportInput } from "../src/core/report.ts";
 import { renderTextReport } from "../src/core/report-text.ts";
 import { LIGHT_PALETTE } from "../src/core/palette.ts";
 import { TOOL_VERSION } from "../src/version.ts";
-import { CliProblem, openFile } from "./containers.ts";
+import { CliProblem, openDirectory, openFile } from "./containers.ts";
 import { hexOffset, plural } from "../src/format/values.ts";
 
 /** The input as the command will show it: the original or its redacted copy, opened as its format. */
@@ -22,6 +28,8 @@ export interface Subject {
   readonly analysis: Analysis;
   readonly sha256: string;
   readonly redacted?: { readonly originalSha256: string; readonly what: string };
+  /** The kernel the subject was opened with, for the reports' checksum checks. */
+  readonly xxh3: Xxh3;
   /** What redaction replaced, for the command's summary line. */
   readonly replaced?: string;
 }
@@ -41,7 +49,8 @@ export function redactedWhat(options: RedactOptions): string {
  */
 export async function subjectOf(bytes: Uint8Array, path: string, format: FormatChoice, redact: RedactOptions | null): Promise<Subject> {
   const { opened, name } = await openFile(bytes, path, format);
-  if (!redact) return { name, bytes, opened, analysis: opened.analysis, sha256: sha256Of(bytes) };
+  const xxh3 = await loadXxh3();
+  if (!redact) return { name, bytes, opened, analysis: opened.analysis, sha256: sha256Of(bytes), xxh3 };
   // Legacy messages carry their payloads outside any batch frame: a copy would keep them.
   if (opened.legacy && opened.legacy.messages.length > 0) {
     throw new CliProblem(
@@ -63,6 +72,7 @@ export async function subjectOf(bytes: Uint8Array, path: string, format: FormatC
     ].join(", ") + " replaced";
   return {
     name,
+    xxh3,
     bytes: r.bytes,
     opened: again,
     analysis: again.analysis,
@@ -131,6 +141,37 @@ export interface ReportChoice {
   readonly embedSvg: boolean;
   /** Where the report goes ("-" for standard output), to link the picture relative to it. */
   readonly out: string;
+  /** The page address share links start with; null for no link. */
+  readonly baseUrl: string | null;
+}
+
+/** The share link of the subject around its first finding (or whole when it fits), as the report shows it; null when none fits. */
+export function subjectLink(subject: Subject, baseUrl: string): { url: string; carries: string } | null {
+  const base = {
+    baseUrl,
+    name: subject.name,
+    format: subject.opened.format,
+    sha256: subject.redacted?.originalSha256 ?? subject.sha256,
+    ...(subject.redacted ? { redacted: { originalSha256: subject.redacted.originalSha256, what: subject.redacted.what } } : {}),
+  };
+  const d = subject.analysis.diagnostics[0];
+  if (!d) {
+    if (subject.bytes.length > LINK_CHAR_LIMIT * 16) return null;
+    const url =
+      baseUrl.replace(/#.*$/, "") +
+      encodeShareFragment({
+        name: base.name,
+        bytes: subject.bytes,
+        selection: null,
+        format: base.format,
+        ...(base.redacted ? { redacted: base.redacted } : {}),
+      });
+    return url.length <= LINK_CHAR_LIMIT ? { url, carries: "the whole input" } : null;
+  }
+  const got = fittingLink(subject.analysis, d, base, (s, e) => subject.bytes.subarray(s, e));
+  return got
+    ? { url: got.url, carries: `${got.scope.label.charAt(0).toLowerCase()}${got.scope.label.slice(1)}, around ${d.code} at ${hexOffset(d.start, 0)}` }
+    : null;
 }
 
 /** The report text, and the picture file to write beside it when one was asked for. */
@@ -146,14 +187,95 @@ export function reportOf(subject: Subject, choice: ReportChoice): { report: stri
     // Plain text cannot show a picture: the file is still written.
     if (choice.text) image = undefined;
   }
+  const link = choice.baseUrl ? subjectLink(subject, choice.baseUrl) : null;
   const info: ReportInput = {
     name: subject.name,
     sha256: subject.sha256,
     toolVersion: TOOL_VERSION,
     opened: subject.opened,
+    xxh3: subject.xxh3,
+    ...(link ? { shareLink: link.url } : {}),
     ...(subject.redacted ? { redacted: subject.redacted } : {}),
     ...(image ? { image } : {}),
   };
   const report = choice.text ? renderTextReport(subject.analysis, subject.bytes, info) : renderMarkdownReport(subject.analysis, subject.bytes, info);
   return svgFile ? { report, svgFile } : { report };
+}
+
+/** A file of the partition read again a range at a time (synchronously, as the report asks), never whole; the descriptor lives until the command exits. */
+function fileRanges(path: string): ReportBytes | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
+  const size = fstatSync(fd).size;
+  return {
+    size,
+    read: (start, end) => {
+      const s = Math.max(0, Math.min(size, start));
+      const buf = new Uint8Array(Math.max(0, Math.min(size, end) - s));
+      let at = 0;
+      while (at < buf.length) {
+        const n = readSync(fd, buf, at, buf.length - at, s + at);
+        if (n === 0) break;
+        at += n;
+      }
+      return buf;
+    },
+  };
+}
+
+/** Files up to this size are read whole again for a report's picture or share link. */
+const REOPEN_LIMIT = 256 << 20;
+
+/**
+ * `report DIR`: the partition report (core/report-partition.ts), with the picture and the share link of the
+ * file of the first finding that has bytes (a link carries one file), and the exit status of `inspect DIR`.
+ */
+export async function reportDirectory(dir: string, choice: ReportChoice): Promise<{ report: string; svgFile?: { path: string; svg: string }; status: number }> {
+  const { result, paths } = await openDirectory(dir);
+  const first = result.diagnostics.find((d) => d.file !== "." && paths.has(d.file));
+  let subject: Subject | null = null;
+  if (first && (choice.svgFile || choice.baseUrl)) {
+    const path = paths.get(first.file) as string;
+    const size = result.files.find((f) => f.name === first.file)?.size ?? 0;
+    if (size <= REOPEN_LIMIT) subject = await subjectOf(await readInputBytes(path), path, "auto", null);
+  }
+  let svgFile: { path: string; svg: string } | undefined;
+  let image: { src: string; caption: string } | undefined;
+  if (choice.svgFile && subject && first) {
+    const { svg, caption } = pictureOf(subject, {
+      start: Math.max(0, first.start - (first.start % 16) - 32),
+      end: Math.min(subject.bytes.length, first.end + 48),
+    });
+    svgFile = { path: choice.svgFile, svg };
+    image = { src: choice.out === "-" ? choice.svgFile : relative(dirname(choice.out), choice.svgFile) || choice.svgFile, caption };
+  }
+  let shareLink: { url: string; carries: string } | undefined;
+  if (choice.baseUrl && subject && first) {
+    // The finding as the partition placed it (a chain finding is not the file's own): its range and batch are the file's.
+    const bytes = subject.bytes;
+    const got = fittingLink(
+      subject.analysis,
+      first,
+      { baseUrl: choice.baseUrl, name: subject.name, format: subject.opened.format, sha256: subject.sha256 },
+      (s, e) => bytes.subarray(s, e),
+    );
+    const chain = first.code.startsWith("partition-")
+      ? "; the finding is about the chain between segments, and a link carries one file, so open the segment before it too"
+      : "";
+    if (got) shareLink = { url: got.url, carries: `${first.file}: ${got.scope.label.charAt(0).toLowerCase()}${got.scope.label.slice(1)}${chain}` };
+  }
+  const input = {
+    name: basename(dir) || dir,
+    toolVersion: TOOL_VERSION,
+    result,
+    fileBytes: (file: string) => (paths.has(file) ? fileRanges(paths.get(file) as string) : null),
+    ...(shareLink ? { shareLink } : {}),
+    ...(image ? { image } : {}),
+  };
+  const report = choice.text ? renderPartitionText(input) : renderPartitionMarkdown(input);
+  return { report, ...(svgFile ? { svgFile } : {}), status: result.summary.errors > 0 ? 1 : 0 };
 }

@@ -6,7 +6,9 @@ import type { FormatChoice } from "../src/core/containers/index.ts";
 import { FORMAT_NAMES } from "../src/core/containers/index.ts";
 import { terminalLines, terminalText } from "../src/lib/text-escape.ts";
 import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat } from "./containers.ts";
-import { diagramOf, parseDiagramTarget, parseRange, pictureOf, reportOf, subjectOf } from "./findings.ts";
+import { diagramOf, parseDiagramTarget, parseRange, pictureOf, reportDirectory, reportOf, subjectOf, type Subject } from "./findings.ts";
+import { explainText } from "./explain.ts";
+import { listMessages } from "./messages.ts";
 import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
 import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
 import { inspectStreamed } from "./inspect-input.ts";
@@ -14,7 +16,7 @@ import { captureInput, extractCapture, inspectCapture, parsePort, reportCapture 
 import { plural } from "../src/format/values.ts";
 import { WIRESHARK_COMMAND, wireshark } from "./wireshark.ts";
 
-const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see containers.md)` };
+const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see docs/spec/containers.md)` };
 const ENVELOPE_OPTION = {
   name: "--envelope",
   value: "NAME",
@@ -36,7 +38,7 @@ const COMMANDS: readonly CommandSpec[] = [
     options: [
       FORMAT_OPTION,
       ENVELOPE_OPTION,
-      { name: "--json", help: "print one JSON document (see contracts.md)" },
+      { name: "--json", help: "print one JSON document (see docs/spec/contracts.md)" },
       { name: "--no-frames", requires: "--json", help: "leave frames out of the JSON" },
       { name: "--out", alias: "-o", value: "OUT", help: OUT_HELP },
       PORT_OPTION,
@@ -44,9 +46,14 @@ const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "report",
-    operand: "FILE|-",
-    summary: "print a Markdown report for a bug tracker (exit status as inspect)",
+    operand: "PATH|-",
+    summary: "print a Markdown report for a bug tracker of a file, standard input or a partition directory (exit status as inspect)",
     options: [
+      {
+        name: "--base-url",
+        value: "URL",
+        help: "add a share link opening the bytes around the first finding on the explorer served at URL (default: no link)",
+      },
       FORMAT_OPTION,
       ENVELOPE_OPTION,
       { name: "--out", alias: "-o", value: "REPORT.md", help: OUT_HELP },
@@ -54,8 +61,13 @@ const COMMANDS: readonly CommandSpec[] = [
       { name: "--redact", help: "report on a redacted copy (payloads replaced, the same findings)" },
       REDACT_HEADERS_OPTION,
       REDACT_IDS_OPTION,
-      { name: "--svg", value: "FILE.svg", conflicts: "--embed-svg", help: "write a picture of the bytes around the first finding to FILE and link it" },
-      { name: "--embed-svg", help: "embed that picture in the report as a data: URL" },
+      {
+        name: "--svg",
+        value: "FILE.svg",
+        conflicts: "--embed-svg",
+        help: "write a picture of the bytes around the first finding to FILE and reference it: attach FILE beside the report",
+      },
+      { name: "--embed-svg", help: "embed that picture as a data: URL (GitHub drops those: prefer --svg)" },
       PORT_OPTION,
     ],
   },
@@ -114,6 +126,31 @@ const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: "messages",
+    operand: "PATH|-",
+    summary: "one line per message: absolute offset, time, id, sizes, header keys, payload (docs/spec/contracts.md §1.3; exit status as inspect)",
+    options: [
+      { name: "--jsonl", conflicts: "--format", help: "one JSON object per message, user headers decoded" },
+      { name: "--print-payload", value: "text|hex|base64", help: "print the whole payload (text where it is UTF-8, else base64)" },
+      { name: "--from", value: "OFFSET", help: "keep messages whose offset is at least OFFSET" },
+      { name: "--count", value: "N", help: "stop after N messages" },
+      { name: "--batch", value: "N", help: "only the messages of batch N (numbered from 0 in the input)" },
+      {
+        name: "--format",
+        value: "TEMPLATE",
+        help: "kcat-like: %o offset, %t timestamp, %T origin timestamp, %k id, %s payload, %S its length, %h header keys, %p partition, %b batch, \\n, \\t",
+      },
+      { name: "--input-format", value: "NAME", help: `read PATH as this format: auto (default), ${FORMAT_NAMES.join(", ")}` },
+      { name: "--out", alias: "-o", value: "OUT", help: OUT_HELP },
+    ],
+  },
+  {
+    name: "explain",
+    operand: "CODE|all",
+    summary: "what a diagnostic code means: the rule, what the server does, likely causes, the upstream source",
+    options: [],
+  },
+  {
     name: "build",
     operand: "SPEC.json|-",
     summary: "encode the batches a JSON description gives (see README) into OUT",
@@ -130,6 +167,7 @@ const USAGE = [
   ...COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`),
   "",
   "exit status: 0 no errors, 1 at least one error diagnostic, 2 usage or I/O problem",
+  "specs: docs/spec/batch-format.md, containers.md, captures.md, contracts.md in the repository; iggy-batch explain CODE for a finding",
 ].join("\n");
 
 /** The one operand. */
@@ -206,14 +244,24 @@ async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
       capture.close();
     }
   }
-  const subject = await subjectOf(capture ? capture.bytes : await readInputBytes(path), path, formatOf(parsed), redactChoice(parsed));
   const svgPath = parsed.options.get("--svg");
-  const { report: text, svgFile } = reportOf(subject, {
+  const baseUrl = parsed.options.get("--base-url");
+  if (typeof baseUrl === "string" && !/^https?:\/\/[^\s#]+$/.test(baseUrl))
+    throw new UsageError(`iggy-batch: --base-url takes the explorer's http(s) address, not ${JSON.stringify(terminalText(baseUrl))}`);
+  const choice = {
     text: has(parsed, "--text"),
     svgFile: typeof svgPath === "string" ? svgPath : null,
     embedSvg: has(parsed, "--embed-svg"),
     out,
-  });
+    baseUrl: typeof baseUrl === "string" ? baseUrl : null,
+  };
+  const format = formatOf(parsed);
+  const directory = (format === "auto" || format === "partition") && (await isDirectory(path));
+  if (directory && (has(parsed, "--redact") || has(parsed, "--embed-svg")))
+    throw new UsageError("iggy-batch: report DIR takes neither --redact nor --embed-svg; redact or embed one segment at a time (report FILE)");
+  const made = directory ? await reportDirectory(path, choice) : null;
+  const subject = made ? null : await subjectOf(capture ? capture.bytes : await readInputBytes(path), path, format, redactChoice(parsed));
+  const { report: text, svgFile } = made ?? reportOf(subject as Subject, choice);
   if (svgFile) {
     const sink = await openSink(svgFile.path);
     await writeText(sink, slices(svgFile.svg));
@@ -222,7 +270,46 @@ async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const writer = writerTo(out);
   await writer.write(slices(text + "\n"));
   await writer.end();
-  return subject.analysis.summary.errors > 0 ? 1 : 0;
+  return made ? made.status : (subject as Subject).analysis.summary.errors > 0 ? 1 : 0;
+}
+
+const count = (flag: string, text: string | true | undefined): number | null => {
+  if (typeof text !== "string") return null;
+  if (!/^\d{1,15}$/.test(text)) throw new UsageError(`iggy-batch: ${flag} takes a whole number, not ${JSON.stringify(terminalText(text))}`);
+  return Number(text);
+};
+
+async function messages(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  const path = operandOf(spec, parsed);
+  const mode = parsed.options.get("--print-payload");
+  if (mode !== undefined && mode !== "text" && mode !== "hex" && mode !== "base64")
+    throw new UsageError(`iggy-batch: --print-payload takes text, hex or base64, not ${JSON.stringify(terminalText(String(mode)))}`);
+  const from = parsed.options.get("--from");
+  if (typeof from === "string" && (!/^\d{1,20}$/.test(from) || BigInt(from) > 0xffff_ffff_ffff_ffffn))
+    throw new UsageError(`iggy-batch: --from takes a message offset (a u64), not ${JSON.stringify(terminalText(from))}`);
+  const template = parsed.options.get("--format");
+  const inputFormat = parsed.options.get("--input-format");
+  const writer = writerTo(outOf(parsed));
+  const status = await listMessages(
+    path,
+    {
+      jsonl: has(parsed, "--jsonl"),
+      payload: mode ?? null,
+      from: typeof from === "string" ? BigInt(from) : null,
+      count: count("--count", parsed.options.get("--count")),
+      batch: count("--batch", parsed.options.get("--batch")),
+      template: typeof template === "string" ? template : null,
+      format: typeof inputFormat === "string" ? parseFormat("--format", terminalText(inputFormat)) : "auto",
+    },
+    (text) => writer.write([text]),
+  );
+  await writer.end();
+  return status;
+}
+
+function explain(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  process.stdout.write(explainText(operandOf(spec, parsed)));
+  return Promise.resolve(0);
 }
 
 async function redact(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
@@ -335,7 +422,18 @@ async function extract(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   return 0;
 }
 
-const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = { inspect, report, redact, render, convert, build, extract, wireshark };
+const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = {
+  inspect,
+  report,
+  redact,
+  render,
+  convert,
+  build,
+  extract,
+  wireshark,
+  explain,
+  messages,
+};
 
 /** --help and --version count anywhere before a "--". */
 const hasFlag = (args: readonly string[], flags: readonly string[]): boolean => {

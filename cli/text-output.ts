@@ -4,17 +4,15 @@ import { hex64, hexOffset, plural } from "../src/format/values.ts";
 import { summarySentence } from "../src/core/summary-text.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { FORMAT_TITLES, type OpenedInput } from "../src/core/containers/index.ts";
+import { findingsVerdict, segmentOutcome, verdictOf, type Verdict } from "../src/core/verdict.ts";
 
 /** One-line summary: numbers first, as the page's status line reads. */
 export function summaryLine(a: Analysis): string {
   return summarySentence(a.summary);
 }
 
-function verdict(b: BatchModel): string {
-  if (b.errors > 0) return `FAIL (${plural(b.errors, "error")})`;
-  if (b.warnings > 0) return `ok, ${plural(b.warnings, "warning")}`;
-  return "ok";
-}
+// The findings axis of the verdict vocabulary (core/verdict.ts), per batch: "clean" or "1 error, 0 warnings".
+const verdict = (b: BatchModel): string => findingsVerdict(b).words;
 
 function batchRow(b: BatchModel): string[] {
   const h = b.header;
@@ -44,10 +42,10 @@ function batchRow(b: BatchModel): string[] {
  * The human report of one input as text pieces (the name and messages escaped for the terminal), a line per batch, with the verdict line last: a segment
  * of single-message batches has millions of lines, written out without one giant string.
  */
-function* textChunks(a: Analysis, name: string, beforeVerdict: () => string = () => ""): Generator<string> {
+function* textChunks(a: Analysis, name: string, beforeVerdict: () => string, verdictLine: string): Generator<string> {
   yield `${terminalText(name)}: ${a.size} bytes · ${summaryLine(a)}\n`;
   if (a.batches.length > 0) {
-    const head = ["batch", "offset", "bytes", "partition", "base_offset", "count", "frames", "kind", "batch_checksum", "verdict"];
+    const head = ["batch", "offset", "bytes", "partition", "base_offset", "count", "frames", "kind", "batch_checksum", "findings"];
     // Two passes, the rows made again in the second: holding every row's cells to measure the columns took
     // about 1 GB for 664,444 single-message batches.
     const widths = head.map((h) => h.length);
@@ -79,7 +77,7 @@ function* textChunks(a: Analysis, name: string, beforeVerdict: () => string = ()
     if (a.diagnosticsOmitted > 0) yield `  … and ${a.diagnosticsOmitted} more not listed\n`;
   }
   yield beforeVerdict();
-  yield `\n${a.summary.errors > 0 ? `verdict: FAIL (${plural(a.summary.errors, "error")})` : "verdict: ok"}\n`;
+  yield `\n${verdictLine}\n`;
 }
 
 /** The format line of contracts.md §1.1: which format and why. */
@@ -115,12 +113,25 @@ export function renderContainerText(opened: OpenedInput): string {
     for (const r of opened.legacy.runs.slice(0, MAX_LISTED)) lines.push(`  ${r.checkable ? "checked  " : "unchecked"} ${terminalText(r.note)}`);
     if (opened.legacy.runs.length > MAX_LISTED) lines.push(`  … and ${opened.legacy.runs.length - MAX_LISTED} more runs`);
   }
-  if (opened.recovery) lines.push("", terminalText(opened.recovery.sentence));
+  // Once: when recovery stops, its sentence is already the recovery-stops finding's message.
+  if (opened.recovery && !opened.analysis.diagnostics.some((d) => d.code === "recovery-stops")) lines.push("", terminalText(opened.recovery.sentence));
   return lines.length ? lines.join("\n") + "\n" : "";
 }
 
-/** One file's whole human report as text pieces (see textChunks): the format line, the batch report, the container sections before its verdict. */
-export function* openedTextChunks(opened: OpenedInput, name: string): Generator<string> {
+/** The verdict line of one file on both axes (core/verdict.ts): the server's outcome for a segment, and the findings. */
+export function fileVerdict(opened: OpenedInput, name: string): Verdict {
+  const a = opened.analysis;
+  return verdictOf(a.summary, opened.recovery ? segmentOutcome(name, opened.recovery, a.size) : null);
+}
+
+/**
+ * One file's whole human report as text pieces (see textChunks): the format line, the batch report, the container
+ * sections before its verdict. In a partition (`inPartition`) a file's line gives its findings only: the server's
+ * outcome is the partition's, printed once at the end.
+ */
+export function* openedTextChunks(opened: OpenedInput, name: string, inPartition = false): Generator<string> {
   yield `${formatLine(opened)}\n`;
-  yield* textChunks(opened.analysis, name, () => renderContainerText(opened));
+  const v = fileVerdict(opened, name);
+  const line = inPartition ? `findings in ${terminalText(name)}: ${v.findings.words}` : `verdict: ${terminalText(v.line)}`;
+  yield* textChunks(opened.analysis, name, () => renderContainerText(opened), line);
 }
