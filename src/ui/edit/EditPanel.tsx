@@ -23,7 +23,8 @@ export function EditPanel() {
   const edit = useStore(editStore, selectEdit);
   const editMode = useStore(editModeStore, selectMode);
   const selection = useStore(selectionStore, selectSelection);
-  const [stamp, setStamp] = useState({ partitionId: "1", baseOffset: "0" });
+  // What the user typed, for one batch of one input; any other batch shows its own header's values.
+  const [typed, setStamp] = useState({ of: "", partitionId: "", baseOffset: "" });
   // Said about one input (by name): another input opened later does not inherit it.
   const [said, setSaid] = useState({ of: "", text: "" });
 
@@ -47,6 +48,8 @@ export function EditPanel() {
   const batch = selection && selection.batch >= 0 ? selection.batch : 0;
   const header = input.analysis.batches.at(batch)?.header ?? null;
   const edited = edit.index > 0;
+  const stampOf = `${input.name}:${batch}`;
+  const stamp = typed.of === stampOf ? typed : { of: stampOf, partitionId: String(header?.partitionId ?? 0), baseOffset: String(header?.baseOffset ?? 0) };
 
   const note = said.of === input.name ? said.text : "";
   const setNote = (text: string) => setSaid({ of: input.name, text });
