@@ -65,6 +65,7 @@ export const DIAGNOSTIC_TABLE = [
   { code: "index-orphan", severity: "warning", summary: "an .index without its .log (deleted at boot)" },
   { code: "partition-chain-gap", severity: "error", summary: "a segment's start offset is not the previous segment's last offset + 1" },
   { code: "partition-empty-segment", severity: "error", summary: "an empty segment that is not the last (the server refuses the partition)" },
+  { code: "partition-no-segments", severity: "error", summary: "a directory read as a partition holds no segment (.log) file" },
   { code: "poll-count-mismatch", severity: "error", summary: "a poll reply's count differs from the sum of its records' message_count" },
   { code: "poll-partition-mismatch", severity: "error", summary: "a poll record's partition_id differs from the prefix's" },
   { code: "send-metadata-invalid", severity: "error", summary: "the SendMessages metadata does not parse or does not consume exactly metadata_length" },

@@ -3,6 +3,7 @@
  * `detectedBy`, `container`, `recovery`, `entries`; and the directory document with `files[]`.
  * Written in pieces like the batch document, so a segment of millions of frames never is one string.
  */
+import { findingsVerdict } from "../verdict.ts";
 import { contractJsonChunks } from "../contract-json.ts";
 import type { ContainerInfo, IndexEntry, OpenedInput, RecoveryVerdict } from "./types.ts";
 import type { PartitionResult } from "./partition.ts";
@@ -88,9 +89,13 @@ export const partitionJson = {
       lastTimestamp: s.lastTimestamp?.toString() ?? null,
       recovery: recoveryJson(s.recovery),
       errors: s.errors,
+      warnings: s.warnings,
+      infos: s.infos,
     }));
+    const o = result.outcome;
+    const findings = findingsVerdict(result.summary);
     yield `${fileCount ? "\n  " : ""}],\n  "summary": ${JSON.stringify(result.summary)}`;
-    yield `,\n  "partition": ${JSON.stringify({ verdict: result.verdict, sentence: result.sentence, segments, skipped: result.files.filter((f) => f.skipped).map((f) => ({ name: f.name, size: f.size, reason: f.skipped })) })}`;
+    yield `,\n  "partition": ${JSON.stringify({ verdict: result.verdict, sentence: result.sentence, server: { outcome: o.kind, truncatedBytes: o.truncatedBytes, reasons: o.reasons, words: o.words }, findings: { clean: findings.clean, words: findings.words }, segments, skipped: result.files.filter((f) => f.skipped).map((f) => ({ name: f.name, size: f.size, reason: f.skipped })) })}`;
     yield `,\n  "container": null,\n  "recovery": null,\n  "batches": [],\n  "diagnostics": [`;
     for (const [k, d] of result.diagnostics.entries()) yield `${k ? "," : ""}\n    ${JSON.stringify(d)}`;
     yield `${result.diagnostics.length ? "\n  " : ""}]\n}\n`;

@@ -6,14 +6,14 @@
  */
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { startOffsetOfName } from "../../format/containers/segment.ts";
-import type { Diagnostic } from "../../format/diagnostics.ts";
+import { SEVERITY_OF, type Diagnostic } from "../../format/diagnostics.ts";
 import type { Summary } from "../model.ts";
 import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
 import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
 import { openSegment, type SegmentResult } from "./segment.ts";
 import type { OpenedInput, RecoveryVerdict } from "./types.ts";
 import { IndexEntries } from "./index-entries.ts";
-import { plural } from "../../format/values.ts";
+import { partitionOutcome, type ServerOutcome } from "../verdict.ts";
 
 /** One file of the directory: its name (relative), size, and a lazy read (called at most once). */
 export interface PartitionSource {
@@ -62,7 +62,12 @@ export interface PartitionSegment {
   readonly firstTimestamp: bigint | null;
   readonly lastTimestamp: bigint | null;
   readonly recovery: RecoveryVerdict;
+  /** Errors of the segment and of its .index together (a row counts its index's findings). */
   readonly errors: number;
+  /** Warnings of the segment and its .index. */
+  readonly warnings: number;
+  /** Infos of the segment and its .index. */
+  readonly infos: number;
 }
 
 /** Everything openPartition keeps: per-file summaries, segments, flat diagnostics with `file`, the sum and the verdict. */
@@ -71,8 +76,11 @@ export interface PartitionResult {
   readonly segments: PartitionSegment[];
   readonly diagnostics: (Diagnostic & { readonly file: string })[];
   readonly summary: Summary;
-  /** "refused" when the server would refuse the partition at boot (a gap, an overlap, an empty non-last segment). */
+  /** "refused" when the server would refuse the partition at boot (a gap, an overlap, an empty non-last segment, no segment at all). */
   readonly verdict: "ok" | "refused";
+  /** The server axis (core/verdict.ts): loads, truncates N bytes at boot, or refuses, and why. */
+  readonly outcome: ServerOutcome;
+  /** outcome.sentence, for the page's verdict line and the JSON. */
   readonly sentence: string;
 }
 
@@ -93,7 +101,13 @@ function planOf(sources: readonly PartitionSource[], max: number): { plans: Plan
     const n = source.name;
     const start = startOffsetOfName(n);
     if (n.endsWith(".staging")) return { source, start, kind: "skip", why: "a .staging scratch file (deleted at boot)" };
-    if (start === null || n.includes("/")) return { source, start, kind: "skip", why: "not a {start:020}.log or .index file" };
+    if (start === null || n.includes("/"))
+      return {
+        source,
+        start,
+        kind: "skip",
+        why: "not a segment: a segment is named by its start offset in 20 digits, e.g. 00000000000000001000.log, with its .index",
+      };
     if (source.size > max) return { source, start, kind: "skip", why: `${source.size} bytes, over the ${max}-byte limit of one read` };
     return { source, start, kind: n.endsWith(".log") ? "log" : "index", why: "" };
   });
@@ -122,12 +136,13 @@ export async function openPartition(sources: readonly PartitionSource[], options
   const done = new Set<string>();
   let prev: PartitionSegment | null = null;
 
-  const record = async (name: string, size: number, format: "segment" | "index", opened: OpenedInput, bytes: Uint8Array) => {
+  const record = async (name: string, size: number, format: "segment" | "index", opened: OpenedInput, bytes: Uint8Array): Promise<Summary> => {
     await options.onFile?.(name, opened, bytes);
     const s = opened.analysis.summary;
     for (const k of Object.keys(summary) as (keyof Summary)[]) summary[k] += s[k];
     for (const d of opened.analysis.diagnostics) diagnostics.push({ ...d, file: name });
     files.push({ name, size, format, skipped: null, summary: s });
+    return s;
   };
   const skip = async (p: Plan, why: string) => {
     const file: PartitionFileSummary = { name: p.source.name, size: p.source.size, format: null, skipped: why, summary: ZERO };
@@ -226,7 +241,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
       entries: null,
       legacy: null,
     };
-    await record(name, size, "segment", opened, bytes);
+    const own = await record(name, size, "segment", opened, bytes);
     const table = seg.analysis.batches;
     let firstWithHeader = 0;
     while (firstWithHeader < table.length && !table.hasHeader(firstWithHeader)) firstWithHeader++;
@@ -244,14 +259,16 @@ export async function openPartition(sources: readonly PartitionSource[], options
       firstTimestamp: firstHeader?.baseTimestamp ?? null,
       lastTimestamp: table.at(lastWithHeader)?.header?.baseTimestamp ?? null,
       recovery: seg.recovery,
-      errors: opened.analysis.summary.errors,
+      errors: own.errors,
+      warnings: own.warnings,
+      infos: own.infos,
     };
-    segments.push(segment);
     // Pair by pair as upstream's ensure_contiguous_chain: after an empty segment the refusal is that segment's, not a gap.
     prev = segment;
+    let index: Summary = ZERO;
     if (indexBytes && indexPlan) {
       const starts = batchStartsOf(seg.analysis);
-      await record(
+      index = await record(
         indexPlan.source.name,
         indexBytes.length,
         "index",
@@ -264,15 +281,26 @@ export async function openPartition(sources: readonly PartitionSource[], options
         indexBytes,
       );
     }
+    segments.push({ ...segment, errors: own.errors + index.errors, warnings: own.warnings + index.warnings, infos: own.infos + index.infos });
+  }
+  if (!plans.some((p) => p.kind === "log")) {
+    const what = sources.length === 0 ? "it is empty" : `none of its ${sources.length} entries is a segment`;
+    diagnostics.push({
+      code: "partition-no-segments",
+      severity: SEVERITY_OF["partition-no-segments"],
+      start: 0,
+      end: 0,
+      batch: null,
+      frame: null,
+      message: `no segment (.log named by its 20-digit start offset) in this directory: ${what}`,
+      file: ".",
+    });
+    summary.errors++;
+    refusals.push("the directory holds no segment (.log) file");
   }
   const verdict = refusals.length > 0 ? "refused" : "ok";
-  const kept = segments.reduce((n, s) => n + s.recovery.keptMessages, 0);
-  const range = segments.length > 0 && segments[0] ? ` from offset ${segments[0].startOffset}` : "";
-  const sentence =
-    verdict === "refused"
-      ? `The server would refuse this partition at boot: ${refusals.join("; ")}.`
-      : `The server would load this partition: ${plural(segments.length, "segment")}${range}, ${plural(kept, "message")} kept${summary.errors > 0 ? `, with ${plural(summary.errors, "error")} in the files` : ""}.`;
-  return { files, segments, diagnostics, summary, verdict, sentence };
+  const outcome = partitionOutcome(segments, refusals);
+  return { files, segments, diagnostics, summary, verdict, outcome, sentence: outcome.sentence };
 }
 
 function indexOpened(bytes: Uint8Array, entries: ReturnType<typeof decodeIndexEntries>, findings: Diagnostic[], detectedBy: string): OpenedInput {

@@ -373,6 +373,17 @@ export const CONTAINER_SAMPLES: readonly ContainerSample[] = [
     build: (x) => [...segmentPair(x, 0n, [2, 2], [0]), { name: name20(4n, "log"), bytes: new Uint8Array(0) }, ...segmentPair(x, 5n, [3], [0])],
   },
   {
+    id: "partition-no-segments",
+    title: "Folder with no segment",
+    note: "A folder holding only a capture and a note: there is no segment for the server to load.",
+    format: "partition",
+    shows: "partition-no-segments",
+    build: () => [
+      { name: "capture.pcap", bytes: new Uint8Array([0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0]) },
+      { name: "README.txt", bytes: new TextEncoder().encode("not a segment") },
+    ],
+  },
+  {
     id: "poll-count-mismatch",
     title: "Poll reply with a wrong count",
     note: "The prefix says 9 messages; the records hold 5.",
