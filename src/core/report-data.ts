@@ -13,6 +13,33 @@ import { summarySentence } from "./summary-text.ts";
 import { FORMAT_TITLES, type OpenedInput } from "./containers/types.ts";
 import { frameEnd, frameIndexInBatch, frameUserHeadersLength } from "./frame-columns.ts";
 import { windowSlice, type ByteWindow } from "../lib/input-bytes.ts";
+import type { Xxh3 } from "../checksum/xxh3.ts";
+import { checksumSuspect } from "./checksum-suspect.ts";
+import { segmentOutcome, verdictOf, type Verdict } from "./verdict.ts";
+import { DIAGNOSTIC_HELP } from "../format/diagnostic-help.ts";
+
+/** The help of a finding as Markdown lines (a quote block): why it matters, the likely causes, the rule and where upstream decides it. */
+export function helpMarkdown(code: DiagnosticCode, suspect: string | null, escape: (s: string) => string = (s) => s): string[] {
+  const h = DIAGNOSTIC_HELP[code];
+  return [
+    ...(suspect ? [`> **Which side:** ${escape(suspect)}`, ">"] : []),
+    `> **Server:** ${escape(h.server)} **Likely causes:** ${escape(h.causes)}`,
+    ">",
+    `> **Rule:** ${escape(h.rule)} Upstream: \`${h.upstream}\` in apache/iggy; spec: \`${h.spec}\`.`,
+  ];
+}
+
+/** The help of a finding as plain-text lines, indented by `by`. */
+export function helpTextLines(code: DiagnosticCode, suspect: string | null, by = "     "): string[] {
+  const h = DIAGNOSTIC_HELP[code];
+  return [
+    ...(suspect ? [`${by}which side: ${suspect}`] : []),
+    `${by}server:     ${h.server}`,
+    `${by}causes:     ${h.causes}`,
+    `${by}rule:       ${h.rule}`,
+    `${by}upstream:   apache/iggy ${h.upstream} (spec: ${h.spec})`,
+  ];
+}
 
 /** What the host knows about the input that the analysis does not. */
 export interface ReportInput {
@@ -36,6 +63,8 @@ export interface ReportInput {
   readonly shareLink?: string;
   /** A picture of the bytes: a data: URL or a file name next to the report, and what it shows. */
   readonly image?: { readonly src: string; readonly caption: string };
+  /** The kernel, when at hand: a stamped batch's checksum is then also checked against its producer's hash. */
+  readonly xxh3?: Xxh3;
 }
 
 /**
@@ -94,6 +123,8 @@ export interface ReportFinding {
   readonly number: number;
   readonly diagnostic: Diagnostic;
   readonly excerpt: string;
+  /** Which side of a checksum mismatch is suspect (checksum-suspect.ts), or null. */
+  readonly suspect: string | null;
 }
 
 /** One affected batch: header rows, notes on its frames with findings, and excerpts. */
@@ -113,6 +144,8 @@ export interface ReportData {
   /** [label, value, value is input-derived text] rows. */
   readonly facts: Array<[string, string, boolean]>;
   readonly failed: boolean;
+  /** Both verdict axes (verdict.ts): the server's outcome where one applies (a segment), and the findings. */
+  readonly verdict: Verdict;
   readonly byCode: Array<{ code: DiagnosticCode; severity: Severity; count: number; firstAt: number }>;
   readonly listed: Diagnostic[];
   /** Diagnostics kept in the analysis but not listed, plus those the analysis did not keep. */
@@ -261,6 +294,7 @@ export function collectReport(analysis: Analysis, input: ReportSource, info: Rep
         number: n + 1,
         diagnostic: diags[n] as Diagnostic,
         excerpt: annotatedExcerpt(bytes, (diags[n] as Diagnostic).start, (diags[n] as Diagnostic).end),
+        suspect: checksumSuspect(analysis, diags[n] as Diagnostic, input instanceof Uint8Array && info.xxh3 ? { xxh3: info.xxh3, bytes: input } : undefined),
       })),
       findingsLeftOut: numbers.length - take,
     });
@@ -269,6 +303,7 @@ export function collectReport(analysis: Analysis, input: ReportSource, info: Rep
     title: `Iggy batch report: ${info.name}`,
     facts,
     failed: analysis.summary.errors > 0,
+    verdict: verdictOf(analysis.summary, info.opened?.recovery ? segmentOutcome(info.name, info.opened.recovery, analysis.size) : null),
     byCode: [...codes.values()].sort((a, b) => a.firstAt - b.firstAt),
     listed: diags.slice(0, maxListed),
     notListed: Math.max(0, diags.length - maxListed) + analysis.diagnosticsOmitted,

@@ -105,7 +105,15 @@ describe("Markdown report", () => {
     const bytes = corpus("19-segment-4-batch2-bad-frame.bin");
     const md = renderMarkdownReport(analyzeWith(xxh, bytes), bytes, info("19.bin", { shareLink: "http://127.0.0.1:5173/#iggy1.abc" }));
     const html = render(md);
-    expect(html).toContain("<td>verdict</td>\n<td><strong>FAIL</strong></td>");
+    // The findings axis, counted; a plain batch file has no server axis.
+    const summary = analyzeWith(xxh, bytes).summary;
+    expect(html).toContain(
+      `<td>findings</td>\n<td><strong>${summary.errors} error${summary.errors === 1 ? "" : "s"}, ${summary.warnings} warning${summary.warnings === 1 ? "" : "s"}</strong></td>`,
+    );
+    expect(html).not.toContain("<td>server</td>");
+    // Each finding says why: the server's behaviour and the upstream source that decides it.
+    expect(html).toMatch(/<strong>Server:<\/strong> .*<strong>Likely causes:<\/strong>/);
+    expect(html).toContain("<code>core/binary_protocol/src/batch.rs");
     expect(html).toContain('<a href="http://127.0.0.1:5173/#iggy1.abc">open in Iggy Batch Explorer</a>');
     expect(html.match(/<details>/g)).toHaveLength(1);
     expect(html).toMatch(/<summary>Batch 1 at 0x2b5\.\.0x51d, stamped, 3 complete frames: 1 error, 0 warnings, 0 infos<\/summary>/);
@@ -167,7 +175,8 @@ describe("plain-text report", () => {
     expect(text).toContain("input     evil\\x1b[31mred\\u202e.bin".replace("input     ", "input       "));
     // eslint-disable-next-line no-control-regex -- no control character may reach the text
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
-    expect(text).toContain("verdict     FAIL");
+    expect(text).toMatch(new RegExp(`findings {4}${a.summary.errors} errors?, ${a.summary.warnings} warnings?`));
+    expect(text).toMatch(/ {5}upstream: {3}apache\/iggy core\//);
     for (const d of a.diagnostics) expect(text).toContain(`${d.code}: ${d.message}`);
     expect(text).toContain("^^^^");
     expect(text).not.toContain("|---");

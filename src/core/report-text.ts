@@ -1,6 +1,6 @@
 /** The plain-text report, for trackers and mail without Markdown: the same content as report.ts, in aligned lines. */
 import type { Analysis } from "./model.ts";
-import { collectReport, hex, type ReportInput, type ReportSource } from "./report-data.ts";
+import { collectReport, helpTextLines, hex, type ReportInput, type ReportSource } from "./report-data.ts";
 import { visibleText } from "./markdown.ts";
 
 const indent = (text: string, by = "    ") =>
@@ -20,7 +20,9 @@ export function renderTextReport(analysis: Analysis, bytes: ReportSource, info: 
     );
   const width = Math.max(...data.facts.map(([l]) => l.length), "share link".length);
   for (const [label, value] of data.facts) out.push(`${label.padEnd(width)}  ${visibleText(value)}`);
-  out.push(`${"verdict".padEnd(width)}  ${data.failed ? "FAIL" : "ok"}`);
+  const v = data.verdict;
+  if (v.server) out.push(`${"server".padEnd(width)}  ${v.server.words}${v.server.detail ? `: ${visibleText(v.server.detail)}` : ""}`);
+  out.push(`${"findings".padEnd(width)}  ${v.findings.words}`);
   if (info.shareLink) out.push(`${"share link".padEnd(width)}  ${visibleText(info.shareLink)}`);
   out.push("");
   const o = info.opened;
@@ -53,6 +55,7 @@ export function renderTextReport(analysis: Analysis, bytes: ReportSource, info: 
       out.push(
         "",
         `  ${f.number}. ${f.diagnostic.code} (${f.diagnostic.severity}) at ${hex(f.diagnostic.start)}..${hex(f.diagnostic.end)}: ${visibleText(f.diagnostic.message)}`,
+        ...helpTextLines(f.diagnostic.code, f.suspect),
         indent(f.excerpt),
       );
     if (b.findingsLeftOut > 0) out.push(`  (excerpts of ${b.findingsLeftOut} more findings of this batch left out)`);

@@ -5,7 +5,7 @@
  * markdown.ts, so no HTML, link or table break from the input reaches the tracker.
  */
 import type { Analysis } from "./model.ts";
-import { collectReport, hex, type ReportInput, type ReportSource } from "./report-data.ts";
+import { collectReport, helpMarkdown, hex, type ReportInput, type ReportSource } from "./report-data.ts";
 import { mdFence, mdText, mdUrl } from "./markdown.ts";
 
 export { annotatedExcerpt, type ReportInput } from "./report-data.ts";
@@ -59,7 +59,9 @@ export function renderMarkdownReport(analysis: Analysis, bytes: ReportSource, in
           : cell(value);
     out.push(`| ${label} | ${shown} |`);
   }
-  out.push(`| verdict | ${data.failed ? "**FAIL**" : "ok"} |`);
+  const v = data.verdict;
+  if (v.server) out.push(`| server | **${v.server.words}**${v.server.detail ? `: ${mdText(v.server.detail)}` : ""} |`);
+  out.push(`| findings | ${v.findings.clean ? "clean" : `**${v.findings.words}**`} |`);
   if (info.shareLink) out.push(`| share link | [open in Iggy Batch Explorer](${mdUrl(info.shareLink)}) |`);
   out.push("");
   if (info.image) out.push(`![${mdText(info.image.caption)}](${mdUrl(info.image.src)})`, "");
@@ -92,7 +94,16 @@ export function renderMarkdownReport(analysis: Analysis, bytes: ReportSource, in
     if (b.frameNotes.length > 0) out.push(...b.frameNotes.map((n) => `- ${mdText(n)}`), "");
     for (const f of b.findings) {
       const d = f.diagnostic;
-      out.push(`#### ${f.number}. \`${d.code}\` (${d.severity}) at ${hex(d.start)}..${hex(d.end)}`, "", mdText(d.message), "", mdFence(f.excerpt), "");
+      out.push(
+        `#### ${f.number}. \`${d.code}\` (${d.severity}) at ${hex(d.start)}..${hex(d.end)}`,
+        "",
+        mdText(d.message),
+        "",
+        ...helpMarkdown(d.code, f.suspect, mdText),
+        "",
+        mdFence(f.excerpt),
+        "",
+      );
     }
     if (b.findingsLeftOut > 0) out.push(`Excerpts of ${b.findingsLeftOut} more findings of this batch are left out.`, "");
     out.push("</details>", "");
