@@ -10,7 +10,21 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Download, Page } from "@playwright/test";
-import { CORPUS_DIR, diagnosticsList, expect, openCorpus, openFile, openPage, readDiagnostics, runCli, statusLine, test, waitForInput } from "./fixtures.ts";
+import {
+  CORPUS_DIR,
+  diagnosticsList,
+  expect,
+  offsetsWith,
+  openCorpus,
+  openFile,
+  openPage,
+  readDiagnostics,
+  runCli,
+  statusLine,
+  test,
+  visibleOffsets,
+  waitForInput,
+} from "./fixtures.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { encodeBatch } from "../src/core/encode.ts";
 
@@ -107,6 +121,9 @@ test("a large input shares the batch around the first problem by default, its si
   const file = path.join(mkdtempSync(path.join(tmpdir(), "iggy-findings-")), "large-with-problem.bin");
   writeFileSync(file, input);
   await openPage(page);
+  // Nothing selected: the file opens at byte 0, so the link's default is the first problem's batch, not a selection.
+  await page.getByText("Settings", { exact: true }).click();
+  await page.getByRole("checkbox", { name: /Open files at their first problem/ }).uncheck();
   await openFile(page, file);
   await expect(page.getByLabel("What the link carries")).toHaveValue("first-problem");
   const { href, sizeText } = await copyLink(page);
@@ -177,4 +194,34 @@ test("reports: Markdown with a <details> per affected batch, and a plain-text va
   expect(text).toMatch(/^Iggy batch report: 19-segment-4-batch2-bad-frame\.bin\n/);
   expect(text).toContain("frame-checksum-mismatch: batch 1 frame 0");
   expect(text).not.toContain("<details>");
+});
+
+test("a file opens scrolled to its first problem, selected; with the setting off it opens at byte 0", async ({ page }) => {
+  const one = readFileSync(path.join(CORPUS_DIR, "01-valid-producer-1frame.bin"));
+  // 400 clean batches, then one whose payload byte was flipped: its frame checksum no longer matches.
+  const bad = Buffer.from(one);
+  bad[256 + 48 + 2]! ^= 0x40;
+  const dir = mkdtempSync(path.join(tmpdir(), "iggy-first-problem-"));
+  const file = path.join(dir, "far-problem.bin");
+  writeFileSync(file, Buffer.concat([...Array.from({ length: 400 }, () => one), bad]));
+  const problemBatch = 400 * one.length;
+
+  await openPage(page);
+  await openFile(page, file);
+  const item = diagnosticsList(page).getByRole("listitem").first();
+  await expect(item).toHaveAttribute("data-severity", "error");
+  const visible = await visibleOffsets(page);
+  expect(visible).not.toContain(0);
+  // The selected bytes are the first finding's, on screen, in the last batch.
+  const selected = await offsetsWith(page, "data-selected");
+  expect(selected.length).toBeGreaterThan(0);
+  expect(selected[0]).toBeGreaterThanOrEqual(problemBatch);
+  for (const o of selected) expect(visible).toContain(o);
+
+  await page.getByText("Settings", { exact: true }).click();
+  await page.getByRole("checkbox", { name: /Open files at their first problem/ }).uncheck();
+  await openCorpus(page, "01-valid-producer-1frame.bin");
+  await openFile(page, file);
+  expect(await visibleOffsets(page)).toContain(0);
+  expect(await offsetsWith(page, "data-selected")).toEqual([]);
 });

@@ -5,6 +5,7 @@ import { useStore } from "../state/store.ts";
 import { commitEdit, editedParts, editModeStore, editStore, kernel, redo, revertToOriginal, undo, type EditState } from "../session/editing.ts";
 import { nowMicros } from "../session/building.ts";
 import { makeProducerBatch, recomputeChecksums, stampAsServer } from "../../core/edit.ts";
+import { stampDefaults } from "../../core/stamp-defaults.ts";
 import { baseName, downloadFile } from "../common/download.ts";
 import { residentBytes } from "../session/resident.ts";
 import { formatCount, hexOffset, plural } from "../../format/values.ts";
@@ -49,7 +50,8 @@ export function EditPanel() {
   const header = input.analysis.batches.at(batch)?.header ?? null;
   const edited = edit.index > 0;
   const stampOf = `${input.name}:${batch}`;
-  const stamp = typed.of === stampOf ? typed : { of: stampOf, partitionId: String(header?.partitionId ?? 0), baseOffset: String(header?.baseOffset ?? 0) };
+  const proposed = stampDefaults(input.analysis, batch);
+  const stamp = typed.of === stampOf ? typed : { of: stampOf, partitionId: String(proposed.partitionId), baseOffset: String(proposed.baseOffset) };
 
   const note = said.of === input.name ? said.text : "";
   const setNote = (text: string) => setSaid({ of: input.name, text });
@@ -132,7 +134,9 @@ export function EditPanel() {
         <button type="button" onClick={() => void stampBatch()} disabled={!xxh || !header || busy}>
           Stamp as server
         </button>
-        <span className="note">applies to batch {batch}; base_timestamp = now</span>
+        <span className="note" data-testid="stamp-why">
+          applies to batch {batch}; base_timestamp = now; proposed: {proposed.why}
+        </span>
       </div>
       <div className="share-row">
         <button type="button" disabled={!edited} onClick={() => downloadFile(`${baseName(input.name)}-edited.bin`, editedParts())}>
