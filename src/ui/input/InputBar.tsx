@@ -45,7 +45,7 @@ export function InputBar() {
   };
   return (
     <div className="input-bar">
-      <label htmlFor={fileId} className="button">
+      <label htmlFor={fileId} className="button" title="Or drop a file or a partition folder anywhere, or paste (Ctrl+V) binary, hex, xxd or base64">
         Open batch file
       </label>
       <input id={fileId} type="file" multiple className="visually-hidden" onChange={onFile} aria-label="Open batch file" />
