@@ -91,7 +91,7 @@ for (const group of ["good", "broken"] as const) {
       } else {
         await expect(page.getByLabel("Partition verdict")).toBeVisible();
         const listed = await readFileDiagnostics(page);
-        // "." is the directory itself: partition-no-segments has no file to name.
+        // A finding about the directory itself (partition-no-segments) names it as ".".
         for (const d of listed) expect(d.file, `${sample.id}: ${d.code} carries its file`).toMatch(/^(\d{20}\.(log|index)|\.)$/);
         if (sample.shows)
           expect(

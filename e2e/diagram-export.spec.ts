@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS } from "../src/format/fields.ts";
-import { CORPUS_DIR, expect, openCorpus, openPage, test } from "./fixtures.ts";
+import { CORPUS_DIR, expect, keepByteZero, openCorpus, openPage, test } from "./fixtures.ts";
 
 const FILE = "11-frame-checksum-mismatch.bin";
 
@@ -34,6 +34,8 @@ function parseSvg(page: Page, svg: string) {
 test("the layout diagram downloads as SVG and PNG: batch 0 by default, the selected frame after a click", async ({ page }) => {
   const bytes = new Uint8Array(readFileSync(path.join(CORPUS_DIR, FILE)));
   const sha256 = createHash("sha256").update(bytes).digest("hex");
+  // Nothing selected on open (the setting that opens a file on its first problem off).
+  await keepByteZero(page);
   await openPage(page);
   await openCorpus(page, FILE);
 

@@ -4,6 +4,7 @@
  */
 import type { Page } from "@playwright/test";
 import { expect, openCorpus, openPage, readDiagnostics, statusLine, test } from "./fixtures.ts";
+import { sampleBytes, walk } from "./layout.ts";
 
 const FILE = "01-valid-producer-1frame.bin";
 const codes = async (page: Page) => (await readDiagnostics(page)).map((d) => d.code).sort();
@@ -50,4 +51,26 @@ test("editing a frame's offset_delta in the inspector flags it, and Recompute do
   await page.getByRole("button", { name: "Recompute checksums" }).click();
   await expect.poll(async () => codes(page)).toEqual(["offset-delta-not-index"]);
   await expect(page.getByRole("list", { name: "Checksum changes" })).toContainText("batch 0 frame 0 checksum");
+});
+
+test("Stamp as server starts from the selected batch's own partition_id and base_offset", async ({ page }) => {
+  const bytes = await sampleBytes("stamped-segment");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const batches = walk(bytes);
+  await openPage(page);
+  const partitionId = page.getByRole("textbox", { name: "partition_id" });
+  const baseOffset = page.getByRole("textbox", { name: "base_offset" });
+  // The header's first two fields, little-endian u64s: partition_id at +0, base_offset at +8.
+  const expected = (i: number) => [String(view.getBigUint64(batches[i]!.start, true)), String(view.getBigUint64(batches[i]!.start + 8, true))];
+  await expect(partitionId).toHaveValue(expected(0)[0]!);
+  await expect(baseOffset).toHaveValue(expected(0)[1]!);
+  await page
+    .getByRole("grid", { name: "Batches", exact: true })
+    .getByRole("row")
+    .filter({ has: page.getByRole("gridcell") })
+    .nth(1)
+    .click();
+  await expect(baseOffset).toHaveValue(expected(1)[1]!);
+  await expect(partitionId).toHaveValue(expected(1)[0]!);
+  expect(expected(1)[1]).not.toBe("0");
 });

@@ -6,11 +6,28 @@
  * the reports come as Markdown and plain text.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Download, Page } from "@playwright/test";
-import { CORPUS_DIR, diagnosticsList, expect, openCorpus, openFile, openPage, readDiagnostics, runCli, statusLine, test, waitForInput } from "./fixtures.ts";
+import { DIAGNOSTIC_HELP } from "../src/format/diagnostic-help.ts";
+import {
+  CONTAINERS_DIR,
+  CORPUS_DIR,
+  ROOT,
+  diagnosticsList,
+  expect,
+  offsetsWith,
+  openCorpus,
+  openFile,
+  openPage,
+  readDiagnostics,
+  runCli,
+  statusLine,
+  test,
+  visibleOffsets,
+  waitForInput,
+} from "./fixtures.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { encodeBatch } from "../src/core/encode.ts";
 
@@ -107,6 +124,9 @@ test("a large input shares the batch around the first problem by default, its si
   const file = path.join(mkdtempSync(path.join(tmpdir(), "iggy-findings-")), "large-with-problem.bin");
   writeFileSync(file, input);
   await openPage(page);
+  // Nothing selected: the file opens at byte 0, so the link's default is the first problem's batch, not a selection.
+  await page.getByText("Settings", { exact: true }).click();
+  await page.getByRole("checkbox", { name: /Open files at their first problem/ }).uncheck();
   await openFile(page, file);
   await expect(page.getByLabel("What the link carries")).toHaveValue("first-problem");
   const { href, sizeText } = await copyLink(page);
@@ -137,7 +157,7 @@ test("the picture of the bytes: SVG well-formed with a caption and one mark per 
   const FILE = "19-segment-4-batch2-bad-frame.bin";
   await openPage(page);
   await openCorpus(page, FILE);
-  await diagnosticsList(page).getByRole("listitem").first().getByRole("button").click();
+  await diagnosticsList(page).getByRole("listitem").first().locator(".diag-jump").click();
   const svgDownload = await download(page, "Download SVG");
   expect(svgDownload.suggestedFilename()).toBe("19-segment-4-batch2-bad-frame-bytes.svg");
   const svg = (await readDownload(svgDownload)).toString("utf8");
@@ -177,4 +197,88 @@ test("reports: Markdown with a <details> per affected batch, and a plain-text va
   expect(text).toMatch(/^Iggy batch report: 19-segment-4-batch2-bad-frame\.bin\n/);
   expect(text).toContain("frame-checksum-mismatch: batch 1 frame 0");
   expect(text).not.toContain("<details>");
+});
+
+test("a file opens scrolled to its first problem, selected; with the setting off it opens at byte 0", async ({ page }) => {
+  const one = readFileSync(path.join(CORPUS_DIR, "01-valid-producer-1frame.bin"));
+  // 400 clean batches, then one whose payload byte was flipped: its frame checksum no longer matches.
+  const bad = Buffer.from(one);
+  bad[256 + 48 + 2]! ^= 0x40;
+  const dir = mkdtempSync(path.join(tmpdir(), "iggy-first-problem-"));
+  const file = path.join(dir, "far-problem.bin");
+  writeFileSync(file, Buffer.concat([...Array.from({ length: 400 }, () => one), bad]));
+  const problemBatch = 400 * one.length;
+
+  await openPage(page);
+  await openFile(page, file);
+  const item = diagnosticsList(page).getByRole("listitem").first();
+  await expect(item).toHaveAttribute("data-severity", "error");
+  const visible = await visibleOffsets(page);
+  expect(visible).not.toContain(0);
+  // The selected bytes are the first finding's, on screen, in the last batch.
+  const selected = await offsetsWith(page, "data-selected");
+  expect(selected.length).toBeGreaterThan(0);
+  expect(selected[0]).toBeGreaterThanOrEqual(problemBatch);
+  for (const o of selected) expect(visible).toContain(o);
+
+  await page.getByText("Settings", { exact: true }).click();
+  await page.getByRole("checkbox", { name: /Open files at their first problem/ }).uncheck();
+  await openCorpus(page, "01-valid-producer-1frame.bin");
+  await openFile(page, file);
+  expect(await visibleOffsets(page)).toContain(0);
+  expect(await offsetsWith(page, "data-selected")).toEqual([]);
+});
+
+test("a finding says why: its help in the Diagnostics list (with the spec, served by the page) and in the byte tooltip", async ({ page }) => {
+  await openPage(page, "/?sample=frame-checksum-mismatch");
+  const help = DIAGNOSTIC_HELP["frame-checksum-mismatch"];
+  const why = page.getByRole("button", { name: "Why frame-checksum-mismatch matters" });
+  await expect(why).toHaveAttribute("aria-expanded", "false");
+  await why.click();
+  await expect(why).toHaveAttribute("aria-expanded", "true");
+  const box = page.getByRole("region", { name: "Why this finding matters" });
+  await expect(box).toContainText(help.rule);
+  await expect(box).toContainText(help.server);
+  await expect(box).toContainText(help.causes);
+  await expect(box).toContainText(help.upstream);
+  // The spec link is the page's own copy: same origin, and it is the spec.
+  const href = await box.getByRole("link", { name: help.spec }).getAttribute("href");
+  const spec = await page.request.get(new URL(href!, page.url()).href);
+  expect(spec.ok()).toBe(true);
+  expect(new URL(spec.url()).origin).toBe(new URL(page.url()).origin);
+  expect(await spec.text()).toBe(readFileSync(path.join(ROOT, help.spec), "utf8"));
+  // The tooltip over a problem byte gives the rule too.
+  const item = diagnosticsList(page).getByRole("listitem").first();
+  const start = Number(((await item.locator(".diag-range").textContent()) ?? "").split("..")[0]);
+  await page.locator(`[data-offset="${start}"]`).hover();
+  await expect(page.getByRole("tooltip")).toContainText(help.rule);
+});
+
+test("a partition's Copy report is the whole partition's: the server refuses chain-gap, every segment and finding with its file; links open at the Settings' base", async ({
+  page,
+}) => {
+  const dir = path.join(CONTAINERS_DIR, "partitions", "chain-gap");
+  await openPage(page);
+  await page.getByLabel("Open folder").setInputFiles(dir);
+  await waitForInput(page, `chain-gap (${readdirSync(dir).length} files)`);
+  await expect(page.getByTestId("partition-share")).toContainText("a link carries one file");
+  await expect(page.getByTestId("partition-share")).toContainText("partition-chain-gap");
+  const [d] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download report", exact: true }).click()]);
+  const md = (await readDownload(d)).toString("utf8");
+  const lines = md.split("\n").filter((l) => l.trim() !== "");
+  expect(lines[0]).toContain("chain-gap");
+  // The partition's verdict leads, and says the server refuses it.
+  expect(lines[1]).toMatch(/^\*\*Server:\*\* The server refuses it at boot/);
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(".log"))) expect(md).toContain(name);
+  expect(md).toMatch(/\| 1 \| 00000000000000001965\.log \| error \| `partition-chain-gap` \|/);
+  expect(md).not.toContain("None: every check passed");
+
+  // A base address in Settings: the link is built on it.
+  await page.getByText("Settings", { exact: true }).click();
+  await page.getByLabel("Share links' base address").fill("https://iggy.example.org/explorer/");
+  await expect(page.getByTestId("link-base")).toHaveText("Opens at https://iggy.example.org/explorer/");
+  const size = page.getByTestId("link-size");
+  await expect(size).toHaveText(/^Link: [\d.]+ (B|KiB)/);
+  const [d2] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download report", exact: true }).click()]);
+  expect((await readDownload(d2)).toString("utf8")).toContain("(<https://iggy.example.org/explorer/#");
 });

@@ -175,6 +175,11 @@ export function summaryText(s: Summary): string {
   ].join(" · ");
 }
 
+/** Keeps files opening at byte 0 (the page's "open files at their first problem" setting off), for a test that starts from there; call before openPage. */
+export async function keepByteZero(page: Page): Promise<void> {
+  await page.addInitScript(() => localStorage.setItem("iggy-explorer.settings", JSON.stringify({ openAtFirstProblem: false })));
+}
+
 /** Opens the page on its first sample (or `url`) and waits for it to be decoded. */
 export async function openPage(page: Page, url = "/"): Promise<string> {
   await page.goto(url);

@@ -85,3 +85,67 @@ test("hovering a box lights its field's bytes in the hex map", async ({ page }) 
   await expect.poll(() => offsetsWith(page, "data-hover")).toEqual(range(first.start + 36, first.start + 40));
   await expect(cell(page, first.start + 36)).toHaveAttribute("data-kind", "frame.payload_length");
 });
+
+/** The byte ranges of the Diagnostics list's items, as the list prints them (`0x000028..0x000030`). */
+async function listedRanges(page: Page): Promise<{ start: number; end: number }[]> {
+  const texts = await page.getByRole("list", { name: "Diagnostics", exact: true }).locator(".diag-range").allTextContents();
+  return texts.map((t) => {
+    const [start, end] = t.split("..").map((x) => Number(x));
+    return { start: start!, end: Math.max(end!, start! + 1) };
+  });
+}
+
+/** Names of the fields of a header list marked with a finding, and the names the Diagnostics list's ranges say should be. */
+async function marks(page: Page, list: string, table: typeof BATCH_HEADER_FIELDS, base: number): Promise<{ drawn: string[]; expected: string[] }> {
+  const ranges = await listedRanges(page);
+  const expected = table.filter((f) => ranges.some((r) => r.start < base + f.offset + f.size && r.end > base + f.offset)).map((f) => f.name);
+  const drawn = await figure(page)
+    .getByRole("list", { name: list })
+    .locator(":scope > li[data-problem]")
+    .evaluateAll((els) => [...new Set(els.map((el) => el.getAttribute("data-field") ?? ""))]);
+  return { drawn, expected };
+}
+
+test("a field with a finding is marked in the diagram, also after an edit breaks it", async ({ page }) => {
+  await openPage(page, "/?sample=batch-checksum-mismatch");
+  await expect(figure(page).locator('[data-field="batch_checksum"]').first()).toHaveAttribute("data-problem", "error");
+  const batch = await marks(page, "Batch 0 header fields", BATCH_HEADER_FIELDS, 0);
+  expect(batch.expected).toEqual(["batch_checksum"]);
+  expect(batch.drawn).toEqual(batch.expected);
+  // Every box of a marked field is marked, and the field says which finding in its name.
+  await expect(figure(page).getByRole("button", { name: /^batch_checksum,.*batch-checksum-mismatch/ })).toBeVisible();
+
+  // A clean sample: nothing marked; a payload byte typed over breaks its frame's checksum, which is then marked.
+  await openPage(page, "/?sample=producer-batch");
+  await expect(figure(page).locator(".dg-grid [data-problem], .dg-part[data-problem]")).toHaveCount(0);
+  const frame = walk(await sampleBytes("producer-batch"))[0]!.frames[0]!;
+  await page.getByRole("checkbox", { name: /^Edit bytes/ }).check();
+  await cell(page, frame.start + 48).click();
+  await page.keyboard.type("ff");
+  await expect(figure(page).locator('[data-field="checksum"]').first()).toHaveAttribute("data-problem", "error");
+  const after = await marks(page, "Frame 0 header fields", FRAME_HEADER_FIELDS, frame.start);
+  expect(after.expected).toEqual(["checksum"]);
+  expect(after.drawn).toEqual(after.expected);
+});
+
+test("a field's further lines read as that field, not as fields of their own", async ({ page }) => {
+  await openPage(page);
+  for (const [list, table] of [
+    ["Batch 0 header fields", BATCH_HEADER_FIELDS],
+    ["Frame 0 header fields", FRAME_HEADER_FIELDS],
+  ] as const) {
+    const grid = figure(page).getByRole("list", { name: list });
+    // One list item, one button and one "+offset · size" per field.
+    await expect(grid.getByRole("listitem")).toHaveCount(table.length);
+    await expect(grid.getByRole("button")).toHaveCount(table.length);
+    const sizes = await grid.locator(":scope > li").evaluateAll((els) => els.map((el) => /\+\d+ · \d+ B/.test(el.textContent ?? "")));
+    expect(sizes.filter(Boolean)).toHaveLength(table.length);
+    // Each continuation names its field and sits right after the field's earlier box, on the next line.
+    const continued = grid.locator(":scope > li.dg-continued");
+    expect(await continued.count()).toBeGreaterThan(0);
+    for (const text of await continued.evaluateAll((els) => els.map((el) => `${el.getAttribute("data-field")}|${el.textContent}`))) {
+      const [field, shown] = text.split("|");
+      expect(shown).toContain(`${field} continued`);
+    }
+  }
+});

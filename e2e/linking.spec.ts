@@ -3,7 +3,20 @@
  * selection both ways, jumping to a diagnostic's bytes, and the hex map's keyboard.
  */
 import type { Page } from "@playwright/test";
-import { cell, diagnosticsList, expect, hexMap, offsetsWith, openCorpus, openPage, range, renderedOffsets, test, visibleOffsets } from "./fixtures.ts";
+import {
+  cell,
+  diagnosticsList,
+  expect,
+  hexMap,
+  keepByteZero,
+  offsetsWith,
+  openCorpus,
+  openPage,
+  range,
+  renderedOffsets,
+  test,
+  visibleOffsets,
+} from "./fixtures.ts";
 import { batchChecksumCoverage, sampleBytes, walk, type BatchLayout } from "./layout.ts";
 
 /** The default sample's layout, computed in Node. */
@@ -108,13 +121,15 @@ test("clicking a byte selects its field and the frame's row in the Frames table"
 });
 
 test("selecting a diagnostic scrolls the hex map to its bytes", async ({ page }) => {
+  // From byte 0: the file does not open on its first problem here, the click must bring it.
+  await keepByteZero(page);
   await openPage(page);
   // 19-segment-4-batch2-bad-frame.bin: frame-checksum-mismatch on bytes 949..957 (manifest), below the fold.
   await openCorpus(page, "19-segment-4-batch2-bad-frame.bin");
   expect(await visibleOffsets(page)).not.toContain(949);
   const item = diagnosticsList(page).getByRole("listitem").first();
   await expect(item).toHaveAttribute("data-code", "frame-checksum-mismatch");
-  await item.getByRole("button").click();
+  await item.locator(".diag-jump").click();
 
   await expect.poll(() => offsetsWith(page, "data-selected")).toEqual(range(949, 957));
   await expect.poll(() => visibleOffsets(page)).toEqual(expect.arrayContaining(range(949, 957)));
@@ -166,12 +181,11 @@ test("keyboard: arrows move the cursor, n steps frames, ] steps problems, ? list
   await expect.poll(cursor).toEqual([last]);
   await expect.poll(() => visibleOffsets(page)).toContain(last);
 
-  // ]: next problem, wrapping around. 08-batch-reserved-nonzero.bin has two: 60..63 and 200..201.
+  // ]: next problem, wrapping around. 08-batch-reserved-nonzero.bin has two: 60..63 and 200..201; it opens on the first.
   await openCorpus(page, "08-batch-reserved-nonzero.bin");
-  await map.focus();
-  await page.keyboard.press("]");
   await expect.poll(() => offsetsWith(page, "data-selected")).toEqual(range(60, 63));
   await expect.poll(cursor).toEqual([60]);
+  await map.focus();
   await page.keyboard.press("]");
   await expect.poll(() => offsetsWith(page, "data-selected")).toEqual([200]);
   await expect.poll(cursor).toEqual([200]);

@@ -191,8 +191,8 @@ test("edit mode on a file read on demand reads it into memory, says so, keeps th
   await page.keyboard.press("5");
   await page.keyboard.press("a");
   await expect(cell(page, 0)).toHaveText("5a");
-  // Each digit is a step: 01 → 51 → 5a.
-  await expect(page.getByTestId("edit-state")).toContainText("2 edits: byte 0x0 = 5a");
+  // The two digits of one byte are one step: 01 → 5a.
+  await expect(page.getByTestId("edit-state")).toContainText("1 edit: byte 0x0 = 5a");
   await expect.poll(async () => parseSummary((await statusLine(page).textContent()) ?? "").errors).toBe(before.errors + 1);
 });
 

@@ -3,8 +3,10 @@
  * no sideways page scroll, no panel over another, the hex rows inside their panel, the Verdict and
  * Checksum columns in sight, and an empty Diagnostics panel collapsed. Checked by element geometry.
  */
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, openPage, test } from "./fixtures.ts";
+import { CONTAINERS_DIR, expect, formatFacts, openPage, test, waitForIdle, waitForInput } from "./fixtures.ts";
 
 const SIZES = [
   { name: "1024 px", width: 1024, height: 768 },
@@ -111,4 +113,66 @@ test("the byte tooltip is drawn above the side panels where it reaches over them
   });
   expect(hits.reaches).toBe(true);
   expect(hits.inside).toEqual([true, true]);
+});
+
+const CHAIN_GAP = path.join(CONTAINERS_DIR, "partitions", "chain-gap");
+
+for (const size of SIZES.slice(0, 3)) {
+  test(`with findings at ${size.name}: the verdict columns, the first findings and the format text are in sight; the tables a click away`, async ({ page }) => {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await openPage(page);
+    await page.getByLabel("Open folder").setInputFiles(CHAIN_GAP);
+    await waitForInput(page, `chain-gap (${readdirSync(CHAIN_GAP).length} files)`);
+    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    expect(widths.scroll, "page scroll width").toBeLessThanOrEqual(widths.client);
+    // The partition table's judging columns lie inside its box: no sideways scroll needed to read them.
+    const columns = await page.evaluate(() => {
+      const table = document.querySelector('table[aria-label="Segments"]')!;
+      const box = table.closest(".table-scroll")!.getBoundingClientRect();
+      return [...table.querySelectorAll("th")].map((th) => {
+        const r = th.getBoundingClientRect();
+        return { name: th.textContent ?? "", inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 };
+      });
+    });
+    for (const name of ["Server", "Findings", "Chain", "Index"])
+      expect(
+        columns.find((c) => c.name === name),
+        name,
+      ).toEqual({ name, inside: true });
+    // The first finding of the Diagnostics list is above the fold, without scrolling the page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const first = await page.getByRole("list", { name: "Diagnostics", exact: true }).getByRole("listitem").first().boundingBox();
+    expect(first!.y + first!.height, "first finding above the fold").toBeLessThanOrEqual(size.height);
+    // The status line's format text is whole, not cut.
+    const facts = await formatFacts(page).evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, text: el.textContent ?? "" }));
+    expect(facts.scroll).toBeLessThanOrEqual(facts.client + 1);
+    expect(facts.text).toMatch(/findings: 1 error, 0 warnings\)$/);
+    // The Batches and Frames tables start within two screens, and the jump bar brings each on screen in one click.
+    for (const name of ["Batches", "Frames"]) {
+      const panel = page.locator(`.fold[data-fold="${name.toLowerCase()}"]`);
+      const top = await panel.evaluate((el) => el.getBoundingClientRect().top + scrollY);
+      expect(top, `${name} top`).toBeLessThan(2 * size.height);
+      await page.getByRole("navigation", { name: "Panels" }).getByRole("button", { name, exact: true }).click();
+      await expect(panel).toBeInViewport();
+      await page.evaluate(() => window.scrollTo(0, 0));
+    }
+  });
+}
+
+test("a side panel collapses to its heading and stays collapsed after a reload", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await openPage(page);
+  const layout = page.locator('.fold[data-fold="layout"]');
+  const open = (await layout.boundingBox())!.height;
+  await page.getByRole("button", { name: "Collapse Layout" }).click();
+  await expect(page.getByRole("figure", { name: "Layout diagram" })).toBeHidden();
+  const closed = (await layout.boundingBox())!.height;
+  expect(closed).toBeLessThan(50);
+  expect(closed).toBeLessThan(open / 4);
+  await page.reload();
+  await waitForIdle(page);
+  await expect(page.getByRole("figure", { name: "Layout diagram" })).toBeHidden();
+  await page.getByRole("button", { name: "Show Layout" }).click();
+  await expect(page.getByRole("figure", { name: "Layout diagram" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Collapse Layout" })).toHaveAttribute("aria-expanded", "true");
 });

@@ -20,6 +20,7 @@ import {
   statusLine,
   summaryText,
   test,
+  waitForIdle,
   waitForInput,
   type Summary,
 } from "./fixtures.ts";
@@ -57,8 +58,12 @@ for (const c of manifest.cases) {
     await expect(statusLine(page)).toHaveText(summaryText(cli.summary));
     expect(cli.summary.errors > 0).toBe(c.exit === 1);
 
+    // Both axes, each named: what the server does (the CLI's sentence), and what the checks found.
     const verdict = page.getByLabel("Partition verdict");
-    await expect(verdict).toHaveText(cli.partition.sentence);
+    await expect(verdict.locator('[data-axis="server"]')).toHaveText(cli.partition.sentence);
+    await expect(verdict.locator('[data-axis="findings"]')).toContainText(
+      cli.summary.errors + cli.summary.warnings === 0 ? "clean" : `${cli.summary.errors} error${cli.summary.errors === 1 ? "" : "s"}, `,
+    );
     await expect(verdict).toHaveAttribute("data-verdict", cli.partition.verdict);
     // Every segment is listed with the recovery sentence the CLI gives it.
     const segments = page.getByRole("table", { name: "Segments" });
@@ -104,7 +109,7 @@ test("several .log and .index files picked in Open batch file open as one partit
   await expect(page.locator(".hex-panel h2")).toContainText(second);
   await expect(page.locator(`tr[data-segment="${second}"]`)).toHaveAttribute("aria-current", "true");
   // Opened with its .index: recovery takes the index path, and the entries are listed under it.
-  await expect(formatFacts(page)).toHaveText(`format: Partition directory (auto: ${files.length} files opened together; the server would load it)`);
+  await expect(formatFacts(page)).toHaveText(`format: Partition directory (auto: ${files.length} files opened together; server loads it; findings: clean)`);
   const entries = page.getByRole("table", { name: "Index entries" });
   await expect(entries.locator("tbody tr")).toHaveCount(2);
   await expect(entries.locator("tbody tr").first()).toContainText("✓");
@@ -159,4 +164,44 @@ test("an index with an entry per single-message batch lists its entries a page a
   await row.getByRole("button", { name: `Go to batch at ${starts[1234]}` }).click();
   await expect(cell(page, starts[1234]!)).toHaveAttribute("aria-selected", "true");
   await expect(cell(page, starts[1234]!)).toHaveAttribute("data-kind", "batch.partition_id");
+});
+
+test("Open folder (a directory picker beside Open batch file) opens a partition on the file of its first error, at its bytes; a setting keeps to the first segment", async ({
+  page,
+}) => {
+  const dir = path.join(PARTITIONS, "chain-gap");
+  const cli = runCliJson<CliPartition>(dir);
+  const c = manifest.cases.find((x) => x.dir === "chain-gap")!;
+  const firstError = c.errors[0]!;
+  expect(firstError.file).not.toBe(cli.partition.segments[0]!.name);
+  await openPage(page);
+  const folder = page.getByLabel("Open folder");
+  await expect(folder).toHaveAttribute("type", "file");
+  await expect(folder).toHaveAttribute("webkitdirectory", "");
+  // The button sits beside Open batch file, on the same line.
+  const [file, picker] = await Promise.all([
+    page.getByText("Open batch file", { exact: true }).boundingBox(),
+    page.getByText("Open folder", { exact: true }).boundingBox(),
+  ]);
+  expect(Math.abs(file!.y - picker!.y)).toBeLessThan(4);
+  expect(picker!.x).toBeGreaterThan(file!.x + file!.width - 1);
+
+  await folder.setInputFiles(dir);
+  await waitForInput(page, `chain-gap (${readdirSync(dir).length} files)`);
+  await expect(statusLine(page)).toHaveText(summaryText(cli.summary));
+  await expect(page.locator(".hex-panel h2")).toContainText(firstError.file);
+  await expect(page.locator(`tr[data-segment="${firstError.file}"]`)).toHaveAttribute("aria-current", "true");
+  for (let o = firstError.start!; o < firstError.end!; o++) await expect(cell(page, o)).toHaveAttribute("aria-selected", "true");
+
+  // Turned off in Settings (kept across a reload): the first segment, nothing selected.
+  await page.getByText("Settings", { exact: true }).click();
+  await page.getByRole("checkbox", { name: /Open files at their first problem/ }).uncheck();
+  await page.reload();
+  await waitForIdle(page);
+  await page.getByText("Settings", { exact: true }).click();
+  await expect(page.getByRole("checkbox", { name: /Open files at their first problem/ })).not.toBeChecked();
+  await page.getByLabel("Open folder").setInputFiles(dir);
+  await waitForInput(page, `chain-gap (${readdirSync(dir).length} files)`);
+  await expect(page.locator(".hex-panel h2")).toContainText(cli.partition.segments[0]!.name);
+  await expect(page.locator('[data-offset][aria-selected="true"]')).toHaveCount(0);
 });

@@ -9,6 +9,11 @@ test("a first visit shows the tour; it can be walked to the end, stays closed, a
   const tour = page.getByRole("region", { name: "Guided tour" });
   await expect(tour).toBeVisible();
   await expect(tour).toContainText("step 1 of 7");
+  // The welcome counts the steps as the tour numbers them.
+  const words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+  const welcome = ((await tour.textContent()) ?? "").toLowerCase();
+  const count = Number(/step 1 of (\d+)/.exec(welcome)?.[1]);
+  expect(welcome).toContain(`${words[count]} short steps`);
   await tour.getByRole("button", { name: "Start tour" }).click();
   const seen: string[] = [];
   for (let step = 2; step <= 7; step++) {

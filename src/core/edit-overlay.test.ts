@@ -135,4 +135,23 @@ describe("edit overlay", () => {
     expect(overlay.runs()[0]!.start).toBe(10);
     expect(overlay.stepCount).toBe(20);
   });
+
+  it("amending the last step makes one undo take back both writes; after an undo it starts a new step", () => {
+    const original = Uint8Array.from({ length: 8 }, (_, i) => i);
+    const overlay = new EditOverlay(original);
+    overlay.apply("high nibble", [{ offset: 3, bytes: Uint8Array.of(0x53) }]);
+    overlay.amend("byte 3 = 5a", [{ offset: 3, bytes: Uint8Array.of(0x5a) }]);
+    expect(overlay.stepCount).toBe(1);
+    expect(overlay.label(0)).toBe("byte 3 = 5a");
+    expect(overlay.byteAt(3)).toBe(0x5a);
+    overlay.undo();
+    expect(overlay.materialize()).toEqual(original);
+    overlay.redo();
+    expect(overlay.byteAt(3)).toBe(0x5a);
+    overlay.undo();
+    overlay.amend("after undo", [{ offset: 4, bytes: Uint8Array.of(0xff) }]);
+    expect(overlay.stepCount).toBe(1);
+    expect(overlay.byteAt(3)).toBe(3);
+    expect(overlay.byteAt(4)).toBe(0xff);
+  });
 });

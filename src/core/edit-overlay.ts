@@ -131,6 +131,22 @@ export class EditOverlay {
     return step;
   }
 
+  /**
+   * Applies writes as part of the last step (e.g. a byte's low nibble after its high one), relabelled, so
+   * one undo takes both back; a new step when there is no last step to extend (none yet, or one undone).
+   */
+  amend(label: string, writes: readonly Write[]): EditStep {
+    const last = this.steps[this.applied - 1];
+    if (!last || this.applied !== this.steps.length) return this.apply(label, writes);
+    this.steps.pop();
+    this.applied--;
+    const added = this.apply(label, writes);
+    // Undo walks changes backwards, so the earlier change's `before` (the original byte) is written last.
+    const step: EditStep = { label, changes: [...last.changes, ...added.changes] };
+    this.steps[this.applied - 1] = step;
+    return step;
+  }
+
   /** Steps back one edit; returns the step undone, or null at the start. */
   undo(): EditStep | null {
     if (this.applied === 0) return null;

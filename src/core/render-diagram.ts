@@ -95,8 +95,8 @@ function drawnOf(analysis: Analysis, bytes: Uint8Array, target: DiagramTarget): 
   };
 }
 
-// The worst severity of the findings touching [start, end), or null.
-function worst(diagnostics: readonly Diagnostic[], start: number, end: number): Severity | null {
+/** The worst severity of the findings touching [start, end) (an empty finding marks the byte it points at), or null: a field's mark. */
+export function fieldSeverity(diagnostics: readonly Diagnostic[], start: number, end: number): Severity | null {
   const ranks = problemBytes(diagnostics, start, end);
   let top = 0;
   for (const r of ranks) if (r > top) top = r;
@@ -141,7 +141,7 @@ export function renderLayoutSvg(analysis: Analysis, bytes: Uint8Array, req: Diag
     for (const field of drawn.fields) {
       const pieces = drawn.boxes.map((b, i) => [b, lineOf[i] as number] as const).filter(([b]) => b.field === field);
       const start = base + field.offset;
-      const severity = worst(analysis.diagnostics, start, start + field.size);
+      const severity = fieldSeverity(analysis.diagnostics, start, start + field.size);
       const value = drawn.value(field);
       const g: string[] = [
         `<title>${xmlText(`${field.name}: ${value} (bytes ${hex(start)}..${hex(start + field.size)}, ${field.size} B${severity ? `; ${severity}` : ""})`)}</title>`,
@@ -176,7 +176,7 @@ export function renderLayoutSvg(analysis: Analysis, bytes: Uint8Array, req: Diag
     const half = (DIAGRAM_COLUMNS * BYTE_W) / 2;
     drawn.parts.forEach((p, k) => {
       const x = GRID_X + k * half + 1;
-      const severity = worst(analysis.diagnostics, p.start, Math.max(p.end, p.start));
+      const severity = fieldSeverity(analysis.diagnostics, p.start, Math.max(p.end, p.start));
       const text = `${p.name} · ${p.end - p.start} B at ${hex(p.start)}`;
       body.push(
         `<g class="part" data-part="${p.name}" data-offset="${p.start}" data-size="${p.end - p.start}"><rect x="${x}" y="${y + 1}" width="${half - 2}" height="22" rx="3" fill="${palette.bg[p.kind]}" stroke="#777" stroke-width="0.6"/>`,

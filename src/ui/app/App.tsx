@@ -17,6 +17,7 @@ import { SearchBox } from "../search/SearchBox.tsx";
 import { Overview } from "../overview/Overview.tsx";
 import { useTopHeight } from "./use-top-height.ts";
 import { Tour, startTour } from "../tour/Tour.tsx";
+import { SettingsMenu } from "./SettingsMenu.tsx";
 
 const selectInput = (s: DocumentState) => s.input;
 const selectPartition = (p: OpenPartition | null) => p;
@@ -65,6 +66,7 @@ export function App() {
           <button type="button" className="help-button" onClick={() => setHelp(true)} aria-keyshortcuts="?">
             Keyboard help
           </button>
+          <SettingsMenu />
         </div>
         <StatusLine settling={sideInput !== input || sidePartition !== partition} />
         <Tour openSample={(id) => void loadSample(id)} />

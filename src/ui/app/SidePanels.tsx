@@ -1,4 +1,4 @@
-/** The panels beside the hex map: partition, diagnostics, container, diagram, legend, tables, inspector, edit and share. */
+/** The panels beside the hex map: partition, diagnostics, container, tables, diagram, inspector, legend, edit and share. */
 import { memo } from "react";
 import type { LoadedInput, OpenPartition } from "../state/app-state.ts";
 import { Legend } from "../hex/Legend.tsx";
@@ -14,27 +14,86 @@ import { IndexEntriesTable } from "../containers/IndexEntriesTable.tsx";
 import "../containers/containers.css";
 import { LayoutDiagram } from "../diagram/LayoutDiagram.tsx";
 import { DiagnosticsList } from "../diagnostics/DiagnosticsList.tsx";
+import { Fold, PanelJumps, type PanelLink } from "./Fold.tsx";
 
-/** The side column; memoized, so a render for the hex map alone (the deferred input not caught up yet) skips it. */
+/**
+ * The side column; memoized, so a render for the hex map alone (the deferred input not caught up yet) skips it.
+ * What says what is wrong comes first (partition, diagnostics), then the tables, then the pictures and tools;
+ * every panel can be collapsed, and the jump bar reaches any of them in one click.
+ */
 export const SidePanels = memo(function SidePanels({ input, partition }: { input: LoadedInput | null; partition: OpenPartition | null }) {
+  const links: PanelLink[] = [
+    ...(partition ? [{ id: "partition", label: "Partition" }] : []),
+    { id: "diagnostics", label: "Diagnostics" },
+    ...(input
+      ? [
+          { id: "batches", label: "Batches" },
+          { id: "frames", label: "Frames" },
+          { id: "layout", label: "Layout" },
+          { id: "header", label: "Batch header" },
+          { id: "inspector", label: "Inspector" },
+        ]
+      : []),
+    { id: "edit", label: "Edit" },
+    { id: "share", label: "Share" },
+  ];
   return (
     <div className="side">
-      {partition && <PartitionView partition={partition} />}
-      <DiagnosticsList input={input} />
-      {input && <ContainerPanel input={input} />}
-      {input && <IndexEntriesTable input={input} partition={partition} />}
-      {input && <LayoutDiagram input={input} />}
+      <PanelJumps panels={links} />
+      {partition && (
+        <Fold id="partition" label="Partition">
+          <PartitionView partition={partition} />
+        </Fold>
+      )}
+      <Fold id="diagnostics" label="Diagnostics">
+        <DiagnosticsList input={input} />
+      </Fold>
+      {input && (
+        <Fold id="container" label="Container">
+          <ContainerPanel input={input} />
+        </Fold>
+      )}
+      {input && (
+        <Fold id="batches" label="Batches">
+          <BatchesTable input={input} />
+        </Fold>
+      )}
+      {input && (
+        <Fold id="frames" label="Frames">
+          <FramesTable input={input} />
+        </Fold>
+      )}
+      {input && (
+        <Fold id="layout" label="Layout">
+          <LayoutDiagram input={input} />
+        </Fold>
+      )}
+      {input && (
+        <Fold id="header" label="Batch header">
+          <HeaderFieldsTable input={input} />
+        </Fold>
+      )}
+      {input && (
+        <Fold id="inspector" label="Frame inspector">
+          <FrameInspector input={input} />
+        </Fold>
+      )}
+      {input && (
+        <Fold id="index" label="Index entries">
+          <IndexEntriesTable input={input} partition={partition} />
+        </Fold>
+      )}
       {/* Beside the hex map, not under it: opening the legend never takes rows away from the map. */}
       <details className="legend-box panel">
         <summary>Legend</summary>
         <Legend />
       </details>
-      {input && <BatchesTable input={input} />}
-      {input && <HeaderFieldsTable input={input} />}
-      {input && <FramesTable input={input} />}
-      {input && <FrameInspector input={input} />}
-      <EditPanel />
-      <SharePanel />
+      <Fold id="edit" label="Edit">
+        <EditPanel />
+      </Fold>
+      <Fold id="share" label="Share & export">
+        <SharePanel />
+      </Fold>
     </div>
   );
 });

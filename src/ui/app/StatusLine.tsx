@@ -6,6 +6,7 @@ import type { Summary } from "../../core/model.ts";
 import { summarySentence } from "../../core/summary-text.ts";
 import { provenanceOf } from "../share/provenance.ts";
 import { CancelDecode } from "./LongWork.tsx";
+import { findingsVerdict } from "../../core/verdict.ts";
 
 const selectDoc = (s: DocumentState) => s;
 const selectPartition = (p: OpenPartition | null) => p;
@@ -42,10 +43,11 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
         </span>
       )}
       {partition && (
-        <span className="format-facts" data-format="partition">
+        <span className="format-facts" data-format="partition" title={`${partition.result.files.length} files opened together; ${partition.result.sentence}`}>
           {formatLine({
             format: "partition",
-            detectedBy: `auto: ${partition.result.files.length} files opened together; the server would ${partition.result.verdict === "ok" ? "load" : "refuse"} it`,
+            // Both axes, in the core's words: never "load" beside "1 error" without saying which is which.
+            detectedBy: `auto: ${partition.result.files.length} files opened together; server ${partition.result.outcome.words}; findings: ${findingsVerdict(partition.result.summary).words}`,
           })}
         </span>
       )}

@@ -7,12 +7,43 @@ import { useState } from "react";
 import type { LoadedInput } from "../state/app-state.ts";
 import { selectRange } from "../state/actions.ts";
 import { loadInput } from "../session/loading.ts";
-import { FORMAT_TITLES, legacyToSegment, type LegacyDecode } from "../../core/containers/index.ts";
+import { FORMAT_TITLES, legacyToSegment, type LegacyDecode, type RecoveryVerdict } from "../../core/containers/index.ts";
+import { findingsVerdict, segmentOutcome } from "../../core/verdict.ts";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { downloadFile, baseName } from "../common/download.ts";
 
 /** Container fields listed at most; the hex map still colours every one. */
 const MAX_FIELDS_LISTED = 400;
+
+/**
+ * A segment's verdict on both axes (core/verdict.ts): what the server's boot does with the file, and what the
+ * checks found in it (its .index's findings included when it is shown with it), then the recovery sentence.
+ */
+function SegmentVerdict({ input, recovery }: { input: LoadedInput; recovery: RecoveryVerdict }) {
+  const outcome = segmentOutcome(input.fileName ?? input.name, recovery, input.analysis.size);
+  const findings = findingsVerdict(input.analysis.summary);
+  return (
+    <>
+      <dl className="partition-verdict" aria-label="Segment verdict">
+        <dt>Server</dt>
+        <dd
+          className={`tone-${outcome.kind === "loads" ? "ok" : outcome.kind === "truncates" ? "warn" : "bad"}`}
+          data-axis="server"
+          data-outcome={outcome.kind}
+        >
+          {outcome.sentence}
+        </dd>
+        <dt>Findings</dt>
+        <dd className={`tone-${findings.clean ? "ok" : "bad"}`} data-axis="findings">
+          {findings.words} in this file
+        </dd>
+      </dl>
+      <p className="recovery-sentence" aria-label="Recovery verdict">
+        {recovery.sentence}
+      </p>
+    </>
+  );
+}
 
 /** The segment name a converted dump gets: its first offset in 20 digits, so it opens as a segment. */
 export function convertedName(legacy: LegacyDecode): string {
@@ -79,11 +110,7 @@ export function ContainerPanel({ input }: { input: LoadedInput }) {
     <section className="panel container-panel" aria-labelledby="container-heading" data-format={meta.format}>
       <h2 id="container-heading">{FORMAT_TITLES[meta.format]}</h2>
       <p className="container-why">{meta.detectedBy}</p>
-      {meta.recovery && (
-        <p className={`recovery-sentence tone-${meta.recovery.stopsAt === null ? "ok" : "bad"}`} aria-label="Recovery verdict">
-          {meta.recovery.sentence}
-        </p>
-      )}
+      {meta.recovery && <SegmentVerdict input={input} recovery={meta.recovery} />}
       {meta.legacy && <LegacyFacts input={input} legacy={meta.legacy} />}
       {fields.length > 0 && meta.format !== "index" && (
         <div className="table-scroll">

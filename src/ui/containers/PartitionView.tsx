@@ -1,32 +1,45 @@
-/** The partition view: the segments of a dropped folder with their ranges, sizes, verdicts, chain and index checks; choosing one opens it. */
+/**
+ * The partition view: the verdict on both axes (what the server does at boot, what the checks found), then the
+ * segments of a dropped folder with their ranges, sizes, both axes, chain and index checks; choosing one opens it.
+ * The columns that judge (Server, Findings, Chain, Index) follow the name and offsets; batches, size and times sit
+ * in the row under each segment with its recovery sentence, so the judging columns stay in sight in the side column.
+ */
 import { Fragment, useMemo } from "react";
 import type { OpenPartition } from "../state/app-state.ts";
 import { showPartitionFile } from "../session/loading.ts";
 import { otherFiles, segmentRows } from "./partition-rows.ts";
+import { findingsVerdict } from "../../core/verdict.ts";
 
 /** Lists the open partition; the shown segment's row is marked current. */
 export function PartitionView({ partition }: { partition: OpenPartition }) {
   const { result, shown } = partition;
   const rows = useMemo(() => segmentRows(result), [result]);
   const others = useMemo(() => otherFiles(result), [result]);
+  const findings = findingsVerdict(result.summary);
+  const serverTone = result.outcome.kind === "loads" ? "ok" : result.outcome.kind === "truncates" ? "warn" : "bad";
   return (
     <section className="panel partition-panel" aria-labelledby="partition-heading">
       <h2 id="partition-heading">
         Partition <span className="count">{rows.length} segments</span>
       </h2>
-      <p className={`partition-verdict tone-${result.verdict === "ok" ? "ok" : "bad"}`} data-verdict={result.verdict} aria-label="Partition verdict">
-        {result.sentence}
-      </p>
+      <dl className="partition-verdict" data-verdict={result.verdict} aria-label="Partition verdict">
+        <dt>Server</dt>
+        <dd className={`tone-${serverTone}`} data-axis="server" data-outcome={result.outcome.kind}>
+          {result.sentence}
+        </dd>
+        <dt>Findings</dt>
+        <dd className={`tone-${findings.clean ? "ok" : "bad"}`} data-axis="findings">
+          {findings.words} in the files{findings.clean ? "" : " (listed under Diagnostics)"}
+        </dd>
+      </dl>
       <div className="table-scroll">
         <table className="partition-table" aria-label="Segments">
           <thead>
             <tr>
               <th>Segment</th>
               <th>Offsets</th>
-              <th>Time</th>
-              <th>Size</th>
-              <th>Batches</th>
-              <th>Verdict</th>
+              <th>Server</th>
+              <th>Findings</th>
               <th>Chain</th>
               <th>Index</th>
             </tr>
@@ -37,7 +50,7 @@ export function PartitionView({ partition }: { partition: OpenPartition }) {
               return (
                 <Fragment key={r.name}>
                   <tr aria-current={current} data-segment={r.name} className="segment-row">
-                    <td>
+                    <td className="partition-name">
                       <button type="button" onClick={() => void showPartitionFile(r.name)} title={`Open ${r.name} in the hex map and tables`}>
                         {r.name}
                       </button>
@@ -48,24 +61,20 @@ export function PartitionView({ partition }: { partition: OpenPartition }) {
                       )}
                     </td>
                     <td>{r.offsets}</td>
-                    <td className="partition-time">
-                      {r.times.split(" .. ").map((t, i) => (
-                        <div key={i}>
-                          {i > 0 ? "→ " : ""}
-                          {t}
-                        </div>
-                      ))}
+                    <td className={`tone-${r.serverTone}`} data-axis="server">
+                      {r.server}
                     </td>
-                    <td>{r.size.toLocaleString("en-US")} B</td>
-                    <td>{r.batches}</td>
-                    <td className={`tone-${r.tone}`} data-verdict={r.tone}>
-                      {r.verdict}
+                    <td className={`tone-${r.tone}`} data-verdict={r.tone} data-axis="findings">
+                      {r.findings}
                     </td>
                     <td className={`tone-${r.chainOk ? "ok" : "bad"}`}>{r.chain}</td>
                     <td className={`tone-${r.indexOk ? "ok" : "bad"}`}>{r.indexCheck}</td>
                   </tr>
                   <tr aria-current={current} data-recovery-of={r.name} className="recovery-row">
-                    <td colSpan={8} className="recovery-sentence">
+                    <td colSpan={6} className="recovery-sentence">
+                      <span className="partition-facts">
+                        {r.batches} batches · {r.size.toLocaleString("en-US")} B · {r.times.replace(" .. ", " → ")}
+                      </span>{" "}
                       {r.recovery}
                     </td>
                   </tr>

@@ -17,10 +17,19 @@ function sources(dir: string): PartitionSource[] {
 }
 
 describe("segment rows", () => {
-  test("a healthy partition: ranges chain, every index agrees, every verdict is ok", async () => {
+  test("a healthy partition: ranges chain, every index agrees, every segment loads and is clean", async () => {
     const rows = segmentRows(await openPartition(sources("healthy")));
     expect(rows.map((r) => r.name)).toEqual(["00000000000000001949.log", "00000000000000001963.log", "00000000000000001973.log"]);
-    expect(rows[0]).toMatchObject({ offsets: "1949..1962", size: 2032, verdict: "ok", tone: "ok", chain: "first segment", chainOk: true, indexOk: true });
+    expect(rows[0]).toMatchObject({
+      offsets: "1949..1962",
+      size: 2032,
+      server: "loads it",
+      findings: "clean",
+      tone: "ok",
+      chain: "first segment",
+      chainOk: true,
+      indexOk: true,
+    });
     expect(rows[1]!.chain).toBe("follows 1962 ✓");
     expect(rows[0]!.indexCheck).toBe("2 entries agree ✓");
     expect(rows[0]!.times).toMatch(/^\d{4}-\d\d-\d\dT.* \.\. \d{4}-/);
@@ -29,17 +38,22 @@ describe("segment rows", () => {
 
   test("a chain gap marks the later segment with the core's message", async () => {
     const rows = segmentRows(await openPartition(sources("chain-gap")));
-    expect(rows[1]).toMatchObject({ chainOk: false, verdict: "1 error", tone: "bad" });
+    expect(rows[1]).toMatchObject({ chainOk: false, findings: "1 error, 0 warnings", tone: "bad" });
     expect(rows[1]!.chain).toContain("a gap of 2");
   });
 
-  test("index faults name their codes; a torn tail says recovery stops", async () => {
-    expect(segmentRows(await openPartition(sources("index-faults")))[0]).toMatchObject({
+  test("index faults name their codes and count in the segment's findings; a torn tail says what the server truncates", async () => {
+    const faults = await openPartition(sources("index-faults"));
+    const indexErrors = faults.diagnostics.filter((d) => d.file.endsWith(".index") && d.severity === "error").length;
+    expect(indexErrors).toBeGreaterThan(0);
+    expect(segmentRows(faults)[0]).toMatchObject({
       indexOk: false,
       indexCheck: "index-entry-misplaced, index-entry-mismatch",
+      findings: expect.stringMatching(new RegExp(`^${indexErrors} errors?, `)),
+      tone: "bad",
     });
     const torn = segmentRows(await openPartition(sources("torn-tail")));
-    expect(torn[2]!.verdict).toBe("1 error · recovery stops");
+    expect(torn[2]).toMatchObject({ server: expect.stringMatching(/^truncates \d+ bytes? at boot$/), serverTone: "warn", findings: "1 error, 0 warnings" });
   });
 
   test("an orphan index is listed outside the chain with why", async () => {

@@ -1,9 +1,10 @@
 /** Pure text for the partition view: one row per segment (ranges, sizes, verdicts), the chain between segments, the index checks. */
 import type { IndexEntries, PartitionResult, PartitionSegment } from "../../core/containers/index.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
-import { plural, timeText } from "../../format/values.ts";
+import { timeText } from "../../format/values.ts";
 import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
 import { partitionPoint } from "../../lib/binary-search.ts";
+import { findingsVerdict, segmentOutcome } from "../../core/verdict.ts";
 
 /** One segment as the partition view lists it. */
 export interface SegmentRow {
@@ -15,8 +16,12 @@ export interface SegmentRow {
   readonly times: string;
   readonly size: number;
   readonly batches: number;
-  /** "ok", "n errors" (+ "· recovery stops"). */
-  readonly verdict: string;
+  /** The server axis (core/verdict.ts): "loads it", "truncates 100 bytes at boot", "refuses it at boot". */
+  readonly server: string;
+  readonly serverTone: "ok" | "warn" | "bad";
+  /** The findings axis of the segment and its .index: "clean" or "1 error, 0 warnings". */
+  readonly findings: string;
+  /** Both axes: "ok" only when the server loads it whole and nothing was found. */
   readonly tone: "ok" | "bad";
   /** The recovery sentence of the core. */
   readonly recovery: string;
@@ -45,7 +50,8 @@ export function segmentRows(result: PartitionResult): SegmentRow[] {
     const prev = result.segments[i - 1];
     const indexFindings = (s.indexName ? (byFile.get(s.indexName) ?? []) : []).filter((d) => d.severity !== "info");
     const indexFile = entriesOf(s.indexName);
-    const stops = s.recovery.stopsAt !== null;
+    const outcome = segmentOutcome(s.name, s.recovery, s.size);
+    const found = findingsVerdict(s);
     return {
       name: s.name,
       indexName: s.indexName,
@@ -53,8 +59,10 @@ export function segmentRows(result: PartitionResult): SegmentRow[] {
       times: s.firstTimestamp === null ? "–" : `${time(s.firstTimestamp)} .. ${time(s.lastTimestamp)}`,
       size: s.size,
       batches: s.batches,
-      verdict: `${s.errors === 0 ? "ok" : plural(s.errors, "error")}${stops ? " · recovery stops" : ""}`,
-      tone: s.errors === 0 && !stops ? "ok" : "bad",
+      server: outcome.words,
+      serverTone: outcome.kind === "loads" ? "ok" : outcome.kind === "truncates" ? "warn" : "bad",
+      findings: found.words,
+      tone: found.clean && outcome.kind === "loads" ? "ok" : "bad",
       recovery: s.recovery.sentence,
       chain: gap ? gap.message : !prev ? "first segment" : `follows ${prev.lastOffset ?? "an empty segment"} ✓`,
       chainOk: !gap,

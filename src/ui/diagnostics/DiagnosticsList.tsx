@@ -1,5 +1,9 @@
-/** The diagnostics list (contracts.md §2): one item per finding; selecting one jumps to its bytes. Virtualized for long lists. */
-import { useRef } from "react";
+/**
+ * The diagnostics list (contracts.md §2): one item per finding; selecting one jumps to its bytes. Virtualized for
+ * long lists. Each item's "Why?" discloses the help of its code (rule, server, causes, upstream, spec) under the list.
+ */
+import { useRef, useState } from "react";
+import { DiagnosticHelp } from "./DiagnosticHelp.tsx";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { partitionStore, type LoadedInput, type OpenPartition } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
@@ -20,7 +24,18 @@ async function jumpTo(d: Listed, shown: string | null): Promise<void> {
   selectRange(d.start, Math.max(d.end, d.start + 1), "diagnostic");
 }
 
-function DiagnosticItem({ d, index, setSize, offsetY, shown }: { d: Listed; index: number; setSize: number; offsetY: number; shown: string | null }) {
+interface ItemProps {
+  d: Listed;
+  index: number;
+  setSize: number;
+  offsetY: number;
+  shown: string | null;
+  /** Whether this item's help is open, and its toggle. */
+  helpOpen: boolean;
+  onHelp: () => void;
+}
+
+function DiagnosticItem({ d, index, setSize, offsetY, shown, helpOpen, onHelp }: ItemProps) {
   const jump = () => void jumpTo(d, shown);
   const here = d.file === undefined || d.file === shown;
   return (
@@ -50,6 +65,9 @@ function DiagnosticItem({ d, index, setSize, offsetY, shown }: { d: Listed; inde
         </span>
         <span className="diag-msg">{d.message}</span>
       </button>
+      <button type="button" className="diag-why" aria-expanded={helpOpen} aria-controls="diag-help" aria-label={`Why ${d.code} matters`} onClick={onHelp}>
+        Why?
+      </button>
     </li>
   );
 }
@@ -61,6 +79,10 @@ export function DiagnosticsList({ input }: { input: LoadedInput | null }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: list.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
   const items = virtualizer.getVirtualItems();
+  // The finding whose help is open (by its place in the list), or -1.
+  const [help, setHelp] = useState<{ list: readonly Listed[]; index: number }>({ list, index: -1 });
+  const open = help.list === list ? help.index : -1;
+  const helped = open >= 0 ? list[open] : undefined;
   return (
     <section className="panel diagnostics-panel" aria-labelledby="diagnostics-heading">
       <h2 id="diagnostics-heading">
@@ -76,11 +98,21 @@ export function DiagnosticsList({ input }: { input: LoadedInput | null }) {
               setSize={list.length}
               offsetY={item.start}
               shown={partition?.shown ?? null}
+              helpOpen={open === item.index}
+              onHelp={() => setHelp({ list, index: open === item.index ? -1 : item.index })}
             />
           ))}
         </ul>
         {list.length === 0 && <p className="empty">{input || partition ? "No findings: every check passed." : "Nothing loaded."}</p>}
       </div>
+      {helped && (
+        <div className="diag-help-box" id="diag-help" role="region" aria-label="Why this finding matters">
+          <p className="diag-help-title">
+            <code>{helped.code}</code> ({helped.severity}){helped.file !== undefined ? ` in ${helped.file}` : ""}
+          </p>
+          <DiagnosticHelp code={helped.code} />
+        </div>
+      )}
     </section>
   );
 }

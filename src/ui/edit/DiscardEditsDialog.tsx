@@ -35,7 +35,8 @@ function Question({ question }: { question: DiscardQuestion }) {
     <dialog {...modal} role="alertdialog" className="help discard-dialog" aria-labelledby="discard-title" aria-describedby="discard-text">
       <h2 id="discard-title">Discard your edits?</h2>
       <p id="discard-text">
-        {name} has {edits} that are not saved. Opening {question.what} replaces it, and the edits and their undo history are lost.
+        {name} has {edits} that {question.edits === 1 ? "is" : "are"} not saved. Opening {question.what} replaces it, and the edits and their undo history are
+        lost.
       </p>
       <div className="share-row">
         <button type="button" onClick={downloadFirst}>

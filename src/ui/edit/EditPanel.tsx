@@ -5,6 +5,7 @@ import { useStore } from "../state/store.ts";
 import { commitEdit, editedParts, editModeStore, editStore, kernel, redo, revertToOriginal, undo, type EditState } from "../session/editing.ts";
 import { nowMicros } from "../session/building.ts";
 import { makeProducerBatch, recomputeChecksums, stampAsServer } from "../../core/edit.ts";
+import { stampDefaults } from "../../core/stamp-defaults.ts";
 import { baseName, downloadFile } from "../common/download.ts";
 import { residentBytes } from "../session/resident.ts";
 import { formatCount, hexOffset, plural } from "../../format/values.ts";
@@ -23,7 +24,8 @@ export function EditPanel() {
   const edit = useStore(editStore, selectEdit);
   const editMode = useStore(editModeStore, selectMode);
   const selection = useStore(selectionStore, selectSelection);
-  const [stamp, setStamp] = useState({ partitionId: "1", baseOffset: "0" });
+  // What the user typed, for one batch of one input (its new-input id); any other batch shows its own header's values.
+  const [typed, setStamp] = useState({ of: "", partitionId: "", baseOffset: "" });
   // Said about one input (its new-input id): another input opened later does not inherit it.
   const [said, setSaid] = useState({ of: 0, text: "" });
 
@@ -47,6 +49,9 @@ export function EditPanel() {
   const batch = selection && selection.batch >= 0 ? selection.batch : 0;
   const header = input.analysis.batches.at(batch)?.header ?? null;
   const edited = edit.index > 0;
+  const stampOf = `${input.opened}:${batch}`;
+  const proposed = stampDefaults(input.analysis, batch);
+  const stamp = typed.of === stampOf ? typed : { of: stampOf, partitionId: String(proposed.partitionId), baseOffset: String(proposed.baseOffset) };
 
   const note = said.of === input.opened ? said.text : "";
   const setNote = (text: string) => setSaid({ of: input.opened, text });
@@ -129,7 +134,9 @@ export function EditPanel() {
         <button type="button" onClick={() => void stampBatch()} disabled={!xxh || !header || busy}>
           Stamp as server
         </button>
-        <span className="note">applies to batch {batch}; base_timestamp = now</span>
+        <span className="note" data-testid="stamp-why">
+          applies to batch {batch}; base_timestamp = now; proposed: {proposed.why}
+        </span>
       </div>
       <div className="share-row">
         <button type="button" disabled={!edited} onClick={() => downloadFile(`${baseName(input.name)}-edited.bin`, editedParts())}>

@@ -2,6 +2,7 @@
  * The byte tooltip: a positioned div next to the inspected cell, filled from describeByte. Of an input
  * read on demand it reads only the byte and the head of its field (byteInfoNeeds), saying "reading…" until they land.
  */
+import { DIAGNOSTIC_HELP } from "../../format/diagnostic-help.ts";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type RefObject } from "react";
 import type { Analysis } from "../../core/model.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
@@ -144,6 +145,8 @@ export function HexTooltip({ id, analysis, source, container, diagnostics, gridR
           {info.problems.slice(0, 4).map((d, i) => (
             <li key={i} data-severity={d.severity}>
               <span className="hx-tip-sev">{d.severity}</span> <code>{d.code}</code>: {d.message}
+              {/* Why it matters (format/diagnostic-help.ts); the Diagnostics list's "Why?" has the rest. */}
+              <span className="hx-tip-why"> Rule: {DIAGNOSTIC_HELP[d.code].rule}</span>
             </li>
           ))}
           {info.problems.length > 4 && <li>… {info.problems.length - 4} more</li>}

@@ -352,9 +352,10 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       // An input read on demand has none until the edit mode made it resident: the digit is ignored.
       const current = latestBytes() ?? bytes;
       if (!current) return;
-      const edit = typeNibble(current[at] as number, digit, nibbleRef.current === at);
+      const second = nibbleRef.current === at;
+      const edit = typeNibble(current[at] as number, digit, second);
       nibbleRef.current = edit.advance ? null : at;
-      editByte(at, edit.value);
+      editByte(at, edit.value, second);
       const next = edit.advance && at + 1 < size ? at + 1 : at;
       cursorStore.set(next);
       // The shown input: a small input's edit is already in it; a large one's or a container's lands with its re-check, and the tooltip follows then.

@@ -1,5 +1,9 @@
-/** The ways in: "Open batch file" (one file, or several as a partition), the samples menu, the Format control, and a hint for paste and drop. */
-import { useId, type ChangeEvent } from "react";
+/**
+ * The ways in: "Open batch file" (one file, or several as a partition), "Open folder" (a partition
+ * directory, through the browser's directory picker), the samples menu, the Format control, and a
+ * hint for paste and drop.
+ */
+import { useId, type ChangeEvent, type InputHTMLAttributes } from "react";
 import { SAMPLES } from "../../core/samples.ts";
 import { CONTAINER_SAMPLES } from "../../core/containers/samples.ts";
 import { CONTAINER_SAMPLE_PREFIX, loadFiles, loadSample, setFormat } from "../session/loading.ts";
@@ -7,6 +11,11 @@ import { FORMAT_OPTIONS, formatOfAlias } from "../common/format-choice.ts";
 import { formatStore } from "../state/app-state.ts";
 import type { FormatChoice } from "../../core/containers/index.ts";
 import { useStore } from "../state/store.ts";
+import { folderFiles } from "./dropped-files.ts";
+import { partitionLabel } from "../session/partition-files.ts";
+
+// The directory picker's attribute, which React's types do not list (every current browser supports it).
+const DIRECTORY_PICKER = { webkitdirectory: "", directory: "" } as InputHTMLAttributes<HTMLInputElement>;
 
 const same = (id: FormatChoice) => id;
 const good = CONTAINER_SAMPLES.filter((s) => s.shows === null);
@@ -17,11 +26,18 @@ export function InputBar() {
   const fileId = useId();
   const sampleId = useId();
   const formatId = useId();
+  const folderId = useId();
   const format = useStore(formatStore, same);
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.target.files ?? [])].map((f) => ({ name: f.name, input: f }));
     if (files.length > 0) void loadFiles(files);
     event.target.value = "";
+  };
+  // A picked folder arrives as its files with paths ("p3/00….log"): opened as one partition, named after the folder.
+  const onFolder = (event: ChangeEvent<HTMLInputElement>) => {
+    const { files, folder } = folderFiles([...(event.target.files ?? [])]);
+    event.target.value = "";
+    if (files.length > 0) void loadFiles(files, partitionLabel(files.length, folder ?? undefined));
   };
   const onSample = (event: ChangeEvent<HTMLSelectElement>) => {
     if (event.target.value) void loadSample(event.target.value);
@@ -29,10 +45,14 @@ export function InputBar() {
   };
   return (
     <div className="input-bar">
-      <label htmlFor={fileId} className="button">
+      <label htmlFor={fileId} className="button" title="Or drop a file or a partition folder anywhere, or paste (Ctrl+V) binary, hex, xxd or base64">
         Open batch file
       </label>
       <input id={fileId} type="file" multiple className="visually-hidden" onChange={onFile} aria-label="Open batch file" />
+      <label htmlFor={folderId} className="button" title="Open a partition directory: its segment (.log) and .index files">
+        Open folder
+      </label>
+      <input id={folderId} type="file" {...DIRECTORY_PICKER} className="visually-hidden" onChange={onFolder} aria-label="Open folder" />
       <label htmlFor={sampleId} className="visually-hidden">
         Load a sample
       </label>

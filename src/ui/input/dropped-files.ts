@@ -53,3 +53,19 @@ export async function droppedFiles(data: DataTransfer): Promise<Dropped> {
   for (const e of entries) if (e) await walk(e, "", files);
   return { files, folder: null };
 }
+
+/**
+ * The files of a folder picked with the directory picker (`<input webkitdirectory>`), named as a dropped
+ * folder's are: relative to the folder, so its own files keep their base names and a subfolder's keep their path.
+ */
+export function folderFiles(picked: readonly File[]): Dropped {
+  let folder: string | null = null;
+  const files = picked.map((f) => {
+    const path = f.webkitRelativePath || f.name;
+    const cut = path.indexOf("/");
+    if (cut < 0) return { name: path, input: f };
+    folder ??= path.slice(0, cut);
+    return { name: path.slice(cut + 1), input: f };
+  });
+  return { files, folder };
+}

@@ -210,10 +210,16 @@ export async function applyFieldEditResident(base: number, spec: FieldSpec, valu
   applyFieldEdit(base, spec, value, label);
 }
 
-/** Overwrites one byte. */
-export function editByte(offset: number, value: number): void {
-  if (!overlay || offset < 0 || offset >= overlay.size) return;
-  writeBytes([{ offset, bytes: Uint8Array.of(value & 0xff) }], `byte ${hexOffset(offset, 0)} = ${bytesToHex(Uint8Array.of(value & 0xff))}`);
+/** Overwrites one byte; `completes` (a byte's second hex digit) folds it into the edit of its first digit, so a typed byte is one edit. */
+export function editByte(offset: number, value: number, completes = false): void {
+  const o = overlay;
+  if (!o || offset < 0 || offset >= o.size) return;
+  const writes = [{ offset, bytes: Uint8Array.of(value & 0xff) }];
+  const label = `byte ${hexOffset(offset, 0)} = ${bytesToHex(Uint8Array.of(value & 0xff))}`;
+  if (!completes) return writeBytes(writes, label);
+  const step = o.amend(label, writes);
+  publish(o, null);
+  show(o, step, true);
 }
 
 /** Steps back one edit. */

@@ -16,6 +16,9 @@ import { fileBytes, memoryBytes } from "../../lib/input-bytes.ts";
 import { formatOfAlias } from "../common/format-choice.ts";
 import { companionName, partitionLabel } from "./partition-files.ts";
 import { createStore } from "../state/store.ts";
+import { settingsStore } from "../state/settings.ts";
+import { selectRange } from "../state/actions.ts";
+import type { Diagnostic } from "../../format/diagnostics.ts";
 
 /** True while a new input is being decoded (not while an edit is re-checked): what Cancel can stop. */
 export const cancellableStore = createStore<boolean>(false);
@@ -201,11 +204,24 @@ export async function loadSample(id: string = DEFAULT_SAMPLE_ID): Promise<boolea
   return loadInput(`sample: ${sample.title}`, bytes, sample.note, ticket, { format: formatOfAlias(sample.envelope) ?? "auto" });
 }
 
-/** Opens what a person picked or dropped: one file as itself, several files (or a folder) as one partition. */
-export function loadFiles(files: readonly { name: string; input: Blob }[], label?: string): Promise<boolean> {
+/** The finding a file opens on: its first error, else its first warning (infos are context, not problems). */
+export function firstProblem<D extends Diagnostic>(list: readonly D[]): D | null {
+  return list.find((d) => d.severity === "error") ?? list.find((d) => d.severity === "warning") ?? null;
+}
+
+// Selects the shown input's first problem (so the hex map scrolls there), unless the setting turns it off.
+function openOnFirstProblem(d: Diagnostic | null = firstProblem(documentStore.get().input?.analysis.diagnostics ?? [])): void {
+  if (d && settingsStore.get().openAtFirstProblem) selectRange(d.start, Math.max(d.end, d.start + 1), "diagnostic");
+}
+
+/** Opens what a person picked or dropped: one file as itself (on its first problem), several files (or a folder) as one partition. */
+export async function loadFiles(files: readonly { name: string; input: Blob }[], label?: string): Promise<boolean> {
   const [only] = files;
-  if (files.length === 1 && only && label === undefined) return loadInput(only.name, only.input);
-  return loadPartition(label ?? partitionLabel(files.length), files);
+  if (!(files.length === 1 && only && label === undefined)) return loadPartition(label ?? partitionLabel(files.length), files);
+  const ticket = ++generation;
+  const shown = await loadInput(only.name, only.input, null, ticket);
+  if (shown && ticket === generation) openOnFirstProblem();
+  return shown;
 }
 
 /** Decodes several files as one partition in the worker (one segment at a time), lists it, and shows its first segment. */
@@ -225,13 +241,18 @@ export async function loadPartition(name: string, files: readonly { name: string
     loading = null;
     const partition: OpenPartition = { name, result, files: new Map(files.map((f) => [f.name, f.input])), shown: null };
     partitionStore.set(partition);
-    const first = result.segments[0]?.name ?? result.files.find((f) => f.format !== null)?.name;
+    // The file of the partition's first problem (a segment or its index), unless the setting keeps to the first segment.
+    const problem = settingsStore.get().openAtFirstProblem ? firstProblem(result.diagnostics) : null;
+    const first =
+      (problem && partition.files.has(problem.file) ? problem.file : null) ?? result.segments[0]?.name ?? result.files.find((f) => f.format !== null)?.name;
     if (!first) {
       resetInteraction();
       documentStore.set({ input: null, loading: null, error: null });
       return true;
     }
-    return showPartitionFile(first, ticket);
+    const shown = await showPartitionFile(first, ticket);
+    if (shown && ticket === generation && problem?.file === first) openOnFirstProblem(problem);
+    return shown;
   } catch (err) {
     if (err instanceof AbortedError || loading !== controller) return false;
     documentStore.set((s) => ({ ...s, loading: null, error: `could not open ${name}: ${(err as Error).message}` }));

@@ -3,6 +3,10 @@ import { useEffect, useMemo, useState } from "react";
 import { copyText } from "../common/download.ts";
 import { defaultScope, LARGE_LINK_BYTES, shareScopes, type ScopeSelection, type ShareScope } from "./share-scope.ts";
 import { shareUrlOf, type RedactChoice, type ShareSource } from "./share-link.ts";
+import { settingsStore, shareBaseOf, type Settings } from "../state/settings.ts";
+import { useStore } from "../state/store.ts";
+
+const selectBase = (s: Settings) => shareBaseOf(s, location.href);
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
 
@@ -28,6 +32,9 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
   const [preview, setPreview] = useState<Preview | null>(null);
   const [copied, setCopied] = useState<{ url: string; ok: boolean } | null>(null);
   const [error, setError] = useState("");
+  // The settings' base address (a public copy of the page), else this page's own.
+  const base = useStore(settingsStore, selectBase);
+  const here = location.href.split("#")[0];
   const redactKey = redact ? `r${redact.userHeaders ? "h" : ""}${redact.ids ? "i" : ""}` : "plain";
   const wholeScope = scopes.find((s) => s.id === "whole");
   const wholeKey = wholeScope ? `${redactKey}:whole` : "";
@@ -40,7 +47,7 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
     if (!wholeScope || !asked) return;
     let live = true;
     const timer = setTimeout(() => {
-      shareUrlOf(source, { ...wholeScope, select: null }, redact, location.href).then(
+      shareUrlOf(source, { ...wholeScope, select: null }, redact, base).then(
         (url) => {
           if (live) setWhole({ key: wholeKey, url });
         },
@@ -52,7 +59,7 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
       clearTimeout(timer);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, wholeKey, asked]);
+  }, [source, wholeKey, asked, base]);
 
   const wholeLength = whole && whole.key === wholeKey ? whole.url.length : null;
   const scope =
@@ -63,7 +70,7 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
     if (!scope || !asked) return;
     let live = true;
     const timer = setTimeout(() => {
-      shareUrlOf(source, scope, redact, location.href).then(
+      shareUrlOf(source, scope, redact, base).then(
         (url) => {
           if (live) setPreview({ key, url });
         },
@@ -75,7 +82,7 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
       clearTimeout(timer);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, key, asked]);
+  }, [source, key, asked, base]);
 
   const ready = preview && preview.key === key ? preview.url : null;
   useEffect(() => {
@@ -84,7 +91,8 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
 
   const copy = async () => {
     if (!ready) return;
-    history.replaceState(null, "", ready.slice(ready.indexOf("#")));
+    // The address bar takes the link only when it is this page's own: another base is another site.
+    if (base === here) history.replaceState(null, "", ready.slice(ready.indexOf("#")));
     setCopied({ url: ready, ok: await copyText(ready) });
   };
   const shownCopy = copied && copied.url === ready ? copied : null;
@@ -130,8 +138,15 @@ export function ShareLinkRow({ source, selection, redact, onLink }: ShareLinkRow
         </span>
       </div>
       {ready && ready.length > LARGE_LINK_BYTES && (
-        <p className="note">This link is {kib(ready.length)}, too long for most trackers: share a part, or attach the file.</p>
+        <p className="note">
+          This link is {kib(ready.length)}, too long for most trackers (GitHub takes 65,536 characters): share a part
+          {scopes.length > 1 ? ` (the smallest: ${scopes[scopes.length - 1]!.label})` : ""}, or attach the file.
+        </p>
       )}
+      <p className="note" data-testid="link-base">
+        Opens at {base}
+        {base === here ? " (this page: set a public address in Settings for links others open)" : ""}
+      </p>
       {scope && scope.id !== "whole" && (
         <p className="note">A part drops what compares batches with earlier ones (offset-discontinuity, timestamp-regression).</p>
       )}

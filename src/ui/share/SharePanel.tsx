@@ -3,12 +3,13 @@
  * plain text), the pictures (SVG, PNG) and the .bin exports; JSON export and the copy formats.
  */
 import { useCallback, useMemo, useState } from "react";
-import { documentStore, formatStore, selectionStore, type DocumentState } from "../state/app-state.ts";
+import { documentStore, formatStore, partitionStore, selectionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
+import { partitionLinkCarries, partitionReport } from "./partition-report.ts";
 import { useStore } from "../state/store.ts";
 import { renderMarkdownReport } from "../../core/report.ts";
 import { renderTextReport } from "../../core/report-text.ts";
 import { contractJsonChunks } from "../../core/contract-json.ts";
-import { COPY_FORMATS, formatBytes, toBase64, type CopyFormat } from "../../lib/byte-formats.ts";
+import { COPY_FORMATS, formatBytes, type CopyFormat } from "../../lib/byte-formats.ts";
 import { TOOL_VERSION } from "../../version.ts";
 import { ENVELOPES } from "../../core/envelopes.ts";
 import { baseName, copyText, downloadFile } from "../common/download.ts";
@@ -30,16 +31,19 @@ export { LARGE_LINK_BYTES, WHOLE_INPUT_SHARE_LIMIT } from "./share-scope.ts";
 const selectInput = (s: DocumentState) => s.input;
 const selectSelection = () => selectionStore.get();
 const selectFormat = (f: string) => f;
+const selectPartition = (p: OpenPartition | null) => p;
 
 /** The share and export panel. */
 export function SharePanel() {
   const input = useStore(documentStore, selectInput);
   const selection = useStore(selectionStore, selectSelection);
   const inputFormat = useStore(formatStore, selectFormat);
+  const partition = useStore(partitionStore, selectPartition);
   const [redact, setRedact] = useState(false);
   const [redactHeaders, setRedactHeaders] = useState(false);
   const [redactIds, setRedactIds] = useState(false);
-  const [embedPicture, setEmbedPicture] = useState(false);
+  // The report names a picture file (downloaded with it) to attach: trackers drop inline data: images.
+  const [withPicture, setWithPicture] = useState(false);
   const [link, setLink] = useState<string | null>(null);
   const [format, setFormat] = useState<CopyFormat>("hex");
   const [note, setNote] = useState<string>("");
@@ -126,10 +130,19 @@ export function SharePanel() {
     else setNote((await copyText(text)) ? `Report copied as ${label}.` : "Clipboard unavailable: use Download report.");
   };
   const report = async (how: "copy" | "download", kind: "markdown" | "text") => {
+    // A partition's report is the whole partition's: its verdict first, every segment and finding with its file.
+    if (partition) {
+      try {
+        await deliver(how, kind, await partitionReport(partition, kind, link && link.length <= LARGE_LINK_BYTES ? link : null));
+      } catch (e) {
+        setNote(`Could not make the report: ${(e as Error).message}`);
+      }
+      return;
+    }
     const render = (analysis: Analysis, bytes: ReportSource, info: ReportInput) =>
       kind === "markdown" ? renderMarkdownReport(analysis, bytes, info) : renderTextReport(analysis, bytes, info);
     // Read on demand, unredacted and without a picture, a report reads only the bytes it quotes (excerpts, previews).
-    if (!source.bytes && !choice && !(embedPicture && kind === "markdown")) {
+    if (!source.bytes && !choice && !withPicture) {
       try {
         const info = reportInfo(await inputSha256(source), provenanceOf(input)?.redacted);
         await deliver(
@@ -148,13 +161,13 @@ export function SharePanel() {
     }
     await withSubject("make the report", async (subject) => {
       const range = pictureRange(subject, selection);
-      const image =
-        embedPicture && kind === "markdown"
-          ? {
-              src: `data:image/svg+xml;base64,${toBase64(new TextEncoder().encode(pictureSvg(subject, input.name, range)))}`,
-              caption: `Hex map of ${input.name}, bytes ${hexOffset(range.start, 0)}..${hexOffset(range.end, 0)}, findings marked`,
-            }
-          : undefined;
+      let image: ReportInput["image"];
+      if (withPicture) {
+        // A file beside the report, downloaded now: the report names it for the reader to attach.
+        const file = `${baseName(input.name)}${suffix}-bytes.svg`;
+        downloadFile(file, pictureSvg(subject, input.name, range), "image/svg+xml");
+        image = { src: file, caption: `Hex map of ${input.name}, bytes ${hexOffset(range.start, 0)}..${hexOffset(range.end, 0)}, findings marked` };
+      }
       const info = reportInfo(subject.sha256, subject.redacted ?? provenanceOf(input)?.redacted, image);
       await deliver(how, kind, render(subject.analysis, subject.bytes, info));
     });
@@ -217,10 +230,24 @@ export function SharePanel() {
         <button type="button" onClick={() => void report("download", "text")}>
           Download text report
         </button>
-        <label>
-          <input type="checkbox" checked={embedPicture} onChange={(e) => setEmbedPicture(e.target.checked)} /> embed picture
-        </label>
+        {!partition && (
+          <label>
+            <input type="checkbox" checked={withPicture} onChange={(e) => setWithPicture(e.target.checked)} /> with a picture file to attach
+          </label>
+        )}
       </div>
+      {withPicture && !partition && (
+        <p className="note">
+          The report names the picture and it is downloaded beside it as an SVG file: attach that file to the issue (trackers drop pictures inlined in the
+          text).
+        </p>
+      )}
+      {partition && (
+        <p className="note" data-testid="partition-share">
+          The reports cover the whole partition ({partition.result.files.length} files: its verdict, every segment and every finding with its file). The link
+          carries {partitionLinkCarries(partition)}.
+        </p>
+      )}
       <div className="share-row">
         <span>Picture of {selection ? "the selection" : "the first problem"}:</span>
         <button type="button" onClick={() => void picture("svg")}>

@@ -1,4 +1,5 @@
 /** What a share link carries: scopes of real corpus files, the default on large links, and the cut-out part re-read as the page will. */
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { analyzeWith } from "../../core/analyze.ts";
@@ -7,6 +8,7 @@ import { cutScope, defaultScope, LARGE_LINK_BYTES, shareScopes } from "./share-s
 import { provenanceNote } from "./provenance.ts";
 import { findings, xxh } from "../../../test/helpers.ts";
 import { frameEnd } from "../../core/frame-columns.ts";
+import { encodeBatch } from "../../core/encode.ts";
 
 const bytes = new Uint8Array(readFileSync(new URL("../../../test/fixtures/corpus/19-segment-4-batch2-bad-frame.bin", import.meta.url)));
 const analysis = analyzeWith(xxh, bytes);
@@ -17,7 +19,13 @@ describe("share scopes", () => {
     const frame = analysis.batches.firstFrame(1) + 1;
     const sel = { start: f.start[frame] as number, end: frameEnd(f, frame), batch: 1, frame };
     const scopes = shareScopes(analysis, sel);
-    expect(scopes.map((s) => s.id)).toEqual(["whole", "selection", "first-problem"]);
+    expect(scopes.map((s) => s.id).slice(0, 3)).toEqual(["whole", "selection", "first-problem"]);
+    // Then only parts smaller than that batch, around the same problem.
+    for (const s of scopes.slice(3)) {
+      expect(["problem-frame-with-header", "problem-bytes"]).toContain(s.id);
+      expect(s.end - s.start).toBeLessThan(scopes[2]!.end - scopes[2]!.start);
+      expect(s.select).toEqual(scopes[2]!.select);
+    }
     expect(scopes[1]!.label).toBe("Selected frame 1 (in batch 1)");
     expect([scopes[1]!.start, scopes[1]!.end]).toEqual([analysis.batches.start(1), analysis.batches.end(1)]);
     expect(scopes[2]!.label).toBe("Batch 1, around the first problem (frame-checksum-mismatch at 0x3b5)");
@@ -67,5 +75,28 @@ describe("share scopes", () => {
     const bad = decodeShareFragment(encodeShareFragment({ name: "x", bytes, selection: null, redacted: { originalSha256: "<script>", what: "payloads" } }))!;
     expect(bad.redacted).toBeUndefined();
     expect(provenanceNote(bad)).toBeNull();
+  });
+
+  it("a batch too large for a tracker still offers a part around its problem whose link fits 64 KiB", () => {
+    // 48 messages of 4 KiB of incompressible bytes in one batch (about 197 KiB), one payload byte of message 40 flipped.
+    const big = encodeBatch(xxh, { messages: Array.from({ length: 48 }, () => ({ payload: new Uint8Array(randomBytes(4096)) })) });
+    const a0 = analyzeWith(xxh, big);
+    const target = a0.frames.start[40] as number;
+    big[target + 48 + 100]! ^= 0x01;
+    const a = analyzeWith(xxh, big);
+    expect(findings(a).map((d) => d.code)).toEqual(["frame-checksum-mismatch"]);
+    const scopes = shareScopes(a, null);
+    const link = (id: string) => {
+      const scope = scopes.find((s) => s.id === id)!;
+      const cut = cutScope(big, scope);
+      return encodeShareFragment({ name: "big.bin (part)", bytes: cut.bytes.slice(), selection: cut.selection });
+    };
+    expect(link("first-problem").length).toBeGreaterThan(LARGE_LINK_BYTES);
+    const smallest = scopes[scopes.length - 1]!;
+    expect(smallest.id).toBe("problem-bytes");
+    expect(link(smallest.id).length).toBeLessThan(LARGE_LINK_BYTES);
+    // It still holds the problem's bytes.
+    expect(smallest.start).toBeLessThanOrEqual(a.diagnostics[0]!.start);
+    expect(smallest.end).toBeGreaterThanOrEqual(a.diagnostics[0]!.end);
   });
 });

@@ -1,16 +1,18 @@
 /**
  * What a share link carries: the whole input, the batches holding the selection (a batch, a frame,
- * a byte range), or the batch around the first problem; which of them a link offers by default; and
- * the cut-out bytes with the selection re-based onto them. No DOM: unit-tested directly.
+ * a byte range), or the batch around the first problem and, smaller, that problem's frame with its batch
+ * header or its bytes (core/share-fit.ts: the smallest always fits a GitHub issue); which of them a link
+ * offers by default; and the cut-out bytes with the selection re-based onto them. No DOM: unit-tested directly.
  */
 import { batchAt } from "../../core/frame-view.ts";
 import type { Analysis, BatchModel } from "../../core/model.ts";
 import { hexOffset } from "../../format/values.ts";
 import { frameEnd, frameIndexInBatch } from "../../core/frame-columns.ts";
+import { PROBLEM_BYTES_CAP, problemScopes } from "../../core/share-fit.ts";
 
 /** One way to share: its stable id, a label for the menu, and the bytes [start, end) of the input it takes. */
 export interface ShareScope {
-  readonly id: "whole" | "selection" | "first-problem" | "first-batch";
+  readonly id: "whole" | "selection" | "first-problem" | "first-batch" | "problem-frame-with-header" | "problem-bytes" | "first-bytes";
   readonly label: string;
   readonly start: number;
   readonly end: number;
@@ -92,9 +94,23 @@ export function shareScopes(analysis: Analysis, selection: ScopeSelection | null
       partName: `batch ${b.index}`,
       select: { start: problem.start, end: Math.max(problem.end, problem.start + 1) },
     });
+    // Smaller parts around the same problem, for a batch too large for a tracker: its frame with the batch header, or its bytes.
+    for (const s of problemScopes(analysis, problem))
+      if ((s.id === "problem-frame-with-header" || s.id === "problem-bytes") && s.end - s.start < b.end - b.start)
+        scopes.push({ id: s.id, label: `${s.label}, around the first problem`, start: s.start, end: s.end, partName: s.partName, select: s.select });
   } else if (analysis.batches.length > 0) {
     const b = analysis.batches.at(0) as BatchModel;
     scopes.push({ id: "first-batch", label: "Batch 0", start: b.start, end: b.end, partName: "batch 0", select: null });
+    // A batch too large for a tracker: its first bytes (capped as the problem bytes are) always fit.
+    if (b.end - b.start > PROBLEM_BYTES_CAP)
+      scopes.push({
+        id: "first-bytes",
+        label: `Bytes 0x0..${hex(PROBLEM_BYTES_CAP)}`,
+        start: 0,
+        end: PROBLEM_BYTES_CAP,
+        partName: `bytes 0x0..${hex(PROBLEM_BYTES_CAP)}`,
+        select: null,
+      });
   }
   return scopes;
 }

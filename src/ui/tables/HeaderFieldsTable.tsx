@@ -128,7 +128,16 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
     const at = shownRows.findIndex((r) => r.original.start === selection.start && r.original.end === selection.end);
     if (at < 0) return;
     setActive(at);
-    bodyRef.current?.querySelector<HTMLElement>(`[data-pos="${at}"]`)?.scrollIntoView({ block: "nearest" });
+    // Scrolls the table's own box only: scrollIntoView would also scroll the page to a table below the fold.
+    const row = bodyRef.current?.querySelector<HTMLElement>(`[data-pos="${at}"]`);
+    const box = row?.closest<HTMLElement>(".tbl-scroll");
+    if (row && box) {
+      const r = row.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      const head = box.querySelector("thead")?.getBoundingClientRect().height ?? 0;
+      if (r.top < b.top + head) box.scrollTop -= b.top + head - r.top;
+      else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+    }
   }, [selection, shownRows]);
 
   const focusAt = (pos: number): void => {

@@ -19,13 +19,20 @@ function firstFrame(): number {
   return a && a.frames.count > 0 ? 0 : -1;
 }
 
-/** The steps, in order. */
-export const TOUR_STEPS: readonly TourStep[] = [
-  {
+// Said in words, as the welcome reads; a longer tour says the digits.
+const NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
+
+/** The welcome step, which counts the steps (itself included) the way the tour numbers them ("step 1 of N"). */
+function welcome(count: number): TourStep {
+  return {
     title: "Welcome",
-    text: "This page opens Apache Iggy message batches and shows what every byte is. Six short steps walk the sample on screen; nothing leaves your machine.",
+    text: `This page opens Apache Iggy message batches and shows what every byte is. ${NUMBER_WORDS[count] ?? String(count)} short steps, this one included, walk the sample on screen; nothing leaves your machine.`,
     target: null,
-  },
+  };
+}
+
+// The steps after the welcome.
+const WALK: readonly TourStep[] = [
   {
     title: "A batch starts with a 256-byte header",
     text: "The Layout diagram draws its fields to scale, in the hex map's colours, with their values. The server stamps partition_id, base_offset and base_timestamp when it appends; the producer sets the rest.",
@@ -67,3 +74,6 @@ export const TOUR_STEPS: readonly TourStep[] = [
     target: ".search",
   },
 ];
+
+/** The steps, in order. */
+export const TOUR_STEPS: readonly TourStep[] = [welcome(WALK.length + 1), ...WALK];
