@@ -19,7 +19,7 @@ import {
   HEADER_SLOT,
 } from "./batch-table-layout.ts";
 import { BatchTable, packedBatchBuffers, type CountsDelta } from "./batch-table.ts";
-import type { BatchModel, TruncatedFrame } from "./model.ts";
+import type { BatchModel, TruncatedFrame } from "./batch-model.ts";
 
 /** Fills a BatchTable one batch at a time, growing its columns by doubling. */
 export class BatchTableBuilder {

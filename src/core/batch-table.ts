@@ -6,7 +6,7 @@
  */
 import { lowerBound, partitionPoint } from "../lib/binary-search.ts";
 import { packColumns } from "./pack-columns.ts";
-import type { BatchHeader, BatchModel, TruncatedFrame } from "./model.ts";
+import type { BatchHeader, BatchModel, TruncatedFrame } from "./batch-model.ts";
 import {
   HEADER_KEYS,
   HEADER_WIDE,

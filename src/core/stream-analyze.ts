@@ -5,9 +5,9 @@
  * of workers walks are cut by range-cuts.ts.
  */
 import type { KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
-import { DEFAULT_MAX_DIAGNOSTICS, type AnalyzeOptions } from "./analyze.ts";
+import { DEFAULT_MAX_DIAGNOSTICS, type AnalyzeOptions } from "./walk-options.ts";
 import type { Analysis } from "./model.ts";
-import { memorySource, walkRange, type ByteSource } from "./range-walk.ts";
+import { walkRange, type ByteSource } from "./range-walk.ts";
 import { mergeRanges } from "./range-merge.ts";
 
 export { memorySource, type ByteSource } from "./range-walk.ts";
@@ -50,21 +50,6 @@ export function analyzeSource(kernel: KernelWalker, source: ByteSource, options:
 
 /** Bytes per window when the input is already in memory. */
 export const MEMORY_WINDOW_BYTES = 1 << 20;
-
-/**
- * analyze()'s kernel branch for bytes in memory: null when the input needs a window larger than
- * wasm memory can grow to (a batch of gigabytes), so the caller takes the frame-by-frame path.
- */
-export function analyzeInKernel(kernel: KernelWalker, bytes: Uint8Array, options: AnalyzeOptions): Analysis | null {
-  try {
-    // 1 MiB windows, not a file's 4 MiB reads: a window copied in is still in cache when the kernel hashes it
-    // (measured 10-15 % faster at 1 KiB payloads, the same at 16 B).
-    return analyzeSource(kernel, memorySource(bytes), { ...options, windowBytes: MEMORY_WINDOW_BYTES });
-  } catch (err) {
-    if (err instanceof RangeError) return null;
-    throw err;
-  }
-}
 
 /** One batch-aligned share of an input for one worker. */
 export interface RangePlan {

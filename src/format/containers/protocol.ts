@@ -7,7 +7,7 @@
  * responses/messages/send_messages.rs, foreign/node/src/wire/vsr/register.ts:45-71,
  * foreign/node/src/wire/command.code.ts.
  */
-import type { FieldSpec } from "../fields.ts";
+import type { FieldSpec } from "../field-spec.ts";
 import { layout } from "./table.ts";
 
 /** Bytes 128..256 of an eviction (command 13, header only, session-terminal): header.rs EvictionHeader. */

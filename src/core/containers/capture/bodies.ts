@@ -30,7 +30,9 @@ import { decodeSendMessages } from "../send-messages.ts";
 import type { ContainerField } from "../types.ts";
 
 /** The body kinds of contracts.md §1.2. */
-export type BodyKind = "send-messages" | "poll-request" | "poll-reply" | "send-confirmations" | "login" | "empty" | "raw";
+import type { BodyKind } from "./types.ts";
+
+export type { BodyKind } from "./types.ts";
 
 /** The request a reply answers, as far as the body decoder needs it. */
 export interface AnsweredRequest {

@@ -1,8 +1,10 @@
 /** The model a capture opens into (contracts.md §1.2): connections, their messages and every finding. */
 import type { DiagnosticCode, Severity } from "../../../format/diagnostics.ts";
 import type { BatchJson } from "../../contract-json.ts";
-import type { BodyKind } from "./bodies.ts";
 import type { Pieces } from "./pieces.ts";
+
+/** What a message body holds (contracts.md §1.2 `body`). */
+export type BodyKind = "send-messages" | "poll-request" | "poll-reply" | "send-confirmations" | "login" | "empty" | "raw";
 
 /** A finding of a capture, located by connection, message and packet. */
 export interface CaptureDiagnostic {
