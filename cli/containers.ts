@@ -6,6 +6,7 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import {
   FORMAT_NAMES,
   FORMAT_TITLES,
+  IndexEntries,
   legacyToSegment,
   openInputWith,
   openPartition,
@@ -21,6 +22,7 @@ import { TOOL_VERSION } from "../src/version.ts";
 import { formatLine, openedTextChunks } from "./text-output.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { companionPath, streamSegment } from "./stream-containers.ts";
+import { pagedIndexFile } from "./file-source.ts";
 import { plural } from "../src/format/values.ts";
 
 /** A usage or I/O problem: exit 2 with the message on stderr. */
@@ -116,6 +118,8 @@ async function sourcesOf(dir: string): Promise<(PartitionSource & { readonly pat
       path,
       name: isFile ? e.name : `${e.name}/`,
       size,
+      // An index is read a page at a time: a 1 GiB one must not be held whole.
+      pagedEntries: isFile && e.name.endsWith(".index") ? () => pagedIndexFile(path) ?? IndexEntries.EMPTY : undefined,
       read: async () => {
         // One open and one read of the size at hand: a file that grows meanwhile is read as it was listed.
         const handle = await open(path, "r");

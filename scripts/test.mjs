@@ -49,6 +49,7 @@ function run(cmd, args, { shell = false, timeout } = {}) {
   return res.status ?? 1;
 }
 
+// eslint-disable-next-line no-restricted-syntax -- forwards its own few arguments
 const bin = (...p) => path.join(ROOT, 'node_modules', ...p);
 
 function readJson(file) {

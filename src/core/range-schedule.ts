@@ -80,6 +80,11 @@ export async function scheduleRanges(options: ScheduleOptions): Promise<RangeRes
   };
   /** Ranges posted to a worker and not answered yet. */
   const posted = new Set<number>();
+  const lastOf = (s: Set<number>): number => {
+    let m = -1;
+    for (const i of s) m = Math.max(m, i);
+    return m;
+  };
   // Each worker keeps JOBS_IN_FLIGHT ranges; a reply hands it the next unclaimed one. A failed job fails the input.
   const feed = (w: RangeRunner): void => {
     const i = claim();
@@ -109,7 +114,7 @@ export async function scheduleRanges(options: ScheduleOptions): Promise<RangeRes
     }
     // Nothing left to claim: rather than wait for a worker that is slow or descheduled (a busy machine),
     // walk what is still queued at workers too, the last first; whichever thread ends first counts.
-    for (let i = Math.max(-1, ...posted); i >= 0; i = Math.max(-1, ...posted)) {
+    for (let i = lastOf(posted); i >= 0; i = lastOf(posted)) {
       posted.delete(i);
       here(i);
       await options.yieldToEvents();

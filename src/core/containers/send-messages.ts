@@ -124,7 +124,7 @@ export function parseSendMetadata(bytes: Uint8Array, base: number): Metadata {
       countAt: -1,
       batchStart,
     };
-  fields.push(...placeFields(bytes, SEND_MESSAGES_COUNT_FIELDS, p));
+  for (const field of placeFields(bytes, SEND_MESSAGES_COUNT_FIELDS, p)) fields.push(field);
   const messagesCount = r.u32(p);
   const countAt = p;
   p += 4;
