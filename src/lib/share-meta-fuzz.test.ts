@@ -108,7 +108,7 @@ describe("share links: crafted metadata", () => {
           try {
             r = decodeShareResult(fragmentOf(metaText, bytes), 10_000);
           } catch (err) {
-            throw new Error(`threw on meta ${metaText}: ${String(err)}`);
+            throw new Error(`threw on meta ${metaText}: ${String(err)}`, { cause: err });
           }
           expect(stateProblems(r, 10_000)).toEqual([]);
         },
