@@ -10,7 +10,7 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { analyzeWith } from "../src/core/analyze.ts";
 import { analysisViolations } from "../src/core/analysis-invariants.ts";
 import { loadCorpus, Mutator } from "../test/fuzz-inputs.ts";
-import { READERS, readerFuzzer, type ReaderCase, type ReaderName } from "../test/reader-fuzz.ts";
+import { READERS, readerFuzzer, type ReaderCase } from "../test/reader-fuzz.ts";
 
 const NAMES = ["analyze", ...READERS] as const;
 const USAGE = `usage: npm run fuzz -- [--count N] [--seed S] [--reader ${NAMES.join("|")}]   (defaults: 100000 inputs per reader, seed 1, every reader)`;
