@@ -1,12 +1,13 @@
 /** A ByteSource over an open file: positioned reads into the caller's buffer (e.g. the kernel's input area), no whole-file copy. */
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
-import type { ByteSource } from "../src/core/range-walk.ts";
+import { InputShrank, type ByteSource } from "../src/core/range-walk.ts";
 import { IndexEntries } from "../src/core/containers/index-entries.ts";
 
-/** A ByteSource over an open file descriptor. */
+/** A ByteSource over an open file descriptor; a read that ends before the size measured at open throws InputShrank (the file was truncated meanwhile). */
 export function fileSource(fd: number): ByteSource {
+  const size = fstatSync(fd).size;
   return {
-    size: fstatSync(fd).size,
+    size,
     read(into, position) {
       let done = 0;
       while (done < into.length) {
@@ -14,6 +15,8 @@ export function fileSource(fd: number): ByteSource {
         if (n <= 0) break;
         done += n;
       }
+      if (done < into.length && position + done < size)
+        throw new InputShrank(`the file ends at byte ${position + done} now; it had ${size} bytes when it was opened (it was truncated while it was read)`);
       return done;
     },
   };
