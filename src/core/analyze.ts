@@ -122,7 +122,7 @@ export function analyzeWith(xxh: Xxh3, bytes: Uint8Array, options: AnalyzeOption
     // Compared as a float: batch_length may be up to 2^64−1, far past any input, and is never used to allocate.
     const declaredEnd = pos + Number(header.batchLength);
     if (declaredEnd > size) {
-      emitBatchTruncated(emit, pos, index, header.batchLength, declaredEnd - size);
+      emitBatchTruncated(emit, pos, index, header.batchLength, size);
     }
     const walkEnd = Math.min(declaredEnd, size);
 

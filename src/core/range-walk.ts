@@ -335,7 +335,7 @@ function batchFromRecord(
   if (flags & KERNEL_FLAG.batchReservedNonzero) emitBatchReservedRuns(emit, r, rel, pos, index);
   const declaredEnd = pos + Number(header.batchLength);
   if (declaredEnd > size) {
-    emitBatchTruncated(emit, pos, index, header.batchLength, declaredEnd - size);
+    emitBatchTruncated(emit, pos, index, header.batchLength, size);
   }
   const from = (rec[at + BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
   const to = from + (rec[at + BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;
