@@ -78,7 +78,9 @@ describe("exit status", () => {
     const doc = JSON.parse(runs.directory.stdout);
     expect(doc.format).toBe("partition");
     // The temporary directory holds only empty.bin: listed and skipped as foreign.
-    expect(doc.files).toEqual([{ name: "empty.bin", size: 0, skipped: "not a {start:020}.log or .index file" }]);
+    expect(doc.files).toEqual([
+      { name: "empty.bin", size: 0, skipped: "its name is not a segment's or an index's: digits, then .log or .index (as 00000000000000000000.log)" },
+    ]);
     expect(doc.partition.verdict).toBe("ok");
   });
 

@@ -128,7 +128,9 @@ test("a folder with foreign and scratch files lists them with why and still deco
   await expect(statusLine(page)).toHaveText(summaryText(cli.summary));
   await expect(page.getByLabel("Partition verdict")).toHaveAttribute("data-verdict", "ok");
   const others = page.getByRole("list", { name: "Files not in the chain" });
-  await expect(others.locator('[data-file="notes.txt"]')).toContainText("not a {start:020}.log or .index file");
+  await expect(others.locator('[data-file="notes.txt"]')).toContainText(
+    "its name is not a segment's or an index's: digits, then .log or .index (as 00000000000000000000.log)",
+  );
   await expect(others.locator('[data-file="00000000000000001980.log.staging"]')).toContainText(".staging scratch file");
   await expect(page.getByRole("table", { name: "Segments" }).locator("tr.segment-row")).toHaveCount(3);
 });

@@ -97,7 +97,7 @@ describe("partition directory", () => {
     const r = await openPartition(sources, { xxh3: xxh, maxFileBytes: 1_000_000 });
     const skipped = Object.fromEntries(r.files.filter((f) => f.skipped).map((f) => [f.name, f.skipped]));
     expect(skipped).toEqual({
-      "notes.txt": "not a {start:020}.log or .index file",
+      "notes.txt": "its name is not a segment's or an index's: digits, then .log or .index (as 00000000000000000000.log)",
       "00000000000000000009.log.staging": "a .staging scratch file (deleted at boot)",
       "00000000000000000100.log": "unreadable: read error",
       "00000000000000000200.log": "5000000 bytes, over the 1000000-byte limit of one read",

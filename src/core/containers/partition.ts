@@ -21,6 +21,8 @@ export interface PartitionSource {
   readonly name: string;
   readonly size: number;
   read(): Promise<Uint8Array>;
+  /** Why this entry is no regular file (a FIFO, a directory, a symlink loop…), when it is not: it is skipped for that reason. */
+  readonly notAFile?: string;
   /** An index file's entries read a page at a time instead of whole (the CLI), so a huge index costs no memory; an index then reaches onFile with empty bytes. */
   readonly pagedEntries?: () => IndexEntries;
 }
@@ -95,8 +97,10 @@ function planOf(sources: readonly PartitionSource[], max: number): { plans: Plan
   const plans = sources.map((source): Plan => {
     const n = source.name;
     const start = startOffsetOfName(n);
+    if (source.notAFile) return { source, start, kind: "skip", why: source.notAFile };
     if (n.endsWith(".staging")) return { source, start, kind: "skip", why: "a .staging scratch file (deleted at boot)" };
-    if (start === null || n.includes("/")) return { source, start, kind: "skip", why: "not a {start:020}.log or .index file" };
+    if (start === null || n.includes("/"))
+      return { source, start, kind: "skip", why: "its name is not a segment's or an index's: digits, then .log or .index (as 00000000000000000000.log)" };
     if (source.size > max) return { source, start, kind: "skip", why: `${source.size} bytes, over the ${max}-byte limit of one read` };
     return { source, start, kind: n.endsWith(".log") ? "log" : "index", why: "" };
   });

@@ -50,7 +50,9 @@ describe("segment rows", () => {
 
   test("a foreign file is listed with the core's reason", async () => {
     const result = await openPartition([...sources("healthy"), { name: "notes.txt", size: 3, read: () => Promise.resolve(Uint8Array.of(1, 2, 3)) }]);
-    expect(otherFiles(result)).toEqual([{ name: "notes.txt", size: 3, why: "not a {start:020}.log or .index file" }]);
+    expect(otherFiles(result)).toEqual([
+      { name: "notes.txt", size: 3, why: "its name is not a segment's or an index's: digits, then .log or .index (as 00000000000000000000.log)" },
+    ]);
   });
 });
 
