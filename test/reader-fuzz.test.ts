@@ -32,3 +32,17 @@ describe("fuzz: mutated inputs through every container reader", () => {
     expect(openedViolations(o, 100, "poll-reply").join()).toMatch(/asked for poll-reply/);
   });
 });
+
+describe("inputs the reader fuzzer found", () => {
+  it("send: metadata_length that ends where messages_count should start marks metadata_length, a range that runs forward (case 975595, seed 1)", () => {
+    const b = new Uint8Array(
+      Buffer.from(
+        "FAAAAAIGb3JkZXJzAQQCAAAAAgQDAAAAAwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAADItKvNRAYAegEAAAAAAAD7pCJfB3/FTwIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "base64",
+      ),
+    );
+    const o = openInputWith(xxh, b, { format: "send-messages" });
+    expect(openedViolations(o, b.length, "send-messages")).toEqual([]);
+    expect(o.analysis.diagnostics.find((d) => d.code === "send-metadata-invalid")).toMatchObject({ start: 0, end: 4 });
+  });
+});

@@ -119,7 +119,12 @@ export function parseSendMetadata(bytes: Uint8Array, base: number): Metadata {
   if (metaEnd - p < 4)
     return {
       fields,
-      fault: { start: p, end: metaEnd > p ? metaEnd : base + 4, message: `messages_count needs 4 bytes, ${metaEnd - p} of metadata_length are left` },
+      // With nothing left, the fault is metadata_length's (as part()'s): p may lie past its field.
+      fault: {
+        start: metaEnd > p ? p : base,
+        end: metaEnd > p ? metaEnd : base + 4,
+        message: `messages_count needs 4 bytes, ${Math.max(0, metaEnd - p)} of metadata_length are left`,
+      },
       messagesCount: null,
       countAt: -1,
       batchStart,
