@@ -74,3 +74,13 @@ describe("a paged index reads what the bytes say", () => {
     );
   });
 });
+
+describe("a segment named above u64", () => {
+  it("opened alone says its name check cannot be made, instead of skipping it silently", () => {
+    const o = openInputWith(xxh, log, { name: "99999999999999999999.log" });
+    expect(o.format).toBe("segment");
+    expect(o.detectedBy).toMatch(/99999999999999999999 is above u64.*cannot be made/);
+    const ok = openInputWith(xxh, log, { name: "00000000000000001949.log" });
+    expect(ok.detectedBy).not.toMatch(/above u64/);
+  });
+});

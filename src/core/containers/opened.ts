@@ -11,7 +11,8 @@ import type { OpenedInput } from "./types.ts";
 
 /** A decoded segment as an OpenedInput; `indexName` names the companion index recovery read. */
 export function segmentOpened(seg: SegmentResult, detectedBy: string, indexName?: string): OpenedInput {
-  const why = indexName === undefined ? detectedBy : `${detectedBy}; recovery reads ${indexName}`;
+  const withIndex = indexName === undefined ? detectedBy : `${detectedBy}; recovery reads ${indexName}`;
+  const why = seg.nameNote ? `${withIndex}; ${seg.nameNote}` : withIndex;
   return { format: "segment", detectedBy: why, analysis: seg.analysis, recovery: seg.recovery, container: null, entries: null, legacy: null };
 }
 
