@@ -91,7 +91,7 @@ export function usageLine(spec: CommandSpec): string {
 /** The full help of one command: usage, summary, then one line per option. */
 export function commandHelp(spec: CommandSpec): string {
   const rows = spec.options.map((o) => [[o.alias, o.name].filter(Boolean).join(", ") + (o.value ? " " + o.value : ""), o.help] as const);
-  const width = Math.max(0, ...rows.map(([left]) => left.length));
+  const width = rows.reduce((m, [left]) => Math.max(m, left.length), 0);
   return [
     `usage: ${usageLine(spec)}`,
     "",

@@ -1,6 +1,6 @@
 /** The container commands through the real CLI: inspect FILE per format (JSON §1.1), --format errors, report, convert. */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { CONTAINER_SAMPLES } from "../src/core/containers/samples.ts";
 
 const BIN = new URL("../bin/iggy-batch.mjs", import.meta.url).pathname;
+import { runCli } from "./spawn-cli.test-util.ts";
 const dir = mkdtempSync(join(tmpdir(), "iggy-containers-"));
 const xxh = await loadXxh3();
 const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
@@ -98,5 +99,25 @@ describe("auto-detect never hides a batch's errors (issue 22)", () => {
     expect(doc.format).toBe("batches");
     expect(doc.summary.errors).toBe(2);
     expect(doc.diagnostics).toEqual(JSON.parse(forced.stdout).diagnostics);
+  });
+});
+
+describe("a partition directory's entries that are no regular files", () => {
+  it("a FIFO and a symbolic link loop named like segments are skipped with a clear reason, under their own names", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "iggy-batch-notfile-"));
+    try {
+      execFileSync("mkfifo", [join(dir, "00000000000000000005.log")]);
+      symlinkSync("00000000000000000009.index", join(dir, "00000000000000000009.index"));
+      const run = await runCli(["inspect", dir, "--json"]);
+      const doc = JSON.parse(run.stdout);
+      const skipped = Object.fromEntries(doc.files.map((f: { name: string; skipped: string }) => [f.name, f.skipped]));
+      expect(skipped["00000000000000000005.log"]).toMatch(/^a FIFO \(named pipe\), not a regular file/);
+      expect(skipped["00000000000000000009.index"]).toMatch(/^a symbolic link loop/);
+      const text = await runCli(["inspect", dir]);
+      expect(text.stdout).toContain("00000000000000000005.log: skipped: a FIFO");
+      expect(text.stdout).not.toContain("{start:020}");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

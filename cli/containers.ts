@@ -6,6 +6,7 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import {
   FORMAT_NAMES,
   FORMAT_TITLES,
+  IndexEntries,
   legacyToSegment,
   openInputWith,
   openPartition,
@@ -23,6 +24,8 @@ import { formatLine, openedTextChunks } from "./text-output.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { companionPath, streamSegment } from "./stream-containers.ts";
 import { findingsVerdict, verdictOf } from "../src/core/verdict.ts";
+import { pagedIndexFile } from "./file-source.ts";
+import { plural } from "../src/format/values.ts";
 
 /** A usage or I/O problem: exit 2 with the message on stderr. */
 export class CliProblem extends Error {
@@ -90,6 +93,31 @@ export async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
+/** Why a directory entry is no regular file to read (following a symlink), or undefined for one. */
+async function notAFileReason(e: { isFile(): boolean; isSymbolicLink(): boolean }, path: string): Promise<string | undefined> {
+  if (e.isFile()) return undefined;
+  let s;
+  try {
+    s = await stat(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return "a symbolic link loop: it leads to no file";
+    if (code === "ENOENT") return "a broken symbolic link: what it points at does not exist";
+    return `not readable: ${why(err)}`;
+  }
+  if (s.isFile()) return undefined;
+  const what = s.isDirectory()
+    ? "a directory"
+    : s.isFIFO()
+      ? "a FIFO (named pipe)"
+      : s.isSocket()
+        ? "a socket"
+        : s.isCharacterDevice() || s.isBlockDevice()
+          ? "a device"
+          : "not a regular file";
+  return `${e.isSymbolicLink() ? "a symbolic link to " : ""}${what}, not a regular file; only regular files are read`;
+}
+
 async function sourcesOf(dir: string): Promise<(PartitionSource & { readonly path: string })[]> {
   let entries;
   try {
@@ -106,17 +134,15 @@ async function sourcesOf(dir: string): Promise<(PartitionSource & { readonly pat
     } catch {
       /* listed; read() reports it */
     }
-    const isFile =
-      e.isFile() ||
-      (e.isSymbolicLink() &&
-        (await stat(path).then(
-          (s) => s.isFile(),
-          () => false,
-        )));
+    const notAFile = await notAFileReason(e, path);
+    const isFile = notAFile === undefined;
     out.push({
       path,
-      name: isFile ? e.name : `${e.name}/`,
+      name: e.isDirectory() ? `${e.name}/` : e.name,
+      notAFile,
       size,
+      // An index is read a page at a time: a 1 GiB one must not be held whole.
+      pagedEntries: isFile && e.name.endsWith(".index") ? () => pagedIndexFile(path) ?? IndexEntries.EMPTY : undefined,
       read: async () => {
         // One open and one read of the size at hand: a file that grows meanwhile is read as it was listed.
         const handle = await open(path, "r");

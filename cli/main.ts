@@ -15,6 +15,7 @@ import { inspectStreamed } from "./inspect-input.ts";
 import { captureInput, extractCapture, inspectCapture, parsePort, reportCapture } from "./capture.ts";
 import { plural } from "../src/format/values.ts";
 import { WIRESHARK_COMMAND, wireshark } from "./wireshark.ts";
+import { InputShrank } from "../src/core/range-walk.ts";
 
 const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see docs/spec/containers.md)` };
 const ENVELOPE_OPTION = {
@@ -476,6 +477,11 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError || err instanceof CliProblem) {
       process.stderr.write(terminalLines(err.message) + "\n");
+      return 2;
+    }
+    // contracts.md: an I/O problem is exit 2 with a message, as an unreadable file is.
+    if (err instanceof InputShrank) {
+      process.stderr.write(terminalLines(`iggy-batch: cannot read the input: ${err.message}`) + "\n");
       return 2;
     }
     // Never exit 1 for a crash: 1 means "the input has errors" to scripts.

@@ -11,7 +11,7 @@ import { closeSync, openSync } from "node:fs";
 import type { RangePlan } from "../src/core/stream-analyze.ts";
 import { JoinedRanges, RangeCutter, type RangeSupply } from "../src/core/range-cuts.ts";
 import { mergeRanges } from "../src/core/range-merge.ts";
-import { dropCodesFinding, walkRange, type RangeResult } from "../src/core/range-walk.ts";
+import { InputShrank, dropCodesFinding, walkRange, type RangeResult } from "../src/core/range-walk.ts";
 import { scheduleRanges } from "../src/core/range-schedule.ts";
 import { compileKernel, type KernelWalker } from "../src/checksum/kernel/wasm-kernel.ts";
 import { fileSource } from "./file-source.ts";
@@ -50,7 +50,7 @@ export interface PoolOptions {
 
 const WORKER_URL = new URL("./range-worker-boot.mjs", import.meta.url);
 
-type Reply = { ready: true } | { ok: true; result: Omit<RangeResult, "batches"> & { batches: PackedBatches } } | { ok: false; error: string };
+type Reply = { ready: true } | { ok: true; result: Omit<RangeResult, "batches"> & { batches: PackedBatches } } | { ok: false; error: string; shrank?: boolean };
 type Waiter = { resolve: (r: RangeResult) => void; reject: (e: Error) => void };
 
 /** One worker thread and its jobs in flight, answered in the order they were posted. */
@@ -78,7 +78,7 @@ class PooledWorker {
       const w = this.waiting.shift();
       if (!w) return;
       if (m.ok) w.resolve({ ...m.result, batches: BatchTable.fromPacked(m.result.batches) });
-      else w.reject(new Error(m.error));
+      else w.reject(m.shrank ? new InputShrank(m.error) : new Error(m.error));
     });
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new Error(`range worker exited with code ${code}`)));

@@ -2,7 +2,7 @@
 import { parentPort } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
-import { dropCodesFinding, walkRange } from "../src/core/range-walk.ts";
+import { InputShrank, dropCodesFinding, walkRange } from "../src/core/range-walk.ts";
 import { frameColumnBuffers } from "../src/core/frame-columns-build.ts";
 import { packedBatchBuffers } from "../src/core/batch-table.ts";
 import { fileSource } from "./file-source.ts";
@@ -29,7 +29,9 @@ port.on("message", (job: RangeJob) => {
       closeSync(fd);
     }
   } catch (err) {
-    port.postMessage({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    // A file truncated meanwhile is the input's I/O problem (exit 2 with its message), not a crash: say which.
+    if (err instanceof InputShrank) port.postMessage({ ok: false, error: err.message, shrank: true });
+    else port.postMessage({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   }
 });
 port.postMessage({ ready: true });

@@ -3,12 +3,10 @@
  * the kernel (stream-file.ts), recovery reads only the headers it walks, the small `.index` is read
  * whole; the result equals openInput() on the bytes (core/containers/opened.ts builds both).
  */
-import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import {
   SEGMENT_DROPPED_CODES,
   batchStartsOf,
-  decodeIndexEntries,
   indexOpened,
   segmentOf,
   segmentOpened,
@@ -21,6 +19,7 @@ import {
   forcedDetection,
 } from "../src/core/containers/index.ts";
 import { analyzeOpenFile, isUnreadable } from "./stream-file.ts";
+import { pagedIndexFile } from "./file-source.ts";
 
 /** A `.log` at `path` decoded as a segment named `name`: its result, `unreadable: …`, or null (read it whole instead). */
 export async function streamSegment(path: string, name: string, entries: IndexEntries): Promise<SegmentResult | string | null> {
@@ -39,10 +38,10 @@ export function companionPath(path: string, format: string): { name: string; pat
   return { name: other, path: join(dirname(path), other) };
 }
 
-async function readOrUndefined(path: string): Promise<Uint8Array | undefined> {
+/** An index file read in pages (never whole), or undefined when it is absent or no regular file. */
+function indexOrUndefined(path: string): IndexEntries | undefined {
   try {
-    const buf = await readFile(path);
-    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    return pagedIndexFile(path);
   } catch {
     return undefined;
   }
@@ -67,14 +66,16 @@ export async function openContainerStreamed(
   const detectedBy = d.detectedBy;
   const companion = companionPath(path, kind);
   if (kind === "segment") {
-    const indexBytes = companion ? await readOrUndefined(companion.path) : undefined;
-    const seg = await streamSegment(path, name, indexBytes ? decodeIndexEntries(indexBytes) : IndexEntries.EMPTY);
+    const index = companion ? indexOrUndefined(companion.path) : undefined;
+    const seg = await streamSegment(path, name, index ?? IndexEntries.EMPTY);
     if (seg === null || typeof seg === "string") return null;
-    return { opened: segmentOpened(seg, detectedBy, indexBytes ? companion?.name : undefined), bytes: new Uint8Array(0) };
+    return { opened: segmentOpened(seg, detectedBy, index ? companion?.name : undefined), bytes: new Uint8Array(0) };
   }
-  const bytes = await readOrUndefined(path);
-  if (!bytes) return null;
-  if (!companion) return { opened: indexOpened(bytes, detectedBy), bytes };
+  const entries = indexOrUndefined(path);
+  if (!entries) return null;
+  // An index's document needs no bytes of it: its entries are read in pages.
+  const bytes = new Uint8Array(0);
+  if (!companion) return { opened: indexOpened(entries, detectedBy), bytes };
   const log = await analyzeOpenFile(companion.path, { dropCodes: SEGMENT_DROPPED_CODES }, (analysis) => ({
     name: companion.name,
     size: analysis.size,
@@ -82,5 +83,5 @@ export async function openContainerStreamed(
   }));
   // A companion that cannot be opened is left out, as the whole-file path does; one that is no regular file goes that path.
   if (log === null) return null;
-  return { opened: isUnreadable(log) ? indexOpened(bytes, detectedBy) : indexOpened(bytes, detectedBy, log), bytes };
+  return { opened: isUnreadable(log) ? indexOpened(entries, detectedBy) : indexOpened(entries, detectedBy, log), bytes };
 }

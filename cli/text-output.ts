@@ -93,7 +93,7 @@ export function renderContainerText(opened: OpenedInput): string {
   const c = opened.container;
   if (c && opened.format !== "index" && opened.format !== "legacy-messages" && c.fields.length > 0) {
     lines.push("", `container ${c.format} (${hexOffset(c.start)}..${hexOffset(c.end)}):`);
-    const width = Math.max(...c.fields.map((f) => f.name.length));
+    const width = c.fields.reduce((m, f) => Math.max(m, f.name.length), 0);
     for (const f of c.fields) lines.push(`  ${hexOffset(f.start)}  ${f.name.padEnd(width)}  ${terminalText(f.value)}`);
   }
   if (opened.entries) {

@@ -244,3 +244,15 @@ test.describe("unsaved edits", () => {
     expect(seen).toEqual(["beforeunload"]);
   });
 });
+
+test.describe("share link naming a prototype property as its format", () => {
+  const bytes = new Uint8Array(readFileSync(path.join(CORPUS_DIR, "01-valid-producer-1frame.bin")));
+  for (const format of ["__proto__", "constructor"]) {
+    test(`f: "${format}" opens the input auto-detected and says the format is unknown, not a blank page`, async ({ page }) => {
+      await page.goto("/" + encodeShareFragment({ name: "crafted.bin", bytes, selection: null, format }));
+      await expect(alert(page)).toContainText(`unknown format "${format}"`);
+      await expect(statusLine(page)).toContainText("1 batch");
+      await expect(statusLine(page)).not.toContainText("No input");
+    });
+  }
+});

@@ -735,7 +735,13 @@ async function main() {
       const count =
         [...document.querySelectorAll(".tbl-panel")].find((p) => p.querySelector('[aria-label="Frames"]'))?.querySelector(".tbl-count")?.textContent ?? "";
       const cells = [...el.querySelectorAll("[data-offset]")].map((c) => Number(c.dataset.offset));
-      return { steps, count, first: Math.min(...cells), last: Math.max(...cells), at: performance.now() };
+      return {
+        steps,
+        count,
+        first: cells.reduce((m, x) => Math.min(m, x), Infinity),
+        last: cells.reduce((m, x) => Math.max(m, x), -Infinity),
+        at: performance.now(),
+      };
     });
     const following = await longTasksBetween(page, followStart, follow.at);
 
@@ -868,7 +874,7 @@ async function main() {
         (scrolling ? `; longest task ${fmtMs(scrolling.longest)}, ${scrolling.count} task(s) > 50 ms` : ""),
     );
     const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const maxOf = (xs) => Math.max(...xs);
+    const maxOf = (xs) => xs.reduce((m, x) => Math.max(m, x), -Infinity);
     console.log(
       `scroll step wheel median ${fmtMs(med(steps.wheel))}, max ${fmtMs(maxOf(steps.wheel))}; PageDown median ${fmtMs(med(steps.key))}, max ${fmtMs(maxOf(steps.key))} (${steps.wheel.length}+${steps.key.length} steps, input event to the frame after its last DOM change)` +
         (stepTasks ? `; longest task ${fmtMs(stepTasks.longest)}, ${stepTasks.count} task(s) > 50 ms` : ""),

@@ -230,6 +230,8 @@ const median = (xs: readonly number[]): number => {
   const m = s.length >> 1;
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
+const minOf = (xs: readonly number[]): number => xs.reduce((m, x) => Math.min(m, x), Infinity);
+const maxOf = (xs: readonly number[]): number => xs.reduce((m, x) => Math.max(m, x), -Infinity);
 const int = (n: number): string => Math.round(n).toLocaleString("en-US");
 const fixed = (n: number, digits: number): string => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const mib = (bytes: number): string => `${fixed(bytes / MiB, 0)} MiB`;
@@ -261,7 +263,7 @@ function sizeLine(r: SizeResult): string {
     mib(r.bytes),
     int(r.buildMs),
     fixed(med, 1),
-    `${fixed(Math.min(...r.analyzeMs), 1)}–${fixed(Math.max(...r.analyzeMs), 1)}`,
+    `${fixed(minOf(r.analyzeMs), 1)}–${fixed(maxOf(r.analyzeMs), 1)}`,
     fixed((med * 1e6) / r.frames, 1),
     fixed(r.bytes / 1e6 / (med / 1e3), 1),
     mib(r.peakRssBytes),
@@ -278,7 +280,7 @@ function hashLine(r: SizeResult): string | null {
   const overhead = analyzeNs - hashNs;
   return (
     `${"".padStart(8)}  └ hash only (hashWindows, same ${int(r.frames)} frames): median ${fixed(hashMed, 1)} ms ` +
-    `(${fixed(Math.min(...r.hashMs), 1)}–${fixed(Math.max(...r.hashMs), 1)}), ${fixed(hashNs, 1)} ns/frame → ` +
+    `(${fixed(minOf(r.hashMs), 1)}–${fixed(maxOf(r.hashMs), 1)}), ${fixed(hashNs, 1)} ns/frame → ` +
     `decoder overhead ${fixed(overhead, 1)} ns/frame (${fixed((100 * overhead) / analyzeNs, 0)}% of analyze())`
   );
 }

@@ -49,6 +49,7 @@ function run(cmd, args, { shell = false, timeout } = {}) {
   return res.status ?? 1;
 }
 
+// eslint-disable-next-line no-restricted-syntax -- forwards its own few arguments
 const bin = (...p) => path.join(ROOT, 'node_modules', ...p);
 
 function readJson(file) {
@@ -103,18 +104,49 @@ function ensureBrowser() {
     console.log(`browser: ${exe}`);
     return true;
   }
+  // No download (no network): the distribution's Chromium, where this user may install it (root with apt-get).
+  if (process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0) {
+    console.log("browser: installing the distribution's chromium with apt-get ...");
+    run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { timeout: 15 * 60_000 });
+    exe = findBrowser();
+    if (!exe) {
+      run('apt-get', ['update'], { timeout: 10 * 60_000 });
+      run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { timeout: 15 * 60_000 });
+      exe = findBrowser();
+    }
+    if (exe) {
+      console.log(`browser: ${exe}`);
+      return true;
+    }
+  }
   console.error(
     [
       '',
       `browser: ERROR: no Chromium available for the e2e tests (playwright install exited ${code}).`,
       '  Fix one of:',
       '    - npx playwright install chromium        (needs internet access)',
-      '    - sudo apt-get install chromium          (Debian/Ubuntu; or install Google Chrome)',
+      '    - sudo apt-get install -y chromium       (Debian; Ubuntu: sudo snap install chromium; or install Google Chrome)',
       '    - CHROME_PATH=/path/to/chrome npm test   (use an existing Chrome/Chromium)',
       '',
     ].join('\n'),
   );
   return false;
+}
+
+/**
+ * The preview server's port: E2E_PORT when set, else 4173 when it is free, else any free port, so a
+ * preview left running (or the user's own `npm run preview`) never stops the run.
+ */
+function e2ePort() {
+  if (process.env.E2E_PORT) return process.env.E2E_PORT;
+  const probe = `const net = require('node:net');
+const tryPort = (p) => new Promise((done) => { const s = net.createServer(); s.once('error', () => done(null)); s.listen(p, '127.0.0.1', () => { const got = s.address().port; s.close(() => done(got)); }); });
+(async () => console.log((await tryPort(4173)) ?? (await tryPort(0))))();`;
+  const res = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+  const port = (res.stdout ?? '').trim();
+  if (!/^\d+$/.test(port)) return '4173';
+  if (port !== '4173') console.log(`e2e: port 4173 is taken; the preview server uses ${port}`);
+  return port;
 }
 
 function main() {
@@ -157,6 +189,7 @@ function main() {
 
     const jsonFile = stage === 'unit' ? UNIT_JSON : E2E_JSON;
     rmSync(jsonFile, { force: true }); // never count a stale report
+    if (stage === 'e2e') process.env.E2E_PORT = e2ePort();
     const code =
       stage === 'unit'
         ? run(process.execPath, [

@@ -133,7 +133,7 @@ export function referenceAnalyze(bytes: Uint8Array, options: AnalyzeOptions = {}
     // Compared as a float: batch_length may be up to 2^64−1, far past any input, and is never used to allocate.
     const declaredEnd = pos + Number(header.batchLength);
     if (declaredEnd > size) {
-      emitBatchTruncated(emit, pos, index, header.batchLength, declaredEnd - size);
+      emitBatchTruncated(emit, pos, index, header.batchLength, size);
     }
     const walkEnd = Math.min(declaredEnd, size);
 

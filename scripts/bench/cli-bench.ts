@@ -121,7 +121,7 @@ export async function cliSection(cfg: CliBenchConfig): Promise<string[]> {
           `    ${v.name.padEnd(56)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), peak RSS ${(median(rss[i]!) / 1024).toFixed(0)} MiB${ratio}`,
         );
       }
-      lines.push(...(await warmPoolLines(file, plan.frames, cfg.runs, c)));
+      for (const line of await warmPoolLines(file, plan.frames, cfg.runs, c)) lines.push(line);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -90,6 +90,14 @@ describe("batch-truncated (error): batch_length runs past the end of the input; 
     expect(new Set(codes(r))).toEqual(new Set(["batch-truncated", "message-count-mismatch", "batch-checksum-mismatch"]));
   });
 
+  it("says exactly how far past the end, in bigint: a batch_length near 2^64 loses no precision", async () => {
+    const cut = producerBatch(2).slice(0, F1);
+    const huge = 2n ** 64n - 3n;
+    setU64(cut, B.batchLength, huge);
+    const d = (await analyze(cut)).diagnostics.find((x) => x.code === "batch-truncated");
+    expect(d?.message).toContain(`runs ${huge - BigInt(F1)} bytes past the end`);
+  });
+
   it("does not fire when batch_length is exactly the input size", async () => {
     const cut = producerBatch(2).slice(0, F1);
     setU32(cut, B.messageCount, 1);

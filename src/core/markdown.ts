@@ -24,7 +24,7 @@ export function mdText(s: string): string {
 
 /** A fenced code block whose fence is longer than any backtick run in the text, so the text cannot close it. */
 export function mdFence(text: string, info = "text"): string {
-  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const longest = Array.from(text.matchAll(/`+/g), (m) => m[0].length).reduce((m, n) => Math.max(m, n), 2);
   const fence = "`".repeat(longest + 1);
   return `${fence}${info}\n${text}\n${fence}`;
 }

@@ -54,9 +54,16 @@ export async function scheduleRanges(options: ScheduleOptions): Promise<RangeRes
   let exhausted = false;
   let filled = 0;
   let settle: (failure?: unknown) => void = () => undefined;
+  let failed = false;
   const done = new Promise<void>((resolve, reject) => {
-    settle = (failure) => (failure === undefined ? resolve() : reject(failure instanceof Error ? failure : new Error("range pool: a worker failed")));
+    settle = (failure) => {
+      if (failure !== undefined) failed = true;
+      if (failure === undefined) resolve();
+      else reject(failure instanceof Error ? failure : new Error("range pool: a worker failed"));
+    };
   });
+  // A worker may fail while this thread walks (or after it threw): awaited below, never an unhandled rejection meanwhile.
+  done.catch(() => undefined);
   // A range may be walked twice (see below): the first result counts; both are the same.
   const fill = (i: number, r: RangeResult): void => {
     if (results[i]) return;
@@ -80,6 +87,11 @@ export async function scheduleRanges(options: ScheduleOptions): Promise<RangeRes
   };
   /** Ranges posted to a worker and not answered yet. */
   const posted = new Set<number>();
+  const lastOf = (s: Set<number>): number => {
+    let m = -1;
+    for (const i of s) m = Math.max(m, i);
+    return m;
+  };
   // Each worker keeps JOBS_IN_FLIGHT ranges; a reply hands it the next unclaimed one. A failed job fails the input.
   const feed = (w: RangeRunner): void => {
     const i = claim();
@@ -103,13 +115,13 @@ export async function scheduleRanges(options: ScheduleOptions): Promise<RangeRes
     );
   if (walkHere) {
     const here = (i: number): void => fill(i, walkHere(plans[i] as RangePlan));
-    for (let i = claim(); i >= 0; i = claim()) {
+    for (let i = claim(); i >= 0 && !failed; i = claim()) {
       here(i);
       await options.yieldToEvents();
     }
     // Nothing left to claim: rather than wait for a worker that is slow or descheduled (a busy machine),
     // walk what is still queued at workers too, the last first; whichever thread ends first counts.
-    for (let i = Math.max(-1, ...posted); i >= 0; i = Math.max(-1, ...posted)) {
+    for (let i = lastOf(posted); i >= 0 && !failed; i = lastOf(posted)) {
       posted.delete(i);
       here(i);
       await options.yieldToEvents();

@@ -45,6 +45,14 @@ const PAYLOAD_LENGTH_AT = FRAME_FIELD.payload_length.offset;
 const BASE_TIMESTAMP_AT = BATCH_FIELD.base_timestamp.offset;
 
 /** Random-access bytes of an input: memory, a file, a Blob read ahead. */
+/**
+ * The input ended before a byte it was measured to hold (a file truncated while it is read): an I/O
+ * problem the host reports (the CLI: exit 2 with this message), never a finding about the bytes.
+ */
+export class InputShrank extends Error {
+  override readonly name = "InputShrank";
+}
+
 export interface ByteSource {
   readonly size: number;
   /** Copies bytes [position, position + into.length) into `into` (fewer only at the end); returns how many. */
@@ -172,7 +180,8 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     while (have < capacity && winStart + have < end) {
       const want = Math.min(capacity - have, end - winStart - have);
       const got = source.read(area.subarray(have, have + want), winStart + have);
-      if (got <= 0) break;
+      // The range lies inside the size measured at the start: a short read means the input shrank meanwhile.
+      if (got <= 0) throw new InputShrank(`the input ends at byte ${winStart + have} now; it had ${size} bytes when the read began`);
       have += got;
     }
     const reachesEnd = winStart + have === size;
@@ -330,7 +339,7 @@ function batchFromRecord(
   if (flags & KERNEL_FLAG.batchReservedNonzero) emitBatchReservedRuns(emit, r, rel, pos, index);
   const declaredEnd = pos + Number(header.batchLength);
   if (declaredEnd > size) {
-    emitBatchTruncated(emit, pos, index, header.batchLength, declaredEnd - size);
+    emitBatchTruncated(emit, pos, index, header.batchLength, size);
   }
   const from = (rec[at + BATCH_RECORD.firstFlagged] as number) * FLAGGED_RECORD_WORDS;
   const to = from + (rec[at + BATCH_RECORD.flaggedCount] as number) * FLAGGED_RECORD_WORDS;

@@ -18,7 +18,7 @@ export function renderTextReport(analysis: Analysis, bytes: ReportSource, info: 
       `REDACTED COPY: ${visibleText(info.redacted.what)} were replaced and the checksums re-made; the findings are those of the original, SHA-256 ${info.redacted.originalSha256}.`,
       "",
     );
-  const width = Math.max(...data.facts.map(([l]) => l.length), "share link".length);
+  const width = data.facts.reduce((m, [l]) => Math.max(m, l.length), "share link".length);
   for (const [label, value] of data.facts) out.push(`${label.padEnd(width)}  ${visibleText(value)}`);
   const v = data.verdict;
   if (v.server) out.push(`${"server".padEnd(width)}  ${v.server.words}${v.server.detail ? `: ${visibleText(v.server.detail)}` : ""}`);
@@ -34,7 +34,11 @@ export function renderTextReport(analysis: Analysis, bytes: ReportSource, info: 
     if (o.container.fields.length > 64) out.push(`  ${o.container.fields.length - 64} more fields are left out.`);
     out.push("");
   }
-  if (o?.legacy) out.push("Legacy runs:", ...o.legacy.runs.slice(0, 50).map((r) => `  * ${visibleText(r.note)}`), "");
+  if (o?.legacy) {
+    out.push("Legacy runs:");
+    for (const r of o.legacy.runs.slice(0, 50)) out.push(`  * ${visibleText(r.note)}`);
+    out.push("");
+  }
   if (data.listed.length === 0 && data.notListed === 0) {
     out.push("Diagnostics: none, every check passed.");
     return out.join("\n");

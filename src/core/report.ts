@@ -21,17 +21,17 @@ function containerSection(o: NonNullable<ReportInput["opened"]>): string[] {
   const fields = o.container?.fields ?? [];
   if (fields.length > 0) {
     const shown = fields.slice(0, 64);
-    out.push(
-      `## Container fields (${o.format})`,
-      "",
-      "| field | bytes | value |",
-      "|---|---|---|",
-      ...shown.map((f) => `| ${mdText(f.name)} | ${hex(f.start)}..${hex(f.end)} | ${mdText(f.value.length > 80 ? f.value.slice(0, 77) + "…" : f.value)} |`),
-    );
+    out.push(`## Container fields (${o.format})`, "", "| field | bytes | value |", "|---|---|---|");
+    for (const f of shown)
+      out.push(`| ${mdText(f.name)} | ${hex(f.start)}..${hex(f.end)} | ${mdText(f.value.length > 80 ? f.value.slice(0, 77) + "…" : f.value)} |`);
     if (fields.length > shown.length) out.push("", `${fields.length - shown.length} more fields are left out.`);
     out.push("");
   }
-  if (o.legacy) out.push("## Legacy runs", "", ...o.legacy.runs.slice(0, 50).map((r) => `- ${mdText(r.note)}`), "");
+  if (o.legacy) {
+    out.push("## Legacy runs", "");
+    for (const r of o.legacy.runs.slice(0, 50)) out.push(`- ${mdText(r.note)}`);
+    out.push("");
+  }
   return out;
 }
 
@@ -66,7 +66,7 @@ export function renderMarkdownReport(analysis: Analysis, bytes: ReportSource, in
   out.push("");
   if (info.image) out.push(`![${mdText(info.image.caption)}](${mdUrl(info.image.src)})`, "");
 
-  if (info.opened) out.push(...containerSection(info.opened));
+  if (info.opened) for (const line of containerSection(info.opened)) out.push(line);
   out.push("## Diagnostics", "");
   if (data.listed.length === 0 && data.notListed === 0) {
     out.push("None: every check passed.", "");
@@ -89,9 +89,14 @@ export function renderMarkdownReport(analysis: Analysis, bytes: ReportSource, in
     // The summary line is our own text only: inside an HTML block, Markdown escapes would not apply.
     out.push("<details>", `<summary>${b.title.replace(/[<>&]/g, "")}</summary>`, "");
     if (b.header.length > 0) {
-      out.push("| field | offset | value |", "|---|---:|---|", ...b.header.map(([name, offset, value]) => `| ${name} | ${offset} | ${cell(value)} |`), "");
+      out.push("| field | offset | value |", "|---|---:|---|");
+      for (const [name, offset, value] of b.header) out.push(`| ${name} | ${offset} | ${cell(value)} |`);
+      out.push("");
     }
-    if (b.frameNotes.length > 0) out.push(...b.frameNotes.map((n) => `- ${mdText(n)}`), "");
+    if (b.frameNotes.length > 0) {
+      for (const n of b.frameNotes) out.push(`- ${mdText(n)}`);
+      out.push("");
+    }
     for (const f of b.findings) {
       const d = f.diagnostic;
       out.push(

@@ -279,8 +279,10 @@ export function emitBatchLengthTooSmall(emit: Emit, pos: number, batch: number, 
   );
 }
 
-/** batch_length runs `past` bytes beyond the input. */
-export function emitBatchTruncated(emit: Emit, pos: number, batch: number, batchLength: bigint, past: number): void {
+/** batch_length runs beyond the input of `size` bytes: by how much, exactly. */
+export function emitBatchTruncated(emit: Emit, pos: number, batch: number, batchLength: bigint, size: number): void {
+  // In bigint: a batch_length near 2^64 runs past the end by more than a double holds exactly.
+  const past = BigInt(pos) + batchLength - BigInt(size);
   const f = BATCH_FIELD.batch_length;
   emit(
     "batch-truncated",

@@ -67,7 +67,11 @@ export const DIAGNOSTIC_TABLE = [
   { code: "partition-empty-segment", severity: "error", summary: "an empty segment that is not the last (the server refuses the partition)" },
   { code: "partition-no-segments", severity: "error", summary: "a directory read as a partition holds no segment (.log) file" },
   { code: "poll-count-mismatch", severity: "error", summary: "a poll reply's count differs from the sum of its records' message_count" },
-  { code: "poll-partition-mismatch", severity: "error", summary: "a poll record's partition_id differs from the prefix's" },
+  {
+    code: "poll-partition-mismatch",
+    severity: "warning",
+    summary: "a poll record's partition_id differs from the prefix's (a server never sends it; Iggy accepts it)",
+  },
   { code: "send-metadata-invalid", severity: "error", summary: "the SendMessages metadata does not parse or does not consume exactly metadata_length" },
   { code: "send-count-mismatch", severity: "error", summary: "messages_count differs from the batch's message_count, or is 0" },
   { code: "send-batch-not-at-end", severity: "error", summary: "the SendMessages batch does not end exactly at the body end" },

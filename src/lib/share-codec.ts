@@ -55,6 +55,7 @@ export const SHARE_PREFIX = "#iggy1.";
 
 const toBase64Url = (bytes: Uint8Array): string => {
   let binary = "";
+  // eslint-disable-next-line no-restricted-syntax -- 32 Ki bytes at a time, bounded by the loop
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 };
@@ -93,7 +94,11 @@ const STEP_CHARS = 4096;
 // Deflate never expands input by more than a few bytes per 64 KiB block; a longer fragment is refused unread.
 const maxFragmentChars = (cap: number): number => Math.ceil(((cap * 1.01 + 1024) * 4) / 3) + SHARE_PREFIX.length;
 // The envelope ids of links made before formats existed, as the format names they stand for.
-const OLD_ENVELOPES: Readonly<Record<string, string>> = { "poll-reply": "poll-reply", "replicated-record": "prepare" };
+// A Map, not an object: "__proto__" or "constructor" in a crafted link must find nothing.
+const OLD_ENVELOPES: ReadonlyMap<string, string> = new Map([
+  ["poll-reply", "poll-reply"],
+  ["replicated-record", "prepare"],
+]);
 
 class TooLarge extends Error {}
 
@@ -142,12 +147,15 @@ export function decodeShareResult(fragment: string, maxBytes = MAX_SHARED_BYTES)
       p?: unknown;
     } | null;
     if (meta === null || typeof meta !== "object") return { ok: false, reason: "damaged" };
+    const bytes = raw.slice(4 + metaLength);
+    // A selection is kept only where it lies in the bytes: a crafted one is dropped, not selected.
+    const s = meta.s;
     const sel =
-      Array.isArray(meta.s) && meta.s.length === 2 && meta.s.every((v) => Number.isSafeInteger(v))
-        ? { start: meta.s[0] as number, end: meta.s[1] as number }
+      Array.isArray(s) && s.length === 2 && Number.isSafeInteger(s[0]) && Number.isSafeInteger(s[1]) && 0 <= s[0] && s[0] <= s[1] && s[1] <= bytes.length
+        ? { start: s[0] as number, end: s[1] as number }
         : null;
-    const shared = { name: typeof meta.n === "string" ? meta.n : "shared input", bytes: raw.slice(4 + metaLength), selection: sel, ...readProvenance(meta) };
-    const format = typeof meta.f === "string" ? meta.f : typeof meta.e === "string" ? OLD_ENVELOPES[meta.e] : undefined;
+    const shared = { name: typeof meta.n === "string" ? meta.n : "shared input", bytes, selection: sel, ...readProvenance(meta) };
+    const format = typeof meta.f === "string" ? meta.f : typeof meta.e === "string" ? OLD_ENVELOPES.get(meta.e) : undefined;
     return { ok: true, state: format ? { ...shared, format } : shared };
   } catch (err) {
     return { ok: false, reason: err instanceof TooLarge ? "too-large" : "damaged" };

@@ -15,6 +15,7 @@ export function throttleProgress<Rest extends unknown[] = []>(
     const t = now();
     if (done < total && t - last < everyMs) return;
     last = t;
+    // eslint-disable-next-line no-restricted-syntax -- forwards its caller's few arguments
     report(done, total, ...rest);
   };
 }

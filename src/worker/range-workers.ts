@@ -263,7 +263,7 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
       const rest: Promise<RangeResult>[] = [];
       done = reached[k] as number;
       await readSpan({ start: reached[k] as number, end: size, firstBatch: batches }, rest);
-      kept.push(...(await Promise.all(rest)));
+      for (const r of await Promise.all(rest)) kept.push(r);
       break;
     }
     return mergeRanges(size, kept, walk.maxDiagnostics, dropFinding, dispose);

@@ -1,7 +1,8 @@
 /**
  * An index file's entries read in place: the file's own 24-byte records are the columns, so an index
  * of millions of entries (one per single-message batch) costs its bytes, not an object of three bigints
- * per entry; `at(i)` makes an IndexEntry when a view shows one.
+ * per entry; `at(i)` makes an IndexEntry when a view shows one. A host that cannot hold the file
+ * (the CLI on a 1 GiB index) reads it a page at a time instead (IndexEntries.paged).
  */
 import { INDEX_ENTRY_FIELDS, INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
 
@@ -23,27 +24,75 @@ export interface IndexEntry {
   readonly position: bigint;
 }
 
+/** Reads up to `into.length` bytes of the index file from byte `position` into `into`; returns how many it read. */
+export type IndexPageReader = (into: Uint8Array, position: number) => number;
+
+/** Entries per page of a paged index: 1 MiB of whole entries. */
+const PAGE_ENTRIES = Math.floor((1 << 20) / INDEX_ENTRY_SIZE);
+
 /** The whole entries of an index file, in file order. */
 export class IndexEntries implements Iterable<IndexEntry> {
   /** No entries. */
-  static readonly EMPTY = new IndexEntries(new Uint8Array(0));
+  static readonly EMPTY = new IndexEntries(new Uint8Array(0), 0);
 
-  private readonly view: DataView;
+  private view: DataView;
+  /** The first entry `view` holds (0 unless paged). */
+  private pageFirst = 0;
+  /** Entries `view` holds. */
+  private pageCount: number;
   /** Number of whole entries. */
   readonly length: number;
 
   /** The entries of an index file's bytes; a trailing partial entry is left out, as the server does (no copy). */
   static of(bytes: Uint8Array): IndexEntries {
     const whole = bytes.length - (bytes.length % INDEX_ENTRY_SIZE);
-    return whole === 0 ? IndexEntries.EMPTY : new IndexEntries(bytes.subarray(0, whole));
+    return whole === 0 && bytes.length === 0 ? IndexEntries.EMPTY : new IndexEntries(bytes.subarray(0, whole), bytes.length);
+  }
+
+  /** The entries of a `fileSize`-byte index file read 1 MiB at a time through `read` (one page held): memory flat whatever its size. */
+  static paged(fileSize: number, read: IndexPageReader): IndexEntries {
+    return new IndexEntries(new Uint8Array(0), fileSize, read);
   }
 
   private constructor(
-    /** The whole entries' bytes: what crosses between threads (IndexEntries.of wraps them again). */
-    readonly bytes: Uint8Array,
+    private readonly whole: Uint8Array,
+    /** The index file's size in bytes, a trailing partial entry included. */
+    readonly fileSize: number,
+    private readonly read?: IndexPageReader,
   ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.length = bytes.length / INDEX_ENTRY_SIZE;
+    this.view = new DataView(whole.buffer, whole.byteOffset, whole.byteLength);
+    this.length = Math.floor((read ? fileSize : whole.length) / INDEX_ENTRY_SIZE);
+    this.pageCount = read ? 0 : this.length;
+  }
+
+  /** The whole entries' bytes: what crosses between threads (IndexEntries.of wraps them again). A paged index has none in memory. */
+  get bytes(): Uint8Array {
+    if (this.read) throw new Error("a paged index is not held in memory");
+    return this.whole;
+  }
+
+  /** Where entry i lies in `view`, loading its page first when paged. */
+  private at24(i: number): number {
+    if (i < this.pageFirst || i >= this.pageFirst + this.pageCount) this.load(i);
+    return (i - this.pageFirst) * INDEX_ENTRY_SIZE;
+  }
+
+  private load(i: number): void {
+    const read = this.read;
+    if (!read || i < 0 || i >= this.length) throw new RangeError(`index entry ${i} is not among ${this.length}`);
+    const first = i - (i % PAGE_ENTRIES);
+    const count = Math.min(PAGE_ENTRIES, this.length - first);
+    const page = new Uint8Array(count * INDEX_ENTRY_SIZE);
+    let got = 0;
+    while (got < page.length) {
+      const n = read(page.subarray(got), first * INDEX_ENTRY_SIZE + got);
+      if (n <= 0) break;
+      got += n;
+    }
+    // A file that shrank since it was measured reads as zeros past its new end, never as a throw mid-check.
+    this.view = new DataView(page.buffer);
+    this.pageFirst = first;
+    this.pageCount = count;
   }
 
   /** Byte position of entry i in the index file. */
@@ -53,17 +102,20 @@ export class IndexEntries implements Iterable<IndexEntry> {
 
   /** Entry i's offset (its batch's base_offset). */
   offset(i: number): bigint {
-    return this.view.getBigUint64(i * INDEX_ENTRY_SIZE + OFFSET_AT, true);
+    const at = this.at24(i); // first: it may load another page into view
+    return this.view.getBigUint64(at + OFFSET_AT, true);
   }
 
   /** Entry i's timestamp (its batch's base_timestamp). */
   timestamp(i: number): bigint {
-    return this.view.getBigUint64(i * INDEX_ENTRY_SIZE + TIMESTAMP_AT, true);
+    const at = this.at24(i); // first: it may load another page into view
+    return this.view.getBigUint64(at + TIMESTAMP_AT, true);
   }
 
   /** Entry i's position (its batch's byte offset in the .log). */
   position(i: number): bigint {
-    return this.view.getBigUint64(i * INDEX_ENTRY_SIZE + POSITION_AT, true);
+    const at = this.at24(i); // first: it may load another page into view
+    return this.view.getBigUint64(at + POSITION_AT, true);
   }
 
   /** Entry i as an object (a new one on every call), or undefined past the end; a negative i counts from the end. */

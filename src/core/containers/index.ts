@@ -56,8 +56,8 @@ export {
 } from "./detect.ts";
 export { segmentOf, segmentDropFinding, SEGMENT_DROPPED_CODES, type SegmentResult } from "./segment.ts";
 export { indexOpened, segmentOpened, type IndexLog } from "./opened.ts";
-export { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
-export { IndexEntries } from "./index-entries.ts";
+export { batchStartsOf, checkIndex, decodeIndexEntries } from "./index-file.ts";
+export { IndexEntries, type IndexPageReader } from "./index-entries.ts";
 export { sourceHeaderAt, memoryHeaderAt, analysisHeaderAt, type HeaderAt } from "./walk.ts";
 export { legacyToSegment } from "./legacy.ts";
 export {

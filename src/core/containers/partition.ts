@@ -8,8 +8,9 @@ import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { startOffsetOfName } from "../../format/containers/segment.ts";
 import { SEVERITY_OF, type Diagnostic } from "../../format/diagnostics.ts";
 import type { Summary } from "../model.ts";
-import { batchStartsOf, checkIndexAlone, crossCheckIndex, decodeIndexEntries } from "./index-file.ts";
-import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
+import { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
+import { Findings, mergeFindings } from "./merge.ts";
+import { indexOpened } from "./opened.ts";
 import { openSegment, type SegmentResult } from "./segment.ts";
 import type { OpenedInput, RecoveryVerdict } from "./types.ts";
 import { IndexEntries } from "./index-entries.ts";
@@ -21,6 +22,10 @@ export interface PartitionSource {
   readonly name: string;
   readonly size: number;
   read(): Promise<Uint8Array>;
+  /** Why this entry is no regular file (a FIFO, a directory, a symlink loop…), when it is not: it is skipped for that reason. */
+  readonly notAFile?: string;
+  /** An index file's entries read a page at a time instead of whole (the CLI), so a huge index costs no memory; an index then reaches onFile with empty bytes. */
+  readonly pagedEntries?: () => IndexEntries;
 }
 
 /** Limits and the per-file hook of openPartition. */
@@ -101,6 +106,7 @@ function planOf(sources: readonly PartitionSource[], max: number): { plans: Plan
   const plans = sources.map((source): Plan => {
     const n = source.name;
     const start = startOffsetOfName(n);
+    if (source.notAFile) return { source, start, kind: "skip", why: source.notAFile };
     if (n.endsWith(".staging")) return { source, start, kind: "skip", why: "a .staging scratch file (deleted at boot)" };
     if (start === null || n.includes("/"))
       return {
@@ -150,6 +156,19 @@ export async function openPartition(sources: readonly PartitionSource[], options
     files.push(file);
     await options.onSkip?.(file);
   };
+  /** An index file's entries and the bytes onFile gets (empty when paged), or why it is unreadable. */
+  const readIndex = async (p: Plan): Promise<{ entries: IndexEntries; bytes: Uint8Array } | string> => {
+    const paged = p.source.pagedEntries;
+    if (paged) {
+      try {
+        return { entries: paged(), bytes: new Uint8Array(0) };
+      } catch (err) {
+        return `unreadable: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+    const bytes = await read(p);
+    return typeof bytes === "string" ? bytes : { entries: decodeIndexEntries(bytes), bytes };
+  };
   const read = async (p: Plan): Promise<Uint8Array | string> => {
     try {
       return await p.source.read();
@@ -167,29 +186,29 @@ export async function openPartition(sources: readonly PartitionSource[], options
     }
     if (p.kind === "index") {
       // Reached only for an index whose .log is absent or skipped: an orphan, deleted at boot.
-      const bytes = await read(p);
-      if (typeof bytes === "string") {
-        await skip(p, bytes);
+      const got = await readIndex(p);
+      if (typeof got === "string") {
+        await skip(p, got);
         continue;
       }
-      const entries = decodeIndexEntries(bytes);
+      const { entries, bytes } = got;
       const f = new Findings();
       const orphan = !logs.has(name.slice(0, -6));
-      if (orphan) f.add("index-orphan", 0, bytes.length, `${name} has no ${name.slice(0, -6)}.log beside it; the server deletes it at boot`);
+      if (orphan) f.add("index-orphan", 0, entries.fileSize, `${name} has no ${name.slice(0, -6)}.log beside it; the server deletes it at boot`);
       const why = orphan ? "auto: an .index without its .log in a partition directory" : "auto: the file name ends in .index (its .log was skipped)";
-      await record(name, bytes.length, "index", indexOpened(bytes, entries, [...checkIndexAlone(bytes, entries), ...f.list], why), bytes);
+      await record(name, entries.fileSize, "index", indexOpened(entries, why, undefined, f.list), bytes);
       continue;
     }
     const stem = name.slice(0, -4);
     const indexPlan = indexByStem.get(stem);
     let indexBytes: Uint8Array | null = null;
+    let entries = IndexEntries.EMPTY;
     if (indexPlan) {
       done.add(indexPlan.source.name);
-      const got = await read(indexPlan);
+      const got = await readIndex(indexPlan);
       if (typeof got === "string") await skip(indexPlan, got);
-      else indexBytes = got;
+      else ({ entries, bytes: indexBytes } = got);
     }
-    const entries = indexBytes ? decodeIndexEntries(indexBytes) : IndexEntries.EMPTY;
     const streamed = options.streamSegment ? await options.streamSegment(p.source, entries) : null;
     const bytes = streamed === null ? await read(p) : typeof streamed === "string" ? streamed : new Uint8Array(0);
     if (typeof bytes === "string") {
@@ -197,9 +216,9 @@ export async function openPartition(sources: readonly PartitionSource[], options
       if (indexBytes && indexPlan) {
         await record(
           indexPlan.source.name,
-          indexBytes.length,
+          entries.fileSize,
           "index",
-          indexOpened(indexBytes, entries, checkIndexAlone(indexBytes, entries), "auto: the file name ends in .index (its .log could not be read)"),
+          indexOpened(entries, "auto: the file name ends in .index (its .log could not be read)"),
           indexBytes,
         );
       }
@@ -271,14 +290,9 @@ export async function openPartition(sources: readonly PartitionSource[], options
       const starts = batchStartsOf(seg.analysis);
       index = await record(
         indexPlan.source.name,
-        indexBytes.length,
+        entries.fileSize,
         "index",
-        indexOpened(
-          indexBytes,
-          entries,
-          [...checkIndexAlone(indexBytes, entries), ...crossCheckIndex(entries, size, starts, name)],
-          `auto: the file name ends in .index; cross-checked against ${name}`,
-        ),
+        indexOpened(entries, "auto: the file name ends in .index", { name, size, starts }),
         indexBytes,
       );
     }
@@ -302,16 +316,4 @@ export async function openPartition(sources: readonly PartitionSource[], options
   const verdict = refusals.length > 0 ? "refused" : "ok";
   const outcome = partitionOutcome(segments, refusals);
   return { files, segments, diagnostics, summary, verdict, outcome, sentence: outcome.sentence };
-}
-
-function indexOpened(bytes: Uint8Array, entries: ReturnType<typeof decodeIndexEntries>, findings: Diagnostic[], detectedBy: string): OpenedInput {
-  return {
-    format: "index",
-    detectedBy,
-    analysis: mergeFindings(emptyAnalysis(bytes.length), findings),
-    container: { format: "index", start: 0, end: bytes.length, fields: [] },
-    recovery: null,
-    entries,
-    legacy: null,
-  };
 }

@@ -65,3 +65,15 @@ describe("container samples", () => {
     });
   }
 });
+
+describe("poll records of another partition", () => {
+  it("are a warning, not an error: Iggy's decoders accept them and upstream's own test replies carry them (containers.md)", () => {
+    const s = CONTAINER_SAMPLES.find((x) => x.id === "poll-partition-mismatch")!;
+    const [file] = s.build(xxh);
+    const a = openInputWith(xxh, file!.bytes, { name: file!.name, format: "poll-reply" }).analysis;
+    const found = a.diagnostics.filter((d) => d.code === "poll-partition-mismatch");
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((d) => d.severity === "warning")).toBe(true);
+    expect(a.summary.errors).toBe(0);
+  });
+});

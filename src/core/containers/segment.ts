@@ -16,6 +16,15 @@ export interface SegmentResult {
   readonly recovery: RecoveryVerdict;
   /** The start offset its name gives, or null for a name that is not `{digits}.log`. */
   readonly startOffset: bigint | null;
+  /** Why the name check could not be made though the name is digits (above u64), or null. */
+  readonly nameNote?: string | null;
+}
+
+/** Why a `{digits}.log` name gives no start offset to check (its number is above u64), or null. */
+export function nameCheckImpossible(name: string): string | null {
+  const m = /(?:^|[\\/])(\d{1,20})\.(?:log|index)$/.exec(name);
+  if (!m || startOffsetOfName(name) !== null) return null;
+  return `the name's start offset ${BigInt(m[1] as string)} is above u64's 18446744073709551615, so the segment-name check cannot be made`;
 }
 
 /** Batch findings a segment replaces: its offset chain is segment-offset-gap's, an error (containers.md, last paragraph). */
@@ -70,5 +79,5 @@ export function segmentOf(raw: Analysis, headerAt: HeaderAt, name: string, entri
   }
   const recovery = recoverSegmentFrom(headerAt, raw, startOffset, entries);
   if (recovery.stopsAt !== null) f.add("recovery-stops", recovery.stopsAt, raw.size, recovery.sentence);
-  return { analysis: mergeFindings(raw, f.list), recovery, startOffset };
+  return { analysis: mergeFindings(raw, f.list), recovery, startOffset, nameNote: nameCheckImpossible(name) };
 }

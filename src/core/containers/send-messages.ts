@@ -119,12 +119,17 @@ export function parseSendMetadata(bytes: Uint8Array, base: number): Metadata {
   if (metaEnd - p < 4)
     return {
       fields,
-      fault: { start: p, end: metaEnd > p ? metaEnd : base + 4, message: `messages_count needs 4 bytes, ${metaEnd - p} of metadata_length are left` },
+      // With nothing left, the fault is metadata_length's (as part()'s): p may lie past its field.
+      fault: {
+        start: metaEnd > p ? p : base,
+        end: metaEnd > p ? metaEnd : base + 4,
+        message: `messages_count needs 4 bytes, ${Math.max(0, metaEnd - p)} of metadata_length are left`,
+      },
       messagesCount: null,
       countAt: -1,
       batchStart,
     };
-  fields.push(...placeFields(bytes, SEND_MESSAGES_COUNT_FIELDS, p));
+  for (const field of placeFields(bytes, SEND_MESSAGES_COUNT_FIELDS, p)) fields.push(field);
   const messagesCount = r.u32(p);
   const countAt = p;
   p += 4;

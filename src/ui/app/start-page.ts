@@ -38,8 +38,12 @@ export async function openShareFragment(fragment: string): Promise<ShareOpen> {
   // A redacted copy or a part says so on the page, and the share panel's report repeats it.
   const note = provenanceNote(shared);
   provenanceStore.set(note ? { name: shared.name, size: bytes.length, redacted: shared.redacted, part: shared.part } : null);
-  const shown = await loadInput(shared.name, bytes, note, undefined, { format: formatOfAlias(shared.format) ?? "auto" });
+  const format = formatOfAlias(shared.format);
+  const shown = await loadInput(shared.name, bytes, note, undefined, { format: format ?? "auto" });
   if (shown && shared.selection) selectRange(shared.selection.start, shared.selection.end, "link");
+  // Said after loading, which clears earlier messages: a link naming no format opens auto-detected, and says so.
+  if (shown && shared.format !== undefined && format === null)
+    reportInputProblem(`the share link names an unknown format ${JSON.stringify(shared.format.slice(0, 40))}; it was opened with auto-detect`);
   return "opened";
 }
 

@@ -34,3 +34,9 @@ describe("partition files", () => {
     expect(partitionLabel(6)).toBe("partition (6 files)");
   });
 });
+
+describe("formatOfAlias and names from input", () => {
+  test("finds nothing for prototype names (a crafted share link's format)", () => {
+    for (const name of ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf"]) expect(formatOfAlias(name), name).toBeNull();
+  });
+});

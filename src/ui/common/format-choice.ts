@@ -14,13 +14,18 @@ export const FORMAT_OPTIONS: readonly FormatOption[] = [
 ];
 
 // The envelope ids of "Input starts with" (before issue 8) and the CLI's --envelope names.
-const ALIASES: Readonly<Record<string, FormatName>> = { none: "batches", "replicated-record": "prepare", "poll-reply": "poll-reply" };
+// A Map, not an object: a name from a link ("__proto__", "constructor") must find nothing.
+const ALIASES: ReadonlyMap<string, FormatName> = new Map([
+  ["none", "batches"],
+  ["replicated-record", "prepare"],
+  ["poll-reply", "poll-reply"],
+]);
 
 /** The format a name or an old envelope id stands for, or null for anything else. */
 export function formatOfAlias(id: string | null | undefined): FormatChoice | null {
-  if (!id) return null;
+  if (typeof id !== "string" || !id) return null;
   if (id === "auto" || (FORMAT_NAMES as readonly string[]).includes(id)) return id as FormatChoice;
-  return ALIASES[id] ?? null;
+  return ALIASES.get(id) ?? null;
 }
 
 /** The line beside the status, e.g. "format: SendMessages body (auto: metadata parses, …)". */

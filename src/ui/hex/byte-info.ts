@@ -271,7 +271,7 @@ export function describeByte(
     label: "Field",
     value: `${hit.start}..${hit.end} · ${hit.spec ? `${hit.spec.type}, ${plural(hit.spec.size, "byte")}` : `bytes, ${plural(size, "byte")}`}`,
   });
-  rows.push(...valueRows(analysis, bytes, hit));
+  for (const row of valueRows(analysis, bytes, hit)) rows.push(row);
   return {
     hit,
     name: hit.container?.name ?? kind.name,

@@ -132,7 +132,7 @@ export class RowCache {
     const edges = new Uint8Array(n);
     const problems = new Uint8Array(n);
     const needed = peekRanges(this.source, kindNeeds(this.analysis, start, end));
-    this.lastMissing.push(...needed.missing);
+    for (const m of needed.missing) this.lastMissing.push(m);
     const exact = needed.missing.length === 0;
     fillKinds(this.analysis, needed.windows, start, end, kinds, edges);
     this.overlayContainer(start, end, kinds);

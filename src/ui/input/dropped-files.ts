@@ -25,7 +25,7 @@ async function entriesOf(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry
   for (;;) {
     const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
     if (batch.length === 0) return all;
-    all.push(...batch);
+    for (const entry of batch) all.push(entry);
   }
 }
 
