@@ -25,7 +25,6 @@ import { terminalText } from "../src/lib/text-escape.ts";
 import { companionPath, streamSegment } from "./stream-containers.ts";
 import { findingsVerdict, verdictOf } from "../src/core/verdict.ts";
 import { pagedIndexFile } from "./file-source.ts";
-import { plural } from "../src/format/values.ts";
 
 /** A usage or I/O problem: exit 2 with the message on stderr. */
 export class CliProblem extends Error {

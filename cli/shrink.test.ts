@@ -13,7 +13,7 @@ import { InputShrank, type ByteSource } from "../src/core/range-walk.ts";
 import { RangeCutter } from "../src/core/range-cuts.ts";
 import type { RangePlan } from "../src/core/stream-analyze.ts";
 import { encodeBatch, concat } from "../src/core/encode.ts";
-import { loadHashWasmXxh3 } from "../src/checksum/xxh3.ts";
+import { loadHashWasmXxh3 } from "../test/reference-walk.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import { fileSource } from "./file-source.ts";
 import { RangePool } from "./range-pool.ts";
