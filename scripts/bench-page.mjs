@@ -479,7 +479,7 @@ function printSustained(small, big, smallKeys, bigKeys, smallMiB, bigMiB) {
   console.log(`            ${smallMiB} MiB: ${small.map(one).join(" · ")}`);
   console.log(`            ${bigMiB} MiB: ${big.map(one).join(" · ")}`);
   const ratios = big.map((r, i) => r.median / small[i].median);
-  const worst = ratios.indexOf(Math.max(...ratios));
+  const worst = ratios.indexOf(ratios.reduce((a, b) => Math.max(a, b), -Infinity));
   console.log(
     `            ratio ${bigMiB} MiB / ${smallMiB} MiB per step ${ratios.map((x) => `${x.toFixed(2)}×`).join(" / ")}; worst ${big[worst].px} px: ${fmtMs(big[worst].median)} against ${fmtMs(small[worst].median)}`,
   );

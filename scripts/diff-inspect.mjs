@@ -32,7 +32,7 @@ function inputs(dir) {
   if (names.some((n) => n.endsWith(".log"))) out.push(dir);
   for (const n of names) {
     const p = join(dir, n);
-    if (statSync(p).isDirectory()) out.push(...inputs(p));
+    if (statSync(p).isDirectory()) for (const q of inputs(p)) out.push(q);
     else out.push(p);
   }
   return out;

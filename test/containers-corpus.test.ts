@@ -140,7 +140,7 @@ describe("partition directories through inspect DIR", () => {
     expect(r.stdout).toMatch(/^.*chain-gap: format: Partition directory \[partition\]/);
     expect(r.stdout).toContain("format: Segment file (.log) [segment] (auto: the file name ends in .log");
     expect(r.stdout).toContain("format: Index file (.index) [index]");
-    expect(r.stdout).toMatch(/verdict: REFUSED: The server would refuse this partition at boot: 00000000000000001965\.log starts at 1965/);
+    expect(r.stdout).toMatch(/verdict: server refuses it at boot \(00000000000000001965\.log starts at 1965 .*\); findings: 1 error, 0 warnings/);
   });
 });
 

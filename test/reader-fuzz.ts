@@ -227,10 +227,16 @@ function partitionFuzzer(xxh: Xxh3, seed: number, rand: () => number): { next(i:
             for (const k of Object.keys(summed) as (keyof typeof summed)[]) summed[k] += opened.analysis.summary[k];
           },
         });
+        // Findings about the directory itself (partition-no-segments) name it as "." and belong to no file.
+        for (const d of result.diagnostics) if (d.file === ".") summed[d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "infos"]++;
         for (const k of Object.keys(summed) as (keyof typeof summed)[])
           if (result.summary[k] !== summed[k]) problems.push(`partition summary ${k} ${result.summary[k]}, files sum to ${summed[k]}`);
         if (result.files.length !== unique.length) problems.push(`${result.files.length} files listed of ${unique.length}`);
         for (const d of result.diagnostics) {
+          if (d.file === ".") {
+            if (d.code !== "partition-no-segments") problems.push(`${d.code} names the directory, not a file`);
+            continue;
+          }
           const fileSize = sizes.get(d.file);
           if (fileSize === undefined) problems.push(`a diagnostic names file ${d.file}, not in the directory`);
           else if (!(0 <= d.start && d.start <= d.end && d.end <= fileSize)) problems.push(`${d.file}: ${d.code} ${d.start}..${d.end} outside 0..${fileSize}`);

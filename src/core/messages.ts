@@ -8,6 +8,7 @@ import { decodeUserHeaders } from "../format/user-headers.ts";
 import { hex128 } from "../format/values.ts";
 import { frameEnd } from "./frame-columns.ts";
 import type { Analysis } from "./model.ts";
+import { toBase64 } from "../lib/byte-formats.ts";
 
 /** One message as `iggy-batch messages` lists it. */
 export interface MessageRecord {
@@ -81,11 +82,6 @@ export function* messagesOf(analysis: Analysis, bytes: Uint8Array, file: string 
 export type PayloadMode = "text" | "hex" | "base64";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-const toBase64 = (b: Uint8Array): string => {
-  let s = "";
-  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
-  return btoa(s);
-};
 
 /** A payload as text (valid UTF-8), else base64; hex and base64 when forced. */
 export function payloadText(payload: Uint8Array, mode: PayloadMode): string {

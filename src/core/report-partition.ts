@@ -10,6 +10,7 @@ import { mdFence, mdText, mdUrl, visibleText } from "./markdown.ts";
 import { annotatedExcerpt, helpMarkdown, helpTextLines, type ReportSource } from "./report-data.ts";
 import { summarySentence } from "./summary-text.ts";
 import { findingsVerdict, verdictOf, type Verdict } from "./verdict.ts";
+import { pushAll } from "../lib/push-all.ts";
 
 /** What the host knows about the partition besides its result. */
 export interface PartitionReportInput {
@@ -117,13 +118,11 @@ export function renderPartitionMarkdown(input: PartitionReportInput): string {
   out.push("");
   for (const e of c.excerpts) {
     const d = e.finding;
-    out.push(
-      `### ${e.number}. \`${d.code}\` (${d.severity}) in ${mdText(d.file)} at ${range(d)}`,
-      "",
-      mdText(d.message),
-      "",
-      ...helpMarkdown(d.code, null, mdText),
-      "",
+    pushAll(
+      out,
+      [`### ${e.number}. \`${d.code}\` (${d.severity}) in ${mdText(d.file)} at ${range(d)}`, "", mdText(d.message), ""],
+      helpMarkdown(d.code, null, mdText),
+      [""],
     );
     if (e.excerpt !== null) out.push(mdFence(e.excerpt), "");
   }
@@ -138,7 +137,7 @@ export function renderPartitionText(input: PartitionReportInput): string {
   const title = `Iggy partition report: ${visibleText(input.name)}`;
   const out: string[] = [title, "=".repeat(Math.min(72, title.length)), ""];
   out.push(`Server:   ${v.server ? visibleText(v.server.sentence) : "no server outcome"}`, `Findings: ${v.findings.words}`, "");
-  const width = Math.max(...c.facts.map(([l]) => l.length), "share link".length);
+  const width = c.facts.reduce((w, [l]) => Math.max(w, l.length), "share link".length);
   for (const [label, value] of c.facts) out.push(`${label.padEnd(width)}  ${visibleText(value)}`);
   if (input.shareLink) out.push(`${"share link".padEnd(width)}  ${visibleText(input.shareLink.url)} (${input.shareLink.carries})`);
   if (input.image) out.push("", ATTACH(visibleText(input.image.src)));
@@ -161,12 +160,16 @@ export function renderPartitionText(input: PartitionReportInput): string {
   if (c.notListed > 0) out.push(`  ${c.notListed} more findings are not listed (iggy-batch inspect DIR --json lists every one).`);
   for (const e of c.excerpts) {
     const d = e.finding;
-    out.push(
-      "",
-      `  ${e.number}. ${d.code} (${d.severity}) in ${visibleText(d.file)} at ${range(d)}: ${visibleText(d.message)}`,
-      ...helpTextLines(d.code, null),
+    pushAll(
+      out,
+      ["", `  ${e.number}. ${d.code} (${d.severity}) in ${visibleText(d.file)} at ${range(d)}: ${visibleText(d.message)}`],
+      helpTextLines(d.code, null),
     );
-    if (e.excerpt !== null) out.push(...e.excerpt.split("\n").map((l) => "    " + l));
+    if (e.excerpt !== null)
+      pushAll(
+        out,
+        e.excerpt.split("\n").map((l) => "    " + l),
+      );
   }
   return out.join("\n");
 }

@@ -2,6 +2,7 @@
 import type { Analysis } from "./model.ts";
 import { collectReport, helpTextLines, hex, type ReportInput, type ReportSource } from "./report-data.ts";
 import { visibleText } from "./markdown.ts";
+import { pushAll } from "../lib/push-all.ts";
 
 const indent = (text: string, by = "    ") =>
   text
@@ -56,11 +57,14 @@ export function renderTextReport(analysis: Analysis, bytes: ReportSource, info: 
     if (b.header.length > 0) for (const [name, offset, value] of b.header) out.push(`  ${name.padEnd(17)} @${String(offset).padEnd(3)} ${value}`);
     for (const n of b.frameNotes) out.push(`  * ${visibleText(n)}`);
     for (const f of b.findings)
-      out.push(
-        "",
-        `  ${f.number}. ${f.diagnostic.code} (${f.diagnostic.severity}) at ${hex(f.diagnostic.start)}..${hex(f.diagnostic.end)}: ${visibleText(f.diagnostic.message)}`,
-        ...helpTextLines(f.diagnostic.code, f.suspect),
-        indent(f.excerpt),
+      pushAll(
+        out,
+        [
+          "",
+          `  ${f.number}. ${f.diagnostic.code} (${f.diagnostic.severity}) at ${hex(f.diagnostic.start)}..${hex(f.diagnostic.end)}: ${visibleText(f.diagnostic.message)}`,
+        ],
+        helpTextLines(f.diagnostic.code, f.suspect),
+        [indent(f.excerpt)],
       );
     if (b.findingsLeftOut > 0) out.push(`  (excerpts of ${b.findingsLeftOut} more findings of this batch left out)`);
   }

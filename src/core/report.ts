@@ -7,6 +7,7 @@
 import type { Analysis } from "./model.ts";
 import { collectReport, helpMarkdown, hex, type ReportInput, type ReportSource } from "./report-data.ts";
 import { mdFence, mdText, mdUrl } from "./markdown.ts";
+import { pushAll } from "../lib/push-all.ts";
 
 export { annotatedExcerpt, type ReportInput } from "./report-data.ts";
 
@@ -99,15 +100,11 @@ export function renderMarkdownReport(analysis: Analysis, bytes: ReportSource, in
     }
     for (const f of b.findings) {
       const d = f.diagnostic;
-      out.push(
-        `#### ${f.number}. \`${d.code}\` (${d.severity}) at ${hex(d.start)}..${hex(d.end)}`,
-        "",
-        mdText(d.message),
-        "",
-        ...helpMarkdown(d.code, f.suspect, mdText),
-        "",
-        mdFence(f.excerpt),
-        "",
+      pushAll(
+        out,
+        [`#### ${f.number}. \`${d.code}\` (${d.severity}) at ${hex(d.start)}..${hex(d.end)}`, "", mdText(d.message), ""],
+        helpMarkdown(d.code, f.suspect, mdText),
+        ["", mdFence(f.excerpt), ""],
       );
     }
     if (b.findingsLeftOut > 0) out.push(`Excerpts of ${b.findingsLeftOut} more findings of this batch are left out.`, "");

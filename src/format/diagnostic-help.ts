@@ -268,7 +268,7 @@ export const DIAGNOSTIC_HELP: { readonly [C in DiagnosticCode]: DiagnosticHelp }
     rule: "A reply answers the oldest unanswered request of its connection (or the one with its request number and operation).",
     server: "A server only replies to requests; an unmatched reply means the request was not seen.",
     causes: "A capture started after the request was sent, a gap that hid the request, or a client that pipelines requests.",
-    upstream: `${HEADER_RS} (ReplyHeader.request)`,
+    upstream: `${HEADER_RS} (ReplyHeader, request)`,
     spec: CAPTURE_SPEC,
   },
   "reply-status": {
@@ -289,7 +289,7 @@ export const DIAGNOSTIC_HELP: { readonly [C in DiagnosticCode]: DiagnosticHelp }
     rule: "Where nonzero, checksum is XXH3 over header bytes 16..256 and checksum_body XXH3 over the body.",
     server: "A replica rejects a message whose checksums do not verify (clients leave them zero).",
     causes: "Bytes changed in transit or in memory, or a sender that computed the checksum before its last edit of the message.",
-    upstream: `${HEADER_RS} (lines 80-132)`,
+    upstream: `${HEADER_RS} (checksum, checksum_body)`,
     spec: CAPTURE_SPEC,
   },
   "partition-no-segments": {

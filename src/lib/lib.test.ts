@@ -58,7 +58,9 @@ describe("share link codec", () => {
         const fragment = encodeShareFragment({ name, bytes, selection });
         expect(fragment.startsWith(SHARE_PREFIX)).toBe(true);
         expect(/^[#A-Za-z0-9._-]+$/.test(fragment)).toBe(true);
-        expect(decodeShareFragment(fragment)).toEqual({ name, bytes, selection });
+        // A selection that reaches past the bytes cannot be shown: the decoder drops it.
+        const kept = selection && selection.end <= bytes.length ? selection : null;
+        expect(decodeShareFragment(fragment)).toEqual({ name, bytes, selection: kept });
       }),
       { numRuns: 100 },
     );

@@ -31,6 +31,7 @@ import type { ContainerField } from "../types.ts";
 
 /** The body kinds of contracts.md §1.2. */
 import type { BodyKind } from "./types.ts";
+import { pushAll } from "../../../lib/push-all.ts";
 
 export type { BodyKind } from "./types.ts";
 
@@ -151,7 +152,7 @@ function pollRequest(bytes: Uint8Array, base: number): Partial<MessageBody> | nu
   const topic = stream && identifier(bytes, stream.next, end, "topic_id", fields);
   if (!topic || topic.next + POLL_REQUEST_TAIL_SIZE !== end) return null;
   const tail = placeFields(bytes, POLL_REQUEST_TAIL_FIELDS, topic.next);
-  fields.push(...tail);
+  pushAll(fields, tail);
   const r = new ByteReader(bytes);
   const t = topic.next;
   const partition = bytes[t] === 1 ? ` partition ${r.u32(t + 1)}` : "";
@@ -195,7 +196,7 @@ function loginParts(bytes: Uint8Array, base: number, names: readonly [number, nu
   // The secret's value is the mask and its length, never its bytes.
   if (sLength) fields.push({ kind: "login.secret", name: label, start: sAt + 1, end: sAt + 1 + sLength, value: `${SECRET_MASK} (${sLength} bytes)` });
   const ctxLength = bytes.length - contextAt - 4;
-  fields.push(...placeFields(bytes, LOGIN_CONTEXT_FIELDS.slice(0, 1), contextAt));
+  pushAll(fields, placeFields(bytes, LOGIN_CONTEXT_FIELDS.slice(0, 1), contextAt));
   if (ctxLength > 0) fields.push(fieldAt(bytes, "login.context", "context", contextAt + 4, bytes.length));
   const user = withToken ? "a personal access token" : `user ${text(names[2]![0], names[2]![1])}`;
   const sdk = `${text(names[0]![0], names[0]![1])} ${text(names[1]![0], names[1]![1])}`;
@@ -215,7 +216,7 @@ function confirmations(bytes: Uint8Array, r: ByteReader): Partial<MessageBody> |
   const parts: string[] = [];
   for (let i = 0; i < count; i++) {
     const at = base + 4 + i * CONFIRMATION_SIZE;
-    fields.push(...placeFields(bytes, CONFIRMATION_FIELDS, at, `confirmation[${i}].`));
+    pushAll(fields, placeFields(bytes, CONFIRMATION_FIELDS, at, `confirmation[${i}].`));
     if (i < 3) parts.push(`stream ${r.u32(at)} topic ${r.u32(at + 4)} partition ${r.u32(at + 8)} base offset ${r.u64(at + 12)}`);
   }
   return { fields, detail: `${count} confirmation${count === 1 ? "" : "s"}${parts.length ? ": " + parts.join("; ") : ""}${count > 3 ? " …" : ""}` };
