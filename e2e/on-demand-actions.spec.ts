@@ -12,10 +12,12 @@ import path from "node:path";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { encodeBatch } from "../src/core/encode.ts";
 import type { Download, Page } from "@playwright/test";
-import { cell, CORPUS_DIR, expect, offsetsWith, openFile, openPage, parseSummary, runCli, statusLine, test, waitForIdle } from "./fixtures.ts";
+import { cell, CORPUS_DIR, expect, keepByteZero, offsetsWith, openFile, openPage, parseSummary, runCli, statusLine, test, waitForIdle } from "./fixtures.ts";
 
 const FILE = path.join(CORPUS_DIR, "19-segment-4-batch2-bad-frame.bin");
 const ON_DEMAND = "/?on-demand-from=0";
+// These compare a file read on demand with the same file in memory from byte 0: the first-problem jump (findings.spec.ts) stays off.
+test.beforeEach(async ({ page }) => keepByteZero(page));
 const box = (page: Page) => page.getByLabel("Go to or search");
 const says = (page: Page) => page.getByTestId("search-says");
 const results = (page: Page) => page.getByRole("list", { name: "Search results" });
