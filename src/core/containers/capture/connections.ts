@@ -4,7 +4,7 @@
  * and for those the two directions reassembled and cut into messages.
  */
 import type { TcpSegment } from "./link.ts";
-import { StreamReassembler, type StreamSink } from "./reassembly.ts";
+import { StreamReassembler, type Pending, type StreamSink } from "./reassembly.ts";
 import { CLIENT_COMMANDS, MessageCutter, SERVER_COMMANDS, plausibleHeader, type CutMessage } from "./cutter.ts";
 import { Pieces } from "./pieces.ts";
 import type { CaptureSource } from "./source.ts";
@@ -22,14 +22,8 @@ export interface ConnectionEvents {
   truncated(conn: TcpConnection, packet: { number: number; start: number; end: number; missing: number }): void;
 }
 
-interface Delivery {
-  offset: number;
-  bytes: Uint8Array | null;
-  length: number;
-  packet: number;
-  timeNs: bigint;
-  fileOffset: number;
-}
+/** What the reassembler delivers in order: the same shape it keeps pieces in. */
+type Delivery = Pending;
 
 /** One direction: its reassembler, and once the connection is Iggy, its cutter and file places. */
 class Direction implements StreamSink {

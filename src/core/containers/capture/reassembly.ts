@@ -16,7 +16,8 @@ export interface StreamSink {
   differs(offset: number, length: number, packet: number): void;
 }
 
-interface Pending {
+/** A stretch of one direction's stream: its bytes (or null where the snap length cut them), where it came from and when. */
+export interface Pending {
   offset: number;
   /** Null for bytes the snap length cut: known to exist, never seen. */
   bytes: Uint8Array | null;
