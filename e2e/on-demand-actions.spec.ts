@@ -181,7 +181,8 @@ test("edit mode on a file read on demand reads it into memory, says so, keeps th
   await expect(says(page)).toContainText("hit");
   const hits = await hitStarts(page);
   const mode = page.getByRole("checkbox", { name: /^Edit bytes/ });
-  await mode.check();
+  // Turning editing on reads the file into memory first, so the box is ticked only once that is done: click, then wait for it.
+  await mode.click();
   await expect(mode).toBeChecked();
   await expect(page.getByTestId("edit-resident")).toContainText("Read all 2,493 bytes of 19-segment-4-batch2-bad-frame.bin into memory to edit it.");
   await waitForIdle(page);

@@ -65,8 +65,17 @@ async function inspectorText(page: Page): Promise<string> {
   await expect(inspector(page).locator('[aria-busy="true"]')).toHaveCount(0);
   await expect(inspector(page).getByLabel("Frame facts")).toBeVisible();
   // Panels off screen skip rendering (content-visibility: auto), and innerText reads only what is rendered: read it where a person would.
-  await inspector(page).locator(".insp-scroll").scrollIntoViewIfNeeded();
-  return (await inspector(page).locator(".insp-scroll").innerText()).trim();
+  // The browser renders it a frame after the scroll, so read until the text is there.
+  const scroll = inspector(page).locator(".insp-scroll");
+  await scroll.scrollIntoViewIfNeeded();
+  let text = "";
+  await expect
+    .poll(async () => {
+      text = (await scroll.innerText()).trim();
+      return text.length;
+    })
+    .toBeGreaterThan(0);
+  return text;
 }
 
 async function selectBatch(page: Page, index: number): Promise<void> {
