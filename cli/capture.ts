@@ -24,7 +24,7 @@ import {
 import { FORMAT_TITLES, type FormatChoice } from "../src/core/containers/index.ts";
 import { iggyError } from "../src/format/iggy-errors.ts";
 import { plural } from "../src/format/values.ts";
-import { summarySentence } from "../src/core/summary-text.ts";
+import { summarySentence } from "../src/core/report/summary-text.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { readInputBytes, UsageError } from "./io.ts";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
-import { CONTAINER_SAMPLES } from "../src/core/containers/samples.ts";
+import { CONTAINER_SAMPLES } from "../src/core/samples/container-samples.ts";
 
 const BIN = new URL("../bin/iggy-batch.mjs", import.meta.url).pathname;
 import { runCli } from "./spawn-cli.test-util.ts";

@@ -17,13 +17,13 @@ import {
   type PartitionResult,
   type PartitionSource,
 } from "../src/core/containers/index.ts";
-import { summarySentence } from "../src/core/summary-text.ts";
-import { renderMarkdownReport } from "../src/core/report.ts";
+import { summarySentence } from "../src/core/report/summary-text.ts";
+import { renderMarkdownReport } from "../src/core/report/report.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { formatLine, openedTextChunks } from "./text-output.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { companionPath, streamSegment } from "./stream-containers.ts";
-import { findingsVerdict, verdictOf } from "../src/core/verdict.ts";
+import { findingsVerdict, verdictOf } from "../src/core/containers/verdict.ts";
 import { pagedIndexFile } from "./file-source.ts";
 
 /** A usage or I/O problem: exit 2 with the message on stderr. */

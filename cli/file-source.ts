@@ -1,6 +1,6 @@
 /** A ByteSource over an open file: positioned reads into the caller's buffer (e.g. the kernel's input area), no whole-file copy. */
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
-import { InputShrank, type ByteSource } from "../src/core/range-walk.ts";
+import { InputShrank, type ByteSource } from "../src/core/walk/range-walk.ts";
 import { IndexEntries } from "../src/core/containers/index-entries.ts";
 
 /** A ByteSource over an open file descriptor; a read that ends before the size measured at open throws InputShrank (the file was truncated meanwhile). */

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { allElements, parseXml } from "../test/xml-wellformed.ts";
-import { CONTAINER_SAMPLES } from "../src/core/containers/samples.ts";
+import { CONTAINER_SAMPLES } from "../src/core/samples/container-samples.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { runCli } from "./spawn-cli.test-util.ts";
 

@@ -2,20 +2,20 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, relative } from "node:path";
 import { fstatSync, openSync, readSync } from "node:fs";
-import { renderPartitionMarkdown, renderPartitionText } from "../src/core/report-partition.ts";
-import type { ReportBytes } from "../src/core/report-data.ts";
+import { renderPartitionMarkdown, renderPartitionText } from "../src/core/report/report-partition.ts";
+import type { ReportBytes } from "../src/core/report/report-data.ts";
 import { readInputBytes } from "./io.ts";
-import type { Analysis } from "../src/core/model.ts";
+import type { Analysis } from "../src/core/model/model.ts";
 import type { FormatChoice, OpenedInput } from "../src/core/containers/index.ts";
 import { loadXxh3, type Xxh3 } from "../src/checksum/xxh3.ts";
-import { fittingLink, LINK_CHAR_LIMIT } from "../src/core/share-fit.ts";
+import { fittingLink, LINK_CHAR_LIMIT } from "../src/core/report/share-fit.ts";
 import { encodeShareFragment } from "../src/lib/share-codec.ts";
-import { diagnosticDifferences, redactCopy, type RedactOptions } from "../src/core/redact.ts";
-import { defaultPictureRange, renderHexSvg } from "../src/core/render-svg.ts";
-import { renderLayoutSvg, type DiagramTarget } from "../src/core/render-diagram.ts";
-import { renderMarkdownReport, type ReportInput } from "../src/core/report.ts";
-import { renderTextReport } from "../src/core/report-text.ts";
-import { LIGHT_PALETTE } from "../src/core/palette.ts";
+import { diagnosticDifferences, redactCopy, type RedactOptions } from "../src/core/edit/redact.ts";
+import { defaultPictureRange, renderHexSvg } from "../src/core/report/render-svg.ts";
+import { renderLayoutSvg, type DiagramTarget } from "../src/core/report/render-diagram.ts";
+import { renderMarkdownReport, type ReportInput } from "../src/core/report/report.ts";
+import { renderTextReport } from "../src/core/report/report-text.ts";
+import { LIGHT_PALETTE } from "../src/core/view/palette.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { CliProblem, openDirectory, openFile } from "./containers.ts";
 import { hexOffset, plural } from "../src/format/values.ts";
@@ -231,7 +231,7 @@ function fileRanges(path: string): ReportBytes | null {
 const REOPEN_LIMIT = 256 << 20;
 
 /**
- * `report DIR`: the partition report (core/report-partition.ts), with the picture and the share link of the
+ * `report DIR`: the partition report (core/report/report-partition.ts), with the picture and the share link of the
  * file of the first finding that has bytes (a link carries one file), and the exit status of `inspect DIR`.
  */
 export async function reportDirectory(dir: string, choice: ReportChoice): Promise<{ report: string; svgFile?: { path: string; svg: string }; status: number }> {

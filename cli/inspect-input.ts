@@ -8,13 +8,13 @@ import { basename } from "node:path";
 import { detectByName, detectFormat, forcedDetection, sourceInput, type Detection, type FormatChoice, type OpenedInput } from "../src/core/containers/index.ts";
 import { openedJsonChunks } from "../src/core/containers/json.ts";
 import { openedTextChunks } from "./text-output.ts";
-import type { Analysis } from "../src/core/model.ts";
+import type { Analysis } from "../src/core/model/model.ts";
 import { fileSource } from "./file-source.ts";
 import { analyzeOpenFile, isUnreadable, startThreadsAhead, stopThreadsAhead } from "./stream-file.ts";
 import { openContainerStreamed } from "./stream-containers.ts";
-import { RangeCutter } from "../src/core/range-cuts.ts";
-import { STREAM_MIN_BYTES } from "../src/core/pool-policy.ts";
-import type { RangePlan } from "../src/core/stream-analyze.ts";
+import { RangeCutter } from "../src/core/walk/range-cuts.ts";
+import { STREAM_MIN_BYTES } from "../src/core/walk/pool-policy.ts";
+import type { RangePlan } from "../src/core/walk/stream-analyze.ts";
 
 export { threadsFor } from "./stream-file.ts";
 

@@ -1,5 +1,5 @@
 /** The iggy-batch command line: parses arguments, reads input, prints and returns an exit status. */
-import { buildFromSpec, BuildSpecError } from "../src/core/build-spec.ts";
+import { buildFromSpec, BuildSpecError } from "../src/core/edit/build-spec.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import type { FormatChoice } from "../src/core/containers/index.ts";
@@ -15,7 +15,7 @@ import { inspectStreamed } from "./inspect-input.ts";
 import { captureInput, extractCapture, inspectCapture, parsePort, reportCapture } from "./capture.ts";
 import { plural } from "../src/format/values.ts";
 import { WIRESHARK_COMMAND, wireshark } from "./wireshark.ts";
-import { InputShrank } from "../src/core/range-walk.ts";
+import { InputShrank } from "../src/core/walk/range-walk.ts";
 
 const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see docs/spec/containers.md)` };
 const ENVELOPE_OPTION = {

@@ -7,8 +7,8 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadXxh3, type Xxh3 } from "../src/checksum/xxh3.ts";
-import { analyzeWith } from "../src/core/analyze.ts";
-import { messageJson, messagesOf, payloadText, type MessageRecord, type PayloadMode } from "../src/core/messages.ts";
+import { analyzeWith } from "../src/core/walk/analyze.ts";
+import { messageJson, messagesOf, payloadText, type MessageRecord, type PayloadMode } from "../src/core/view/messages.ts";
 import { startOffsetOfName } from "../src/format/containers/segment.ts";
 import { hex128, microsToIso } from "../src/format/values.ts";
 import { terminalText } from "../src/lib/text-escape.ts";

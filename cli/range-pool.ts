@@ -3,22 +3,22 @@
  * ranges are handed out as threads come free (worker_threads, each with its own wasm kernel, and
  * optionally the calling thread, which starts at once while workers boot), and the results are
  * merged in input order (range-merge.ts), so the Analysis equals a single-threaded one. Thresholds and
- * sizes are core/pool-policy.ts's, shared with the page's range workers (src/worker/range-workers.ts).
+ * sizes are core/walk/pool-policy.ts's, shared with the page's range workers (src/worker/range-workers.ts).
  */
-import { BatchTable, type PackedBatches } from "../src/core/batch-table.ts";
+import { BatchTable, type PackedBatches } from "../src/core/model/batch-table.ts";
 import { Worker } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
-import type { RangePlan } from "../src/core/stream-analyze.ts";
-import { JoinedRanges, RangeCutter, type RangeSupply } from "../src/core/range-cuts.ts";
-import { mergeRanges } from "../src/core/range-merge.ts";
-import { InputShrank, dropCodesFinding, walkRange, type RangeResult } from "../src/core/range-walk.ts";
-import { scheduleRanges } from "../src/core/range-schedule.ts";
+import type { RangePlan } from "../src/core/walk/stream-analyze.ts";
+import { JoinedRanges, RangeCutter, type RangeSupply } from "../src/core/walk/range-cuts.ts";
+import { mergeRanges } from "../src/core/walk/range-merge.ts";
+import { InputShrank, dropCodesFinding, walkRange, type RangeResult } from "../src/core/walk/range-walk.ts";
+import { scheduleRanges } from "../src/core/walk/range-schedule.ts";
 import { compileKernel, type KernelWalker } from "../src/checksum/kernel/wasm-kernel.ts";
 import { fileSource } from "./file-source.ts";
-import { POOL_RANGE_BYTES } from "../src/core/pool-policy.ts";
+import { POOL_RANGE_BYTES } from "../src/core/walk/pool-policy.ts";
 
 export { fileSource } from "./file-source.ts";
-import type { Analysis } from "../src/core/model.ts";
+import type { Analysis } from "../src/core/model/model.ts";
 import type { DiagnosticCode } from "../src/format/diagnostics.ts";
 
 /** What a range worker is asked to do (one message per job). */

@@ -2,9 +2,9 @@
 import { parentPort } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
-import { InputShrank, dropCodesFinding, walkRange } from "../src/core/range-walk.ts";
-import { frameColumnBuffers } from "../src/core/frame-columns-build.ts";
-import { packedBatchBuffers } from "../src/core/batch-table.ts";
+import { InputShrank, dropCodesFinding, walkRange } from "../src/core/walk/range-walk.ts";
+import { frameColumnBuffers } from "../src/core/model/frame-columns-build.ts";
+import { packedBatchBuffers } from "../src/core/model/batch-table.ts";
 import { fileSource } from "./file-source.ts";
 import type { RangeJob, RangeWorkerData } from "./range-pool.ts";
 

@@ -8,11 +8,11 @@ import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { analyzeSource } from "../src/core/stream-analyze.ts";
-import { InputShrank, type ByteSource } from "../src/core/range-walk.ts";
-import { RangeCutter } from "../src/core/range-cuts.ts";
-import type { RangePlan } from "../src/core/stream-analyze.ts";
-import { encodeBatch, concat } from "../src/core/encode.ts";
+import { analyzeSource } from "../src/core/walk/stream-analyze.ts";
+import { InputShrank, type ByteSource } from "../src/core/walk/range-walk.ts";
+import { RangeCutter } from "../src/core/walk/range-cuts.ts";
+import type { RangePlan } from "../src/core/walk/stream-analyze.ts";
+import { encodeBatch, concat } from "../src/core/walk/encode.ts";
 import { loadHashWasmXxh3 } from "../test/reference-walk.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import { fileSource } from "./file-source.ts";

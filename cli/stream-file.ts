@@ -5,18 +5,18 @@
  */
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/analyze.ts";
-import { analyzeSource, type ByteSource, type RangePlan } from "../src/core/stream-analyze.ts";
-import { dropCodesFinding } from "../src/core/range-walk.ts";
+import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/walk/analyze.ts";
+import { analyzeSource, type ByteSource, type RangePlan } from "../src/core/walk/stream-analyze.ts";
+import { dropCodesFinding } from "../src/core/walk/range-walk.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
-import type { Analysis } from "../src/core/model.ts";
+import type { Analysis } from "../src/core/model/model.ts";
 import type { DiagnosticCode } from "../src/format/diagnostics.ts";
 import { RangePool } from "./range-pool.ts";
 import { fileSource } from "./file-source.ts";
-import { threadsFor as policyThreadsFor } from "../src/core/pool-policy.ts";
+import { threadsFor as policyThreadsFor } from "../src/core/walk/pool-policy.ts";
 
-/** Threads (the calling one included) for a file of `size` bytes: IGGY_BATCH_THREADS when set, else core/pool-policy.ts by size and cores. */
+/** Threads (the calling one included) for a file of `size` bytes: IGGY_BATCH_THREADS when set, else core/walk/pool-policy.ts by size and cores. */
 export function threadsFor(size: number): number {
   const forced = Number(process.env.IGGY_BATCH_THREADS);
   if (Number.isInteger(forced) && forced >= 1) return forced;

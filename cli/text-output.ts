@@ -1,17 +1,17 @@
 /** The human form of `iggy-batch inspect`: a line per batch with its verdict, then the diagnostics with hex offsets. */
-import type { Analysis, BatchModel } from "../src/core/model.ts";
+import type { Analysis, BatchModel } from "../src/core/model/model.ts";
 import { hex64, hexOffset, plural } from "../src/format/values.ts";
-import { summarySentence } from "../src/core/summary-text.ts";
+import { summarySentence } from "../src/core/report/summary-text.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import { FORMAT_TITLES, type OpenedInput } from "../src/core/containers/index.ts";
-import { findingsVerdict, segmentOutcome, verdictOf, type Verdict } from "../src/core/verdict.ts";
+import { findingsVerdict, segmentOutcome, verdictOf, type Verdict } from "../src/core/containers/verdict.ts";
 
 /** One-line summary: numbers first, as the page's status line reads. */
 export function summaryLine(a: Analysis): string {
   return summarySentence(a.summary);
 }
 
-// The findings axis of the verdict vocabulary (core/verdict.ts), per batch: "clean" or "1 error, 0 warnings".
+// The findings axis of the verdict vocabulary (core/containers/verdict.ts), per batch: "clean" or "1 error, 0 warnings".
 const verdict = (b: BatchModel): string => findingsVerdict(b).words;
 
 function batchRow(b: BatchModel): string[] {
@@ -118,7 +118,7 @@ export function renderContainerText(opened: OpenedInput): string {
   return lines.length ? lines.join("\n") + "\n" : "";
 }
 
-/** The verdict line of one file on both axes (core/verdict.ts): the server's outcome for a segment, and the findings. */
+/** The verdict line of one file on both axes (core/containers/verdict.ts): the server's outcome for a segment, and the findings. */
 export function fileVerdict(opened: OpenedInput, name: string): Verdict {
   const a = opened.analysis;
   return verdictOf(a.summary, opened.recovery ? segmentOutcome(name, opened.recovery, a.size) : null);

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
-import { encodeBatch } from "../src/core/encode.ts";
+import { encodeBatch } from "../src/core/walk/encode.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin/iggy-batch.mjs");

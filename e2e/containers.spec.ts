@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { FORMAT_TITLES, openInput, type FormatName, type OpenedInput } from "../src/core/containers/index.ts";
-import { CONTAINER_SAMPLES, type ContainerSample } from "../src/core/containers/samples.ts";
+import { CONTAINER_SAMPLES, type ContainerSample } from "../src/core/samples/container-samples.ts";
 import {
   CONTAINERS_DIR,
   cell,

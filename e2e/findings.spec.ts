@@ -29,7 +29,7 @@ import {
   waitForInput,
 } from "./fixtures.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
-import { encodeBatch } from "../src/core/encode.ts";
+import { encodeBatch } from "../src/core/walk/encode.ts";
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const corpusBytes = (file: string) => new Uint8Array(readFileSync(path.join(CORPUS_DIR, file)));

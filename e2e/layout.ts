@@ -4,7 +4,7 @@
  * decoder) finds where batches and frames are, straight from batch-format.md:
  * batch = 256-byte header + frames; frame = 48-byte header + payload + user headers.
  */
-import { SAMPLES } from "../src/core/samples.ts";
+import { SAMPLES } from "../src/core/samples/samples.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 
 export interface FrameLayout {

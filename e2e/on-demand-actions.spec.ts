@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
-import { encodeBatch } from "../src/core/encode.ts";
+import { encodeBatch } from "../src/core/walk/encode.ts";
 import type { Download, Page } from "@playwright/test";
 import { cell, CORPUS_DIR, expect, keepByteZero, offsetsWith, openFile, openPage, parseSummary, runCli, statusLine, test, waitForIdle } from "./fixtures.ts";
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import { expect, openFile, openPage, readDiagnostics, statusLine, test } from "./fixtures.ts";
 import { bigSegment } from "./big-segment.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
-import { concat, encodeBatch } from "../src/core/encode.ts";
+import { concat, encodeBatch } from "../src/core/walk/encode.ts";
 import type { Page } from "@playwright/test";
 
 const ON_DEMAND = ["/?on-demand-from=0&range-workers=2", "/?on-demand-from=0&range-workers=3", "/?on-demand-from=0&range-workers=0", "/?on-demand-from=0"];

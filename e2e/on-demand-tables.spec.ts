@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
-import { concat, encodeBatch, stampBatch } from "../src/core/encode.ts";
+import { concat, encodeBatch, stampBatch } from "../src/core/walk/encode.ts";
 import { expect, keepByteZero, openFile, openPage, slowReads, test } from "./fixtures.ts";
 import { walk } from "./layout.ts";
 

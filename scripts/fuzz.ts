@@ -1,14 +1,14 @@
 /**
  * `npm run fuzz [-- --count N --seed S --reader NAME]`: mutated inputs through the decoders, each
- * checked against core/analysis-invariants.ts: `analyze` (the batch decoder, mutated corpus files) and
+ * checked against core/walk/analysis-invariants.ts: `analyze` (the batch decoder, mutated corpus files) and
  * every container reader of test/reader-fuzz.ts (index, poll, send, consensus, legacy, partition), all
  * by default, N inputs each. Prints inputs per second and every failure (with the seed and case number
  * that reproduce it, and the input as base64 when small), and exits 1 on any failure.
  */
 import { parseArgs } from "node:util";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
-import { analyzeWith } from "../src/core/analyze.ts";
-import { analysisViolations } from "../src/core/analysis-invariants.ts";
+import { analyzeWith } from "../src/core/walk/analyze.ts";
+import { analysisViolations } from "../src/core/walk/analysis-invariants.ts";
 import { loadCorpus, Mutator } from "../test/fuzz-inputs.ts";
 import { READERS, readerFuzzer, type ReaderCase } from "../test/reader-fuzz.ts";
 

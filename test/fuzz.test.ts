@@ -1,13 +1,13 @@
 /**
  * The decoder fuzzer in the unit suite: a fixed seed, a few thousand mutated corpus inputs through
- * analyze(), each checked against core/analysis-invariants.ts (no throw, ranges in bounds, batches and
+ * analyze(), each checked against core/walk/analysis-invariants.ts (no throw, ranges in bounds, batches and
  * frames tiling, counts consistent). `npm run fuzz -- --count N` runs the same loop for longer.
  */
 import { describe, expect, it } from "vitest";
-import { batchTableOf } from "../src/core/batch-table-build.ts";
-import { analyzeWith } from "../src/core/analyze.ts";
-import { analysisViolations } from "../src/core/analysis-invariants.ts";
-import type { Analysis } from "../src/core/model.ts";
+import { batchTableOf } from "../src/core/model/batch-table-build.ts";
+import { analyzeWith } from "../src/core/walk/analyze.ts";
+import { analysisViolations } from "../src/core/walk/analysis-invariants.ts";
+import type { Analysis } from "../src/core/model/model.ts";
 import { loadCorpus, Mutator } from "./fuzz-inputs.ts";
 import { producerBatch, xxh } from "./helpers.ts";
 

@@ -4,9 +4,9 @@
  * and small views of an Analysis.
  */
 import { loadXxh3, type Xxh3 } from "../src/checksum/xxh3.ts";
-import { analyze } from "../src/core/analyze.ts";
-import { concat, encodeBatch, stampBatch, type BatchSpec, type MessageSpec } from "../src/core/encode.ts";
-import type { Analysis } from "../src/core/model.ts";
+import { analyze } from "../src/core/walk/analyze.ts";
+import { concat, encodeBatch, stampBatch, type BatchSpec, type MessageSpec } from "../src/core/walk/encode.ts";
+import type { Analysis } from "../src/core/model/model.ts";
 import type { DiagnosticCode, Severity } from "../src/format/diagnostics.ts";
 
 /** The shared XXH3 kernel (checked against the spec's golden values in src/checksum/xxh3.test.ts). */

@@ -4,7 +4,7 @@
  * (No timings are asserted.)
  */
 import { describe, expect, it } from "vitest";
-import { toContractJson } from "../src/core/contract-json.ts";
+import { toContractJson } from "../src/core/model/contract-json.ts";
 import {
   B,
   F,

@@ -1,7 +1,7 @@
 /** Iggy protocol messages for hand-made captures: a SendMessages request, its reply, a login, a poll and its reply. */
 import type { Xxh3 } from "../src/checksum/xxh3.ts";
-import { concat, encodeBatch, type MessageSpec } from "../src/core/encode.ts";
-import { consensus } from "../src/core/containers/samples.ts";
+import { concat, encodeBatch, type MessageSpec } from "../src/core/walk/encode.ts";
+import { consensus } from "../src/core/samples/container-samples.ts";
 import { REPLY_FIELDS, REQUEST_FIELDS } from "../src/format/containers/consensus.ts";
 import { fieldByName } from "../src/format/fields.ts";
 

@@ -2,7 +2,7 @@
  * The container readers under the fuzzer: for each reader (index, poll, send, consensus, legacy,
  * partition) its seed inputs (the container samples, the golden vectors and the partition fixtures),
  * one mutated case at a time (test/fuzz-inputs.ts's Mutator), decoded by the real reader and checked
- * against the invariants analyze() has (core/analysis-invariants.ts, container mode) plus the
+ * against the invariants analyze() has (core/walk/analysis-invariants.ts, container mode) plus the
  * container's own: fields, recovery, entries and legacy messages inside the input, the format asked
  * for, and the JSON document written without a throw. Used by scripts/fuzz.ts and test/reader-fuzz.test.ts.
  */
@@ -10,8 +10,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Xxh3 } from "../src/checksum/xxh3.ts";
-import { analysisViolations } from "../src/core/analysis-invariants.ts";
-import { CONTAINER_SAMPLES, type SampleFile } from "../src/core/containers/samples.ts";
+import { analysisViolations } from "../src/core/walk/analysis-invariants.ts";
+import { CONTAINER_SAMPLES, type SampleFile } from "../src/core/samples/container-samples.ts";
 import {
   openInputWith,
   openPartition,

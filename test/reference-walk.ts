@@ -1,9 +1,9 @@
 /**
  * The independent reference the walk tests compare the shipped walk against: the JavaScript walk,
  * frame by frame over the whole input, hashing with hash-wasm's XXH3 (an XXH3 build that is not our
- * kernel's). analyze() ships only the kernel's walk (core/stream-analyze.ts); this one stays here so a
+ * kernel's). analyze() ships only the kernel's walk (core/walk/stream-analyze.ts); this one stays here so a
  * fault in the kernel, its records or the fast path shows as a difference. Both run the same check rows
- * (core/walk-checks.ts): the rows are the rule, the walks only where and how they run.
+ * (core/walk/walk-checks.ts): the rows are the rule, the walks only where and how they run.
  */
 import { createXXHash3, type IHasher } from "hash-wasm";
 import { BATCH_HEADER_LAYOUT, BATCH_HEADER_SIZE, FRAME_FIELD, FRAME_HEADER_SIZE } from "../src/format/fields.ts";
@@ -12,11 +12,11 @@ import { ByteReader } from "../src/format/reader.ts";
 import { diagnostic, FRAME_FLAG_OF, FrameFlag, type DiagnosticCode } from "../src/format/diagnostics.ts";
 import type { Xxh3 } from "../src/checksum/xxh3.ts";
 import { computeBatchChecksum, computeFrameChecksums } from "../src/checksum/verify.ts";
-import { DiagnosticKeeper } from "../src/core/diagnostic-cap.ts";
-import { FrameColumnsBuilder } from "../src/core/frame-columns-build.ts";
-import { widePositions, type Analysis, type BatchHeader, type TruncatedFrame } from "../src/core/model.ts";
-import { BatchTableBuilder } from "../src/core/batch-table-build.ts";
-import { DEFAULT_MAX_DIAGNOSTICS, type AnalyzeOptions } from "../src/core/walk-options.ts";
+import { DiagnosticKeeper } from "../src/core/model/diagnostic-cap.ts";
+import { FrameColumnsBuilder } from "../src/core/model/frame-columns-build.ts";
+import { widePositions, type Analysis, type BatchHeader, type TruncatedFrame } from "../src/core/model/model.ts";
+import { BatchTableBuilder } from "../src/core/model/batch-table-build.ts";
+import { DEFAULT_MAX_DIAGNOSTICS, type AnalyzeOptions } from "../src/core/walk/walk-options.ts";
 import {
   batchContext,
   checkContinuity,
@@ -33,7 +33,7 @@ import {
   runBatchChecks,
   type Emit,
   type PartitionTail,
-} from "../src/core/walk-checks.ts";
+} from "../src/core/walk/walk-checks.ts";
 
 /** hash-wasm's XXH3 behind the Xxh3 interface: the reference's hash, and an encoder's in tests. */
 export function loadHashWasmXxh3(): Promise<Xxh3> {

@@ -1,5 +1,5 @@
 /** The big-input editing figure: one byte edit and one undo through EditOverlay on a 1 GiB input, time and memory. */
-import { EditOverlay } from "../../src/core/edit-overlay.ts";
+import { EditOverlay } from "../../src/core/edit/edit-overlay.ts";
 
 /** Times one edit, one undo and the download pieces on `mib` MiB; memory is what the edit history holds and RSS growth. */
 export function measureEditOverlay(mib = 1024): string {

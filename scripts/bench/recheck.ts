@@ -1,6 +1,6 @@
 /** The live-editing figure: what one edit costs on a 1 MiB batch (copy the bytes, change one, re-analyse). */
-import { analyzeWith } from "../../src/core/analyze.ts";
-import { encodeBatch } from "../../src/core/encode.ts";
+import { analyzeWith } from "../../src/core/walk/analyze.ts";
+import { encodeBatch } from "../../src/core/walk/encode.ts";
 import type { Xxh3 } from "../../src/checksum/xxh3.ts";
 
 /** Median milliseconds of `runs` edit-and-recheck cycles on a ~1 MiB batch of `payloadSize`-byte messages. */

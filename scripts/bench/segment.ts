@@ -1,11 +1,11 @@
 /**
  * Builds a large in-memory segment of stamped batches for the benchmark: one batch is
- * encoded with src/core/encode.ts, then copied back to back; each copy gets its own
+ * encoded with src/core/walk/encode.ts, then copied back to back; each copy gets its own
  * base_offset and base_timestamp and a recomputed batch checksum, so analyze() finds
  * 0 diagnostics (offsets continue across batches, timestamps move forward).
  */
 import { BATCH_HEADER_SIZE, FRAME_HEADER_SIZE } from "../../src/format/fields.ts";
-import { batchChecksumOf, encodeBatch, type MessageSpec } from "../../src/core/encode.ts";
+import { batchChecksumOf, encodeBatch, type MessageSpec } from "../../src/core/walk/encode.ts";
 import type { Xxh3 } from "../../src/checksum/xxh3.ts";
 import { closeSync, openSync, writeSync } from "node:fs";
 

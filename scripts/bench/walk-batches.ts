@@ -20,7 +20,7 @@ const root = resolve(values.root ?? resolve(import.meta.dirname, "../.."));
 const load = <T>(path: string): Promise<T> => import(pathToFileURL(resolve(root, path)).href) as Promise<T>;
 
 type Analysis = { summary: { batches: number; frames: number; errors: number; warnings: number; infos: number } };
-const { analyze } = await load<{ analyze: (b: Uint8Array) => Promise<Analysis> }>("src/core/analyze.ts");
+const { analyze } = await load<{ analyze: (b: Uint8Array) => Promise<Analysis> }>("src/core/walk/analyze.ts");
 const { loadXxh3 } = await load<{ loadXxh3: () => Promise<unknown> }>("src/checksum/xxh3.ts");
 const { buildSegment, planSegment } = await load<typeof Segment>("scripts/bench/segment.ts");
 

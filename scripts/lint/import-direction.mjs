@@ -1,5 +1,6 @@
 // An ESLint rule that keeps imports running downward through the layers (see docs/ARCHITECTURE.md):
 //   entry → ui/app → ui features → ui/session → ui/state, ui/common → worker → core → format, checksum, lib
+// and inside the core, folder by folder (CORE_FOLDERS below).
 // cli/ sits beside the page and imports only the core and below. Relative imports are resolved to the
 // file they name, so the check holds however deep the importing file sits. The portable layers
 // (format, checksum, lib, core) run in the browser, a worker and Node alike: no Node built-in and no
@@ -8,7 +9,14 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 
 const BOTTOM = ['format', 'checksum', 'lib', 'version'];
-const CORE = ['core', ...BOTTOM];
+// The core's own layers, bottom to top: each folder of src/core imports only the folders before it.
+// model: the analysis model, its columns and wire/JSON forms; walk: the walk, its checks and the encoder;
+// containers: every container format (captures too) and the partition verdict; view: what the hex map, the
+// diagram and search show; report: text, Markdown, SVG; edit: edits and redaction; samples: the samples menu;
+// wireshark: the dissector generator. A file directly in src/core sits above them all.
+const CORE_FOLDERS = ['model', 'walk', 'containers', 'view', 'report', 'edit', 'samples', 'wireshark'];
+const CORE_LAYERS = CORE_FOLDERS.map((f) => `core/${f}`);
+const CORE = ['core', ...CORE_LAYERS, ...BOTTOM];
 const BELOW_SESSION = ['state', 'common', 'worker', ...CORE];
 
 /** What each layer may import besides itself ("feature" means: its own feature folder only). */
@@ -18,6 +26,7 @@ const MAY_IMPORT = {
   checksum: BOTTOM,
   lib: BOTTOM,
   core: CORE,
+  ...Object.fromEntries(CORE_LAYERS.map((layer, i) => [layer, [...CORE_LAYERS.slice(0, i), ...BOTTOM]])),
   worker: ['worker', ...CORE],
   cli: ['cli', ...CORE],
   state: BELOW_SESSION,
@@ -28,7 +37,7 @@ const MAY_IMPORT = {
   entry: ['entry', 'app', 'feature', 'session', ...BELOW_SESSION],
 };
 
-const PORTABLE = new Set(['format', 'checksum', 'lib', 'core', 'version']);
+const PORTABLE = new Set(['format', 'checksum', 'lib', 'core', ...CORE_LAYERS, 'version']);
 const UI_SHARED = new Set(['app', 'session', 'state', 'common']);
 const NODE_BUILTINS = new Set(builtinModules);
 
@@ -48,6 +57,10 @@ export function layerOf(rel) {
     if (parts.length === 3) return { layer: 'entry', name: 'entry' };
     const folder = parts[2];
     return UI_SHARED.has(folder) ? { layer: folder, name: folder } : { layer: 'feature', name: folder };
+  }
+  if (parts[1] === 'core') {
+    const layer = parts.length > 3 && CORE_FOLDERS.includes(parts[2]) ? `core/${parts[2]}` : 'core';
+    return { layer, name: layer };
   }
   return MAY_IMPORT[parts[1]] ? { layer: parts[1], name: parts[1] } : null;
 }
@@ -75,7 +88,10 @@ function bareViolation(from, spec) {
 const rule = {
   meta: {
     type: 'problem',
-    docs: { description: 'imports run downward through the layers (app → features → session → state/common → worker → core → format/checksum/lib)' },
+    docs: {
+      description:
+        'imports run downward through the layers (app → features → session → state/common → worker → core (samples → edit → report → view → containers → walk → model) → format/checksum/lib)',
+    },
     schema: [],
   },
   create(context) {

@@ -6,12 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { checksumBytesLE, loadXxh3 } from "./xxh3.ts";
 import { computeBatchChecksum, computeFrameChecksums } from "./verify.ts";
-import { analyze } from "../core/analyze.ts";
-import { encodeBatch, stampBatch } from "../core/encode.ts";
-import { frameDetail } from "../core/frame-view.ts";
+import { analyze } from "../core/walk/analyze.ts";
+import { encodeBatch, stampBatch } from "../core/walk/encode.ts";
+import { frameDetail } from "../core/view/frame-view.ts";
 import { wholeWindow } from "../lib/input-bytes.ts";
 import { hexToBytes, findings, setU64 } from "../../test/helpers.ts";
-import { frameComputedChecksum, frameStoredChecksum } from "../core/frame-columns.ts";
+import { frameComputedChecksum, frameStoredChecksum } from "../core/model/frame-columns.ts";
 
 // The golden batch exactly as batch-format.md prints it; "00*204" stands for the reserved bytes.
 const GOLDEN_HEX = `

@@ -1,7 +1,7 @@
 /**
  * Reading and writing any field of a layout table through ByteReader and ByteWriter, by its type,
  * and the JSON form of its value. Per batch or per edit; the per-frame decoder loop uses the
- * table's offsets as constants instead (see core/analyze.ts).
+ * table's offsets as constants instead (see core/walk/analyze.ts).
  */
 import { showOf, valueFields, type DecodedHeader, type FieldSpec, type FieldType, type FieldValue } from "./fields.ts";
 import type { ByteReader } from "./reader.ts";

@@ -1,4 +1,4 @@
-/** Input-derived text cannot reach a terminal as control characters (core/markdown.test.ts: nor a report as markup). */
+/** Input-derived text cannot reach a terminal as control characters (core/report/markdown.test.ts: nor a report as markup). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { terminalLines, terminalText } from "./text-escape.ts";

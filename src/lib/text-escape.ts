@@ -1,4 +1,4 @@
-/** Escapes for text that comes from an input (file names, messages, payloads) before it reaches a terminal (core/markdown.ts builds the Markdown escapes on it). */
+/** Escapes for text that comes from an input (file names, messages, payloads) before it reaches a terminal (core/report/markdown.ts builds the Markdown escapes on it). */
 
 /* eslint-disable no-control-regex -- finding control characters is what these expressions are for */
 // C0 controls, DEL, C1 controls (a terminal may read U+009B as CSI), line and paragraph separators,

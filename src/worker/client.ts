@@ -3,14 +3,14 @@
  * Aborting terminates the worker (WASM cannot be interrupted) and the next call starts a fresh one;
  * where no worker can start, the same core runs on the main thread.
  */
-import { analysisFromWire } from "../core/batch-wire.ts";
+import { analysisFromWire } from "../core/model/batch-wire.ts";
 import type { FormatChoice, PartitionResult } from "../core/containers/index.ts";
-import type { Analysis } from "../core/model.ts";
+import type { Analysis } from "../core/model/model.ts";
 import { metaFromWire, type FromWorker, type InputMeta, type ToWorker } from "./protocol.ts";
 import { runRequest } from "./run-request.ts";
 import { decodeShareResult, type ShareDecode } from "../lib/share-codec.ts";
-import type { Patch } from "../core/edit-overlay.ts";
-import { analyzeWith } from "../core/analyze.ts";
+import type { Patch } from "../core/edit/edit-overlay.ts";
+import { analyzeWith } from "../core/walk/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 
 /** What an analysis hands back: the bytes (owned by the page now) and the model. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { openInputWith } from "../core/containers/index.ts";
-import { CONTAINER_SAMPLES } from "../core/containers/samples.ts";
-import { SAMPLES } from "../core/samples.ts";
-import { memorySource } from "../core/stream-analyze.ts";
+import { CONTAINER_SAMPLES } from "../core/samples/container-samples.ts";
+import { SAMPLES } from "../core/samples/samples.ts";
+import { memorySource } from "../core/walk/stream-analyze.ts";
 import { openSourceOnDemand } from "./open-on-demand.ts";
 
 const xxh = await loadXxh3();

@@ -24,15 +24,15 @@ import {
   sourceInput,
   walkedTiling,
 } from "../core/containers/index.ts";
-import { DEFAULT_MAX_DIAGNOSTICS } from "../core/analyze.ts";
-import type { Analysis } from "../core/model.ts";
-import { analyzeSource, type ByteSource } from "../core/stream-analyze.ts";
+import { DEFAULT_MAX_DIAGNOSTICS } from "../core/walk/analyze.ts";
+import type { Analysis } from "../core/model/model.ts";
+import { analyzeSource, type ByteSource } from "../core/walk/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import type { InputMeta } from "./protocol.ts";
 import { analyzeStreamed, pageWalkFor } from "./range-workers.ts";
-import { STREAM_CHUNK_BYTES } from "../core/pool-policy.ts";
-import { dropCodesFinding } from "../core/range-walk.ts";
-import { emptyFrames } from "../core/range-merge.ts";
+import { STREAM_CHUNK_BYTES } from "../core/walk/pool-policy.ts";
+import { dropCodesFinding } from "../core/walk/range-walk.ts";
+import { emptyFrames } from "../core/walk/range-merge.ts";
 
 /** Bytes per read from the File while walking it. */
 export const RANGE_READ_BYTES = 4 << 20;

@@ -3,7 +3,7 @@
  * written over it. A new patch list first restores the bytes the previous one covered, so each
  * re-check costs the patched bytes, not the input.
  */
-import type { Patch } from "../core/edit-overlay.ts";
+import type { Patch } from "../core/edit/edit-overlay.ts";
 
 interface Held {
   readonly key: number;

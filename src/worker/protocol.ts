@@ -1,8 +1,8 @@
 /** The typed messages between the page and the analysis worker. */
 import { IndexEntries, type FormatChoice, type OpenedInput, type PartitionResult } from "../core/containers/index.ts";
-import type { WireAnalysis } from "../core/batch-wire.ts";
+import type { WireAnalysis } from "../core/model/batch-wire.ts";
 import type { ShareDecode } from "../lib/share-codec.ts";
-import type { Patch } from "../core/edit-overlay.ts";
+import type { Patch } from "../core/edit/edit-overlay.ts";
 
 /** What openInput found besides the batch model: the format, why, and the container's own parts. */
 export type InputMeta = Omit<OpenedInput, "analysis">;
@@ -72,7 +72,7 @@ export interface AnalyzePatchedRequest {
 export interface PatchedResultMessage {
   readonly type: "patched-result";
   readonly id: number;
-  /** Its batches packed (core/batch-wire.ts): the client unpacks them. */
+  /** Its batches packed (core/model/batch-wire.ts): the client unpacks them. */
   readonly analysis: WireAnalysis;
 }
 
@@ -104,7 +104,7 @@ export interface ResultMessage {
   readonly type: "result";
   readonly id: number;
   readonly buffer: ArrayBuffer | null;
-  /** Its batches packed (core/batch-wire.ts): the client unpacks them. */
+  /** Its batches packed (core/model/batch-wire.ts): the client unpacks them. */
   readonly analysis: WireAnalysis;
   /** The format and container parts, or null for a plain analyse (no `format` asked). */
   readonly meta: WireMeta | null;

@@ -1,8 +1,8 @@
 /** The messages between the analysis worker and the range workers it starts for a large File (all cores on the page). */
-import type { PackedBatches } from "../core/batch-wire.ts";
+import type { PackedBatches } from "../core/model/batch-wire.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
-import type { RangeResult } from "../core/range-walk.ts";
-import type { RangePlan } from "../core/stream-analyze.ts";
+import type { RangeResult } from "../core/walk/range-walk.ts";
+import type { RangePlan } from "../core/walk/stream-analyze.ts";
 
 /** Analysis worker → range worker, first: the compiled kernel (no worker compiles it again) and how to walk. */
 export interface RangeWorkerInit {
@@ -33,7 +33,7 @@ export interface RangeWorkerDiscard {
   readonly type: "discard";
 }
 
-/** A range's result as it crosses: its batches packed (core/batch-wire.ts). */
+/** A range's result as it crosses: its batches packed (core/model/batch-wire.ts). */
 export type WireRangeResult = Omit<RangeResult, "batches"> & { readonly batches: PackedBatches };
 
 /** Range worker → analysis worker: ready for jobs, a range's result (columns transferred), or why it failed. */

@@ -7,10 +7,10 @@
 import { referenceAnalyze } from "../../test/reference-walk.ts";
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { memorySource } from "../core/stream-analyze.ts";
-import { CORPUS, SAMPLE_BYTES, kernel, randomSegment, reference } from "../core/walk-compare.test-util.ts";
+import { memorySource } from "../core/walk/stream-analyze.ts";
+import { CORPUS, SAMPLE_BYTES, kernel, randomSegment, reference } from "../core/walk/walk-compare.test-util.ts";
 import { analyzeStreamed, streamStarts } from "./range-workers.ts";
-import { encodeBatch } from "../core/encode.ts";
+import { encodeBatch } from "../core/walk/encode.ts";
 import { concat } from "../../test/helpers.ts";
 import { sequentialRead, streamRanges } from "./stream-ranges.ts";
 

@@ -4,31 +4,31 @@
  * it (bytes transferred) to a range worker of its own, each with the kernel it compiled once; the
  * results are merged in input order, so the Analysis equals a one-thread walk of the same bytes.
  */
-import { BatchTable } from "../core/batch-table.ts";
+import { BatchTable } from "../core/model/batch-table.ts";
 import { compileKernel, type KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
-import { mergeRanges } from "../core/range-merge.ts";
-import { dropCodesFinding, walkRange, type ByteSource, type RangeResult } from "../core/range-walk.ts";
-import type { Analysis } from "../core/model.ts";
-import { MEMORY_WINDOW_BYTES, type RangePlan } from "../core/stream-analyze.ts";
+import { mergeRanges } from "../core/walk/range-merge.ts";
+import { dropCodesFinding, walkRange, type ByteSource, type RangeResult } from "../core/walk/range-walk.ts";
+import type { Analysis } from "../core/model/model.ts";
+import { MEMORY_WINDOW_BYTES, type RangePlan } from "../core/walk/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import type { RangeWorkerDiscard, RangeWorkerInit, RangeWorkerReply } from "./range-protocol.ts";
 import { rangeSource, sequentialRead, streamRanges, type StreamedRange, type StreamSpan } from "./stream-ranges.ts";
-import { guessBatchStart } from "../core/batch-start-guess.ts";
-import { shiftRangeBatches } from "../core/range-shift.ts";
-import { frameColumnBuffers } from "../core/frame-columns-build.ts";
+import { guessBatchStart } from "../core/walk/batch-start-guess.ts";
+import { shiftRangeBatches } from "../core/walk/range-shift.ts";
+import { frameColumnBuffers } from "../core/model/frame-columns-build.ts";
 import { releaseBuffer } from "../lib/release-buffer.ts";
-import { streamedWalkFor, threadsFor } from "../core/pool-policy.ts";
+import { streamedWalkFor, threadsFor } from "../core/walk/pool-policy.ts";
 
 /** Ranges a worker holds at once, so it never waits for the next. */
 const JOBS_IN_FLIGHT = 2;
 
-/** Cores to walk a File of `size` bytes on (core/pool-policy.ts): 1 where workers cannot start workers. */
+/** Cores to walk a File of `size` bytes on (core/walk/pool-policy.ts): 1 where workers cannot start workers. */
 export function pageThreadsFor(size: number): number {
   const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1;
   return typeof Worker === "undefined" ? 1 : threadsFor(size, cores);
 }
 
-/** How a File of `size` bytes is read and walked on this page, on at most `cores` cores (core/pool-policy.ts streamedWalkFor). */
+/** How a File of `size` bytes is read and walked on this page, on at most `cores` cores (core/walk/pool-policy.ts streamedWalkFor). */
 export function pageWalkFor(size: number, cores = Infinity): { streams: number; workers: number; walkHere: boolean } {
   return streamedWalkFor(size, Math.min(cores, pageThreadsFor(size)));
 }

@@ -1,11 +1,11 @@
 /** A range worker: walks batch-aligned ranges whose bytes it is sent through its own kernel, one job per message. */
-import { packedBatchBuffers } from "../core/batch-table.ts";
+import { packedBatchBuffers } from "../core/model/batch-table.ts";
 import { createWasmKernel } from "../checksum/kernel/wasm-kernel.ts";
-import { frameColumnBuffers, packFrameColumns } from "../core/frame-columns-build.ts";
+import { frameColumnBuffers, packFrameColumns } from "../core/model/frame-columns-build.ts";
 import { releasableBuffer, releaseBuffer } from "../lib/release-buffer.ts";
-import { dropCodesFinding, walkRange, type RangeResult } from "../core/range-walk.ts";
+import { dropCodesFinding, walkRange, type RangeResult } from "../core/walk/range-walk.ts";
 import { rangeSource } from "./stream-ranges.ts";
-import { MEMORY_WINDOW_BYTES } from "../core/stream-analyze.ts";
+import { MEMORY_WINDOW_BYTES } from "../core/walk/stream-analyze.ts";
 import type { RangeWorkerDiscard, RangeWorkerInit, RangeWorkerJob, RangeWorkerReply } from "./range-protocol.ts";
 
 const scope = self as unknown as {

@@ -1,11 +1,11 @@
 /** The host-independent body of the worker: one request in, progress and one reply out. */
 import { throttleProgress } from "./progress-throttle.ts";
-import { analyze } from "../core/analyze.ts";
+import { analyze } from "../core/walk/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { openInputWith, openPartition } from "../core/containers/index.ts";
-import { frameColumnBuffers } from "../core/frame-columns-build.ts";
-import { analysisToWire, packedBatchBuffers, type WireAnalysis } from "../core/batch-wire.ts";
-import type { Analysis } from "../core/model.ts";
+import { frameColumnBuffers } from "../core/model/frame-columns-build.ts";
+import { analysisToWire, packedBatchBuffers, type WireAnalysis } from "../core/model/batch-wire.ts";
+import type { Analysis } from "../core/model/model.ts";
 import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";
 import { readBlob } from "./read-blob.ts";
@@ -14,7 +14,7 @@ import { metaToWire, type AnalyzeRequest, type FromWorker, type InputMeta, type 
 
 const bytesOf = async (input: Blob | ArrayBuffer): Promise<ArrayBuffer> => (input instanceof ArrayBuffer ? input : await readBlob(input));
 
-/** The analysis as it crosses to the page (batches packed, core/batch-wire.ts) and the buffers that move with it. */
+/** The analysis as it crosses to the page (batches packed, core/model/batch-wire.ts) and the buffers that move with it. */
 function onTheWire(analysis: Analysis): { wire: WireAnalysis; transfer: ArrayBuffer[] } {
   const wire = analysisToWire(analysis);
   return { wire, transfer: [...frameColumnBuffers(analysis.frames), ...packedBatchBuffers(wire.batches)] };

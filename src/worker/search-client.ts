@@ -4,8 +4,8 @@
  * it reads windows of that. A search is cancelled by a message (the worker checks between windows).
  * Small inputs, or a page where no worker starts, are searched on the main thread.
  */
-import type { Patch } from "../core/edit-overlay.ts";
-import { searchBytes } from "../core/search.ts";
+import type { Patch } from "../core/edit/edit-overlay.ts";
+import { searchBytes } from "../core/view/search.ts";
 import { AbortedError } from "./client.ts";
 import type { FromSearchWorker, ToSearchWorker } from "./search-protocol.ts";
 

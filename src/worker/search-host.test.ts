@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { createHash } from "node:crypto";
 import { blobSha256, createSearchHost, readPatched, streamedWindows } from "./search-host.ts";
 import type { FromSearchWorker } from "./search-protocol.ts";
-import { EditOverlay } from "../core/edit-overlay.ts";
+import { EditOverlay } from "../core/edit/edit-overlay.ts";
 
 function host(window?: number, parallelFrom?: number) {
   const messages: FromSearchWorker[] = [];

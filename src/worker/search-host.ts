@@ -6,10 +6,10 @@
  * that way, windows are sliced from it instead.
  */
 import { createSHA256 } from "hash-wasm";
-import type { Patch } from "../core/edit-overlay.ts";
+import type { Patch } from "../core/edit/edit-overlay.ts";
 import { byobReader, heldRead } from "./byob-read.ts";
 import { throttleProgress } from "./progress-throttle.ts";
-import { searchWindows, type WindowReader } from "../core/search.ts";
+import { searchWindows, type WindowReader } from "../core/view/search.ts";
 import type { FromSearchWorker, ToSearchWorker } from "./search-protocol.ts";
 
 /** Bytes searched at a time. */

@@ -3,7 +3,7 @@
  * each search names the File or Blob the input was read from (a Blob crosses without its bytes)
  * and the edited runs to read over it, and the worker reads it a window at a time.
  */
-import type { Patch } from "../core/edit-overlay.ts";
+import type { Patch } from "../core/edit/edit-overlay.ts";
 
 /** Page → worker: find every match of pattern in source (with patches written over it), keeping at most limit. */
 export interface SearchRequest {

@@ -8,8 +8,8 @@
 import { BATCH_LENGTH_END, batchLengthAt, batchStep } from "../format/walk-steps.ts";
 import { ByteReader } from "../format/reader.ts";
 import { byobReader, heldRead } from "./byob-read.ts";
-import type { ByteSource } from "../core/range-walk.ts";
-import type { RangePlan } from "../core/stream-analyze.ts";
+import type { ByteSource } from "../core/walk/range-walk.ts";
+import type { RangePlan } from "../core/walk/stream-analyze.ts";
 
 /**
  * Fills `chunk` (an array over the whole of its own buffer) from `filled` to its end with the next

@@ -13,8 +13,8 @@ import { loadHashWasmXxh3 } from "../../../test/reference-walk.ts";
 import { compileKernel, createWasmKernel, hasWasmSimd } from "./wasm-kernel.ts";
 import { renderKernelLayoutHeader } from "./layout-header.ts";
 import { KERNEL_FLAG } from "./abi.ts";
-import { FrameFlag } from "../../core/model.ts";
-import { encodeBatch } from "../../core/encode.ts";
+import { FrameFlag } from "../../core/model/model.ts";
+import { encodeBatch } from "../../core/walk/encode.ts";
 
 /** xorshift32 bytes: the same every run. */
 function seededBytes(length: number, seed: number): Uint8Array {

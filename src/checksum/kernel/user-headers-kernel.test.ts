@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { findUserHeadersFault } from "../../format/user-headers.ts";
-import { encodeBatch } from "../../core/encode.ts";
+import { encodeBatch } from "../../core/walk/encode.ts";
 import { prng } from "../../../test/helpers.ts";
 import { FLAGGED_RECORD, FLAGGED_RECORD_WORDS, KERNEL_FLAG } from "./abi.ts";
 import { createWasmKernel } from "./wasm-kernel.ts";

@@ -1,9 +1,9 @@
 /** The container layer's rules one by one: the changed batch rules, recovery paths, partition listing, index cross-checks, legacy conversion. */
 import { describe, expect, it } from "vitest";
-import { concat, encodeBatch, stampBatch } from "../encode.ts";
-import { analyzeWith } from "../analyze.ts";
+import { concat, encodeBatch, stampBatch } from "../walk/encode.ts";
+import { analyzeWith } from "../walk/analyze.ts";
 import { containerFieldAt, detectFormat, legacyToSegment, openInputWith, openPartition, type PartitionSource } from "./index.ts";
-import { CONTAINER_SAMPLES } from "./samples.ts";
+import { CONTAINER_SAMPLES } from "../samples/container-samples.ts";
 import { xxh } from "../../../test/helpers.ts";
 import { legacyDumpOf } from "./legacy-dump.test-util.ts";
 
@@ -237,8 +237,8 @@ describe("partition refusals", () => {
 
 describe("hex map kinds", () => {
   it("container fields colour the bytes batches leave unattributed, and only those", async () => {
-    const { fillKinds, KIND_CODE } = await import("../byte-map.ts");
-    const { overlayContainerKinds } = await import("./byte-kinds.ts");
+    const { fillKinds, KIND_CODE } = await import("../view/byte-map.ts");
+    const { overlayContainerKinds } = await import("../view/byte-kinds.ts");
     const { ALL_BYTE_KINDS } = await import("../../format/fields.ts");
     const [file] = sample("request");
     const o = openInputWith(xxh, file!.bytes, { name: file!.name });

@@ -6,11 +6,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BATCH_FIELD, BATCH_HEADER_SIZE } from "../../format/fields.ts";
-import { SAMPLES } from "../samples.ts";
-import { memorySource } from "../stream-analyze.ts";
-import { concat, encodeBatch, stampBatch } from "../encode.ts";
+import { SAMPLES } from "../samples/samples.ts";
+import { memorySource } from "../walk/stream-analyze.ts";
+import { concat, encodeBatch, stampBatch } from "../walk/encode.ts";
 import { xxh } from "../../../test/helpers.ts";
-import { CONTAINER_SAMPLES } from "./samples.ts";
+import { CONTAINER_SAMPLES } from "../samples/container-samples.ts";
 import { detectFormat, openInputWith, sourceInput } from "./index.ts";
 
 const LENGTH = BATCH_FIELD.batch_length;

@@ -12,8 +12,8 @@ import { POLL_PREFIX_SIZE, POLL_RESYNC_SENTINEL } from "../../format/containers/
 import { BATCH_FIELD, BATCH_HEADER_SIZE } from "../../format/fields.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { plural } from "../../format/values.ts";
-import type { Analysis } from "../model.ts";
-import type { ByteSource } from "../range-walk.ts";
+import type { Analysis } from "../model/model.ts";
+import type { ByteSource } from "../walk/range-walk.ts";
 import { consensusFormatOf } from "./consensus.ts";
 import { isCaptureMagic } from "./capture/file.ts";
 import { parseSendMetadata } from "./send-messages.ts";

@@ -1,8 +1,8 @@
 /** An index file (`.index`): its 24-byte entries, their own rules, and the cross-check against their `.log`. */
 import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
-import { DEFAULT_MAX_DIAGNOSTICS } from "../analyze.ts";
-import type { Analysis } from "../model.ts";
+import { DEFAULT_MAX_DIAGNOSTICS } from "../walk/analyze.ts";
+import type { Analysis } from "../model/model.ts";
 import { Findings } from "./merge.ts";
 import { IndexEntries } from "./index-entries.ts";
 

@@ -8,7 +8,7 @@
  *   `recognized: false` for input that fits no Iggy format), over memory or a file read in pieces
  *   (`sourceInput`); a host that walked the batches already passes their `tiling`.
  * - `openInput(bytes, { name?, format?: FormatChoice, companion?, xxh3?, onProgress? }) → Promise<OpenedInput>`
- *   decodes one file as the detected or forced format: `analysis` (the batch model of core/model.ts
+ *   decodes one file as the detected or forced format: `analysis` (the batch model of core/model/model.ts
  *   with the container's diagnostics merged into its list and summary), `container` (the header's
  *   fields with absolute ranges, kinds from format/containers for colours and tooltips), `recovery`
  *   (segments), `entries` (index files), `legacy` (legacy dumps). `openInputWith(xxh, …)` is the
@@ -20,14 +20,13 @@
  * - `containerFieldAt(opened, bytes, offset)` finds the container field holding a byte (hex map colours,
  *   tooltips): header fields from `container.fields`, index entries and legacy messages placed on demand.
  *   Its `kind` is a ByteKind of format/fields.ts, so KIND_STYLE and describeKind() cover it.
- * - `overlayContainerKinds(opened, bytes, start, end, out)` (byte-kinds.ts): after core/byte-map.ts's
- *   fillKinds(), gives the bytes no batch claims their container field's kind code (the hex map's colours).
+ * - The hex map's colours for container fields sit a layer up, in core/view/byte-kinds.ts.
  * - `legacyToSegment(xxh, bytes, opened.legacy)` converts a legacy dump to a valid stamped segment.
  * - `openedJsonChunks` / `partitionJsonChunks` (json.ts) write the CLI's JSON (contracts.md §1.1).
- * - `CONTAINER_SAMPLES` (samples.ts) builds a sample per container, good and broken, for the samples menu.
+ * - `CONTAINER_SAMPLES` (core/samples/container-samples.ts, a layer up) builds a sample per container, good and broken, for the samples menu.
  */
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../analyze.ts";
+import { analyzeWith } from "../walk/analyze.ts";
 import { decodeConsensus } from "./consensus.ts";
 import { detectFormat, forcedDetection } from "./detect.ts";
 import { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
@@ -173,5 +172,4 @@ function decodeAs(
 }
 
 export { openedJsonChunks, partitionJson, recoveryJson, containerJson } from "./json.ts";
-export { overlayContainerKinds } from "./byte-kinds.ts";
 export { containerFieldAt } from "./field-at.ts";

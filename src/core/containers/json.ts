@@ -3,8 +3,8 @@
  * `detectedBy`, `container`, `recovery`, `entries`; and the directory document with `files[]`.
  * Written in pieces like the batch document, so a segment of millions of frames never is one string.
  */
-import { findingsVerdict } from "../verdict.ts";
-import { contractJsonChunks } from "../contract-json.ts";
+import { findingsVerdict } from "./verdict.ts";
+import { contractJsonChunks } from "../model/contract-json.ts";
 import type { ContainerInfo, IndexEntry, OpenedInput, RecoveryVerdict } from "./types.ts";
 import type { PartitionResult } from "./partition.ts";
 

@@ -1,7 +1,7 @@
 /** Test bytes: stamped batches written out as legacy 64-byte messages, as `iggy message poll --output-file` does. */
 import { ByteReader } from "../../format/reader.ts";
 import { ByteWriter } from "../../format/writer.ts";
-import { concat } from "../encode.ts";
+import { concat } from "../walk/encode.ts";
 
 /** Each frame of `batches` as one legacy message: id, absolute offset, the batch's timestamp, its origin time, lengths, body. */
 export function legacyDumpOf(batches: readonly Uint8Array[]): Uint8Array {

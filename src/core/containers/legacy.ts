@@ -9,7 +9,7 @@ import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { ByteWriter } from "../../format/writer.ts";
-import { concat, encodeBatch } from "../encode.ts";
+import { concat, encodeBatch } from "../walk/encode.ts";
 import { Findings, fieldAt, placeFields } from "./merge.ts";
 import type { ContainerField, LegacyDecode, LegacyMessage, LegacyRun } from "./types.ts";
 

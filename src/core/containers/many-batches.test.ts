@@ -6,9 +6,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { buildSegment, planSegment } from "../../../scripts/bench/segment.ts";
-import { BatchTable } from "../batch-table.ts";
+import { BatchTable } from "../model/batch-table.ts";
 import { openInputWith } from "./index.ts";
-import { analyzeWith } from "../analyze.ts";
+import { analyzeWith } from "../walk/analyze.ts";
 import { openSegment, segmentDropFinding, segmentOf } from "./segment.ts";
 import { analysisHeaderAt, memoryHeaderAt } from "./walk.ts";
 import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";

@@ -3,9 +3,9 @@ import { SEVERITY_OF, diagnostic, type Diagnostic, type DiagnosticCode, type Sev
 import type { FieldSpec } from "../../format/fields.ts";
 import { fieldValueText } from "../../format/containers/value-text.ts";
 import type { ContainerByteKind } from "../../format/containers/kinds.ts";
-import { KeptColumnsBuilder } from "../frame-columns-build.ts";
-import { BatchTable } from "../batch-table.ts";
-import type { Analysis } from "../model.ts";
+import { KeptColumnsBuilder } from "../model/frame-columns-build.ts";
+import { BatchTable } from "../model/batch-table.ts";
+import type { Analysis } from "../model/model.ts";
 import type { ContainerField } from "./types.ts";
 
 const key = (severity: Severity): keyof OmittedCounts => (severity === "error" ? "errors" : severity === "warning" ? "warnings" : "infos");

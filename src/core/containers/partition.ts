@@ -7,7 +7,7 @@
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { startOffsetOfName } from "../../format/containers/segment.ts";
 import { SEVERITY_OF, type Diagnostic } from "../../format/diagnostics.ts";
-import type { Summary } from "../model.ts";
+import type { Summary } from "../model/model.ts";
 import { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
 import { Findings, mergeFindings } from "./merge.ts";
 import { indexOpened } from "./opened.ts";
@@ -15,7 +15,7 @@ import { openSegment, type SegmentResult } from "./segment.ts";
 import type { OpenedInput, RecoveryVerdict } from "./types.ts";
 import { IndexEntries } from "./index-entries.ts";
 import { detectByName } from "./detect.ts";
-import { partitionOutcome, type ServerOutcome } from "../verdict.ts";
+import { partitionOutcome, type ServerOutcome } from "./verdict.ts";
 
 /** One file of the directory: its name (relative), size, and a lazy read (called at most once). */
 export interface PartitionSource {
@@ -84,7 +84,7 @@ export interface PartitionResult {
   readonly summary: Summary;
   /** "refused" when the server would refuse the partition at boot (a gap, an overlap, an empty non-last segment, no segment at all). */
   readonly verdict: "ok" | "refused";
-  /** The server axis (core/verdict.ts): loads, truncates N bytes at boot, or refuses, and why. */
+  /** The server axis (core/containers/verdict.ts): loads, truncates N bytes at boot, or refuses, and why. */
   readonly outcome: ServerOutcome;
   /** outcome.sentence, for the page's verdict line and the JSON. */
   readonly sentence: string;

@@ -4,8 +4,8 @@ import { POLL_PREFIX_FIELDS, POLL_PREFIX_SIZE, POLL_RESYNC_SENTINEL } from "../.
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { plural } from "../../format/values.ts";
-import { analyzeWith } from "../analyze.ts";
-import type { Analysis } from "../model.ts";
+import { analyzeWith } from "../walk/analyze.ts";
+import type { Analysis } from "../model/model.ts";
 import { Findings, emptyAnalysis, placeFields } from "./merge.ts";
 import type { ContainerField } from "./types.ts";
 

@@ -5,11 +5,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { concat, encodeBatch, stampBatch, type MessageSpec } from "../encode.ts";
+import { concat, encodeBatch, stampBatch, type MessageSpec } from "../walk/encode.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { detectFormat, legacyToSegment, openInputWith, type FormatName } from "./index.ts";
 import { xxh } from "../../../test/helpers.ts";
-import { consensus } from "./samples.ts";
+import { consensus } from "../samples/container-samples.ts";
 import { legacyDumpOf } from "./legacy-dump.test-util.ts";
 
 const SCALE = Number(process.env.IGGY_PROP_SCALE ?? 1) || 1;

@@ -3,7 +3,7 @@
  * (containers.md "Recovery verdict"; upstream core/server/src/segment_recovery.rs, recover_segment_bounds).
  */
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
-import type { Analysis } from "../model.ts";
+import type { Analysis } from "../model/model.ts";
 import type { IndexEntry, RecoveryVerdict } from "./types.ts";
 import type { IndexEntries } from "./index-entries.ts";
 import { memoryHeaderAt, type HeaderAt } from "./walk.ts";

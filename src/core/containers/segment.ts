@@ -1,8 +1,8 @@
 /** A segment file (`.log`): the batch decode with the segment's own rules, and its recovery verdict. */
 import type { Xxh3 } from "../../checksum/xxh3.ts";
 import { startOffsetOfName } from "../../format/containers/segment.ts";
-import { analyzeWith } from "../analyze.ts";
-import type { Analysis } from "../model.ts";
+import { analyzeWith } from "../walk/analyze.ts";
+import type { Analysis } from "../model/model.ts";
 import { Findings, mergeFindings } from "./merge.ts";
 import { recoverSegmentFrom } from "./recovery.ts";
 import { memoryHeaderAt, type HeaderAt } from "./walk.ts";

@@ -9,8 +9,8 @@ import {
 } from "../../format/containers/send-messages.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { ByteReader } from "../../format/reader.ts";
-import { analyzeWith } from "../analyze.ts";
-import type { Analysis } from "../model.ts";
+import { analyzeWith } from "../walk/analyze.ts";
+import type { Analysis } from "../model/model.ts";
 import { Findings, emptyAnalysis, fieldAt, placeFields } from "./merge.ts";
 import type { ContainerField } from "./types.ts";
 

@@ -1,7 +1,7 @@
 /** The shapes the container layer hands to the CLI and the page (see index.ts for the API tour). */
 import type { ContainerByteKind } from "../../format/containers/kinds.ts";
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
-import type { Analysis } from "../model.ts";
+import type { Analysis } from "../model/model.ts";
 import type { IndexEntries } from "./index-entries.ts";
 import type { CaptureResult } from "./capture/types.ts";
 

@@ -2,8 +2,8 @@
 import { BATCH_FIELD, BATCH_HEADER_SIZE } from "../../format/fields.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { batchLengthAt, batchStep } from "../../format/walk-steps.ts";
-import type { ByteSource } from "../range-walk.ts";
-import type { Analysis } from "../model.ts";
+import type { ByteSource } from "../walk/range-walk.ts";
+import type { Analysis } from "../model/model.ts";
 
 /** One batch header read in a walk. */
 export interface WalkedHeader {

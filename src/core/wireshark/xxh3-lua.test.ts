@@ -11,8 +11,8 @@ import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { batchChecksumSpans, FRAME_CHECKSUM_FROM } from "../../checksum/verify.ts";
 import { BATCH_HEADER_SIZE } from "../../format/fields.ts";
 import { hex64 } from "../../format/values.ts";
-import { analyzeWith } from "../analyze.ts";
-import { frameEnd } from "../frame-columns.ts";
+import { analyzeWith } from "../walk/analyze.ts";
+import { frameEnd } from "../model/frame-columns.ts";
 import { emptyPcap, HAS_TSHARK, tshark } from "../../../test/tshark.test-util.ts";
 import { XXH3_LUA } from "./xxh3-lua.ts";
 

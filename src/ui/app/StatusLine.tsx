@@ -2,11 +2,11 @@
 import { documentStore, partitionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
 import { formatLine } from "../common/format-choice.ts";
 import { useStore } from "../state/store.ts";
-import type { Summary } from "../../core/model.ts";
-import { summarySentence } from "../../core/summary-text.ts";
+import type { Summary } from "../../core/model/model.ts";
+import { summarySentence } from "../../core/report/summary-text.ts";
 import { provenanceOf } from "../share/provenance.ts";
 import { CancelDecode } from "./LongWork.tsx";
-import { findingsVerdict } from "../../core/verdict.ts";
+import { findingsVerdict } from "../../core/containers/verdict.ts";
 
 const selectDoc = (s: DocumentState) => s;
 const selectPartition = (p: OpenPartition | null) => p;

@@ -1,5 +1,5 @@
 /** What the builder says of the form (problems, warnings) and of the bytes it built (the analyzer's findings). */
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import type { FormIssue } from "./form-to-spec.ts";
 
 /** What analyze() says of the built bytes: nothing, or each finding's code. */

@@ -4,9 +4,9 @@
  * `iggy-batch build` reads, the bytes it makes, their size and what the analyzer says of them.
  */
 import { useEffect, useId, useMemo, useReducer, useRef, useState, type RefObject } from "react";
-import { buildFromSpec } from "../../core/build-spec.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import type { Analysis } from "../../core/model.ts";
+import { buildFromSpec } from "../../core/edit/build-spec.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import { plural } from "../../format/values.ts";
 import { loadInput } from "../session/loading.ts";
 import { copyText, downloadFile } from "../common/download.ts";

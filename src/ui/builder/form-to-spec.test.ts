@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { analyze } from "../../core/analyze.ts";
-import { buildFromSpec, parseBuildSpec, type BuildEnvironment } from "../../core/build-spec.ts";
+import { analyze } from "../../core/walk/analyze.ts";
+import { buildFromSpec, parseBuildSpec, type BuildEnvironment } from "../../core/edit/build-spec.ts";
 import { decodeUserHeaders } from "../../format/user-headers.ts";
 import { decodeMessageId } from "../../format/values.ts";
 import { formReducer, initialForm, VALUE_KINDS, type BuilderForm, type FormAction } from "./form-state.ts";
 import { fieldKey, formToSpec, parseHeaderValue, parseIdText, parseTimestampDelta, parseU64Text, specText } from "./form-to-spec.ts";
-import { frameOffsetDelta, frameTimestampDelta, frameUserHeadersLength } from "../../core/frame-columns.ts";
+import { frameOffsetDelta, frameTimestampDelta, frameUserHeadersLength } from "../../core/model/frame-columns.ts";
 
 const xxh = await loadXxh3();
 const NOW_MS = 1_700_000_000_123;

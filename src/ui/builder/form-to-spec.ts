@@ -3,7 +3,7 @@
  * accepts, with every problem found on the way tied to the field it is about.
  * Pure: no DOM, no time, no randomness (auto ids stay "auto" in the spec).
  */
-import type { BatchJsonSpec, HeaderJson, MessageJson, PayloadJson } from "../../core/build-spec.ts";
+import type { BatchJsonSpec, HeaderJson, MessageJson, PayloadJson } from "../../core/edit/build-spec.ts";
 import { parseHexText, type BuilderForm, type HeaderKindName, type HeaderRow, type MessageForm } from "./form-state.ts";
 
 /** One problem in the form: the field it is about (see fieldKey), where a person finds it, and what is wrong. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FrameFlag } from "../../core/model.ts";
+import { FrameFlag } from "../../core/model/model.ts";
 import { decodeMessageId } from "../../format/values.ts";
 import { batchVerdict, checksumVerdict, frameTone, hexOffset, idCell, isProblemBatch, plural, previewText, timeText, timeWithRaw } from "./cell-text.ts";
 

@@ -1,6 +1,6 @@
 /** Text of table cells: verdicts, offsets, times, ids and payload previews (pure, no DOM). */
-import type { BatchTable } from "../../core/batch-table.ts";
-import type { BatchModel } from "../../core/model.ts";
+import type { BatchTable } from "../../core/model/batch-table.ts";
+import type { BatchModel } from "../../core/model/model.ts";
 import { FRAME_FLAGS_OF_SEVERITY, frameFlagSeverity } from "../../format/diagnostics.ts";
 import {
   decodeMessageId,

@@ -1,10 +1,10 @@
 /**
  * Colours of the container kinds (src/format/containers): one colour per role group, so a container
  * header reads at a glance (ids, offsets, times, lengths, checksums, reserved, values) without a
- * palette entry per field. The groups are core/palette.ts's CONTAINER_COLOUR_GROUP, which the SVG pictures read too.
+ * palette entry per field. The groups are core/view/palette.ts's CONTAINER_COLOUR_GROUP, which the SVG pictures read too.
  */
 import type { ContainerByteKind } from "../../format/containers/kinds.ts";
-import { CONTAINER_COLOUR_GROUP } from "../../core/palette.ts";
+import { CONTAINER_COLOUR_GROUP } from "../../core/view/palette.ts";
 
 /** Class and label of one byte kind (kind-style.ts re-exports it; defined here so neither file imports the other back). */
 export interface KindStyle {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS, fieldByName } from "../../format/fields.ts";
-import { writeField } from "../../core/edit.ts";
+import { writeField } from "../../core/edit/edit.ts";
 import { fieldText, parseFieldText } from "./field-value.ts";
 
 const batch = (name: string) => fieldByName(BATCH_HEADER_FIELDS, name);

@@ -4,7 +4,7 @@
  * message a failed read shows. Nothing here reads the whole of an input read on demand.
  */
 import { useEffect, useState } from "react";
-import type { InputWindows } from "../../core/byte-map.ts";
+import type { InputWindows } from "../../core/view/byte-map.ts";
 import type { ByteWindow, InputBytes } from "../../lib/input-bytes.ts";
 
 /** A half-open byte range. */

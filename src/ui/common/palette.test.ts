@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { ALL_BYTE_KINDS } from "../../format/fields.ts";
 import { KIND_STYLE } from "./kind-style.ts";
-import { DARK_PALETTE, LIGHT_PALETTE, type KindPalette } from "../../core/palette.ts";
+import { DARK_PALETTE, LIGHT_PALETTE, type KindPalette } from "../../core/view/palette.ts";
 
 const css = readFileSync(new URL("./kinds.css", import.meta.url), "utf8");
 const darkAt = css.indexOf("@media (prefers-color-scheme: dark)");

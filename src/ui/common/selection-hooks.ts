@@ -3,7 +3,7 @@ import { useCallback, useRef } from "react";
 import { useStore } from "../state/store.ts";
 import { selectionStore, type LoadedInput, type Selection } from "../state/app-state.ts";
 import { settledViewWindowStore, type ViewWindow } from "../state/view-window.ts";
-import { batchAt } from "../../core/frame-view.ts";
+import { batchAt } from "../../core/view/frame-view.ts";
 
 /** The selection's batch index, or -1 (a stable selector for useStore). */
 export const batchOfSelection = (s: Selection | null): number => s?.batch ?? -1;

@@ -8,7 +8,7 @@ import type { LoadedInput } from "../state/app-state.ts";
 import { selectRange } from "../state/actions.ts";
 import { loadInput } from "../session/loading.ts";
 import { FORMAT_TITLES, legacyToSegment, type LegacyDecode, type RecoveryVerdict } from "../../core/containers/index.ts";
-import { findingsVerdict, segmentOutcome } from "../../core/verdict.ts";
+import { findingsVerdict, segmentOutcome } from "../../core/containers/verdict.ts";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { downloadFile, baseName } from "../common/download.ts";
 
@@ -16,7 +16,7 @@ import { downloadFile, baseName } from "../common/download.ts";
 const MAX_FIELDS_LISTED = 400;
 
 /**
- * A segment's verdict on both axes (core/verdict.ts): what the server's boot does with the file, and what the
+ * A segment's verdict on both axes (core/containers/verdict.ts): what the server's boot does with the file, and what the
  * checks found in it (its .index's findings included when it is shown with it), then the recovery sentence.
  */
 function SegmentVerdict({ input, recovery }: { input: LoadedInput; recovery: RecoveryVerdict }) {

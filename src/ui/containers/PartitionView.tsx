@@ -8,7 +8,7 @@ import { Fragment, useMemo } from "react";
 import type { OpenPartition } from "../state/app-state.ts";
 import { showPartitionFile } from "../session/loading.ts";
 import { otherFiles, segmentRows } from "./partition-rows.ts";
-import { findingsVerdict } from "../../core/verdict.ts";
+import { findingsVerdict } from "../../core/containers/verdict.ts";
 
 /** Lists the open partition; the shown segment's row is marked current. */
 export function PartitionView({ partition }: { partition: OpenPartition }) {

@@ -4,7 +4,7 @@ import type { Diagnostic } from "../../format/diagnostics.ts";
 import { timeText } from "../../format/values.ts";
 import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
 import { partitionPoint } from "../../lib/binary-search.ts";
-import { findingsVerdict, segmentOutcome } from "../../core/verdict.ts";
+import { findingsVerdict, segmentOutcome } from "../../core/containers/verdict.ts";
 
 /** One segment as the partition view lists it. */
 export interface SegmentRow {
@@ -16,7 +16,7 @@ export interface SegmentRow {
   readonly times: string;
   readonly size: number;
   readonly batches: number;
-  /** The server axis (core/verdict.ts): "loads it", "truncates 100 bytes at boot", "refuses it at boot". */
+  /** The server axis (core/containers/verdict.ts): "loads it", "truncates 100 bytes at boot", "refuses it at boot". */
   readonly server: string;
   readonly serverTone: "ok" | "warn" | "bad";
   /** The findings axis of the segment and its .index: "clean" or "1 error, 0 warnings". */

@@ -5,7 +5,7 @@
  * map; a click selects them. A key of field roles under it makes it the legend too. A file read on
  * demand gives the diagram only the two headers it draws; their values show "··" until read.
  * A field a finding touches is hatched and outlined as in the hex map and `render --diagram`
- * (core/render-diagram.ts `fieldSeverity`); a field's further lines are drawn as its continuation.
+ * (core/report/render-diagram.ts `fieldSeverity`); a field's further lines are drawn as its continuation.
  */
 import { useCallback, useMemo, type JSX } from "react";
 import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type FieldRole, type FieldSpec } from "../../format/fields.ts";
@@ -15,11 +15,11 @@ import { hoverRange, selectRange } from "../state/actions.ts";
 import { selectionStore, type LoadedInput, type Selection } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { KIND_STYLE } from "../common/kind-style.ts";
-import { batchFieldValue, DIAGRAM_COLUMNS, diagramBoxes, frameFieldValue, type DiagramBox } from "../../core/diagram-boxes.ts";
+import { batchFieldValue, DIAGRAM_COLUMNS, diagramBoxes, frameFieldValue, type DiagramBox } from "../../core/view/diagram-boxes.ts";
 import "./diagram.css";
 import { hexOffset } from "../../format/values.ts";
-import { frameBatch, frameIndexInBatch, frameUserHeadersLength } from "../../core/frame-columns.ts";
-import { fieldSeverity } from "../../core/render-diagram.ts";
+import { frameBatch, frameIndexInBatch, frameUserHeadersLength } from "../../core/model/frame-columns.ts";
+import { fieldSeverity } from "../../core/report/render-diagram.ts";
 import { RangeIndex } from "../../lib/range-index.ts";
 import type { Diagnostic, Severity } from "../../format/diagnostics.ts";
 

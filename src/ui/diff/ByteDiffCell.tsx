@@ -1,6 +1,6 @@
 /** One side of a payload or user-headers diff: the bytes around the first difference, differing bytes marked. */
 import type { JSX } from "react";
-import type { ByteDiff } from "../../core/byte-diff.ts";
+import type { ByteDiff } from "../../core/view/byte-diff.ts";
 
 /** Bytes shown before the first difference, and in all. */
 const BEFORE = 8;

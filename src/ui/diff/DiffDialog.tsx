@@ -4,7 +4,7 @@
  * edits, so "what did my edit / the server's stamping change" is the default or one click away.
  */
 import { useEffect, useId, useMemo, useState } from "react";
-import { diffBatches, type BatchRef } from "../../core/diff.ts";
+import { diffBatches, type BatchRef } from "../../core/view/diff.ts";
 import { documentStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { editStore, type EditState } from "../session/editing.ts";

@@ -4,9 +4,9 @@
  * scrolled into view. Only the rows in view are rendered, so a 64 KiB batch stays light.
  */
 import { useEffect, useMemo, useRef, useState, type JSX } from "react";
-import type { DiffRun } from "../../core/byte-diff.ts";
-import { fillKinds } from "../../core/byte-map.ts";
-import type { Analysis } from "../../core/model.ts";
+import type { DiffRun } from "../../core/view/byte-diff.ts";
+import { fillKinds } from "../../core/view/byte-map.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import { ALL_BYTE_KINDS } from "../../format/fields.ts";
 import { formatCount, hexOffset, plural } from "../../format/values.ts";
 import { KIND_STYLE } from "../common/kind-style.ts";

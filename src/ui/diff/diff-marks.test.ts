@@ -2,9 +2,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import { diffBatches } from "../../core/diff.ts";
-import { encodeBatch } from "../../core/encode.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import { diffBatches } from "../../core/view/diff.ts";
+import { encodeBatch } from "../../core/walk/encode.ts";
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import { diffMarks, markedBytes } from "./diff-marks.ts";
 

@@ -1,6 +1,6 @@
 /** Which bytes each side's hex pane marks: every differing field of a batch diff, as byte runs in that side's input. */
-import { byteDiff, type DiffRun } from "../../core/byte-diff.ts";
-import type { DiffRow } from "../../core/diff.ts";
+import { byteDiff, type DiffRun } from "../../core/view/byte-diff.ts";
+import type { DiffRow } from "../../core/view/diff.ts";
 
 /** Runs of a payload or user-headers diff kept for the panes (the table's note keeps fewer). */
 export const MAX_MARK_RUNS = 4096;

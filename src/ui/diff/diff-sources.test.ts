@@ -1,9 +1,9 @@
 /** Batch diff side selection: defaults, clamping, the original-vs-current shortcut, and row filtering on a real diff. */
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import { diffBatches } from "../../core/diff.ts";
-import { encodeBatch, stampBatch } from "../../core/encode.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import { diffBatches } from "../../core/view/diff.ts";
+import { encodeBatch, stampBatch } from "../../core/walk/encode.ts";
 import { clampSide, defaultSides, displayValue, originalVsCurrent, sideLabel, visibleRows } from "./diff-sources.ts";
 
 describe("defaultSides", () => {

@@ -1,5 +1,5 @@
 /** Which batches the diff compares: a source (the input as shown, or as loaded before edits) and a batch index per side. */
-import type { DiffRow } from "../../core/diff.ts";
+import type { DiffRow } from "../../core/view/diff.ts";
 import { hex64 } from "../../format/values.ts";
 
 /** The input as shown now, the input as loaded before any edit, or another file chosen in the dialog. */

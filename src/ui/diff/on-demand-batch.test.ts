@@ -1,8 +1,8 @@
 /** A batch of a file read on demand, read alone for Compare: its diff rows are the ones the whole input in memory gives. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { analyzeWith } from "../../core/analyze.ts";
-import { diffBatches } from "../../core/diff.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import { diffBatches } from "../../core/view/diff.ts";
 import { fileBytes } from "../../lib/input-bytes.ts";
 import { readBatch } from "./on-demand-batch.ts";
 import { xxh } from "../../../test/helpers.ts";

@@ -5,9 +5,9 @@
  */
 import { useEffect, useState } from "react";
 import type { Xxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import type { BatchRef } from "../../core/diff.ts";
-import type { Analysis } from "../../core/model.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import type { BatchRef } from "../../core/view/diff.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import type { InputBytes } from "../../lib/input-bytes.ts";
 
 /** One batch read alone: its ref (batch 0 of its own bytes) and where its bytes start in the input. */

@@ -5,8 +5,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { openInputWith, type FormatName } from "../../core/containers/index.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import type { Analysis } from "../../core/model.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import type { Xxh3 } from "../../checksum/xxh3.ts";
 import { AbortedError, AnalysisClient } from "../../worker/client.ts";
 import { fileBytes, memoryBytes, type InputBytes } from "../../lib/input-bytes.ts";

@@ -4,8 +4,8 @@ import { documentStore, selectionStore, type DocumentState } from "../state/app-
 import { useStore } from "../state/store.ts";
 import { commitEdit, editedParts, editModeStore, editStore, kernel, redo, revertToOriginal, undo, type EditState } from "../session/editing.ts";
 import { nowMicros } from "../session/building.ts";
-import { makeProducerBatch, recomputeChecksums, stampAsServer } from "../../core/edit.ts";
-import { stampDefaults } from "../../core/stamp-defaults.ts";
+import { makeProducerBatch, recomputeChecksums, stampAsServer } from "../../core/edit/edit.ts";
+import { stampDefaults } from "../../core/edit/stamp-defaults.ts";
 import { baseName, downloadFile } from "../common/download.ts";
 import { residentBytes } from "../session/resident.ts";
 import { formatCount, hexOffset, plural } from "../../format/values.ts";

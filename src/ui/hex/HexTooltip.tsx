@@ -4,7 +4,7 @@
  */
 import { DIAGNOSTIC_HELP } from "../../format/diagnostic-help.ts";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type RefObject } from "react";
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import type { InputBytes } from "../../lib/input-bytes.ts";
 import type { RangeIndex } from "../../lib/range-index.ts";

@@ -2,7 +2,7 @@
  * What the tooltip says about one byte: its field, where it sits, the spec's description and the
  * decoded value. Pure: everything is read from the analysis and the bytes, nothing from the DOM.
  */
-import type { Analysis, BatchModel } from "../../core/model.ts";
+import type { Analysis, BatchModel } from "../../core/model/model.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { BATCH_HEADER_SIZE, describeKind, showOf, type ValueShow } from "../../format/fields.ts";
 import { fieldValueText } from "../../format/containers/value-text.ts";
@@ -15,8 +15,8 @@ export { plural };
 import type { RangeIndex } from "../../lib/range-index.ts";
 import { fieldAt, type FieldHit } from "./field-at.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
-import { computedChecksumOf } from "../../core/frame-columns.ts";
-import { bytesIn, type InputWindows } from "../../core/byte-map.ts";
+import { computedChecksumOf } from "../../core/model/frame-columns.ts";
+import { bytesIn, type InputWindows } from "../../core/view/byte-map.ts";
 
 /** One labelled line of the tooltip; tone marks a checksum verdict. */
 export interface InfoRow {

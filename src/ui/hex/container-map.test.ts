@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { KIND_CODE } from "../../core/byte-map.ts";
+import { KIND_CODE } from "../../core/view/byte-map.ts";
 import { openInput } from "../../core/containers/index.ts";
 import { RangeIndex } from "../../lib/range-index.ts";
 import { describeByte } from "./byte-info.ts";

@@ -2,7 +2,7 @@
  * What a checksum covers, as byte spans. Hovering a checksum shades exactly the bytes it is
  * computed over; hoverStore (one span) cannot say that, so the spans live in their own store.
  */
-import type { Analysis, BatchModel } from "../../core/model.ts";
+import type { Analysis, BatchModel } from "../../core/model/model.ts";
 import { batchChecksumSpans, frameChecksumSpan } from "../../checksum/verify.ts";
 import { BATCH_HEADER_SIZE } from "../../format/fields.ts";
 import type { ByteSpan } from "../state/app-state.ts";

@@ -1,11 +1,11 @@
 /** The field a byte belongs to: its kind, its whole range, and the batch and frame around it. */
 import { partitionPoint, upperBound } from "../../lib/binary-search.ts";
-import { locateByte, storedPayloadLength, type InputWindows } from "../../core/byte-map.ts";
-import type { Analysis, BatchModel } from "../../core/model.ts";
+import { locateByte, storedPayloadLength, type InputWindows } from "../../core/view/byte-map.ts";
+import type { Analysis, BatchModel } from "../../core/model/model.ts";
 import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE, FRAME_HEADER_FIELDS, FRAME_HEADER_SIZE, type ByteKind, type FieldSpec } from "../../format/fields.ts";
 import { CONTAINER_TABLES } from "../../format/containers/index.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
-import { frameEnd as endOfFrame, frameIndexInBatch } from "../../core/frame-columns.ts";
+import { frameEnd as endOfFrame, frameIndexInBatch } from "../../core/model/frame-columns.ts";
 
 /** A byte's field, placed in the input. Ranges are half-open and clamped to what the input holds. */
 export interface FieldHit {

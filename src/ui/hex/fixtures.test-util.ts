@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import { encodeBatch } from "../../core/encode.ts";
-import type { Analysis } from "../../core/model.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import { encodeBatch } from "../../core/walk/encode.ts";
+import type { Analysis } from "../../core/model/model.ts";
 
 /** An analysed input. */
 export interface TestInput {

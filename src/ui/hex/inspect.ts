@@ -2,7 +2,7 @@
  * Inspecting a byte (pointer over it, or the keyboard cursor on it): highlights its whole field in
  * hoverStore, a checksum's coverage in coverageStore, and names the byte for the tooltip.
  */
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import { hoverStore, type ByteSpan } from "../state/app-state.ts";
 import { createStore } from "../state/store.ts";
 import { checksumCoverage, coverageStore } from "./coverage.ts";

@@ -103,7 +103,7 @@ describe("HexRow", () => {
 
 describe("HexTooltip", () => {
   test("renders payload text as text, never as markup", async () => {
-    const { encodeBatch } = await import("../../core/encode.ts");
+    const { encodeBatch } = await import("../../core/walk/encode.ts");
     const { loadXxh3 } = await import("../../checksum/xxh3.ts");
     const evil = analysed(encodeBatch(await loadXxh3(), { messages: [{ payload: '<img src=x onerror="alert(1)">' }] }));
     inspectStore.set({ offset: 310, via: "pointer" });

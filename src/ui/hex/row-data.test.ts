@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { KIND_CODE } from "../../core/byte-map.ts";
+import { KIND_CODE } from "../../core/view/byte-map.ts";
 import { analysed, corpus, goldenBatch } from "./fixtures.test-util.ts";
 import { Edge, Problem, RowCache } from "./row-data.ts";
 

@@ -6,8 +6,8 @@
  * demand gives each row a 16-byte copy of its bytes once they are at hand (never a page of the
  * file, which a row would keep alive); until then the row has none and says which bytes to load.
  */
-import { fillKinds, kindNeeds, KIND_CODE } from "../../core/byte-map.ts";
-import type { Analysis } from "../../core/model.ts";
+import { fillKinds, kindNeeds, KIND_CODE } from "../../core/view/byte-map.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
 import { partitionPoint } from "../../lib/binary-search.ts";
 import type { Diagnostic, Severity } from "../../format/diagnostics.ts";

@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { openInputWith } from "../../core/containers/index.ts";
-import { encodeBatch } from "../../core/encode.ts";
+import { encodeBatch } from "../../core/walk/encode.ts";
 import { typeNibble } from "./keys.ts";
 import { documentStore, nextInputId } from "../state/app-state.ts";
 import { editByte, editStore, latestBytes, startEditing, undo } from "../session/editing.ts";

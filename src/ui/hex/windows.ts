@@ -1,7 +1,7 @@
 /** The few bytes the hex map's tooltip and inspector read about one byte, taken from an input's InputBytes. */
-import { kindNeeds } from "../../core/byte-map.ts";
+import { kindNeeds } from "../../core/view/byte-map.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import type { ByteWindow, InputBytes } from "../../lib/input-bytes.ts";
 import { peekRanges, type Peeked } from "../common/input-windows.ts";
 import { byteInfoNeeds } from "./byte-info.ts";

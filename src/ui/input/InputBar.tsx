@@ -4,8 +4,8 @@
  * hint for paste and drop.
  */
 import { useId, type ChangeEvent, type InputHTMLAttributes } from "react";
-import { SAMPLES } from "../../core/samples.ts";
-import { CONTAINER_SAMPLES } from "../../core/containers/samples.ts";
+import { SAMPLES } from "../../core/samples/samples.ts";
+import { CONTAINER_SAMPLES } from "../../core/samples/container-samples.ts";
 import { CONTAINER_SAMPLE_PREFIX, loadFiles, loadSample, setFormat } from "../session/loading.ts";
 import { FORMAT_OPTIONS, formatOfAlias } from "../common/format-choice.ts";
 import { formatStore } from "../state/app-state.ts";

@@ -4,7 +4,7 @@
  * user headers. All of it is rendered as React text; nothing from the input becomes markup.
  */
 import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
-import { frameDetail, type FrameDetail } from "../../core/frame-view.ts";
+import { frameDetail, type FrameDetail } from "../../core/view/frame-view.ts";
 import { hex64 } from "../../format/values.ts";
 import { selectFrame } from "../state/actions.ts";
 import { hoverStore, type ByteSpan, type LoadedInput } from "../state/app-state.ts";
@@ -15,8 +15,8 @@ import { EditFieldButton, FieldEditForm } from "../common/FieldEditForm.tsx";
 import { useByteWindow } from "../common/use-byte-window.ts";
 import { wholeWindow, type ByteWindow } from "../../lib/input-bytes.ts";
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
-import type { FrameColumns } from "../../core/model.ts";
-import { frameUserHeadersLength } from "../../core/frame-columns.ts";
+import type { FrameColumns } from "../../core/model/model.ts";
+import { frameUserHeadersLength } from "../../core/model/frame-columns.ts";
 import { applyFieldEditResident } from "../session/editing.ts";
 import { fieldText } from "../common/field-value.ts";
 import "./inspector.css";

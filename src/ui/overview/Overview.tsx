@@ -14,7 +14,7 @@ import { KIND_STYLE } from "../common/kind-style.ts";
 import { overviewRows, rowOfByte } from "./overview-data.ts";
 import "./overview.css";
 import { formatCount, plural } from "../../format/values.ts";
-import { kindNeeds } from "../../core/byte-map.ts";
+import { kindNeeds } from "../../core/view/byte-map.ts";
 import { loadRanges, peekRanges, useBytesLanded } from "../common/input-windows.ts";
 
 const selectWindow = (w: ViewWindow | null) => w;

@@ -1,7 +1,7 @@
 /** Overview rows from a real analysis: kinds by majority, batch ticks, and each diagnostic's worst severity on its rows. */
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../core/analyze.ts";
-import { KIND_CODE, kindNeeds } from "../../core/byte-map.ts";
+import { analyze } from "../../core/walk/analyze.ts";
+import { KIND_CODE, kindNeeds } from "../../core/view/byte-map.ts";
 import { concat, producerBatch, stampedBatch } from "../../../test/helpers.ts";
 import { overviewRows, rowOfByte, TICK_GAP } from "./overview-data.ts";
 import { goldenBatch } from "../hex/fixtures.test-util.ts";

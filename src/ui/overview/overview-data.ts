@@ -1,6 +1,6 @@
 /** What each pixel row of the overview stands for: its main byte kind, a batch start, the worst problem in it. */
-import { KIND_CODE, locateByte, type InputWindows } from "../../core/byte-map.ts";
-import type { Analysis } from "../../core/model.ts";
+import { KIND_CODE, locateByte, type InputWindows } from "../../core/view/byte-map.ts";
+import type { Analysis } from "../../core/model/model.ts";
 
 /** Per-row facts of an overview `rows` pixels tall. */
 export interface OverviewRows {

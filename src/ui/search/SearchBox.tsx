@@ -4,16 +4,16 @@
  * cancels a search in flight. Hits are listed in "Search results" with where each one lies.
  */
 import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent } from "react";
-import { kindNeeds, locateByte, type InputWindows } from "../../core/byte-map.ts";
+import { kindNeeds, locateByte, type InputWindows } from "../../core/view/byte-map.ts";
 import { memoryBytes } from "../../lib/input-bytes.ts";
 import { loadRanges, peekRanges, useBytesLanded } from "../common/input-windows.ts";
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import { documentStore, type DocumentState } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { KIND_STYLE, SWATCH_CLASS } from "../common/kind-style.ts";
 import { cancelSearch, clearSearch, runQuery, searchStore, selectHit, stepHit, MAX_HITS, type SearchState } from "./search-state.ts";
 import "./search.css";
-import { frameIndexInBatch } from "../../core/frame-columns.ts";
+import { frameIndexInBatch } from "../../core/model/frame-columns.ts";
 
 /** Hits listed at once; next/previous still reach every hit. */
 const LISTED = 200;

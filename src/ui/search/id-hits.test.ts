@@ -1,8 +1,8 @@
 /** An id searched in a file read on demand: byte-search hits are kept only where they are a complete frame's id field. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { analyzeWith } from "../../core/analyze.ts";
-import { findIds, parseQuery, searchBytes } from "../../core/search.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import { findIds, parseQuery, searchBytes } from "../../core/view/search.ts";
 import { idFieldHits } from "./search-state.ts";
 import { xxh } from "../../../test/helpers.ts";
 

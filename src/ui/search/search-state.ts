@@ -5,7 +5,7 @@
  * (with the edits written over), so the page never hands it a second copy. The hits stay here, the selection goes to
  * selectionStore, so the hex map and the tables follow as they do for any other selection.
  */
-import { describeQuery, findIds, findMessageOffset, parseQuery } from "../../core/search.ts";
+import { describeQuery, findIds, findMessageOffset, parseQuery } from "../../core/view/search.ts";
 import { AbortedError } from "../../worker/client.ts";
 import { searchClient, type SearchTarget } from "../../worker/search-client.ts";
 import { editedRuns, latestBytes, originalBytes } from "../session/editing.ts";
@@ -14,9 +14,9 @@ import { beginCancellable } from "../session/long-work.ts";
 import { selectRange } from "../state/actions.ts";
 import { documentStore, type LoadedInput } from "../state/app-state.ts";
 import { createStore } from "../state/store.ts";
-import { frameEnd } from "../../core/frame-columns.ts";
-import { frameAt } from "../../core/frame-view.ts";
-import type { Analysis } from "../../core/model.ts";
+import { frameEnd } from "../../core/model/frame-columns.ts";
+import { frameAt } from "../../core/view/frame-view.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import { FRAME_HEADER_FIELDS, fieldByName } from "../../format/fields.ts";
 
 const ID_FIELD = fieldByName(FRAME_HEADER_FIELDS, "id");

@@ -1,6 +1,6 @@
 /** The builder's time and randomness (the page's clock and Web Crypto), and a hook for the XXH3 kernel; it keeps no state, so it has nothing to start. */
 import { useEffect, useState } from "react";
-import type { BuildEnvironment } from "../../core/build-spec.ts";
+import type { BuildEnvironment } from "../../core/edit/build-spec.ts";
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { kernel } from "./editing.ts";
 

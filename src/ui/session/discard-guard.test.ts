@@ -1,7 +1,7 @@
 import { memoryBytes } from "../../lib/input-bytes.ts";
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../../core/analyze.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
 import { documentStore, nextInputId } from "../state/app-state.ts";
 import { reopenInWorker } from "./loading.ts";
 import { editByte, startEditing, undo } from "./editing.ts";

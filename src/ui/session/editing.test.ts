@@ -6,8 +6,8 @@
 import { memoryBytes } from "../../lib/input-bytes.ts";
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import { encodeBatch } from "../../core/encode.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import { encodeBatch } from "../../core/walk/encode.ts";
 import { documentStore, nextInputId } from "../state/app-state.ts";
 import { reopenInWorker } from "./loading.ts";
 import { startEditing, editByte, editedParts, editStore, hasUnsavedEdits, INLINE_RECHECK_LIMIT, latestBytes, redo, revertToOriginal, undo } from "./editing.ts";

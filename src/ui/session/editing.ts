@@ -5,19 +5,19 @@
  * working copy, patched in place, for the hex map, and are re-checked in a worker that holds the
  * original and receives only the patches (patched-recheck.ts).
  */
-import { analyzeWith } from "../../core/analyze.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
 import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
-import { writeField, type ChecksumChange } from "../../core/edit.ts";
+import { writeField, type ChecksumChange } from "../../core/edit/edit.ts";
 import type { FieldSpec } from "../../format/fields.ts";
 import { memoryBytes } from "../../lib/input-bytes.ts";
 import { residentBytes } from "./resident.ts";
-import { EditOverlay, type EditStep, type Patch, type Write } from "../../core/edit-overlay.ts";
+import { EditOverlay, type EditStep, type Patch, type Write } from "../../core/edit/edit-overlay.ts";
 import { createStore } from "../state/store.ts";
 import { documentStore } from "../state/app-state.ts";
 import { requestPatchedRecheck, resetPatchedRecheck } from "./patched-recheck.ts";
 import { sourceOf } from "./input-source.ts";
 import type { FormatChoice } from "../../core/containers/index.ts";
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import type { InputMeta } from "../../worker/protocol.ts";
 import { bytesToHex, hexOffset } from "../../format/values.ts";
 

@@ -3,11 +3,11 @@ import { AnalysisClient, AbortedError, type AnalysisInput } from "../../worker/c
 import type { InputMeta } from "../../worker/protocol.ts";
 import { documentStore, formatStore, nextInputId, partitionStore, resetInteraction, type OpenPartition } from "../state/app-state.ts";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { SAMPLES, DEFAULT_SAMPLE_ID } from "../../core/samples.ts";
+import { SAMPLES, DEFAULT_SAMPLE_ID } from "../../core/samples/samples.ts";
 import type { FormatChoice } from "../../core/containers/index.ts";
-import { CONTAINER_SAMPLES } from "../../core/containers/samples.ts";
+import { CONTAINER_SAMPLES } from "../../core/samples/container-samples.ts";
 import { decodeIndexEntries } from "../../core/containers/index-file.ts";
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import { pageInputRefusal } from "../../lib/input-limit.ts";
 import { confirmDiscardEdits, editsAtStake } from "./discard-guard.ts";
 import { rememberSource } from "./input-source.ts";

@@ -3,9 +3,9 @@
  * (the worker streams it, the views read pages of it), so the page's memory does not grow with the
  * file. `?on-demand-from=BYTES` in the page's address moves the line (tests open small files so).
  */
-import { STREAM_MIN_BYTES } from "../../core/pool-policy.ts";
+import { STREAM_MIN_BYTES } from "../../core/walk/pool-policy.ts";
 
-/** Files from this size on are read on demand unless the address says otherwise (core/pool-policy.ts). */
+/** Files from this size on are read on demand unless the address says otherwise (core/walk/pool-policy.ts). */
 export const ON_DEMAND_FROM_BYTES = STREAM_MIN_BYTES;
 
 /** The size from which a File is read on demand. */

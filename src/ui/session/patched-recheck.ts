@@ -4,8 +4,8 @@
  * folded into one more run when it finishes, so typing never queues a re-check per keystroke and the
  * worker is never killed (which would make it need the original again).
  */
-import type { Patch } from "../../core/edit-overlay.ts";
-import type { Analysis } from "../../core/model.ts";
+import type { Patch } from "../../core/edit/edit-overlay.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import { AbortedError, AnalysisClient } from "../../worker/client.ts";
 import { documentStore } from "../state/app-state.ts";
 

@@ -1,10 +1,10 @@
 /**
- * The report of the open partition (core/report-partition.ts), made from the dropped files: a first pass
+ * The report of the open partition (core/report/report-partition.ts), made from the dropped files: a first pass
  * records the byte ranges it quotes per file, those ranges alone are read from the Files, and the second
  * pass renders from them, so a partition of large segments is never read whole for its report.
  */
-import { renderPartitionMarkdown, renderPartitionText, type PartitionReportInput } from "../../core/report-partition.ts";
-import type { ReportBytes } from "../../core/report-data.ts";
+import { renderPartitionMarkdown, renderPartitionText, type PartitionReportInput } from "../../core/report/report-partition.ts";
+import type { ReportBytes } from "../../core/report/report-data.ts";
 import type { OpenPartition } from "../state/app-state.ts";
 import { TOOL_VERSION } from "../../version.ts";
 

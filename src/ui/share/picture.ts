@@ -1,7 +1,7 @@
 /** Pictures of the bytes on the page: the core's SVG of a range or of a header's layout diagram in the theme's colours, and a PNG drawn from either on a canvas. */
-import { defaultPictureRange, MAX_SVG_BYTES, renderHexSvg } from "../../core/render-svg.ts";
-import { renderLayoutSvg, type DiagramTarget } from "../../core/render-diagram.ts";
-import { LIGHT_PALETTE } from "../../core/palette.ts";
+import { defaultPictureRange, MAX_SVG_BYTES, renderHexSvg } from "../../core/report/render-svg.ts";
+import { renderLayoutSvg, type DiagramTarget } from "../../core/report/render-diagram.ts";
+import { LIGHT_PALETTE } from "../../core/view/palette.ts";
 import type { Subject } from "./share-link.ts";
 
 /** The range a picture shows: the selection (cut to MAX_SVG_BYTES), else the rows around the first finding. */

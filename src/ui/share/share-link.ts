@@ -1,15 +1,15 @@
 /**
  * Share links and the redacted subject behind links, reports, pictures and exports: the chosen
- * scope cut out, redacted when asked (findings kept, see core/redact.ts), and tagged with the
+ * scope cut out, redacted when asked (findings kept, see core/edit/redact.ts), and tagged with the
  * original's SHA-256 so the opened page can say what it shows.
  */
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import type { Analysis } from "../../core/model.ts";
-import { redactCopy, type RedactOptions } from "../../core/redact.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import type { Analysis } from "../../core/model/model.ts";
+import { redactCopy, type RedactOptions } from "../../core/edit/redact.ts";
 import { encodeShareFragment, type SharedState } from "../../lib/share-codec.ts";
 import { rebasedSelection, type ShareScope } from "./share-scope.ts";
-import { batchAt } from "../../core/frame-view.ts";
+import { batchAt } from "../../core/view/frame-view.ts";
 import type { InputBytes } from "../../lib/input-bytes.ts";
 import { sha256Hex } from "../common/download.ts";
 import { sourceOf } from "../session/input-source.ts";

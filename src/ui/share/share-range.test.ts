@@ -1,9 +1,9 @@
 /** Ranges of an input read on demand for the share panel: only the range (its batches when redacted) is read, and it is what the input in memory gives. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { analyzeWith } from "../../core/analyze.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
 import { fileBytes, memoryBytes } from "../../lib/input-bytes.ts";
-import { frameEnd } from "../../core/frame-columns.ts";
+import { frameEnd } from "../../core/model/frame-columns.ts";
 import { rangeBytes, type ShareSource } from "./share-link.ts";
 import { xxh } from "../../../test/helpers.ts";
 

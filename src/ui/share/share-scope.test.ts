@@ -2,13 +2,13 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { analyzeWith } from "../../core/analyze.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
 import { decodeShareFragment, encodeShareFragment } from "../../lib/share-codec.ts";
 import { cutScope, defaultScope, LARGE_LINK_BYTES, shareScopes } from "./share-scope.ts";
 import { provenanceNote } from "./provenance.ts";
 import { findings, xxh } from "../../../test/helpers.ts";
-import { frameEnd } from "../../core/frame-columns.ts";
-import { encodeBatch } from "../../core/encode.ts";
+import { frameEnd } from "../../core/model/frame-columns.ts";
+import { encodeBatch } from "../../core/walk/encode.ts";
 
 const bytes = new Uint8Array(readFileSync(new URL("../../../test/fixtures/corpus/19-segment-4-batch2-bad-frame.bin", import.meta.url)));
 const analysis = analyzeWith(xxh, bytes);

@@ -1,14 +1,14 @@
 /**
  * What a share link carries: the whole input, the batches holding the selection (a batch, a frame,
  * a byte range), or the batch around the first problem and, smaller, that problem's frame with its batch
- * header or its bytes (core/share-fit.ts: the smallest always fits a GitHub issue); which of them a link
+ * header or its bytes (core/report/share-fit.ts: the smallest always fits a GitHub issue); which of them a link
  * offers by default; and the cut-out bytes with the selection re-based onto them. No DOM: unit-tested directly.
  */
-import { batchAt } from "../../core/frame-view.ts";
-import type { Analysis, BatchModel } from "../../core/model.ts";
+import { batchAt } from "../../core/view/frame-view.ts";
+import type { Analysis, BatchModel } from "../../core/model/model.ts";
 import { hexOffset } from "../../format/values.ts";
-import { frameEnd, frameIndexInBatch } from "../../core/frame-columns.ts";
-import { PROBLEM_BYTES_CAP, problemScopes } from "../../core/share-fit.ts";
+import { frameEnd, frameIndexInBatch } from "../../core/model/frame-columns.ts";
+import { PROBLEM_BYTES_CAP, problemScopes } from "../../core/report/share-fit.ts";
 
 /** One way to share: its stable id, a label for the menu, and the bytes [start, end) of the input it takes. */
 export interface ShareScope {

@@ -1,10 +1,10 @@
 /** Selection actions shared by every view, so the hex map, tables and diagnostics link the same way. */
-import { batchAt, frameAt } from "../../core/frame-view.ts";
+import { batchAt, frameAt } from "../../core/view/frame-view.ts";
 import { lowerBound, partitionPoint, upperBound } from "../../lib/binary-search.ts";
 import { lowerBoundByStart } from "../../lib/range-index.ts";
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import { cursorStore, documentStore, hoverStore, revealStore, selectionStore, type ByteSpan, type Selection } from "./app-state.ts";
-import { frameBatch, frameEnd } from "../../core/frame-columns.ts";
+import { frameBatch, frameEnd } from "../../core/model/frame-columns.ts";
 
 function analysis(): Analysis | null {
   return documentStore.get().input?.analysis ?? null;

@@ -16,7 +16,7 @@
  * (written by edit/EditPanel; read by hex) in session/editing; fieldEditStore in common/FieldEditForm (its button and form);
  * inspectStore and coverageStore in hex/ (the hex map and its tooltip).
  */
-import type { Analysis } from "../../core/model.ts";
+import type { Analysis } from "../../core/model/model.ts";
 import type { FormatChoice, IndexEntries, PartitionResult } from "../../core/containers/index.ts";
 import type { InputMeta } from "../../worker/protocol.ts";
 import type { InputBytes } from "../../lib/input-bytes.ts";

@@ -1,7 +1,7 @@
 /** The Batches panel: one row per batch, sortable, with a "Problems only" filter. */
 import { TableToggle } from "../common/TableToggle.tsx";
 import { useCallback, useId, useMemo, useState } from "react";
-import type { Analysis, BatchModel } from "../../core/model.ts";
+import type { Analysis, BatchModel } from "../../core/model/model.ts";
 import { selectBatch } from "../state/actions.ts";
 import type { LoadedInput } from "../state/app-state.ts";
 import { batchSortKey, type BatchColumnId } from "./batch-rows.ts";
@@ -10,7 +10,7 @@ import { HEAVY_ORDER_ROWS, useIndexTable, useRowOrder, type IndexColumn } from "
 import { buildOrder } from "./row-order.ts";
 import { batchOfSelection } from "../common/selection-hooks.ts";
 import { VirtualTable } from "./VirtualTable.tsx";
-import { batchAt } from "../../core/frame-view.ts";
+import { batchAt } from "../../core/view/frame-view.ts";
 import type { ViewWindow } from "../state/view-window.ts";
 import "./tables.css";
 

@@ -6,7 +6,7 @@
  */
 import { TableToggle } from "../common/TableToggle.tsx";
 import { useCallback, useId, useMemo, useState } from "react";
-import type { Analysis, FrameColumns } from "../../core/model.ts";
+import type { Analysis, FrameColumns } from "../../core/model/model.ts";
 import { selectFrame } from "../state/actions.ts";
 import type { LoadedInput } from "../state/app-state.ts";
 import { checksumVerdict, formatCount, frameTone, idCell, previewText, timeText, timeWithRaw } from "../common/cell-text.ts";
@@ -25,13 +25,13 @@ import { HEAVY_ORDER_ROWS, useIndexTable, useRowOrder, type IndexColumn } from "
 import { buildOrder } from "./row-order.ts";
 import { frameOfSelection, useFollowedBatch } from "../common/selection-hooks.ts";
 import { VirtualTable } from "./VirtualTable.tsx";
-import { frameAt, storedChecksumIn, timestampDeltaIn } from "../../core/frame-view.ts";
+import { frameAt, storedChecksumIn, timestampDeltaIn } from "../../core/view/frame-view.ts";
 import { wholeWindow, type ByteWindow } from "../../lib/input-bytes.ts";
 import { useByteWindow, useRowReader } from "../common/use-byte-window.ts";
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import type { ViewWindow } from "../state/view-window.ts";
 import "./tables.css";
-import { computedChecksumOf, frameBatch, frameEnd, frameIndexInBatch, frameOffsetDelta, frameUserHeadersLength } from "../../core/frame-columns.ts";
+import { computedChecksumOf, frameBatch, frameEnd, frameIndexInBatch, frameOffsetDelta, frameUserHeadersLength } from "../../core/model/frame-columns.ts";
 
 const DASH = "—";
 // Only the columns of BYTE_SORTED_COLUMNS read the bytes, and those sort only in memory.

@@ -1,6 +1,6 @@
 /** Batches table data: sort keys per column over Analysis.batches (rows are batch indexes). */
-import type { BatchTable } from "../../core/batch-table.ts";
-import type { Analysis, BatchModel } from "../../core/model.ts";
+import type { BatchTable } from "../../core/model/batch-table.ts";
+import type { Analysis, BatchModel } from "../../core/model/model.ts";
 import { bigintSortKey, type SortKey } from "./row-order.ts";
 
 /** Column ids of the batches table. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import { concat, encodeBatch, stampBatch } from "../../core/encode.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import { concat, encodeBatch, stampBatch } from "../../core/walk/encode.ts";
 import { batchSortKey, severityScore } from "./batch-rows.ts";
 import { frameSortKey, isProblemFrame, messageIdOf, messageOffsetOf, payloadOf, producerTimeOf, type FrameColumnId } from "./frame-rows.ts";
 import { wholeWindow, type ByteWindow } from "../../lib/input-bytes.ts";
-import { frameEnd } from "../../core/frame-columns.ts";
+import { frameEnd } from "../../core/model/frame-columns.ts";
 import { buildOrder } from "./row-order.ts";
 
 const xxh = await loadXxh3();

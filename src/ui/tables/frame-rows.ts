@@ -4,11 +4,11 @@
  */
 import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
 import type { MessageId } from "../../format/values.ts";
-import { FrameFlag, type Analysis } from "../../core/model.ts";
+import { FrameFlag, type Analysis } from "../../core/model/model.ts";
 import { PROBLEM_FRAME_FLAGS } from "../common/cell-text.ts";
 import { bigintSortKey, type SortKey } from "./row-order.ts";
-import { frameBatch, frameIndexInBatch, frameOffsetDelta, frameUserHeadersLength } from "../../core/frame-columns.ts";
-import { messageIdIn, timestampDeltaIn } from "../../core/frame-view.ts";
+import { frameBatch, frameIndexInBatch, frameOffsetDelta, frameUserHeadersLength } from "../../core/model/frame-columns.ts";
+import { messageIdIn, timestampDeltaIn } from "../../core/view/frame-view.ts";
 import { windowSlice, type ByteWindow } from "../../lib/input-bytes.ts";
 
 /** Column ids of the frames table. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
-import { analyzeWith } from "../../core/analyze.ts";
-import { concat, encodeBatch, stampBatch } from "../../core/encode.ts";
+import { analyzeWith } from "../../core/walk/analyze.ts";
+import { concat, encodeBatch, stampBatch } from "../../core/walk/encode.ts";
 import { batchHeaderRows, nonzeroRuns, PENDING_TEXT, reservedSummary } from "./header-rows.ts";
 import { wholeWindow } from "../../lib/input-bytes.ts";
 

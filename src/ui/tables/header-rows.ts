@@ -15,9 +15,9 @@ import {
 import { readField, type AnyFieldValue } from "../../format/field-codec.ts";
 import { ByteReader, nonzeroRuns } from "../../format/reader.ts";
 import { bytesToHex, hex128, hex64 } from "../../format/values.ts";
-import type { Analysis, BatchModel } from "../../core/model.ts";
+import type { Analysis, BatchModel } from "../../core/model/model.ts";
 import { formatCount, plural, timeWithRaw } from "../common/cell-text.ts";
-import { frameEnd, frameOffsetDelta } from "../../core/frame-columns.ts";
+import { frameEnd, frameOffsetDelta } from "../../core/model/frame-columns.ts";
 import { windowSlice, type ByteWindow } from "../../lib/input-bytes.ts";
 
 /** One row of the batch header table. */

@@ -23,7 +23,7 @@ import {
 import { IDENTIFIER_KIND_NAMES } from "../../../format/containers/send-messages.ts";
 import type { Diagnostic } from "../../../format/diagnostics.ts";
 import { ByteReader } from "../../../format/reader.ts";
-import type { Analysis } from "../../model.ts";
+import type { Analysis } from "../../model/model.ts";
 import { Findings, fieldAt, placeFields } from "../merge.ts";
 import { decodePollReply } from "../poll-reply.ts";
 import { decodeSendMessages } from "../send-messages.ts";

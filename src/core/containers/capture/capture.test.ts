@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../../../checksum/xxh3.ts";
 import { CAPTURE_DIAGNOSTIC_CODES } from "../../../format/diagnostics.ts";
-import { concat } from "../../encode.ts";
+import { concat } from "../../walk/encode.ts";
 import { openCapture, readMessage } from "./capture.ts";
 import { memorySource } from "./source.ts";
 import { captureJsonChunks } from "./json.ts";

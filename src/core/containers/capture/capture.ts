@@ -10,7 +10,7 @@ import { diagnostic, type DiagnosticCode } from "../../../format/diagnostics.ts"
 import { iggyError } from "../../../format/iggy-errors.ts";
 import { ByteReader } from "../../../format/reader.ts";
 import { plural } from "../../../format/values.ts";
-import { batchJson } from "../../contract-json.ts";
+import { batchJson } from "../../model/contract-json.ts";
 import { decodeMessage, type AnsweredRequest } from "./bodies.ts";
 import { TcpConnection, tupleKey, type ConnectionEvents } from "./connections.ts";
 import { CLIENT_COMMANDS, SERVER_COMMANDS, type CutMessage } from "./cutter.ts";

@@ -3,7 +3,7 @@ import type { Xxh3 } from "../../../checksum/xxh3.ts";
 import { LEGACY_COMMAND_NAME_OF, OPERATION_NAME_OF } from "../../../format/containers/protocol.ts";
 import { iggyError } from "../../../format/iggy-errors.ts";
 import { ByteReader } from "../../../format/reader.ts";
-import { batchJson } from "../../contract-json.ts";
+import { batchJson } from "../../model/contract-json.ts";
 import { decodeCapturedMessage } from "./capture.ts";
 import type { CaptureSource } from "./source.ts";
 import type { CaptureConnection, CaptureDiagnostic, CaptureMessage, CaptureResult } from "./types.ts";

@@ -4,7 +4,7 @@
  * protocol messages. Independent of the reader: written from the formats' definitions.
  */
 import type { Xxh3 } from "../../../checksum/xxh3.ts";
-import { concat, encodeBatch } from "../../encode.ts";
+import { concat, encodeBatch } from "../../walk/encode.ts";
 
 /** Link layers a packet can be wrapped in. */
 export type Link = "ether" | "vlan" | "cooked1" | "cooked2" | "raw" | "raw4" | "raw6" | "null" | "loop";

@@ -1,6 +1,6 @@
 /** The model a capture opens into (contracts.md §1.2): connections, their messages and every finding. */
 import type { DiagnosticCode, Severity } from "../../../format/diagnostics.ts";
-import type { BatchJson } from "../../contract-json.ts";
+import type { BatchJson } from "../../model/contract-json.ts";
 import type { Pieces } from "./pieces.ts";
 
 /** What a message body holds (contracts.md §1.2 `body`). */
