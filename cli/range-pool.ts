@@ -5,13 +5,13 @@
  * merged in input order (range-merge.ts), so the Analysis equals a single-threaded one. Thresholds and
  * sizes are core/walk/pool-policy.ts's, shared with the page's range workers (src/worker/range-workers.ts).
  */
-import { BatchTable, type PackedBatches } from "../src/core/model/batch-table.ts";
 import { Worker } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import type { RangePlan } from "../src/core/walk/stream-analyze.ts";
 import { JoinedRanges, RangeCutter, type RangeSupply } from "../src/core/walk/range-cuts.ts";
 import { mergeRanges } from "../src/core/walk/range-merge.ts";
-import { InputShrank, dropCodesFinding, walkRange, type RangeResult } from "../src/core/walk/range-walk.ts";
+import { dropCodesFinding, walkRange, type RangeResult } from "../src/core/walk/range-walk.ts";
+import { RangeJobs, type RangeWalkSettings, type RangeWorkerMessage, type RangeWorkerReply } from "../src/core/walk/range-protocol.ts";
 import { scheduleRanges } from "../src/core/walk/range-schedule.ts";
 import { compileKernel, type KernelWalker } from "../src/checksum/kernel/wasm-kernel.ts";
 import { fileSource } from "./file-source.ts";
@@ -20,20 +20,6 @@ import { POOL_RANGE_BYTES } from "../src/core/walk/pool-policy.ts";
 export { fileSource } from "./file-source.ts";
 import type { Analysis } from "../src/core/model/model.ts";
 import type { DiagnosticCode } from "../src/format/diagnostics.ts";
-
-/** What a range worker is asked to do (one message per job). */
-export interface RangeJob extends RangePlan {
-  readonly path: string;
-  readonly keepFrames: boolean;
-  readonly maxDiagnostics: number;
-  /** Codes a container drops whatever the batch (a function cannot cross to a worker; segments drop offset-discontinuity). */
-  readonly dropCodes?: readonly DiagnosticCode[];
-}
-
-/** A range worker's first message: the kernel compiled once by the pool, so no thread compiles it again. */
-export interface RangeWorkerData {
-  readonly kernelModule: WebAssembly.Module;
-}
 
 /** Options of one pooled analysis. */
 export interface PoolOptions {
@@ -50,14 +36,10 @@ export interface PoolOptions {
 
 const WORKER_URL = new URL("./range-worker-boot.mjs", import.meta.url);
 
-type Reply = { ready: true } | { ok: true; result: Omit<RangeResult, "batches"> & { batches: PackedBatches } } | { ok: false; error: string; shrank?: boolean };
-type Waiter = { resolve: (r: RangeResult) => void; reject: (e: Error) => void };
-
-/** One worker thread and its jobs in flight, answered in the order they were posted. */
+/** One worker thread and its jobs in flight. */
 class PooledWorker {
   readonly ready: Promise<void>;
-  private readonly waiting: Waiter[] = [];
-  private failure: Error | null = null;
+  private readonly jobs = new RangeJobs();
 
   constructor(readonly worker: Worker) {
     let started: () => void = () => undefined;
@@ -69,26 +51,19 @@ class PooledWorker {
     // A worker that never comes up must not fail a file the other threads can still walk.
     this.ready.catch(() => undefined);
     const fail = (err: Error): void => {
-      this.failure ??= err;
       failed(err);
-      for (const w of this.waiting.splice(0)) w.reject(err);
+      this.jobs.fail(err);
     };
-    worker.on("message", (m: Reply) => {
-      if ("ready" in m) return started();
-      const w = this.waiting.shift();
-      if (!w) return;
-      if (m.ok) w.resolve({ ...m.result, batches: BatchTable.fromPacked(m.result.batches) });
-      else w.reject(m.shrank ? new InputShrank(m.error) : new Error(m.error));
+    worker.on("message", (m: RangeWorkerReply) => {
+      if (this.jobs.settle(m)) started();
+      else if (m.type === "failed" && m.id === null) failed(new Error(m.message));
     });
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new Error(`range worker exited with code ${code}`)));
   }
 
-  run(job: RangeJob): Promise<RangeResult> {
-    if (this.failure) return Promise.reject(this.failure);
-    const answer = new Promise<RangeResult>((resolve, reject) => this.waiting.push({ resolve, reject }));
-    this.worker.postMessage(job);
-    return answer;
+  run(plan: RangePlan, settings: RangeWalkSettings, path: string): Promise<RangeResult> {
+    return this.jobs.start(plan, settings, { path }, (job) => this.worker.postMessage(job satisfies RangeWorkerMessage));
   }
 }
 
@@ -106,7 +81,7 @@ export class RangePool {
     if (this.workers.length > 0)
       void compileKernel().then(
         (kernelModule) => {
-          const first: RangeWorkerData = { kernelModule };
+          const first: RangeWorkerMessage = { type: "init", kernelModule };
           for (const w of this.workers) w.worker.postMessage(first);
         },
         // Without a kernel the workers cannot walk: stopped, they fail their ready() and jobs.
@@ -141,20 +116,21 @@ export class RangePool {
       const source = fileSource(fd);
       const fixed = options.rangeBytes ?? POOL_RANGE_BYTES;
       const supply: RangeSupply = options.ranges ? new JoinedRanges(options.ranges, fixed) : new RangeCutter(source, options.startOffset, fixed);
-      const job = (p: RangePlan): RangeJob => ({
-        ...p,
-        path,
+      const settings: RangeWalkSettings = {
+        size: source.size,
         keepFrames: options.keepFrames,
         maxDiagnostics: options.maxDiagnostics,
-        dropCodes: options.dropCodes,
-      });
+        dropCodes: options.dropCodes ?? [],
+      };
       const dropFinding = dropCodesFinding(options.dropCodes);
       const results = await scheduleRanges({
         supply,
         size: source.size,
         startOffset: options.startOffset,
-        workers: workers.map((w) => ({ ready: w.ready, run: (p: RangePlan) => w.run(job(p)) })),
-        walkHere: ownKernel && ((p: RangePlan) => walkRange(ownKernel, source, { ...job(p), dropFinding })),
+        workers: workers.map((w) => ({ ready: w.ready, run: (p: RangePlan) => w.run(p, settings, path) })),
+        walkHere:
+          ownKernel &&
+          ((p: RangePlan) => walkRange(ownKernel, source, { ...p, keepFrames: settings.keepFrames, maxDiagnostics: settings.maxDiagnostics, dropFinding })),
         yieldToEvents,
         rangeBytes: options.rangeBytes,
       });

@@ -4,14 +4,13 @@
  * it (bytes transferred) to a range worker of its own, each with the kernel it compiled once; the
  * results are merged in input order, so the Analysis equals a one-thread walk of the same bytes.
  */
-import { BatchTable } from "../core/model/batch-table.ts";
 import { compileKernel, type KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
 import { mergeRanges } from "../core/walk/range-merge.ts";
 import { dropCodesFinding, walkRange, type ByteSource, type RangeResult } from "../core/walk/range-walk.ts";
 import type { Analysis } from "../core/model/model.ts";
 import { MEMORY_WINDOW_BYTES, type RangePlan } from "../core/walk/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
-import type { RangeWorkerDiscard, RangeWorkerInit, RangeWorkerReply } from "./range-protocol.ts";
+import { RangeJobs, type RangeWalkSettings, type RangeWorkerMessage, type RangeWorkerReply } from "../core/walk/range-protocol.ts";
 import { rangeSource, sequentialRead, streamRanges, type StreamedRange, type StreamSpan } from "./stream-ranges.ts";
 import { guessBatchStart } from "../core/walk/batch-start-guess.ts";
 import { shiftRangeBatches } from "../core/walk/range-shift.ts";
@@ -37,60 +36,40 @@ export function pageWalkFor(size: number, cores = Infinity): { streams: number; 
 class RangeWorker {
   isReady = false;
   private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve: (r: RangeResult) => void; reject: (e: Error) => void }>();
+  private readonly jobs = new RangeJobs();
   /** Where the buffers of walked ranges go back to. */
   onSpare: (buffer: ArrayBuffer) => void = () => undefined;
-  private nextId = 1;
-  private failure: Error | null = null;
 
-  constructor(init: Omit<RangeWorkerInit, "type">) {
+  constructor(
+    kernelModule: WebAssembly.Module,
+    private readonly settings: RangeWalkSettings,
+  ) {
     this.worker = new Worker(new URL("./range.worker.ts", import.meta.url), { type: "module", name: "iggy-range" });
-    const fail = (err: Error) => {
-      this.failure ??= err;
-      for (const w of this.waiting.values()) w.reject(err);
-      this.waiting.clear();
-    };
     this.worker.onmessage = (event: MessageEvent<RangeWorkerReply>) => {
-      const m = event.data;
-      if (m.type === "ready") {
-        this.isReady = true;
-        return;
-      }
-      if (m.type === "failed" && m.id === null) return fail(new Error(m.message));
-      const w = this.waiting.get(m.id as number);
-      if (!w) return;
-      this.waiting.delete(m.id as number);
-      if (m.type === "done") {
-        this.onSpare(m.spare);
-        w.resolve({ ...m.result, batches: BatchTable.fromPacked(m.result.batches) });
-      } else w.reject(new Error(m.message));
+      if (this.jobs.settle(event.data, (b) => this.onSpare(b))) this.isReady = true;
     };
     this.worker.onerror = (event) => {
       event.preventDefault();
-      fail(new Error(event.message || "a range worker failed"));
+      this.jobs.fail(new Error(event.message || "a range worker failed"));
     };
-    this.worker.postMessage({ type: "init", ...init } satisfies RangeWorkerInit);
+    this.worker.postMessage({ type: "init", kernelModule } satisfies RangeWorkerMessage);
   }
 
   get inFlight(): number {
-    return this.waiting.size;
+    return this.jobs.inFlight;
   }
 
   get failed(): boolean {
-    return this.failure !== null;
+    return this.jobs.failed;
   }
 
   run(plan: RangePlan, bytes: Uint8Array): Promise<RangeResult> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    const answer = new Promise<RangeResult>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
-    this.worker.postMessage({ type: "job", id, plan, bytes }, [bytes.buffer as ArrayBuffer]);
-    return answer;
+    return this.jobs.start(plan, this.settings, { bytes }, (job) => this.worker.postMessage(job satisfies RangeWorkerMessage, [bytes.buffer as ArrayBuffer]));
   }
 
   /** Hands buffers over to be freed with this worker, which must be terminated next (RangeWorkerDiscard). */
   discard(buffers: ArrayBuffer[]): void {
-    if (buffers.length > 0) this.worker.postMessage({ type: "discard" } satisfies RangeWorkerDiscard, buffers);
+    if (buffers.length > 0) this.worker.postMessage({ type: "discard" } satisfies RangeWorkerMessage, buffers);
   }
 
   terminate(): void {
@@ -167,7 +146,7 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
   const workers: RangeWorker[] = [];
   try {
     for (let i = 0; kernelModule && i < walk.workers; i++)
-      workers.push(new RangeWorker({ kernelModule, size, keepFrames, maxDiagnostics: walk.maxDiagnostics, dropCodes: walk.dropCodes }));
+      workers.push(new RangeWorker(kernelModule, { size, keepFrames, maxDiagnostics: walk.maxDiagnostics, dropCodes: walk.dropCodes }));
   } catch {
     // Where a worker cannot start workers, this thread walks everything (the same result, one core).
   }
