@@ -50,7 +50,7 @@ export function renderTemplate(template: string, m: MessageRecord, mode: Payload
       case "%S":
         return String(m.payloadLength);
       case "%h":
-        return (m.userHeaders ?? []).map((h) => h.key).join(",");
+        return (m.userHeaders ?? []).map((h) => terminalText(h.key)).join(",");
       case "%p":
         return m.partitionId.toString();
       case "%b":
@@ -71,11 +71,11 @@ const time = (micros: bigint) => (micros === 0n ? "-" : (microsToIso(micros) ?? 
 
 /** The default line: offset, server time, id, sizes, header keys, a payload preview. */
 function defaultLine(m: MessageRecord, mode: PayloadMode | null): string {
-  const keys = m.userHeaders === null ? "(not TLV)" : m.userHeaders.length ? m.userHeaders.map((h) => h.key).join(",") : "-";
+  const keys = m.userHeaders === null ? "(not TLV)" : m.userHeaders.length ? m.userHeaders.map((h) => terminalText(h.key)).join(",") : "-";
   const text = payloadText(m.payload, mode ?? "text");
   const shown = mode ? text : JSON.stringify(text.length > PREVIEW ? text.slice(0, PREVIEW) + "…" : text);
   return [
-    `${m.file ? `${m.file} ` : ""}offset ${m.offset}`,
+    `${m.file ? `${terminalText(m.file)} ` : ""}offset ${m.offset}`,
     `time ${time(m.timestamp)}`,
     `origin ${time(m.originTimestamp)}`,
     `id ${hex128(m.id)}`,
