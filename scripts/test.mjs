@@ -134,15 +134,12 @@ function ensureBrowser() {
 }
 
 /**
- * The preview server's port: E2E_PORT when set, else 4173 when it is free, else any free port, so a
- * preview left running (or the user's own `npm run preview`) never stops the run.
+ * The preview server's port: E2E_PORT when set, else 4173 when it is free, else any free port (scripts/free-port.mjs),
+ * so a preview left running (or the user's own `npm run preview`) never stops the run.
  */
 function e2ePort() {
   if (process.env.E2E_PORT) return process.env.E2E_PORT;
-  const probe = `const net = require('node:net');
-const tryPort = (p) => new Promise((done) => { const s = net.createServer(); s.once('error', () => done(null)); s.listen(p, '127.0.0.1', () => { const got = s.address().port; s.close(() => done(got)); }); });
-(async () => console.log((await tryPort(4173)) ?? (await tryPort(0))))();`;
-  const res = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'free-port.mjs'), '4173'], { encoding: 'utf8' });
   const port = (res.stdout ?? '').trim();
   if (!/^\d+$/.test(port)) return '4173';
   if (port !== '4173') console.log(`e2e: port 4173 is taken; the preview server uses ${port}`);
