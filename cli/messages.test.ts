@@ -1,5 +1,6 @@
 /** `iggy-batch messages` through the real CLI on corpus files: JSONL equals the batch JSON, filters and templates. */
 import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const BIN = new URL("../bin/iggy-batch.mjs", import.meta.url).pathname;
@@ -103,5 +104,22 @@ describe("messages", () => {
     const offsets = lines.map((l) => BigInt(l.offset));
     expect(offsets).toEqual([...offsets].sort((a, b) => (a < b ? -1 : 1)));
     expect(new Set(lines.map((l) => l.file)).size).toBe(3);
+  });
+
+  it("exits with inspect's verdict, chain and recovery findings included, for partitions and their segments alone", () => {
+    // Every partition, and the segments alone where a segment's own chain or name is at fault.
+    const cases = [
+      ...readdirSync(PARTITIONS, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => PARTITIONS + e.name),
+      `${PARTITIONS}segment-gap/00000000000000001949.log`,
+      `${PARTITIONS}name-and-orphan/00000000000000001950.log`,
+    ];
+    const statuses = cases.map((c) => ({ c, messages: cli("messages", c).status, inspect: cli("inspect", c).status }));
+    expect(statuses.filter((s) => s.messages !== s.inspect)).toEqual([]);
+    // Partitions whose every batch is sound but whose chain is not (chain-gap, segment-gap): exit 1.
+    expect(statuses.find((s) => s.c.endsWith("chain-gap"))?.messages).toBe(1);
+    expect(statuses.find((s) => s.c.endsWith("segment-gap"))?.messages).toBe(1);
+    expect(statuses.some((s) => s.inspect === 0)).toBe(true);
   });
 });
