@@ -11,7 +11,7 @@
 //
 // Exit code is non-zero if any stage failed or if no test ran at all.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDeps, npmCommand, ROOT } from './ensure-deps.mjs';
@@ -47,6 +47,28 @@ function run(cmd, args, { shell = false, timeout } = {}) {
     return 1;
   }
   return res.status ?? 1;
+}
+
+/**
+ * Runs a command with the signals that would end this run (SIGINT, SIGTERM, SIGHUP) passed on to it, and waits for
+ * it: Playwright then stops its preview server before it goes, instead of being left running behind a run that ended.
+ */
+function runForwarding(cmd, args) {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: 'inherit', env: process.env });
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    const forward = (signal) => child.kill(signal);
+    for (const signal of signals) process.on(signal, forward);
+    const finish = (code) => {
+      for (const signal of signals) process.off(signal, forward);
+      done(code);
+    };
+    child.on('error', (err) => {
+      console.error(`failed to run ${cmd}: ${err.message}`);
+      finish(1);
+    });
+    child.on('exit', (code) => finish(code ?? 1));
+  });
 }
 
 // eslint-disable-next-line no-restricted-syntax -- forwards its own few arguments
@@ -146,7 +168,7 @@ function e2ePort() {
   return port;
 }
 
-function main() {
+async function main() {
   const selected = parseArgs(process.argv.slice(2));
   /** @type {{ name: string, ok: boolean, passed?: number, failed?: number, note?: string, secs?: number }[]} */
   const results = [];
@@ -196,7 +218,7 @@ function main() {
             '--reporter=json',
             `--outputFile.json=${path.relative(ROOT, UNIT_JSON)}`,
           ])
-        : run(process.execPath, [bin('@playwright', 'test', 'cli.js'), 'test']);
+        : await runForwarding(process.execPath, [bin('@playwright', 'test', 'cli.js'), 'test']);
     const secs = (Date.now() - t0) / 1000;
     const json = readJson(jsonFile);
     if (!json) {
@@ -240,4 +262,4 @@ function finish(results, passed, failed) {
   return ok ? 0 : 1;
 }
 
-process.exitCode = main();
+process.exitCode = await main();
