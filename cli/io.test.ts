@@ -3,8 +3,11 @@
  * (issue 22, item 7: it was refused at 2 GiB only after holding 2.1 GB). The limit is a parameter here; production
  * keeps 2 GiB - 1 (inputLimit()).
  */
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inputLimit, readBounded, UsageError } from "./io.ts";
+import { inputLimit, readBounded, readInputBytes, UsageError } from "./io.ts";
 
 const MiB = 1 << 20;
 
@@ -53,5 +56,18 @@ describe("readBounded", () => {
     // Holding every chunk until the limit would be 384 MiB here.
     console.log(`held ${(seen.heldAtLast / MiB).toFixed(0)} MiB of array buffers when the limit of ${limit / MiB} MiB was crossed`);
     expect(seen.heldAtLast).toBeLessThan(limit / 2);
+  });
+});
+
+describe("readInputBytes", () => {
+  it("says a symbolic link loop is one, as a partition's skipped entry does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "iggy-batch-loop-"));
+    try {
+      const loop = join(dir, "00000000000000000009.log");
+      symlinkSync("00000000000000000009.log", loop);
+      await expect(readInputBytes(loop)).rejects.toThrow(`iggy-batch: cannot read ${loop}: a symbolic link loop: it leads to no file`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

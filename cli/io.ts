@@ -36,7 +36,7 @@ export async function readBounded(stream: AsyncIterable<Buffer>, what: string, l
       for await (const chunk of stream) {
         total += chunk.length;
         if (total > limit) throw new UsageError(`iggy-batch: ${what} is larger than the ${limitText(limit)} input limit; nothing was checked`);
-        for (let at = 0; at < chunk.length; ) at += (await out.write(chunk, at, chunk.length - at)).bytesWritten;
+        for (let at = 0; at < chunk.length;) at += (await out.write(chunk, at, chunk.length - at)).bytesWritten;
       }
     } finally {
       await out.close();
@@ -50,7 +50,16 @@ export async function readBounded(stream: AsyncIterable<Buffer>, what: string, l
 
 const whyUnreadable = (err: unknown): string => {
   const code = (err as NodeJS.ErrnoException).code;
-  return code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (err as Error).message;
+  return code === "ENOENT"
+    ? "no such file"
+    : code === "EISDIR"
+      ? "is a directory"
+      : code === "EACCES"
+        ? "permission denied"
+        : // Worded as a partition's skipped entry is (containers.ts).
+          code === "ELOOP"
+          ? "a symbolic link loop: it leads to no file"
+          : (err as Error).message;
 };
 
 /** The bytes of FILE, or of standard input for "-"; a regular file over the limit is refused before it is read. */

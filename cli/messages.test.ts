@@ -1,6 +1,8 @@
 /** `iggy-batch messages` through the real CLI on corpus files: JSONL equals the batch JSON, filters and templates. */
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const BIN = new URL("../bin/iggy-batch.mjs", import.meta.url).pathname;
@@ -121,5 +123,18 @@ describe("messages", () => {
     expect(statuses.find((s) => s.c.endsWith("chain-gap"))?.messages).toBe(1);
     expect(statuses.find((s) => s.c.endsWith("segment-gap"))?.messages).toBe(1);
     expect(statuses.some((s) => s.inspect === 0)).toBe(true);
+  });
+
+  it("a symbolic link loop named like a segment: exit 2 saying what it is, no internal error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "iggy-batch-messages-loop-"));
+    try {
+      const loop = join(dir, "00000000000000000009.log");
+      symlinkSync("00000000000000000009.log", loop);
+      const r = cli("messages", loop);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`iggy-batch: cannot read ${loop}: a symbolic link loop: it leads to no file\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -161,6 +161,15 @@ const isRegularFile = (p: string) => {
   }
 };
 
+// False for what cannot be stat'ed (a symbolic link loop): readInputBytes then says why it cannot be read.
+const isDirectory = (p: string) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 const PCAP_MAGIC = [0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1, 0x0a0d0d0a];
 
 /** Hook for captures: their messages come from the capture reader (captures.md), not this walker yet. */
@@ -216,7 +225,7 @@ export async function listMessages(path: string, choice: MessagesChoice, write: 
     return true;
   };
 
-  if (path !== "-" && statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+  if (path !== "-" && isDirectory(path)) {
     const logs = readdirSync(path)
       .filter((n) => /^\d{1,20}\.log$/.test(n))
       .sort((a, b) => ((startOffsetOfName(a) ?? 0n) < (startOffsetOfName(b) ?? 0n) ? -1 : 1));
