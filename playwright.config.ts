@@ -7,10 +7,6 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
-// Run Vite through the current Node binary: works whether or not
-// node_modules/.bin is on PATH (npx, npm run, or a bare `playwright test`).
-const vite = `"${process.execPath}" "${path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js')}"`;
-
 // Playwright's own Chromium if downloaded, else a system Chromium (see
 // scripts/find-browser.mjs). If neither exists, executablePath stays
 // undefined and Playwright reports its usual "browser not installed" error.
@@ -63,7 +59,9 @@ export default defineConfig({
   ],
   // Production build + `vite preview`, so the CSP <meta> is exercised.
   webServer: {
-    command: `${vite} build && ${vite} preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    // scripts/preview-server.mjs builds, serves, and ends the server when Playwright goes (its stdin closes), so an
+    // interrupted run never leaves a preview holding the port.
+    command: `"${process.execPath}" "${path.join(ROOT, 'scripts', 'preview-server.mjs')}" ${PORT}`,
     cwd: ROOT,
     url: BASE_URL,
     // Never reuse: a preview left running would serve an old build.

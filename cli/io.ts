@@ -1,6 +1,8 @@
 /** The CLI's input and output: bounded reads of files and streams, and sinks where a closed pipe ends the writing quietly. */
 import { createReadStream } from "node:fs";
-import { open, readFile, stat } from "node:fs/promises";
+import { mkdtemp, open, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { terminalText } from "../src/lib/text-escape.ts";
 
 /** An I/O or usage problem: main prints the message on stderr and exits 2. */
@@ -19,23 +21,45 @@ export function inputLimit(): number {
 
 const limitText = (n: number): string => (n === READ_FILE_LIMIT ? "2 GiB" : `${n}-byte`);
 
-/** Reads a stream up to the input limit; past it, stops reading and throws, so memory never holds more than the limit. */
-async function readBounded(stream: AsyncIterable<Buffer>, what: string): Promise<Uint8Array> {
-  const limit = inputLimit();
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream) {
-    total += chunk.length;
-    if (total > limit) throw new UsageError(`iggy-batch: ${what} is larger than the ${limitText(limit)} input limit; nothing was checked`);
-    chunks.push(chunk);
+/**
+ * Reads a stream up to `limit` bytes, counting them as they come and spooling them to a temporary file, so memory holds
+ * one chunk while it streams: past the limit it stops reading and throws, having held no more than that chunk; under
+ * it, the file is read back as the one buffer the caller gets (no second copy of the chunks).
+ */
+export async function readBounded(stream: AsyncIterable<Buffer>, what: string, limit = inputLimit()): Promise<Uint8Array> {
+  const dir = await mkdtemp(join(tmpdir(), "iggy-batch-stream-"));
+  const spool = join(dir, "input");
+  try {
+    const out = await open(spool, "w");
+    let total = 0;
+    try {
+      for await (const chunk of stream) {
+        total += chunk.length;
+        if (total > limit) throw new UsageError(`iggy-batch: ${what} is larger than the ${limitText(limit)} input limit; nothing was checked`);
+        for (let at = 0; at < chunk.length;) at += (await out.write(chunk, at, chunk.length - at)).bytesWritten;
+      }
+    } finally {
+      await out.close();
+    }
+    const all = await readFile(spool);
+    return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
-  const all = Buffer.concat(chunks, total);
-  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
 }
 
 const whyUnreadable = (err: unknown): string => {
   const code = (err as NodeJS.ErrnoException).code;
-  return code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (err as Error).message;
+  return code === "ENOENT"
+    ? "no such file"
+    : code === "EISDIR"
+      ? "is a directory"
+      : code === "EACCES"
+        ? "permission denied"
+        : // Worded as a partition's skipped entry is (containers.ts).
+          code === "ELOOP"
+          ? "a symbolic link loop: it leads to no file"
+          : (err as Error).message;
 };
 
 /** The bytes of FILE, or of standard input for "-"; a regular file over the limit is refused before it is read. */

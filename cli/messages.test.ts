@@ -1,5 +1,8 @@
 /** `iggy-batch messages` through the real CLI on corpus files: JSONL equals the batch JSON, filters and templates. */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const BIN = new URL("../bin/iggy-batch.mjs", import.meta.url).pathname;
@@ -103,5 +106,35 @@ describe("messages", () => {
     const offsets = lines.map((l) => BigInt(l.offset));
     expect(offsets).toEqual([...offsets].sort((a, b) => (a < b ? -1 : 1)));
     expect(new Set(lines.map((l) => l.file)).size).toBe(3);
+  });
+
+  it("exits with inspect's verdict, chain and recovery findings included, for partitions and their segments alone", () => {
+    // Every partition, and the segments alone where a segment's own chain or name is at fault.
+    const cases = [
+      ...readdirSync(PARTITIONS, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => PARTITIONS + e.name),
+      `${PARTITIONS}segment-gap/00000000000000001949.log`,
+      `${PARTITIONS}name-and-orphan/00000000000000001950.log`,
+    ];
+    const statuses = cases.map((c) => ({ c, messages: cli("messages", c).status, inspect: cli("inspect", c).status }));
+    expect(statuses.filter((s) => s.messages !== s.inspect)).toEqual([]);
+    // Partitions whose every batch is sound but whose chain is not (chain-gap, segment-gap): exit 1.
+    expect(statuses.find((s) => s.c.endsWith("chain-gap"))?.messages).toBe(1);
+    expect(statuses.find((s) => s.c.endsWith("segment-gap"))?.messages).toBe(1);
+    expect(statuses.some((s) => s.inspect === 0)).toBe(true);
+  });
+
+  it("a symbolic link loop named like a segment: exit 2 saying what it is, no internal error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "iggy-batch-messages-loop-"));
+    try {
+      const loop = join(dir, "00000000000000000009.log");
+      symlinkSync("00000000000000000009.log", loop);
+      const r = cli("messages", loop);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`iggy-batch: cannot read ${loop}: a symbolic link loop: it leads to no file\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

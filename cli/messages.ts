@@ -13,7 +13,8 @@ import { startOffsetOfName } from "../src/format/containers/segment.ts";
 import { hex128, microsToIso } from "../src/format/values.ts";
 import { terminalText } from "../src/lib/text-escape.ts";
 import type { FormatChoice } from "../src/core/containers/index.ts";
-import { CliProblem, openFile } from "./containers.ts";
+import { CliProblem, inspectDirectory, inspectOne, openFile } from "./containers.ts";
+import { inspectStreamed } from "./inspect-input.ts";
 import { readInputBytes } from "./io.ts";
 
 /** What to list and how. */
@@ -50,7 +51,7 @@ export function renderTemplate(template: string, m: MessageRecord, mode: Payload
       case "%S":
         return String(m.payloadLength);
       case "%h":
-        return (m.userHeaders ?? []).map((h) => h.key).join(",");
+        return (m.userHeaders ?? []).map((h) => terminalText(h.key)).join(",");
       case "%p":
         return m.partitionId.toString();
       case "%b":
@@ -71,11 +72,11 @@ const time = (micros: bigint) => (micros === 0n ? "-" : (microsToIso(micros) ?? 
 
 /** The default line: offset, server time, id, sizes, header keys, a payload preview. */
 function defaultLine(m: MessageRecord, mode: PayloadMode | null): string {
-  const keys = m.userHeaders === null ? "(not TLV)" : m.userHeaders.length ? m.userHeaders.map((h) => h.key).join(",") : "-";
+  const keys = m.userHeaders === null ? "(not TLV)" : m.userHeaders.length ? m.userHeaders.map((h) => terminalText(h.key)).join(",") : "-";
   const text = payloadText(m.payload, mode ?? "text");
   const shown = mode ? text : JSON.stringify(text.length > PREVIEW ? text.slice(0, PREVIEW) + "…" : text);
   return [
-    `${m.file ? `${m.file} ` : ""}offset ${m.offset}`,
+    `${m.file ? `${terminalText(m.file)} ` : ""}offset ${m.offset}`,
     `time ${time(m.timestamp)}`,
     `origin ${time(m.originTimestamp)}`,
     `id ${hex128(m.id)}`,
@@ -103,10 +104,7 @@ class Filter {
 type Sink = (lines: string) => Promise<void>;
 
 /** Analyses of whole-batch runs of a regular file, 4 MiB at a time (more for a larger batch), with their base offset and batch count before them. */
-function* fileRuns(
-  xxh: Xxh3,
-  path: string,
-): Generator<{ bytes: Uint8Array; base: number; batchBase: number; errors: number; analysis: ReturnType<typeof analyzeWith> }> {
+function* fileRuns(xxh: Xxh3, path: string): Generator<{ bytes: Uint8Array; base: number; batchBase: number; analysis: ReturnType<typeof analyzeWith> }> {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
@@ -143,7 +141,7 @@ function* fileRuns(
       if (atEnd) cut = have;
       const bytes = buf.subarray(0, cut);
       const analysis = analyzeWith(xxh, bytes);
-      yield { bytes, base, batchBase: batches, errors: analysis.summary.errors, analysis };
+      yield { bytes, base, batchBase: batches, analysis };
       batches += analysis.batches.length;
       if (atEnd) return;
       buf.copyWithin(0, cut, have);
@@ -163,6 +161,15 @@ const isRegularFile = (p: string) => {
   }
 };
 
+// False for what cannot be stat'ed (a symbolic link loop): readInputBytes then says why it cannot be read.
+const isDirectory = (p: string) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 const PCAP_MAGIC = [0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1, 0x0a0d0d0a];
 
 /** Hook for captures: their messages come from the capture reader (captures.md), not this walker yet. */
@@ -173,12 +180,24 @@ function refuseCapture(path: string, head: Uint8Array): void {
     throw new CliProblem(`iggy-batch: ${terminalText(path)} is a capture; messages does not read captures yet (inspect does once the capture reader lands)`);
 }
 
-/** Lists the messages of PATH; returns the exit status (1 when any read batch has errors). */
+// Nothing to print: inspect's own verdict is wanted, not its text.
+const discard = (): Promise<void> => Promise.resolve();
+
+/**
+ * The exit status `inspect PATH` gives (1 when the input has errors): a streamed listing reads batches a run at a
+ * time, which sees neither a segment's or partition's offset chain nor its recovery, so the verdict is inspect's
+ * own, from a second streamed pass in bounded memory.
+ */
+async function inspectStatus(path: string, format: FormatChoice, directory: boolean): Promise<number> {
+  if (directory) return inspectDirectory(discard, path, false, false);
+  return (await inspectStreamed(discard, path, format, false, false)) ?? inspectOne(discard, await readInputBytes(path), path, format, false, false);
+}
+
+/** Lists the messages of PATH; returns the exit status, the verdict `inspect PATH` gives. */
 export async function listMessages(path: string, choice: MessagesChoice, write: Sink): Promise<number> {
   const xxh = await loadXxh3();
   const filter = new Filter(choice);
   const mode = choice.payload ?? "text";
-  let errors = 0;
   let piece: string[] = [];
   const flush = async () => {
     if (piece.length > 0) await write(piece.join(""));
@@ -201,19 +220,20 @@ export async function listMessages(path: string, choice: MessagesChoice, write: 
   };
   const streamFile = async (file: string, label: string | null) => {
     for (const run of fileRuns(xxh, file)) {
-      errors += run.errors;
       if (!(await emit(messagesOf(run.analysis, run.bytes, label, run.base, run.batchBase)))) return false;
     }
     return true;
   };
 
-  if (path !== "-" && statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+  if (path !== "-" && isDirectory(path)) {
     const logs = readdirSync(path)
       .filter((n) => /^\d{1,20}\.log$/.test(n))
       .sort((a, b) => ((startOffsetOfName(a) ?? 0n) < (startOffsetOfName(b) ?? 0n) ? -1 : 1));
     if (logs.length === 0)
       throw new CliProblem(`iggy-batch: ${terminalText(path)} holds no segment (.log named by its 20-digit start offset): partition-no-segments`);
     for (const name of logs) if (!(await streamFile(join(path, name), name))) break;
+    await flush();
+    return inspectStatus(path, choice.format, true);
   } else if (
     path !== "-" &&
     isRegularFile(path) &&
@@ -222,14 +242,15 @@ export async function listMessages(path: string, choice: MessagesChoice, write: 
       (choice.format === "auto" && (/\.log$/i.test(path) || statSync(path).size >= STREAM_MIN_BYTES)))
   ) {
     await streamFile(path, null);
+    await flush();
+    return inspectStatus(path, choice.format, false);
   } else {
     const bytes = await readInputBytes(path);
     refuseCapture(path, bytes.subarray(0, 4));
     // Plain batches that tile a large file stream; anything else is opened as its format, read whole.
     const { opened } = await openFile(bytes, path, choice.format);
-    errors += opened.analysis.summary.errors;
     await emit(messagesOf(opened.analysis, bytes, null));
+    await flush();
+    return opened.analysis.summary.errors > 0 ? 1 : 0;
   }
-  await flush();
-  return errors > 0 ? 1 : 0;
 }

@@ -622,7 +622,8 @@ local function dissect_batch(tvb, p, stop, tree, index, opts)
   end
   local bend = p + blen
   if bend > stop then
-    flag(bt, tvb(p + LAYOUT.batch.batch_length.o, 8), "batch-truncated", "batch_length " .. blen .. " runs " .. (bend - stop) .. " bytes past the end")
+    -- In UInt64: past 2^53 a double no longer holds batch_length, or how far it runs, exactly.
+    flag(bt, tvb(p + LAYOUT.batch.batch_length.o, 8), "batch-truncated", "batch_length " .. tostring(h.batch_length) .. " runs " .. tostring(h.batch_length - (stop - p)) .. " bytes past the end")
     bend = stop
   end
   bt:set_len(bend - p)

@@ -8,6 +8,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { shareBombFragment } from "../test/share-bomb.ts";
 import { encodeShareFragment } from "../src/lib/share-codec.ts";
+import { encodeBatch } from "../src/core/walk/encode.ts";
+import { BATCH_HEADER_SIZE, FRAME_HEADER_SIZE } from "../src/format/fields.ts";
+import { loadHashWasmXxh3 } from "../test/reference-walk.ts";
 import { CORPUS_DIR, cell, expect, openCorpus, openPage, statusLine, test, waitForIdle, waitForInput } from "./fixtures.ts";
 
 const alert = (page: Page) => page.locator(".status-area [role=alert]");
@@ -255,4 +258,50 @@ test.describe("share link naming a prototype property as its format", () => {
       await expect(statusLine(page)).not.toContainText("No input");
     });
   }
+});
+
+test.describe("control and bidi characters from the input", () => {
+  // U+202E (right-to-left override), U+2066 (isolate), U+200F (RLM) and CR in the file name, the payload and a user header.
+  const RAW = /[\u202e\u2066\u200f\r]/;
+  const name = "gol\u202egpj.\r\u2066bin";
+  const shownName = "gol\\u202egpj.\\x0d\\u2066bin";
+  const payload = "pay\u202eload\r\u200f";
+
+  test("show as visible escapes in the status line, the tooltip, the inspector and the Frames table, never raw", async ({ page }) => {
+    const xxh = await loadHashWasmXxh3();
+    const bytes = encodeBatch(xxh, {
+      messages: [{ payload, userHeaders: [{ key: { kind: "string", value: "k\u202eey\r" }, value: { kind: "string", value: "v\u2066al" } }] }],
+    });
+    await openPage(page);
+    await page.getByLabel("Open batch file").setInputFiles({ name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
+    await waitForInput(page, shownName);
+    await expect(page.locator(".status-area .input-name")).toContainText(shownName);
+
+    // The Frames table's preview of the payload.
+    await expect(page.getByRole("grid", { name: "Frames", exact: true }).locator(".tbl-preview").first()).toHaveText("pay\\u202eload\\x0d\\u200f");
+    // The inspector: the payload's text and the user header's key and value.
+    const inspector = page.getByRole("region", { name: "Frame inspector" });
+    await expect(inspector).toContainText("pay\\u202eload\\x0d\\u200f");
+    await expect(inspector).toContainText("k\\u202eey\\x0d");
+    await expect(inspector).toContainText("v\\u2066al");
+    // The tooltip of a payload byte and of a user-header byte.
+    const payloadAt = BATCH_HEADER_SIZE + FRAME_HEADER_SIZE;
+    await cell(page, payloadAt).hover();
+    await expect(page.getByRole("tooltip")).toContainText('"pay\\u202eload\\x0d\\u200f"');
+    const tipTexts = [await page.getByRole("tooltip").innerText()];
+    await cell(page, payloadAt + new TextEncoder().encode(payload).length + 2).hover();
+    await expect(page.getByRole("tooltip")).toContainText("k\\u202eey\\x0d = v\\u2066al");
+    tipTexts.push(await page.getByRole("tooltip").innerText());
+    for (const t of tipTexts) expect(t).not.toMatch(RAW);
+
+    // Nowhere on the page, in its text or its titles and labels, is one of the raw characters.
+    const shown = await page.evaluate(() => {
+      const parts = [document.body.innerText];
+      for (const e of Array.from(document.querySelectorAll("[title], [aria-label]")))
+        parts.push(e.getAttribute("title") ?? "", e.getAttribute("aria-label") ?? "");
+      return parts.join("\n");
+    });
+    expect(shown).toContain(shownName);
+    expect(shown).not.toMatch(RAW);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * `npm run fuzz [-- --count N --seed S --reader NAME]`: mutated inputs through the decoders, each
  * checked against core/walk/analysis-invariants.ts: `analyze` (the batch decoder, mutated corpus files) and
- * every container reader of test/reader-fuzz.ts (index, poll, send, consensus, legacy, partition), all
+ * every container reader of test/reader-fuzz.ts (index, poll, send, consensus, legacy, partition) and the
+ * capture reader (test/fuzz-capture.ts: mutated pcap/pcapng captures), all
  * by default, N inputs each. Prints inputs per second and every failure (with the seed and case number
  * that reproduce it, and the input as base64 when small), and exits 1 on any failure.
  */
@@ -11,8 +12,9 @@ import { analyzeWith } from "../src/core/walk/analyze.ts";
 import { analysisViolations } from "../src/core/walk/analysis-invariants.ts";
 import { loadCorpus, Mutator } from "../test/fuzz-inputs.ts";
 import { READERS, readerFuzzer, type ReaderCase } from "../test/reader-fuzz.ts";
+import { captureFuzzer } from "../test/fuzz-capture.ts";
 
-const NAMES = ["analyze", ...READERS] as const;
+const NAMES = ["analyze", ...READERS, "capture"] as const;
 const USAGE = `usage: npm run fuzz -- [--count N] [--seed S] [--reader ${NAMES.join("|")}]   (defaults: 100000 inputs per reader, seed 1, every reader)`;
 
 type Xxh = Awaited<ReturnType<typeof loadXxh3>>;
@@ -36,7 +38,7 @@ function analyzeFuzzer(xxh: Xxh, seed: number): { next(i: number): ReaderCase; s
 }
 
 async function run(name: (typeof NAMES)[number], xxh: Xxh, count: number, seed: number): Promise<number> {
-  const fuzzer = name === "analyze" ? analyzeFuzzer(xxh, seed) : readerFuzzer(name, xxh, seed);
+  const fuzzer = name === "analyze" ? analyzeFuzzer(xxh, seed) : name === "capture" ? captureFuzzer(xxh, seed) : readerFuzzer(name, xxh, seed);
   let failures = 0;
   let bytesTotal = 0;
   const t0 = performance.now();

@@ -11,7 +11,7 @@
 //
 // Exit code is non-zero if any stage failed or if no test ran at all.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDeps, npmCommand, ROOT } from './ensure-deps.mjs';
@@ -47,6 +47,28 @@ function run(cmd, args, { shell = false, timeout } = {}) {
     return 1;
   }
   return res.status ?? 1;
+}
+
+/**
+ * Runs a command with the signals that would end this run (SIGINT, SIGTERM, SIGHUP) passed on to it, and waits for
+ * it: Playwright then stops its preview server before it goes, instead of being left running behind a run that ended.
+ */
+function runForwarding(cmd, args) {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: 'inherit', env: process.env });
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    const forward = (signal) => child.kill(signal);
+    for (const signal of signals) process.on(signal, forward);
+    const finish = (code) => {
+      for (const signal of signals) process.off(signal, forward);
+      done(code);
+    };
+    child.on('error', (err) => {
+      console.error(`failed to run ${cmd}: ${err.message}`);
+      finish(1);
+    });
+    child.on('exit', (code) => finish(code ?? 1));
+  });
 }
 
 // eslint-disable-next-line no-restricted-syntax -- forwards its own few arguments
@@ -134,22 +156,19 @@ function ensureBrowser() {
 }
 
 /**
- * The preview server's port: E2E_PORT when set, else 4173 when it is free, else any free port, so a
- * preview left running (or the user's own `npm run preview`) never stops the run.
+ * The preview server's port: E2E_PORT when set, else 4173 when it is free, else any free port (scripts/free-port.mjs),
+ * so a preview left running (or the user's own `npm run preview`) never stops the run.
  */
 function e2ePort() {
   if (process.env.E2E_PORT) return process.env.E2E_PORT;
-  const probe = `const net = require('node:net');
-const tryPort = (p) => new Promise((done) => { const s = net.createServer(); s.once('error', () => done(null)); s.listen(p, '127.0.0.1', () => { const got = s.address().port; s.close(() => done(got)); }); });
-(async () => console.log((await tryPort(4173)) ?? (await tryPort(0))))();`;
-  const res = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'free-port.mjs'), '4173'], { encoding: 'utf8' });
   const port = (res.stdout ?? '').trim();
   if (!/^\d+$/.test(port)) return '4173';
   if (port !== '4173') console.log(`e2e: port 4173 is taken; the preview server uses ${port}`);
   return port;
 }
 
-function main() {
+async function main() {
   const selected = parseArgs(process.argv.slice(2));
   /** @type {{ name: string, ok: boolean, passed?: number, failed?: number, note?: string, secs?: number }[]} */
   const results = [];
@@ -199,7 +218,7 @@ function main() {
             '--reporter=json',
             `--outputFile.json=${path.relative(ROOT, UNIT_JSON)}`,
           ])
-        : run(process.execPath, [bin('@playwright', 'test', 'cli.js'), 'test']);
+        : await runForwarding(process.execPath, [bin('@playwright', 'test', 'cli.js'), 'test']);
     const secs = (Date.now() - t0) / 1000;
     const json = readJson(jsonFile);
     if (!json) {
@@ -243,4 +262,4 @@ function finish(results, passed, failed) {
   return ok ? 0 : 1;
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -1,4 +1,5 @@
-/** The capture fuzzer on a few hundred mutated corpus captures: no throw, valid codes and ranges, dense message indexes. */
+/** The capture fuzzer on a few hundred mutated corpus captures: no throw, valid codes and ranges, dense message indexes; and `npm run fuzz` runs it. */
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { fuzzCaptures, loadCaptures } from "./fuzz-capture.ts";
@@ -8,5 +9,12 @@ describe("capture fuzzer", () => {
     const corpus = loadCaptures();
     expect(corpus.length).toBeGreaterThanOrEqual(10);
     expect(fuzzCaptures(await loadXxh3(), corpus, 300, 7)).toEqual([]);
+  });
+
+  it("is a reader of scripts/fuzz.ts: `--reader capture` runs it and reports its count", () => {
+    const r = spawnSync(process.execPath, ["bin/run-ts.mjs", "scripts/fuzz.ts", "--reader", "capture", "--count", "40", "--seed", "3"], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^fuzz capture: 40 inputs \(seed 3, \d+ seed inputs, [\d.]+ MiB\) in [\d.]+ s: [\d,]+ inputs\/s, 0 failures$/m);
   });
 });

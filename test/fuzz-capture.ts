@@ -1,5 +1,5 @@
 /**
- * A capture fuzzer, to plug into scripts/fuzz.ts (`--reader capture`) or run alone:
+ * The capture fuzzer, run by scripts/fuzz.ts (`npm run fuzz -- --reader capture`) or alone:
  * `node bin/run-ts.mjs test/fuzz-capture.ts [COUNT] [SEED]`. Mutates the capture corpus (bit flips,
  * overwritten words, cuts, spliced blocks) and opens each result: it must never throw, every
  * diagnostic must carry a valid code and ordered range, and message indexes must be dense.
@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { loadXxh3, type Xxh3 } from "../src/checksum/xxh3.ts";
 import { DIAGNOSTIC_CODES } from "../src/format/diagnostics.ts";
 import { memorySource, openCapture, type CaptureResult } from "../src/core/containers/capture/index.ts";
+import type { ReaderCase } from "./reader-fuzz.ts";
 
 const DIRS = ["test/fixtures/corpus-captures", "test/fixtures/captures"];
 
@@ -63,17 +64,29 @@ export function captureViolations(c: CaptureResult): string[] {
   return out;
 }
 
+/** Opens mutated capture `i` of `seed` and checks it: its size, its problems (a throw is one), and its bytes to reproduce it. */
+export function captureCase(xxh: Xxh3, corpus: readonly Uint8Array[], seed: number, i: number): ReaderCase {
+  const bytes = mutateCapture(corpus, seed * 1_000_003 + i);
+  const what = `case ${i}: ${bytes.length} B`;
+  try {
+    return { what, size: bytes.length, bytes, problems: captureViolations(openCapture(xxh, memorySource(bytes))) };
+  } catch (err) {
+    return { what, size: bytes.length, bytes, problems: [`threw ${(err as Error).stack ?? String(err)}`] };
+  }
+}
+
+/** The capture reader's fuzzer in the shape scripts/fuzz.ts runs (`npm run fuzz -- --reader capture`). */
+export function captureFuzzer(xxh: Xxh3, seed: number, root = "."): { next(i: number): ReaderCase; seeds: number } {
+  const corpus = loadCaptures(root);
+  return { seeds: corpus.length, next: (i) => captureCase(xxh, corpus, seed, i) };
+}
+
 /** Opens `count` mutated captures from `seed`; returns the failures. */
 export function fuzzCaptures(xxh: Xxh3, corpus: readonly Uint8Array[], count: number, seed: number): string[] {
   const failures: string[] = [];
   for (let i = 0; i < count; i++) {
-    const bytes = mutateCapture(corpus, seed * 1_000_003 + i);
-    try {
-      const problems = captureViolations(openCapture(xxh, memorySource(bytes)));
-      if (problems.length) failures.push(`case ${i}: ${problems.join("; ")}`);
-    } catch (err) {
-      failures.push(`case ${i}: threw ${(err as Error).stack ?? String(err)}`);
-    }
+    const c = captureCase(xxh, corpus, seed, i);
+    if (c.problems.length) failures.push(`${c.what}: ${c.problems.join("; ")}`);
   }
   return failures;
 }

@@ -235,6 +235,14 @@ describe.skipIf(!HAS_TSHARK)("the generated dissector in tshark", () => {
     }
   });
 
+  it("says exactly how far a batch_length near 2^64 runs past the end (no double rounding)", { timeout: 60_000 }, () => {
+    const batch = producerBatch(xxh, 2, 40);
+    new DataView(batch.buffer, batch.byteOffset).setBigUint64(32, 2n ** 64n - 1n, true);
+    const path = capture("huge-batch-length.pcap", [{ toServer: true, bytes: sendRequest(batch, 2) }]);
+    const said = values(path, "_ws.expert.message").find((m) => m.startsWith("batch_length "));
+    expect(said).toBe(`batch_length ${2n ** 64n - 1n} runs ${2n ** 64n - 1n - BigInt(batch.length)} bytes past the end`);
+  });
+
   it("registers on the port its preference names; the heuristic finds other ports", { timeout: 60_000 }, () => {
     const sent: Sent[] = [{ toServer: true, bytes: pollRequest(1) }];
     const onDefault = capture("port-8090.pcap", sent, { serverPort: 8090 });

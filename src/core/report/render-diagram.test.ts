@@ -95,11 +95,11 @@ describe("renderLayoutSvg", () => {
   });
 
   it("escapes the name and says plainly when there is nothing to draw", () => {
-    const name = `<script>x</script> & \u0001`;
+    const name = `<script>x</script> & \u0001\u202e\r`;
     const { root, fields } = diagram("05-header-truncated.bin", { kind: "batch", batch: 1 }, name);
     expect(root.name).toBe("svg");
     expect(fields).toHaveLength(0);
-    expect(textOf(root)).toContain("<script>x</script> & \ufffd");
+    expect(textOf(root)).toContain("<script>x</script> & \\x01\\u202e\\x0d");
     expect(textOf(root)).toContain("Batch 1 has no whole header to draw");
     expect(allElements(root).some((e) => e.name === "script")).toBe(false);
     const missing = diagram("01-valid-producer-1frame.bin", { kind: "frame", frame: 7 });

@@ -69,10 +69,12 @@ describe("renderHexSvg", () => {
     expect(fills[60]).toBe(LIGHT_PALETTE.bg["batch.reserved"]);
   });
 
-  it("escapes the name and keeps characters XML cannot hold out of the document", () => {
-    const name = `<script>alert("x")</script> & \u0001 co'rp`;
+  it("escapes the name, shows its control and bidi characters as visible escapes, and keeps them out of the document", () => {
+    const name = `<script>alert("x")</script> & \u0001 co'rp\u202egol.\r\u2066x\ud800`;
     const { root } = picture("11-frame-checksum-mismatch.bin", 0, 32, name);
-    expect(texts(root)).toContain(`<script>alert("x")</script> & \ufffd co'rp`);
+    expect(texts(root)).toContain(`<script>alert("x")</script> & \\x01 co'rp\\u202egol.\\x0d\\u2066x\ufffd`);
+    // eslint-disable-next-line no-control-regex -- the raw control characters are what must not appear
+    expect(texts(root).replace(/\n/g, "")).not.toMatch(/[\u0000-\u001f\u202e\u2066]/);
     expect(allElements(root).some((e) => e.name === "script")).toBe(false);
   });
 

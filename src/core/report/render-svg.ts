@@ -11,6 +11,7 @@ import { overlayContainerKinds } from "../view/byte-kinds.ts";
 import type { OpenedInput } from "../containers/types.ts";
 import type { Analysis } from "../model/model.ts";
 import { summarySentence } from "./summary-text.ts";
+import { visibleText } from "../../lib/text-escape.ts";
 
 /** Background colours per kind and the text colour on them (core/view/palette.ts, which the page's kinds.css matches). */
 export interface SvgPalette {
@@ -49,8 +50,13 @@ const MAX_LISTED = 12;
 
 const hex = (n: number) => hexOffset(n, 0);
 
-/** Escapes text for XML content and attributes, replacing characters XML 1.0 cannot hold. */
+/** Escapes text for XML content and attributes, a control or bidi character shown as its visible escape (lib/text-escape.ts). */
 export function xmlText(s: string): string {
+  return xmlMarkup(visibleText(s));
+}
+
+// XML escapes alone, for text made here of printable ASCII (the hex map's ASCII column), whose width must not change.
+function xmlMarkup(s: string): string {
   return (
     s
       // eslint-disable-next-line no-control-regex -- these are exactly the characters XML 1.0 forbids
@@ -166,7 +172,7 @@ export function renderHexSvg(analysis: Analysis, bytes: Uint8Array, req: SvgRequ
       if (severity) marks.push(markRect(severity, x + 1, y + 1, CELL - 2, ROW - 2, `class="mark mark-${severity}" data-offset="${o}"`));
       if (edges[o - start]) boundaries.push(`<line x1="${x}" y1="${y}" x2="${x}" y2="${y + ROW}" stroke="#000" stroke-width="2"/>`);
     }
-    body.push(`<text x="${ASCII_X}" y="${y + 13}" fill="#333" xml:space="preserve">${xmlText(ascii)}</text>`);
+    body.push(`<text x="${ASCII_X}" y="${y + 13}" fill="#333" xml:space="preserve">${xmlMarkup(ascii)}</text>`);
   }
 
   // Legend: the kinds drawn, then the mark of each severity; then the findings in range.

@@ -17,6 +17,7 @@ import type { Xxh3 } from "../../checksum/xxh3.ts";
 import { checksumSuspect } from "./checksum-suspect.ts";
 import { segmentOutcome, verdictOf, type Verdict } from "../containers/verdict.ts";
 import { DIAGNOSTIC_HELP } from "../../format/diagnostic-help.ts";
+import { mdText, mdUrl, visibleText } from "./markdown.ts";
 
 /** The help of a finding as Markdown lines (a quote block): why it matters, the likely causes, the rule and where upstream decides it. */
 export function helpMarkdown(code: DiagnosticCode, suspect: string | null, escape: (s: string) => string = (s) => s): string[] {
@@ -42,6 +43,21 @@ export function helpTextLines(code: DiagnosticCode, suspect: string | null, by =
 }
 
 /** What the host knows about the input that the analysis does not. */
+/** The sentence under every report's picture, file and partition alike: the picture is a file to attach, not an inline image. */
+export function attachSentence(src: string): string {
+  return `The picture is a file: attach ${src} to the issue beside this report (trackers drop inline data: images and cannot see local files).`;
+}
+
+/** A report's picture in Markdown: the image, then attachSentence. */
+export function pictureMarkdown(image: { readonly src: string; readonly caption: string }): string[] {
+  return [`![${mdText(image.caption)}](${mdUrl(image.src)})`, "", mdText(attachSentence(image.src)), ""];
+}
+
+/** A report's picture in plain text: attachSentence with the file's name escaped. */
+export function pictureText(image: { readonly src: string }): string {
+  return attachSentence(visibleText(image.src));
+}
+
 export interface ReportInput {
   readonly name: string;
   /** Lowercase hex SHA-256 of the input. */

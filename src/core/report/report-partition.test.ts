@@ -4,6 +4,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openPartition, type PartitionSource } from "../containers/index.ts";
 import { renderPartitionMarkdown, renderPartitionText, type PartitionReportInput } from "./report-partition.ts";
+import { renderMarkdownReport } from "./report.ts";
+import { renderTextReport } from "./report-text.ts";
+import { analyzeWith } from "../walk/analyze.ts";
+import { xxh } from "../../../test/helpers.ts";
 
 const PARTITIONS = path.resolve(import.meta.dirname, "../../../test/fixtures/corpus-containers/partitions");
 
@@ -51,5 +55,30 @@ describe("partition report", () => {
     const md = renderPartitionMarkdown({ name: "empty", toolVersion: "t", result: await openPartition([]), fileBytes: () => null });
     expect(md).toContain("None: the directory holds no segment.");
     expect(md).toContain("`partition-no-segments`");
+  });
+});
+
+describe("a report's picture", () => {
+  it("is a file to attach, in the same sentence in a file's report and a partition's, Markdown and text", async () => {
+    const image = { src: "gap_1.svg", caption: "the gap" };
+    const input = await reportInput("chain-gap");
+    const log = input.result.segments[0]!.name;
+    const bytes = new Uint8Array(readFileSync(path.join(PARTITIONS, "chain-gap", log)));
+    const file = { name: log, sha256: "ab".repeat(32), toolVersion: "t", image };
+    const sentence = "The picture is a file: attach gap_1.svg to the issue beside this report";
+    const mdSentence = "The picture is a file: attach gap\\_1.svg to the issue beside this report";
+    const reports = {
+      fileMarkdown: renderMarkdownReport(analyzeWith(xxh, bytes), bytes, file),
+      partitionMarkdown: renderPartitionMarkdown({ ...input, image }),
+      fileText: renderTextReport(analyzeWith(xxh, bytes), bytes, file),
+      partitionText: renderPartitionText({ ...input, image }),
+    };
+    expect(reports.fileMarkdown).toContain(mdSentence);
+    expect(reports.partitionMarkdown).toContain(mdSentence);
+    expect(reports.fileText).toContain(sentence);
+    expect(reports.partitionText).toContain(sentence);
+    const line = (s: string, start: string) => s.split("\n").find((l) => l.startsWith(start));
+    expect(line(reports.fileMarkdown, "The picture")).toBe(line(reports.partitionMarkdown, "The picture"));
+    expect(line(reports.fileText, "The picture")).toBe(line(reports.partitionText, "The picture"));
   });
 });

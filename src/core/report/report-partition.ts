@@ -7,7 +7,7 @@ import type { Diagnostic } from "../../format/diagnostics.ts";
 import { hexOffset, plural } from "../../format/values.ts";
 import type { PartitionResult } from "../containers/partition.ts";
 import { mdFence, mdText, mdUrl, visibleText } from "./markdown.ts";
-import { annotatedExcerpt, helpMarkdown, helpTextLines, type ReportSource } from "./report-data.ts";
+import { annotatedExcerpt, helpMarkdown, helpTextLines, pictureMarkdown, pictureText, type ReportSource } from "./report-data.ts";
 import { summarySentence } from "./summary-text.ts";
 import { findingsVerdict, verdictOf, type Verdict } from "../containers/verdict.ts";
 import { pushAll } from "../../lib/push-all.ts";
@@ -74,8 +74,6 @@ const recoveryCell = (s: PartitionResult["segments"][number]) =>
 const countsCell = (s: { errors: number; warnings: number; infos: number }) =>
   s.errors === 0 && s.warnings === 0 ? `clean${s.infos ? `, ${plural(s.infos, "info")}` : ""}` : findingsVerdict(s).words;
 const offsets = (s: PartitionResult["segments"][number]) => (s.firstOffset === null ? "empty" : `${s.firstOffset}..${s.lastOffset ?? "?"}`);
-const ATTACH = (src: string) =>
-  `The picture is a file: attach ${src} to the issue beside this report (trackers drop inline data: images and cannot see local files).`;
 
 /** The Markdown report of a partition. */
 export function renderPartitionMarkdown(input: PartitionReportInput): string {
@@ -90,7 +88,7 @@ export function renderPartitionMarkdown(input: PartitionReportInput): string {
   out.push(`| findings | ${v.findings.clean ? "clean" : `**${v.findings.words}**`} |`);
   if (input.shareLink) out.push(`| share link | [open in Iggy Batch Explorer](${mdUrl(input.shareLink.url)}) (${mdText(input.shareLink.carries)}) |`);
   out.push("");
-  if (input.image) out.push(`![${mdText(input.image.caption)}](${mdUrl(input.image.src)})`, "", mdText(ATTACH(input.image.src)), "");
+  if (input.image) pushAll(out, pictureMarkdown(input.image));
 
   out.push("## Segments", "");
   if (r.segments.length === 0) out.push("None: the directory holds no segment.", "");
@@ -140,7 +138,7 @@ export function renderPartitionText(input: PartitionReportInput): string {
   const width = c.facts.reduce((w, [l]) => Math.max(w, l.length), "share link".length);
   for (const [label, value] of c.facts) out.push(`${label.padEnd(width)}  ${visibleText(value)}`);
   if (input.shareLink) out.push(`${"share link".padEnd(width)}  ${visibleText(input.shareLink.url)} (${input.shareLink.carries})`);
-  if (input.image) out.push("", ATTACH(visibleText(input.image.src)));
+  if (input.image) out.push("", pictureText(input.image));
   out.push("", "Segments:");
   if (r.segments.length === 0) out.push("  none: the directory holds no segment");
   for (const s of r.segments)

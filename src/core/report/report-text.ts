@@ -1,6 +1,6 @@
 /** The plain-text report, for trackers and mail without Markdown: the same content as report.ts, in aligned lines. */
 import type { Analysis } from "../model/model.ts";
-import { collectReport, helpTextLines, hex, type ReportInput, type ReportSource } from "./report-data.ts";
+import { collectReport, helpTextLines, hex, pictureText, type ReportInput, type ReportSource } from "./report-data.ts";
 import { visibleText } from "./markdown.ts";
 import { pushAll } from "../../lib/push-all.ts";
 
@@ -25,6 +25,7 @@ export function renderTextReport(analysis: Analysis, bytes: ReportSource, info: 
   if (v.server) out.push(`${"server".padEnd(width)}  ${v.server.words}${v.server.detail ? `: ${visibleText(v.server.detail)}` : ""}`);
   out.push(`${"findings".padEnd(width)}  ${v.findings.words}`);
   if (info.shareLink) out.push(`${"share link".padEnd(width)}  ${visibleText(info.shareLink)}`);
+  if (info.image) out.push("", pictureText(info.image));
   out.push("");
   const o = info.opened;
   if (o?.recovery) out.push(`Recovery: ${visibleText(o.recovery.sentence)}`, "");

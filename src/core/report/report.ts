@@ -5,7 +5,7 @@
  * markdown.ts, so no HTML, link or table break from the input reaches the tracker.
  */
 import type { Analysis } from "../model/model.ts";
-import { collectReport, helpMarkdown, hex, type ReportInput, type ReportSource } from "./report-data.ts";
+import { collectReport, helpMarkdown, hex, pictureMarkdown, type ReportInput, type ReportSource } from "./report-data.ts";
 import { mdFence, mdText, mdUrl } from "./markdown.ts";
 import { pushAll } from "../../lib/push-all.ts";
 
@@ -65,7 +65,7 @@ export function renderMarkdownReport(analysis: Analysis, bytes: ReportSource, in
   out.push(`| findings | ${v.findings.clean ? "clean" : `**${v.findings.words}**`} |`);
   if (info.shareLink) out.push(`| share link | [open in Iggy Batch Explorer](${mdUrl(info.shareLink)}) |`);
   out.push("");
-  if (info.image) out.push(`![${mdText(info.image.caption)}](${mdUrl(info.image.src)})`, "");
+  if (info.image) pushAll(out, pictureMarkdown(info.image));
 
   if (info.opened) for (const line of containerSection(info.opened)) out.push(line);
   out.push("## Diagnostics", "");

@@ -1,4 +1,5 @@
 /** The composition root: toolbar, status, hex map with legend, and the decoded panels. */
+import { visibleText } from "../../lib/text-escape.ts";
 import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { documentStore, partitionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
@@ -73,7 +74,7 @@ export function App() {
       </header>
       <main className="workspace">
         <section className="panel hex-panel" aria-labelledby="hex-heading">
-          <h2 id="hex-heading">Bytes{partition && input ? <span className="shown-file"> · {input.name}</span> : null}</h2>
+          <h2 id="hex-heading">Bytes{partition && input ? <span className="shown-file"> · {visibleText(input.name)}</span> : null}</h2>
           <SearchBox />
           {input ? (
             <div className="hex-body">

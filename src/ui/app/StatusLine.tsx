@@ -1,4 +1,5 @@
 /** The status line (role=status): the finished summary, numbers first; aria-busy while decoding and until every panel shows the input. */
+import { visibleText } from "../../lib/text-escape.ts";
 import { documentStore, partitionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
 import { formatLine } from "../common/format-choice.ts";
 import { useStore } from "../state/store.ts";
@@ -21,7 +22,7 @@ const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
 /** What the status line says while decoding: the new input's name and how far, never the shown input's counts. */
 function decodingText(loading: NonNullable<DocumentState["loading"]>): string {
   const percent = loading.total > 0 ? Math.floor((100 * loading.done) / loading.total) : 0;
-  return `${loading.verb ?? "Decoding"} ${loading.name}: ${mib(loading.done)} of ${mib(loading.total)} (${percent} %)`;
+  return `${loading.verb ?? "Decoding"} ${visibleText(loading.name)}: ${mib(loading.done)} of ${mib(loading.total)} (${percent} %)`;
 }
 
 /** The status line and the decoding progress bar; `settling`: the side panels have not caught up with the input yet (still busy). */
@@ -38,8 +39,8 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
         {loading ? decodingText(loading) : summary ? summaryText(summary) : "No input"}
       </div>
       {partition && (
-        <span className="input-name" title={partition.name}>
-          {partition.name} · {partition.result.files.length} files
+        <span className="input-name" title={visibleText(partition.name)}>
+          {visibleText(partition.name)} · {partition.result.files.length} files
         </span>
       )}
       {partition && (
@@ -52,9 +53,9 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
         </span>
       )}
       {input && !partition && (
-        <span className="input-name" title={input.name}>
+        <span className="input-name" title={visibleText(input.name)}>
           {loading ? "still showing " : ""}
-          {input.name} · {input.analysis.size.toLocaleString("en-US")} bytes
+          {visibleText(input.name)} · {input.analysis.size.toLocaleString("en-US")} bytes
           {input.analysis.diagnosticsOmitted > 0 ? ` · ${input.analysis.diagnosticsOmitted} diagnostics not listed` : ""}
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
         </span>
@@ -84,7 +85,7 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
         ))}
       {loading && (
         <span className="loading">
-          <progress max={100} value={percent} aria-label={`Decoding ${loading.name}`}>
+          <progress max={100} value={percent} aria-label={`Decoding ${visibleText(loading.name)}`}>
             {percent}%
           </progress>{" "}
           <CancelDecode />

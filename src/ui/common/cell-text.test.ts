@@ -87,8 +87,9 @@ describe("payload previews", () => {
     expect(previewText(new Uint8Array(0))).toBe("");
   });
 
-  it("replaces controls, line breaks and invalid UTF-8 with a middle dot", () => {
-    expect(previewText(Uint8Array.from([0x61, 0x00, 0x0a, 0x62, 0xff, 0x63, 0x7f]))).toBe("a··b·c·");
+  it("shows controls, line breaks and bidi characters as visible escapes, invalid UTF-8 as a middle dot", () => {
+    expect(previewText(Uint8Array.from([0x61, 0x00, 0x0a, 0x62, 0xff, 0x63, 0x7f]))).toBe("a\\x00\\x0ab·c\\x7f");
+    expect(previewText(enc.encode("txt.\u202eexe\r\u2066\u200f\\"))).toBe("txt.\\u202eexe\\x0d\\u2066\\u200f\\\\");
   });
 
   it("keeps multi-byte characters whole and cuts at maxChars with an ellipsis", () => {

@@ -1,4 +1,5 @@
 /** Text of table cells: verdicts, offsets, times, ids and payload previews (pure, no DOM). */
+import { visibleText } from "../../lib/text-escape.ts";
 import type { BatchTable } from "../../core/model/batch-table.ts";
 import type { BatchModel } from "../../core/model/model.ts";
 import { FRAME_FLAGS_OF_SEVERITY, frameFlagSeverity } from "../../format/diagnostics.ts";
@@ -102,18 +103,9 @@ export function idCell(id: MessageId): { uuid: string; tag: string; title: strin
 
 const previewDecoder = new TextDecoder("utf-8", { fatal: false });
 
-/** A character shown as itself in a preview: not a control, not a replacement character. */
-function printable(ch: string): boolean {
-  const c = ch.codePointAt(0) as number;
-  if (c < 0x20 || (c >= 0x7f && c < 0xa0)) return false;
-  if (c === 0xfffd) return false;
-  if (c === 0x2028 || c === 0x2029) return false;
-  return true;
-}
-
 /**
- * The first `maxChars` characters of a payload as one line of text: UTF-8 decoded,
- * with controls, line breaks and undecodable bytes shown as "·", and "…" when cut.
+ * The first `maxChars` characters of a payload as one line of text: UTF-8 decoded, undecodable bytes shown as
+ * "·", controls, line breaks and bidi characters as their visible escapes (lib/text-escape.ts), and "…" when cut.
  */
 export function previewText(payload: Uint8Array, maxChars = 40): string {
   // Four bytes per character at most, plus one for a character cut at the edge.
@@ -123,8 +115,9 @@ export function previewText(payload: Uint8Array, maxChars = 40): string {
   const n = Math.min(maxChars, chars.length);
   for (let i = 0; i < n; i++) {
     const ch = chars[i] as string;
-    out += printable(ch) ? ch : "·";
+    out += ch === "\ufffd" ? "·" : ch;
   }
+  out = visibleText(out);
   const cut = chars.length > maxChars || head.length < payload.length;
   return cut ? `${out}…` : out;
 }

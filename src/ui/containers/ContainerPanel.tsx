@@ -2,6 +2,7 @@
  * The container around the batches: its format and why, its own fields (each selects its bytes), a
  * segment's recovery verdict, and a legacy dump's runs with "Convert to batches".
  */
+import { visibleText } from "../../lib/text-escape.ts";
 import { residentBytes } from "../session/resident.ts";
 import { useState } from "react";
 import type { LoadedInput } from "../state/app-state.ts";
@@ -133,7 +134,7 @@ export function ContainerPanel({ input }: { input: LoadedInput }) {
                   <td>
                     {f.start}..{f.end}
                   </td>
-                  <td>{f.value}</td>
+                  <td>{visibleText(f.value)}</td>
                 </tr>
               ))}
             </tbody>

@@ -4,6 +4,7 @@
  * The columns that judge (Server, Findings, Chain, Index) follow the name and offsets; batches, size and times sit
  * in the row under each segment with its recovery sentence, so the judging columns stay in sight in the side column.
  */
+import { visibleText } from "../../lib/text-escape.ts";
 import { Fragment, useMemo } from "react";
 import type { OpenPartition } from "../state/app-state.ts";
 import { showPartitionFile } from "../session/loading.ts";
@@ -51,8 +52,8 @@ export function PartitionView({ partition }: { partition: OpenPartition }) {
                 <Fragment key={r.name}>
                   <tr aria-current={current} data-segment={r.name} className="segment-row">
                     <td className="partition-name">
-                      <button type="button" onClick={() => void showPartitionFile(r.name)} title={`Open ${r.name} in the hex map and tables`}>
-                        {r.name}
+                      <button type="button" onClick={() => void showPartitionFile(r.name)} title={`Open ${visibleText(r.name)} in the hex map and tables`}>
+                        {visibleText(r.name)}
                       </button>
                       {r.indexName && (
                         <button type="button" className="link-button" onClick={() => void showPartitionFile(r.indexName!)} title={`Open ${r.indexName}`}>
@@ -92,12 +93,12 @@ export function PartitionView({ partition }: { partition: OpenPartition }) {
               <li key={f.name} data-file={f.name}>
                 {partition.files.has(f.name) && !f.why.startsWith("not a") && f.size > 0 && !f.why.includes("limit") ? (
                   <button type="button" className="link-button" onClick={() => void showPartitionFile(f.name)}>
-                    {f.name}
+                    {visibleText(f.name)}
                   </button>
                 ) : (
-                  <span>{f.name}</span>
+                  <span>{visibleText(f.name)}</span>
                 )}{" "}
-                ({f.size.toLocaleString("en-US")} B): {f.why}
+                ({f.size.toLocaleString("en-US")} B): {visibleText(f.why)}
               </li>
             ))}
           </ul>

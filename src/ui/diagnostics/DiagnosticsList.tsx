@@ -2,6 +2,7 @@
  * The diagnostics list (contracts.md §2): one item per finding; selecting one jumps to its bytes. Virtualized for
  * long lists. Each item's "Why?" discloses the help of its code (rule, server, causes, upstream, spec) under the list.
  */
+import { visibleText } from "../../lib/text-escape.ts";
 import { useRef, useState } from "react";
 import { DiagnosticHelp } from "./DiagnosticHelp.tsx";
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -58,12 +59,12 @@ function DiagnosticItem({ d, index, setSize, offsetY, shown, helpOpen, onHelp }:
         </span>
         <span className="diag-code">
           {d.code}
-          {d.file !== undefined && <span className="diag-file"> · {d.file}</span>}
+          {d.file !== undefined && <span className="diag-file"> · {visibleText(d.file)}</span>}
         </span>
         <span className="diag-range">
           {hex(d.start)}..{hex(d.end)}
         </span>
-        <span className="diag-msg">{d.message}</span>
+        <span className="diag-msg">{visibleText(d.message)}</span>
       </button>
       <button type="button" className="diag-why" aria-expanded={helpOpen} aria-controls="diag-help" aria-label={`Why ${d.code} matters`} onClick={onHelp}>
         Why?

@@ -19,7 +19,8 @@ describe("formatting", () => {
     expect(hexPreview(new Uint8Array([1, 0xab]))).toBe("01 ab");
     expect(hexPreview(new Uint8Array(30), 4)).toBe("00 00 00 00 …");
     expect(hexPreview(new Uint8Array(0))).toBe("(empty)");
-    expect(textPreview(new TextEncoder().encode("hello\nworld"))).toBe('"hello·world"');
+    expect(textPreview(new TextEncoder().encode("hello\nworld"))).toBe('"hello\\x0aworld"');
+    expect(textPreview(new TextEncoder().encode("a\u202eb\rc\u2067"))).toBe('"a\\u202eb\\x0dc\\u2067"');
     expect(textPreview(new Uint8Array([0, 1, 2, 3]))).toBeNull();
     expect(textPreview(new TextEncoder().encode("x".repeat(60)), 4)).toBe('"xxxx"…');
   });

@@ -2,6 +2,7 @@
  * What the tooltip says about one byte: its field, where it sits, the spec's description and the
  * decoded value. Pure: everything is read from the analysis and the bytes, nothing from the DOM.
  */
+import { visibleText } from "../../lib/text-escape.ts";
 import type { Analysis, BatchModel } from "../../core/model/model.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { BATCH_HEADER_SIZE, describeKind, showOf, type ValueShow } from "../../format/fields.ts";
@@ -63,7 +64,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: false });
 
 /**
  * The first bytes of a block as quoted text when they look like text (mostly printable ASCII or
- * UTF-8), else null. Control characters show as "·"; the result is only ever rendered as text.
+ * UTF-8), else null. Control and bidi characters show as their visible escapes (lib/text-escape.ts).
  */
 export function textPreview(bytes: Uint8Array, max = TEXT_PREVIEW_BYTES, length = bytes.length): string | null {
   const head = bytes.subarray(0, max);
@@ -71,8 +72,7 @@ export function textPreview(bytes: Uint8Array, max = TEXT_PREVIEW_BYTES, length 
   let texty = 0;
   for (const b of head) if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d || b >= 0x80) texty++;
   if (texty < head.length * 0.85) return null;
-  // eslint-disable-next-line no-control-regex
-  const text = utf8.decode(head).replace(/[\u0000-\u001f\u007f]/g, "·");
+  const text = visibleText(utf8.decode(head));
   return `"${text}"${length > max ? "…" : ""}`;
 }
 
@@ -199,7 +199,10 @@ function valueRows(analysis: Analysis, bytes: InputWindows, hit: FieldHit): Info
   const field = bytesIn(bytes, hit.start, hit.start + fieldBytesRead(hit)) ?? new Uint8Array(0);
   // The container decoder already read the value (with its meaning, e.g. "2 (string)").
   if (hit.container)
-    return [{ label: "Value", value: hit.container.value }, ...(hit.spec ? [] : [{ label: "Hex", value: hexPreview(field, PREVIEW_BYTES, length) }])];
+    return [
+      { label: "Value", value: visibleText(hit.container.value) },
+      ...(hit.spec ? [] : [{ label: "Hex", value: hexPreview(field, PREVIEW_BYTES, length) }]),
+    ];
   const spec = hit.spec;
   const batch = hit.batch >= 0 ? (analysis.batches.at(hit.batch) as BatchModel) : null;
   if (spec) {
@@ -234,7 +237,7 @@ function userHeaderRows(block: Uint8Array, length: number): InfoRow[] {
   if (decoded?.ok) {
     rows.push({ label: "TLV", value: plural(decoded.headers.length, "header") });
     decoded.headers.slice(0, MAX_HEADERS_SHOWN).forEach((h, i) => {
-      rows.push({ label: `Header ${i + 1}`, value: `${h.key.text} = ${h.value.text} (${h.value.kindName})` });
+      rows.push({ label: `Header ${i + 1}`, value: `${visibleText(h.key.text)} = ${visibleText(h.value.text)} (${h.value.kindName})` });
     });
     if (decoded.headers.length > MAX_HEADERS_SHOWN) rows.push({ label: "…", value: `${decoded.headers.length - MAX_HEADERS_SHOWN} more` });
     return rows;

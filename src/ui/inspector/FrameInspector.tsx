@@ -3,6 +3,7 @@
  * batch): header facts, the id in every reading, the payload as text / JSON / hex, and the
  * user headers. All of it is rendered as React text; nothing from the input becomes markup.
  */
+import { visibleLines, visibleText } from "../../lib/text-escape.ts";
 import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
 import { frameDetail, type FrameDetail } from "../../core/view/frame-view.ts";
 import { hex64 } from "../../format/values.ts";
@@ -267,12 +268,12 @@ function PayloadTabs({ payload, total, tab, setTab }: PayloadTabsProps) {
         <p className="insp-muted">Empty payload.</p>
       ) : (
         <>
-          <pre className="insp-pre insp-pre--wrap">{views.text.text}</pre>
+          <pre className="insp-pre insp-pre--wrap">{visibleLines(views.text.text)}</pre>
           {note ? <p className="insp-muted">{note}</p> : null}
         </>
       );
   } else if (current === "json") {
-    panel = views.json.ok ? <pre className="insp-pre">{views.json.text}</pre> : <p className="insp-muted">Not JSON: {views.json.reason}</p>;
+    panel = views.json.ok ? <pre className="insp-pre">{visibleLines(views.json.text)}</pre> : <p className="insp-muted">Not JSON: {views.json.reason}</p>;
   } else {
     const note = capNote(views.hex.shown, views.hex.total);
     panel =
@@ -332,10 +333,10 @@ function UserHeaders({ detail }: { detail: FrameDetail }) {
           {decoded.headers.map((h, i) => (
             <tr key={i}>
               <td className="insp-mono" title={`key kind ${h.key.kindName}`}>
-                {h.key.text}
+                {visibleText(h.key.text)}
               </td>
               <td>{h.value.kindName}</td>
-              <td className="insp-mono">{h.value.text}</td>
+              <td className="insp-mono">{visibleText(h.value.text)}</td>
             </tr>
           ))}
         </tbody>
