@@ -10,19 +10,26 @@ export const STREAM_CODES = ["message-command-unexpected", "consensus-checksum-m
 /** The Lua of the per-message and per-segment dissection and the registrations. */
 export function streamLua(): string {
   return `-- streams (lua-stream.ts)
-local streams, requests, replies = {}, {}, {}
-local function stream_of(pinfo)
-  local s = f_stream()
-  local id = s and s.value or -1
-  local st = streams[id]
-  if not st then st = { pending = {}, head = 1, tail = 0 } streams[id] = st end
-  return st
-end
 local function seconds(d) local s = math.floor(d) return NSTime.new(s, math.floor((d - s) * 1e9 + 0.5)) end
 
-local function dissect_message(tvb, off, size, pinfo, mt)
-  local ht = mt:add(F["iggy.header"], tvb(off, HEADER))
-  local stop = off + size
+-- One message at off; a message whose bytes were not all captured (a snap length) shows the header
+-- fields it has, and the body is not decoded.
+-- A request seen whole or waiting for its body: the record a reply pairs with (and links to).
+local function new_request(st, pinfo, rec)
+  st.tail = st.tail + 1
+  st.pending[st.tail] = rec
+  return rec
+end
+local function request_record(tvb, off, pinfo, r, what)
+  return { frame = pinfo.number, ts = pinfo.abs_ts, op = r.operation, legacy = r.legacy_operation, request = r.request, what = what }
+end
+
+-- reuse: the message this direction began in an earlier packet (d.prev): when this is it, reassembled, its
+-- request was recorded then (so a hole that stops the reassembly still leaves a request to pair with).
+local function dissect_message(tvb, off, size, pinfo, mt, reuse)
+  local whole = off + size <= tvb:len()
+  local ht = mt:add(F["iggy.header"], tvb(off, math.min(HEADER, tvb:len() - off)))
+  local stop = math.min(off + size, tvb:len())
   local h = add_layout(ht, tvb, off, LAYOUT.header, stop)
   local cmd, key, st = h.command, pinfo.number .. ":" .. off, stream_of(pinfo)
   local body = off + HEADER
@@ -35,6 +42,14 @@ local function dissect_message(tvb, off, size, pinfo, mt)
   if (from_client and cmd ~= CMD.request) or (not from_client and cmd ~= CMD.reply and cmd ~= CMD.eviction) then
     local c = LAYOUT.header.command
     flag(ht, tvb(off + c.o, c.s), "message-command-unexpected", "command " .. cmd .. " from the " .. (from_client and "client" or "server"))
+  end
+  if not whole then
+    local captured = (stop - off) .. " of " .. size .. " bytes captured"
+    ht:append_text(" (" .. captured .. ")")
+    if cmd == CMD.request and not pinfo.visited and not requests[key] then
+      requests[key] = new_request(st, pinfo, { frame = pinfo.number, ts = pinfo.abs_ts, what = "request (" .. captured .. ")" })
+    end
+    return "Command " .. cmd .. " (" .. captured .. ")"
   end
   if iggy.prefs.verify then
     local sum, sum_body = LAYOUT.header.checksum, LAYOUT.header.checksum_body
@@ -54,10 +69,9 @@ local function dissect_message(tvb, off, size, pinfo, mt)
     local what = op_text(r.operation, r.legacy_operation)
     ht:append_text(": request, " .. what)
     if not pinfo.visited and not requests[key] then
-      local rec = { frame = pinfo.number, ts = pinfo.abs_ts, op = r.operation, legacy = r.legacy_operation, request = r.request, what = what }
-      requests[key] = rec
-      st.tail = st.tail + 1
-      st.pending[st.tail] = rec
+      local early = reuse and reuse.rec and reuse.head == tvb:raw(off, HEADER) and reuse.rec
+      if early then early.frame = pinfo.number end
+      requests[key] = early or new_request(st, pinfo, request_record(tvb, off, pinfo, r, what))
     end
     local rec = requests[key]
     if rec and rec.reply then mt:add(F["iggy.response_in"], rec.reply):set_generated() end
@@ -126,10 +140,45 @@ local function dissect_message(tvb, off, size, pinfo, mt)
 end
 
 function iggy.dissector(tvb, pinfo, tree)
-  local n, off, infos = tvb:len(), 0, {}
-  while off < n do
+  local n, rn, infos = tvb:len(), tvb:reported_len(), {}
+  local st = stream_of(pinfo)
+  local d = direction(st, pinfo)
+  local from_client = st.client_port and pinfo.src_port == st.client_port or (not st.client_port and pinfo.dst_port == iggy.prefs.port)
+  local cut, fresh = cut_of(tvb, pinfo, st, d, from_client)
+  local reuse = fresh and d.prev
+  local function open(size, off)
+    if not fresh then return end
+    d.open, opened[pinfo.number] = { frame = pinfo.number, size = size }, d
+    -- a request whose header is here: recorded now, so its reply pairs with it even if a hole stops the reassembly
+    if off and n - off >= HEADER and from_client and tvb(off + COMMAND_AT, 1):uint() == CMD.request then
+      local r = add_layout(SINK, tvb, off, LAYOUT.request, n)
+      d.open.head = tvb:raw(off, HEADER)
+      d.open.rec = new_request(st, pinfo, request_record(tvb, off, pinfo, r, op_text(r.operation, r.legacy_operation)))
+    end
+  end
+  if n < rn then
+    -- a snap length cut this packet: Wireshark cannot reassemble it, the cutting goes on by lengths
+    local t = n > 0 and tree:add(iggy, tvb(0, n)) or tree:add(iggy)
+    t:add_proto_expert_info(EXPERT["capture-packet-truncated"], "this packet was captured " .. (rn - n) .. " bytes short of its TCP payload (snap length)")
+    t:add_proto_expert_info(EXPERT["tcp-gap"], "the last " .. (rn - n) .. " bytes of this segment were never captured")
+    infos[#infos + 1] = (rn - n) .. " bytes not captured"
+  end
+  if cut.at > 0 then
+    local t = tree:add(iggy, tvb(0, math.min(cut.at, n)))
+    t:append_text(": " .. cut.why .. " (" .. cut.at .. " bytes)")
+    infos[#infos + 1] = cut.why
+  end
+  local off = cut.at
+  while off < rn and off < n do
     if n - off < SIZE_AT + 4 then
+      if n < rn then -- its size was never captured: where the next message starts is unknown
+        local t = tree:add(iggy, tvb(off, n - off))
+        t:add_proto_expert_info(EXPERT["message-incomplete"], "a message begins here whose size was never captured")
+        if fresh then d.mode = "resync" end
+        break
+      end
       pinfo.desegment_offset, pinfo.desegment_len = off, DESEGMENT_ONE_MORE_SEGMENT
+      open(nil)
       break
     end
     local size = tvb(off + SIZE_AT, 4):le_uint()
@@ -137,23 +186,29 @@ function iggy.dissector(tvb, pinfo, tree)
       local t = tree:add(iggy, tvb(off, n - off))
       flag(t, tvb(off + SIZE_AT, 4), "message-size-invalid", "size " .. size .. " is not 256..64 MiB: the stream cannot be cut further")
       infos[#infos + 1] = "invalid size " .. size
+      if fresh then d.mode = "lost" end
       break
     end
-    if n - off < size then
+    if rn - off < size and n == rn then
       pinfo.desegment_offset, pinfo.desegment_len = off, size - (n - off)
+      open(size, off)
       break
     end
-    local t = tree:add(iggy, tvb(off, size))
-    local info = dissect_message(tvb, off, size, pinfo, t)
+    local t = tree:add(iggy, tvb(off, math.min(size, n - off)))
+    local info = dissect_message(tvb, off, size, pinfo, t, off == cut.at and reuse or nil)
     t:append_text(": " .. info)
     infos[#infos + 1] = info
+    if rn - off < size then -- cut by the snap length and running into the next packets
+      if fresh then d.rest = size - (rn - off) end
+      open(size)
+    end
     off = off + size
   end
   if #infos > 0 then
     pinfo.cols.protocol = "Iggy"
     pinfo.cols.info:set(table.concat(infos, "; "))
   end
-  return n
+  return rn
 end
 
 local tcp_port, port = DissectorTable.get("tcp.port"), iggy.prefs.port
