@@ -10,13 +10,14 @@ import {
   memorySource,
   openCapture,
   shownMessageBytes,
+  type CaptureConnection,
   type CaptureResult,
   type CaptureSource,
   type ShownMessageBytes,
 } from "../core/containers/capture/index.ts";
 import { blobSource, syncReader } from "./open-on-demand.ts";
 import { readBlob } from "./read-blob.ts";
-import type { CaptureMessageRequest, PageCapture } from "./protocol.ts";
+import type { CaptureMessageRequest, PageCapture, PageCaptureConnection } from "./protocol.ts";
 
 /** The capture this worker holds: one at a time, the last opened. */
 let held: { key: number; capture: CaptureResult; source: CaptureSource } | null = null;
@@ -63,11 +64,16 @@ export async function openCaptureInput(key: number, input: Blob | ArrayBuffer, n
   held = { key, capture, source: opened.source };
   return {
     ...capture,
-    connections: capture.connections.map(({ pieces: _pieces, ...rest }) => rest),
+    connections: capture.connections.map(pageConnection),
     key,
     detectedBy: detection.detectedBy,
     onDemand: opened.onDemand,
   };
+}
+
+/** A connection as the page keeps it: no file places, each message's batches counted (a capture may hold a million messages). */
+export function pageConnection({ pieces: _pieces, messages, ...rest }: CaptureConnection): PageCaptureConnection {
+  return { ...rest, messages: messages.map(({ batches, ...m }) => ({ ...m, batchCount: batches.length })) };
 }
 
 /** One message's bytes as a view shows them (core: captured prefix, secret masked); reopens the capture if this worker lost it. */

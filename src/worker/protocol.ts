@@ -3,7 +3,7 @@ import { IndexEntries, type FormatChoice, type OpenedInput, type PartitionResult
 import type { WireAnalysis } from "../core/batch-wire.ts";
 import type { ShareDecode } from "../lib/share-codec.ts";
 import type { Patch } from "../core/edit-overlay.ts";
-import type { CaptureConnection, CaptureResult } from "../core/containers/capture/index.ts";
+import type { CaptureConnection, CaptureMessage, CaptureResult } from "../core/containers/capture/index.ts";
 
 /** What openInput found besides the batch model: the format, why, and the container's own parts. */
 export type InputMeta = Omit<OpenedInput, "analysis">;
@@ -125,8 +125,11 @@ export interface ErrorMessage {
   readonly message: string;
 }
 
+/** A capture's message as it crosses to the page: its batch documents counted, not sent (the shown message is decoded again). */
+export type PageCaptureMessage = Omit<CaptureMessage, "batches"> & { readonly batchCount: number };
+
 /** A capture's connection as it crosses to the page: its messages and gaps, not where its stream lies in the file. */
-export type PageCaptureConnection = Omit<CaptureConnection, "pieces">;
+export type PageCaptureConnection = Omit<CaptureConnection, "pieces" | "messages"> & { readonly messages: readonly PageCaptureMessage[] };
 
 /** A capture opened in the worker, as the page keeps it: the message index and findings, never the file's bytes. */
 export interface PageCapture extends Omit<CaptureResult, "connections"> {

@@ -3,8 +3,7 @@
  * the packet holding its first byte), with each message's findings counted from the capture's own
  * diagnostics list, so the Messages table, its "Problems only" filter and the Diagnostics list agree.
  */
-import type { PageCapture, PageCaptureConnection } from "../../worker/protocol.ts";
-import type { CaptureMessage } from "../../core/containers/capture/index.ts";
+import type { PageCapture, PageCaptureConnection, PageCaptureMessage } from "../../worker/protocol.ts";
 import type { MessageRef } from "../state/app-state.ts";
 
 /** Flat positions over every message of a capture (ids of the Messages table). */
@@ -15,7 +14,7 @@ export interface MessageIndex {
   /** The flat position of a message, or -1. */
   idOf(ref: MessageRef): number;
   /** The connection and message at `id`. */
-  at(id: number): { readonly conn: PageCaptureConnection; readonly msg: CaptureMessage };
+  at(id: number): { readonly conn: PageCaptureConnection; readonly msg: PageCaptureMessage };
   /** Findings located on the message at `id` (errors, warnings, infos). */
   findings(id: number): { readonly errors: number; readonly warnings: number; readonly infos: number };
 }

@@ -36,7 +36,7 @@ export function latencyText(index: MessageIndex, id: number): string {
 /** "1 batch, 2 msgs" or "". */
 export function batchesText(index: MessageIndex, id: number): string {
   const m = index.at(id).msg;
-  return m.batches.length ? `${plural(m.batches.length, "batch", "batches")}, ${plural(m.frames, "msg", "msgs")}` : "";
+  return m.batchCount ? `${plural(m.batchCount, "batch", "batches")}, ${plural(m.frames, "msg", "msgs")}` : "";
 }
 
 /** "1 error, 1 info" or "" (the message's own findings, as the Diagnostics list has them). */
