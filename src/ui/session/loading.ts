@@ -313,6 +313,14 @@ export function reportInputProblem(message: string): void {
 export async function setFormat(choice: FormatChoice): Promise<void> {
   formatStore.set(choice);
   const input = documentStore.get().input;
+  const open = captureStore.get();
+  if (choice === "capture") {
+    // Read as a capture: the whole file again (the open capture's, or the shown input's), into the Messages view.
+    const whole = open ? open.input : (input?.bytes ?? input?.source.file);
+    const name = open?.name ?? input?.name;
+    if (whole && name) await loadInput(name, whole, null, ++generation, { format: "capture", fileName: open ? open.name : input?.fileName });
+    return;
+  }
   if (!input) return;
   const file = input.source.file;
   if (!input.bytes && file) {
