@@ -28,7 +28,14 @@ interface CliMessage {
 interface CliCapture {
   summary: Summary;
   capture: {
-    connections: { index: number; gaps: { toServer: boolean; streamOffset: number; bytes: number }[]; messages: CliMessage[] }[];
+    connections: {
+      index: number;
+      client: string;
+      server: string;
+      bytes: { toServer: number; toClient: number };
+      gaps: { toServer: boolean; streamOffset: number; bytes: number }[];
+      messages: CliMessage[];
+    }[];
   };
   diagnostics: { code: string; connection: number | null; message: number | null; start: number; end: number }[];
 }
@@ -96,6 +103,13 @@ for (const file of FILES) {
       expect(item.code).toBe(d.code);
       if (d.message !== null) expect(item.key).toBe(`${d.connection}:${d.message}`);
     }
+    // The connection list: endpoints, bytes each way, messages and gaps.
+    const n = (v: number) => v.toLocaleString("en-US");
+    const plural = (v: number, word: string) => `${n(v)} ${word}${v === 1 ? "" : "s"}`;
+    for (const conn of c.capture.connections)
+      await expect(page.getByRole("list", { name: "Connections" }).locator(`[data-connection="${conn.index}"]`)).toHaveText(
+        `${conn.index}: ${conn.client} → ${conn.server} ${n(conn.bytes.toServer)} B to server, ${n(conn.bytes.toClient)} B to client · ${plural(conn.messages.length, "message")} · ${plural(conn.gaps.length, "gap")}`,
+      );
     // Problems only keeps the messages with a finding of their own.
     await messagesPanel(page).getByLabel("Problems only").check();
     await expect(messagesGrid(page)).toHaveAttribute("aria-rowcount", String(withFindings(c).size + 1));
@@ -165,4 +179,36 @@ test("a gap between messages is listed with the message its stream resumes at; c
   const key = (await first.getAttribute("data-message"))!;
   await first.getByRole("button").first().click();
   await expect(page.locator(".status-area .input-name")).toContainText(`message ${key} shown`);
+});
+
+test("two connections: the Connection filter keeps one connection's messages, in capture order", async ({ page }) => {
+  const file = "two-clients.pcapng";
+  const c = cli(file);
+  expect(c.capture.connections.length).toBe(2);
+  await openCapture(page, file);
+  const second = c.capture.connections[1]!;
+  await messagesPanel(page).getByLabel("Connection", { exact: true }).selectOption("1");
+  await expect(messagesGrid(page)).toHaveAttribute("aria-rowcount", String(second.messages.length + 1));
+  const keys = await messagesGrid(page)
+    .locator("[data-message]")
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-message")));
+  expect(keys).toEqual(second.messages.slice(0, keys.length).map((m) => `1:${m.index}`));
+  await messagesPanel(page).getByLabel("Direction", { exact: true }).selectOption("to-client");
+  await expect(messagesGrid(page)).toHaveAttribute("aria-rowcount", String(second.messages.filter((m) => !m.toServer).length + 1));
+});
+
+test("a message the snap length cut shows only the bytes captured, and says where they stop", async ({ page }) => {
+  const file = "sdk-session-snaplen-200.pcap";
+  const c = cli(file);
+  await openCapture(page, file);
+  const cut = c.capture.connections[0]!.messages.find((m) => !m.complete && m.size !== null && m.size > 256)!;
+  const key = `0:${cut.index}`;
+  await chooseMessage(page, key);
+  await expect(page.getByTestId("message-note")).toContainText(/were never captured/);
+  const shownBytes = Number(
+    /message \S+ shown \(([\d,]+) bytes\)/.exec((await page.locator(".status-area .input-name").textContent()) ?? "")![1]!.replace(/,/g, ""),
+  );
+  expect(shownBytes).toBeLessThan(cut.size!);
+  const offsets = await page.locator("[data-offset]").evaluateAll((els) => els.map((el) => Number(el.getAttribute("data-offset"))));
+  expect(Math.max(...offsets)).toBe(shownBytes - 1);
 });

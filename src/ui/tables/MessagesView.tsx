@@ -179,7 +179,11 @@ function CaptureMessages({ open }: { open: OpenCapture }) {
         <TableToggle label="Problems only" checked={filter.problemsOnly} onChange={(problemsOnly) => setFilter({ ...filter, problemsOnly })} />
         <label className="tbl-toggle">
           Connection{" "}
-          <select value={connection ?? ""} onChange={(e) => setFilter({ ...filter, connection: e.target.value === "" ? null : Number(e.target.value) })}>
+          <select
+            aria-label="Connection"
+            value={connection ?? ""}
+            onChange={(e) => setFilter({ ...filter, connection: e.target.value === "" ? null : Number(e.target.value) })}
+          >
             <option value="">all</option>
             {capture.connections.map((c) => (
               <option key={c.index} value={c.index}>
@@ -190,7 +194,11 @@ function CaptureMessages({ open }: { open: OpenCapture }) {
         </label>
         <label className="tbl-toggle">
           Direction{" "}
-          <select value={filter.direction ?? ""} onChange={(e) => setFilter({ ...filter, direction: (e.target.value || null) as MessageFilter["direction"] })}>
+          <select
+            aria-label="Direction"
+            value={filter.direction ?? ""}
+            onChange={(e) => setFilter({ ...filter, direction: (e.target.value || null) as MessageFilter["direction"] })}
+          >
             <option value="">both</option>
             <option value="to-server">→ to server</option>
             <option value="to-client">← to client</option>
@@ -198,7 +206,7 @@ function CaptureMessages({ open }: { open: OpenCapture }) {
         </label>
         <label className="tbl-toggle">
           Operation{" "}
-          <select value={filter.command ?? ""} onChange={(e) => setFilter({ ...filter, command: e.target.value || null })}>
+          <select aria-label="Operation" value={filter.command ?? ""} onChange={(e) => setFilter({ ...filter, command: e.target.value || null })}>
             <option value="">all</option>
             {choices.map((c) => (
               <option key={c} value={c}>
