@@ -5,6 +5,7 @@
  * its message, the "Problems only" rows; a chosen message shows the bytes `iggy-batch extract` writes,
  * and a login's secret appears nowhere on the page.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -211,4 +212,17 @@ test("a message the snap length cut shows only the bytes captured, and says wher
   expect(shownBytes).toBeLessThan(cut.size!);
   const offsets = await page.locator("[data-offset]").evaluateAll((els) => els.map((el) => Number(el.getAttribute("data-offset"))));
   expect(Math.max(...offsets)).toBe(shownBytes - 1);
+});
+
+test("the Messages view has no serious or critical accessibility violation (axe, WCAG 2 A and AA)", async ({ page }) => {
+  await openCapture(page, "sdk-session.pcap");
+  await chooseMessage(page, "0:2");
+  const results = await new AxeBuilder({ page })
+    .include("section.messages-panel")
+    .include("section.diagnostics-panel")
+    .withTags(["wcag2a", "wcag2aa"])
+    .analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(results.passes.length).toBeGreaterThan(5);
 });
