@@ -6,14 +6,28 @@
  */
 import { captureStore, documentStore, partitionStore, resetInteraction, type MessageRef } from "../state/app-state.ts";
 import { settingsStore } from "../state/settings.ts";
-import { loadInput, loadingClient } from "./loading.ts";
 import { messageIndex, messageKey, type MessageIndex } from "../common/message-index.ts";
 import { consensusFormatOf } from "../../core/containers/consensus.ts";
 import type { PageCapture } from "../../worker/protocol.ts";
-import { AbortedError } from "../../worker/client.ts";
+import { AbortedError, type AnalysisClient } from "../../worker/client.ts";
+import type { FormatChoice } from "../../core/containers/index.ts";
+
+/** Opens a message's bytes as an input of the capture (session/loading's loadInput, given at start to keep imports one-way). */
+export type ShowMessageBytes = (name: string, bytes: Uint8Array, note: string | null, format: FormatChoice, fileName: string) => Promise<boolean>;
 
 const indexes = new WeakMap<PageCapture, MessageIndex>();
 let reading: AbortController | null = null;
+let services: { readonly show: ShowMessageBytes; readonly client: () => AnalysisClient } | null = null;
+
+/** Starts the capture session with how to show a message's bytes and the client whose worker holds the capture. */
+export function startCaptures(show: ShowMessageBytes, client: () => AnalysisClient): void {
+  services = { show, client };
+}
+
+function started(): NonNullable<typeof services> {
+  if (!services) throw new Error("the capture session is not started (call startSession first)");
+  return services;
+}
 
 /** The capture-order index of a capture's messages, built once per capture. */
 export function captureIndex(capture: PageCapture): MessageIndex {
@@ -58,7 +72,7 @@ export async function showCaptureMessage(ref: MessageRef): Promise<boolean> {
   const key = messageKey(ref);
   let got;
   try {
-    got = await loadingClient().captureMessage(open.capture, open.input, ref.connection, ref.message, controller.signal);
+    got = await started().client().captureMessage(open.capture, open.input, ref.connection, ref.message, controller.signal);
   } catch (err) {
     if (reading === controller) reading = null;
     if (!(err instanceof AbortedError)) documentStore.set((s) => ({ ...s, error: `could not read message ${key}: ${(err as Error).message}` }));
@@ -83,9 +97,5 @@ export async function showCaptureMessage(ref: MessageRef): Promise<boolean> {
   const note = notes.length ? `message ${key}: ${notes.join("; ")}` : null;
   captureStore.set({ ...now, shownNote: note });
   const format = consensusFormatOf(msg.command ?? -1) ?? (msg.toServer ? "request" : "reply");
-  return loadInput(`${open.name} · message ${key}`, new Uint8Array(got.buffer), note, undefined, {
-    format,
-    fileName: `message-${ref.connection}-${ref.message}.bin`,
-    inCapture: true,
-  });
+  return started().show(`${open.name} · message ${key}`, new Uint8Array(got.buffer), note, format, `message-${ref.connection}-${ref.message}.bin`);
 }
