@@ -38,7 +38,7 @@ interface CliCapture {
       messages: CliMessage[];
     }[];
   };
-  diagnostics: { code: string; connection: number | null; message: number | null; start: number; end: number }[];
+  diagnostics: { code: string; connection: number | null; message: number | null; packet: number | null; start: number; end: number }[];
 }
 
 const cli = (file: string) => runCliJson<CliCapture>(path.join(CAPTURES, file), ["--no-frames"]);
@@ -103,6 +103,10 @@ for (const file of FILES) {
       const d = c.diagnostics[item.pos - 1]!;
       expect(item.code).toBe(d.code);
       if (d.message !== null) expect(item.key).toBe(`${d.connection}:${d.message}`);
+      // A packet the snap length cut leads to the message its lost bytes belong to (its tcp-gap's).
+      const gap = c.diagnostics.find((g) => g.code === "tcp-gap" && g.message !== null && g.connection === d.connection && g.packet === d.packet);
+      if (d.code === "capture-packet-truncated" && gap) expect(item.key).toBe(`${gap.connection}:${gap.message}`);
+      if (d.connection === null) expect(item.key).toBeNull();
     }
     // The connection list: endpoints, bytes each way, messages and gaps.
     const n = (v: number) => v.toLocaleString("en-US");

@@ -5,7 +5,7 @@ import { openCapture, memorySource } from "../../core/containers/capture/index.t
 import { confirmationReply, loginRequest, pcapOf, reply, sendRequest, sessionPackets } from "../../core/containers/capture/synth.test-util.ts";
 import type { PageCapture } from "../../worker/protocol.ts";
 import { pageConnection } from "../../worker/capture-host.ts";
-import { hasFindings, messageAfterGap, messageIndex, messageKey } from "./message-index.ts";
+import { findingLinks, hasFindings, messageAfterGap, messageIndex, messageKey } from "./message-index.ts";
 import { ALL_MESSAGES, commandChoices, commandText, keepOf, latencyText, statusText } from "../tables/message-rows.ts";
 
 const xxh = await loadXxh3();
@@ -81,4 +81,40 @@ describe("messageIndex", () => {
     expect(msg.streamOffset).toBeGreaterThanOrEqual(gap.end);
     expect(messageAfterGap(gapped, { ...gap, code: "reply-status" })).toBeNull();
   });
+
+  it("links a packet the snap length cut to the message its lost bytes belong to", () => {
+    const segs = sessionPackets({ messages: MESSAGES, mss: 100 });
+    const file = pcapOf(segs);
+    // Rewrite the capture with a snap length: every record longer than 120 bytes keeps 120 (caplen < len).
+    const cut = pageCapture(snapped(file, 120));
+    const truncated = cut.diagnostics.filter((d) => d.code === "capture-packet-truncated");
+    expect(truncated.length).toBeGreaterThan(0);
+    const link = findingLinks(cut);
+    for (const d of truncated) {
+      const gap = cut.diagnostics.find((g) => g.code === "tcp-gap" && g.packet === d.packet && g.message !== null)!;
+      expect(link(d)).toEqual({ connection: gap.connection, message: gap.message });
+    }
+    for (const d of cut.diagnostics.filter((x) => x.message !== null)) expect(link(d)).toEqual({ connection: d.connection, message: d.message });
+  });
 });
+
+/** A classic pcap (little-endian) rewritten with every packet cut to `snap` bytes, as `tcpdump -s` writes it. */
+function snapped(file: Uint8Array, snap: number): Uint8Array {
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const parts: Uint8Array[] = [file.slice(0, 24)];
+  for (let at = 24; at + 16 <= file.length;) {
+    const caplen = view.getUint32(at + 8, true);
+    const keep = Math.min(caplen, snap);
+    const head = file.slice(at, at + 16);
+    new DataView(head.buffer).setUint32(8, keep, true);
+    parts.push(head, file.slice(at + 16, at + 16 + keep));
+    at += 16 + caplen;
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}

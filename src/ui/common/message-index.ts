@@ -83,3 +83,20 @@ export function messageAfterGap(capture: PageCapture, d: PageCapture["diagnostic
   const next = conn.messages.find((m) => m.toServer === gap.toServer && m.streamOffset >= gap.streamOffset + gap.bytes);
   return next ? { connection: conn.index, message: next.index } : null;
 }
+
+/**
+ * For each finding of a capture, the message it belongs to or leads to: its own; for a gap between messages the
+ * message its direction resumes at; for a packet the snap length cut, the message whose bytes it carried (the one
+ * its tcp-gap falls in); null for a file-level finding.
+ */
+export function findingLinks(capture: PageCapture): (d: PageCapture["diagnostics"][number]) => MessageRef | null {
+  const cut = new Map<string, MessageRef>();
+  for (const d of capture.diagnostics)
+    if (d.code === "tcp-gap" && d.connection !== null && d.message !== null && d.packet !== null && !cut.has(`${d.connection}:${d.packet}`))
+      cut.set(`${d.connection}:${d.packet}`, { connection: d.connection, message: d.message });
+  return (d) => {
+    if (d.connection !== null && d.message !== null) return { connection: d.connection, message: d.message };
+    if (d.code === "capture-packet-truncated" && d.connection !== null && d.packet !== null) return cut.get(`${d.connection}:${d.packet}`) ?? null;
+    return messageAfterGap(capture, d);
+  };
+}

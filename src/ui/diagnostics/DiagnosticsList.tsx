@@ -9,7 +9,7 @@ import { captureStore, partitionStore, type LoadedInput, type MessageRef, type O
 import { useStore } from "../state/store.ts";
 import { showPartitionFile } from "../session/loading.ts";
 import { showCaptureMessage } from "../session/capture-session.ts";
-import { messageAfterGap, messageKey } from "../common/message-index.ts";
+import { findingLinks, messageKey } from "../common/message-index.ts";
 import type { PageCapture } from "../../worker/protocol.ts";
 import { hoverRange, selectRange } from "../state/actions.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
@@ -26,11 +26,12 @@ type Listed = Diagnostic & { readonly file?: string; readonly at?: MessageRef | 
 const selectPartition = (p: OpenPartition | null) => p;
 const selectCapture = (c: OpenCapture | null) => c;
 
-/** A capture's findings as list items: each with the message it belongs to, or leads to (a gap between messages). */
+/** A capture's findings as list items: each with the message it belongs to, or leads to (a gap between messages, a cut packet). */
 function captureListed(capture: PageCapture): Listed[] {
+  const linkOf = findingLinks(capture);
   return capture.diagnostics.map((d) => {
-    const own = d.connection !== null && d.message !== null ? { connection: d.connection, message: d.message } : null;
-    const at = own ?? messageAfterGap(capture, d);
+    const own = d.connection !== null && d.message !== null;
+    const at = linkOf(d);
     return {
       code: d.code,
       severity: d.severity,
@@ -41,7 +42,7 @@ function captureListed(capture: PageCapture): Listed[] {
       message: d.text,
       at,
       atKey: at ? messageKey(at) : undefined,
-      inMessage: own !== null,
+      inMessage: own,
     };
   });
 }
@@ -98,7 +99,10 @@ function DiagnosticItem({ d, index, setSize, offsetY, shown, shownMessage, helpO
           {d.code}
           {d.file !== undefined && <span className="diag-file"> · {d.file}</span>}
           {d.at !== undefined && (
-            <span className="diag-file"> · {d.at ? `${d.inMessage ? "message" : "before message"} ${messageKey(d.at)}` : "capture file"}</span>
+            <span className="diag-file">
+              {" "}
+              · {d.at ? `${d.inMessage ? "" : d.code === "tcp-gap" ? "before " : "see "}message ${messageKey(d.at)}` : "capture file"}
+            </span>
           )}
         </span>
         <span className="diag-range">
