@@ -6,7 +6,8 @@
 import { analysisFromWire } from "../core/model/batch-wire.ts";
 import type { FormatChoice, PartitionResult } from "../core/containers/index.ts";
 import type { Analysis } from "../core/model/model.ts";
-import { metaFromWire, type FromWorker, type InputMeta, type ToWorker } from "./protocol.ts";
+import { metaFromWire, type CaptureBytesMessage, type FromWorker, type InputMeta, type PageCapture, type ToWorker } from "./protocol.ts";
+import { emptyAnalysis } from "../core/containers/merge.ts";
 import { runRequest } from "./run-request.ts";
 import { decodeShareResult, type ShareDecode } from "../lib/share-codec.ts";
 import type { Patch } from "../core/edit/edit-overlay.ts";
@@ -26,6 +27,8 @@ export interface OpenedAnalysis extends Omit<AnalyzedInput, "bytes"> {
   /** Null when the input was opened on demand: its bytes stay in the File. */
   readonly bytes: Uint8Array | null;
   readonly meta: InputMeta;
+  /** Set when the input is a network capture: its message index, held by the worker (bytes and analysis are then empty). */
+  readonly capture?: PageCapture;
 }
 
 /** How to open one input: the format (default auto), its name, its segment-pair companion. */
@@ -99,8 +102,29 @@ export class AnalysisClient {
       signal,
       options.onProgress,
     );
+    if (reply.type === "capture-opened") {
+      const capture = reply.capture;
+      const meta: InputMeta = { format: "capture", detectedBy: capture.detectedBy, container: null, recovery: null, entries: null, legacy: null };
+      return { bytes: null, analysis: { ...emptyAnalysis(0), summary: capture.summary }, meta, capture, ranOn };
+    }
     if (reply.type !== "result" || !reply.meta) throw new Error("unexpected worker reply");
     return { bytes: reply.buffer && new Uint8Array(reply.buffer), analysis: analysisFromWire(reply.analysis), meta: metaFromWire(reply.meta), ranOn };
+  }
+
+  /** One message's bytes of an opened capture (its captured prefix, the login secret masked by the core). */
+  async captureMessage(
+    capture: PageCapture,
+    input: Blob | ArrayBuffer,
+    connection: number,
+    message: number,
+    signal: AbortSignal,
+  ): Promise<CaptureBytesMessage> {
+    const { reply } = await this.run(
+      (id) => ({ type: "capture-message", id, key: capture.key, input: input instanceof ArrayBuffer ? input.slice(0) : input, connection, message }),
+      signal,
+    );
+    if (reply.type !== "capture-bytes") throw new Error("unexpected worker reply");
+    return reply;
   }
 
   /** Decodes files as one partition in the worker, one segment at a time; onProgress gets files done. */

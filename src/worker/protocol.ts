@@ -3,6 +3,7 @@ import { IndexEntries, type FormatChoice, type OpenedInput, type PartitionResult
 import type { WireAnalysis } from "../core/model/batch-wire.ts";
 import type { ShareDecode } from "../lib/share-codec.ts";
 import type { Patch } from "../core/edit/edit-overlay.ts";
+import type { CaptureConnection, CaptureMessage, CaptureResult } from "../core/containers/capture/index.ts";
 
 /** What openInput found besides the batch model: the format, why, and the container's own parts. */
 export type InputMeta = Omit<OpenedInput, "analysis">;
@@ -124,7 +125,61 @@ export interface ErrorMessage {
   readonly message: string;
 }
 
+/** A capture's message as it crosses to the page: its batch documents counted, not sent (the shown message is decoded again). */
+export type PageCaptureMessage = Omit<CaptureMessage, "batches"> & { readonly batchCount: number };
+
+/** A capture's connection as it crosses to the page: its messages and gaps, not where its stream lies in the file. */
+export type PageCaptureConnection = Omit<CaptureConnection, "pieces" | "messages"> & { readonly messages: readonly PageCaptureMessage[] };
+
+/** A capture opened in the worker, as the page keeps it: the message index and findings, never the file's bytes. */
+export interface PageCapture extends Omit<CaptureResult, "connections"> {
+  /** Names the capture the worker holds, for later message reads. */
+  readonly key: number;
+  readonly connections: readonly PageCaptureConnection[];
+  /** Why it was read as a capture (auto-detect's sentence or "forced"). */
+  readonly detectedBy: string;
+  /** True when the worker reads the File by windows instead of holding it. */
+  readonly onDemand: boolean;
+}
+
+/** Worker → page: an analyze request whose input is a capture, opened (answered instead of a ResultMessage). */
+export interface CaptureOpenedMessage {
+  readonly type: "capture-opened";
+  readonly id: number;
+  readonly capture: PageCapture;
+}
+
+/** Page → worker: one message's bytes of a capture (the input travels too, to open it again if the worker restarted). */
+export interface CaptureMessageRequest {
+  readonly type: "capture-message";
+  readonly id: number;
+  readonly key: number;
+  readonly input: Blob | ArrayBuffer;
+  readonly connection: number;
+  readonly message: number;
+}
+
+/** Worker → page: the message's bytes (captured prefix, login secret masked), or why there are none. */
+export interface CaptureBytesMessage {
+  readonly type: "capture-bytes";
+  readonly id: number;
+  readonly buffer: ArrayBuffer | null;
+  readonly size: number | null;
+  readonly missingFrom: number | null;
+  readonly masked: { readonly start: number; readonly end: number } | null;
+  readonly why: string | null;
+}
+
 /** Anything the page sends. */
-export type ToWorker = AnalyzeRequest | PartitionRequest | DecodeShareRequest | AnalyzePatchedRequest;
+export type ToWorker = AnalyzeRequest | PartitionRequest | DecodeShareRequest | AnalyzePatchedRequest | CaptureMessageRequest;
 /** Anything the worker sends. */
-export type FromWorker = ProgressMessage | ResultMessage | PartitionResultMessage | ErrorMessage | SharedMessage | PatchedResultMessage | NeedBaseMessage;
+export type FromWorker =
+  | ProgressMessage
+  | ResultMessage
+  | PartitionResultMessage
+  | ErrorMessage
+  | SharedMessage
+  | PatchedResultMessage
+  | NeedBaseMessage
+  | CaptureOpenedMessage
+  | CaptureBytesMessage;

@@ -10,6 +10,7 @@ import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";
 import { readBlob } from "./read-blob.ts";
 import { forgetWalkedForShowing, openOnDemand, streamPartitionSegment } from "./open-on-demand.ts";
+import { captureMessageBytes, openCaptureInput } from "./capture-host.ts";
 import { metaToWire, type AnalyzeRequest, type FromWorker, type InputMeta, type PartitionRequest, type ToWorker } from "./protocol.ts";
 
 const bytesOf = async (input: Blob | ArrayBuffer): Promise<ArrayBuffer> => (input instanceof ArrayBuffer ? input : await readBlob(input));
@@ -89,6 +90,18 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
   }
   try {
     if (request.type === "partition") return await runPartition(request, post);
+    if (request.type === "capture-message") {
+      const shown = await captureMessageBytes(request);
+      const buffer = shown.bytes ? shown.bytes.slice().buffer : null;
+      const common = { type: "capture-bytes", id, buffer } as const;
+      if (!shown.bytes) return post({ ...common, size: null, missingFrom: null, masked: null, why: shown.why }, []);
+      return post({ ...common, size: shown.size, missingFrom: shown.missingFrom, masked: shown.masked, why: null }, buffer ? [buffer] : []);
+    }
+    // A capture is opened by the core's capture reader, by windows of the File, and kept here for its messages.
+    if (request.format !== undefined) {
+      const capture = await openCaptureInput(id, request.input, request.name ?? "", request.format);
+      if (capture) return post({ type: "capture-opened", id, capture }, []);
+    }
     const onProgress = throttleProgress((done, total) => post({ type: "progress", id, done, total }, []), PROGRESS_EVERY_MS);
     if (request.onDemand && request.input instanceof Blob && request.format !== undefined) {
       const opened = await openOnDemand(

@@ -7,6 +7,7 @@ const PAGE_KEYS: readonly { keys: string; action: string }[] = [
   { keys: "Ctrl+V", action: "paste a batch as binary, hex, xxd or base64" },
   { keys: "Tab / Shift+Tab", action: "move between the hex map, tables and lists" },
   { keys: "Enter / Space on a row", action: "select that batch, field or frame" },
+  { keys: "← / → in the Messages table", action: "show the previous / next message of a capture (as the table lists them)" },
 ];
 
 /** A modal dialog listing the keys; closes on Escape or its button. */

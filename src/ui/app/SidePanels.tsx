@@ -1,6 +1,8 @@
 /** The panels beside the hex map: partition, diagnostics, container, tables, diagram, inspector, legend, edit and share. */
 import { memo } from "react";
-import type { LoadedInput, OpenPartition } from "../state/app-state.ts";
+import { captureStore, type LoadedInput, type OpenCapture, type OpenPartition } from "../state/app-state.ts";
+import { useStore } from "../state/store.ts";
+import { MessagesView } from "../tables/MessagesView.tsx";
 import { Legend } from "../hex/Legend.tsx";
 import { BatchesTable } from "../tables/BatchesTable.tsx";
 import { HeaderFieldsTable } from "../tables/HeaderFieldsTable.tsx";
@@ -21,9 +23,13 @@ import { Fold, PanelJumps, type PanelLink } from "./Fold.tsx";
  * What says what is wrong comes first (partition, diagnostics), then the tables, then the pictures and tools;
  * every panel can be collapsed, and the jump bar reaches any of them in one click.
  */
+const hasCapture = (c: OpenCapture | null) => c !== null;
+
 export const SidePanels = memo(function SidePanels({ input, partition }: { input: LoadedInput | null; partition: OpenPartition | null }) {
+  const capture = useStore(captureStore, hasCapture);
   const links: PanelLink[] = [
     ...(partition ? [{ id: "partition", label: "Partition" }] : []),
+    ...(capture ? [{ id: "messages", label: "Messages" }] : []),
     { id: "diagnostics", label: "Diagnostics" },
     ...(input
       ? [
@@ -43,6 +49,11 @@ export const SidePanels = memo(function SidePanels({ input, partition }: { input
       {partition && (
         <Fold id="partition" label="Partition">
           <PartitionView partition={partition} />
+        </Fold>
+      )}
+      {capture && (
+        <Fold id="messages" label="Messages">
+          <MessagesView />
         </Fold>
       )}
       <Fold id="diagnostics" label="Diagnostics">

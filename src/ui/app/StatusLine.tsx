@@ -1,6 +1,7 @@
 /** The status line (role=status): the finished summary, numbers first; aria-busy while decoding and until every panel shows the input. */
 import { visibleText } from "../../lib/text-escape.ts";
-import { documentStore, partitionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
+import { captureStore, documentStore, partitionStore, type DocumentState, type OpenCapture, type OpenPartition } from "../state/app-state.ts";
+import { plural } from "../../format/values.ts";
 import { formatLine } from "../common/format-choice.ts";
 import { useStore } from "../state/store.ts";
 import type { Summary } from "../../core/model/model.ts";
@@ -11,6 +12,7 @@ import { findingsVerdict } from "../../core/containers/verdict.ts";
 
 const selectDoc = (s: DocumentState) => s;
 const selectPartition = (p: OpenPartition | null) => p;
+const selectCapture = (c: OpenCapture | null) => c;
 
 /** The contract's summary text, e.g. "2 batches · 17 frames · 1 error · 0 warnings · 0 infos". */
 export function summaryText(s: Summary): string {
@@ -29,9 +31,13 @@ function decodingText(loading: NonNullable<DocumentState["loading"]>): string {
 export function StatusLine({ settling = false }: { settling?: boolean }) {
   const doc = useStore(documentStore, selectDoc);
   const partition = useStore(partitionStore, selectPartition);
+  const open = useStore(captureStore, selectCapture);
   const { input, loading, error } = doc;
   // A partition's status sums all its files (contracts.md §2); the file in the hex map is named in the partition view.
-  const summary = partition ? partition.result.summary : input?.analysis.summary;
+  // A capture's sums every message of every connection, as its Diagnostics list does; the message shown is named beside it.
+  const summary = partition ? partition.result.summary : open ? open.capture.summary : input?.analysis.summary;
+  const capture = open?.capture;
+  const messages = capture ? capture.connections.reduce((n, c) => n + c.messages.length, 0) : 0;
   const percent = loading && loading.total > 0 ? Math.floor((100 * loading.done) / loading.total) : 0;
   return (
     <div className="status-area">
@@ -52,7 +58,23 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
           })}
         </span>
       )}
-      {input && !partition && (
+      {open && capture && (
+        <span className="input-name" title={visibleText(open.name)}>
+          {visibleText(open.name)} · {plural(capture.packets, "packet")} · {plural(capture.connections.length, "Iggy connection")} · {plural(messages, "message")}
+          {input && open.shown ? ` · message ${open.shown.connection}:${open.shown.message} shown (${input.analysis.size.toLocaleString("en-US")} bytes)` : ""}
+        </span>
+      )}
+      {capture && (
+        <span className="format-facts" data-format="capture" title={formatLine({ format: "capture", detectedBy: capture.detectedBy })}>
+          {formatLine({ format: "capture", detectedBy: capture.detectedBy })}
+        </span>
+      )}
+      {capture?.onDemand && (
+        <span className="on-demand-note" data-testid="on-demand-note" title="The capture stays in its file: the page reads only the message shown">
+          read on demand
+        </span>
+      )}
+      {input && !partition && !open && (
         <span className="input-name" title={visibleText(input.name)}>
           {loading ? "still showing " : ""}
           {visibleText(input.name)} · {input.analysis.size.toLocaleString("en-US")} bytes
@@ -61,7 +83,7 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
         </span>
       )}
       {/* Beside the name, not in it: a long name's ellipsis must not cut it off. */}
-      {input && !partition && input.bytes === null && (
+      {input && !partition && !open && input.bytes === null && (
         <span
           className="on-demand-note"
           data-testid="on-demand-note"
@@ -70,7 +92,7 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
           read on demand
         </span>
       )}
-      {input?.meta && !partition && (
+      {input?.meta && !partition && !open && (
         <span className="format-facts" data-format={input.meta.format} title={formatLine(input.meta)}>
           {formatLine(input.meta)}
         </span>

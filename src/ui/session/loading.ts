@@ -1,7 +1,8 @@
 /** Loading inputs: every way in (file, drop, paste, sample, link, partition) ends here; a new input cancels the one in flight. */
 import { AnalysisClient, AbortedError, type AnalysisInput } from "../../worker/client.ts";
 import type { InputMeta } from "../../worker/protocol.ts";
-import { documentStore, formatStore, nextInputId, partitionStore, resetInteraction, type OpenPartition } from "../state/app-state.ts";
+import { captureStore, documentStore, formatStore, nextInputId, partitionStore, resetInteraction, type OpenPartition } from "../state/app-state.ts";
+import { openCaptureSession } from "./capture-session.ts";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { SAMPLES, DEFAULT_SAMPLE_ID } from "../../core/samples/samples.ts";
 import type { FormatChoice } from "../../core/containers/index.ts";
@@ -51,6 +52,11 @@ function started(client: AnalysisClient | null): AnalysisClient {
   return client;
 }
 
+/** The client whose worker opened the shown input (a capture's messages are read through it). */
+export function loadingClient(): AnalysisClient {
+  return started(loadClient);
+}
+
 /** How loadInput opens an input. */
 export interface LoadOptions {
   /** The format to open it as; default auto-detect. */
@@ -61,6 +67,8 @@ export interface LoadOptions {
   readonly fileName?: string;
   /** Keep the open partition (a segment of it is being shown); otherwise the partition view closes. */
   readonly inPartition?: boolean;
+  /** Keep the open capture (a message of it is being shown); otherwise the Messages view closes. */
+  readonly inCapture?: boolean;
 }
 
 // A new load cancels the load and the re-check in flight and becomes what Cancel stops.
@@ -97,6 +105,7 @@ export async function loadInput(
   const format = options.format ?? "auto";
   formatStore.set(format);
   if (!options.inPartition) partitionStore.set(null);
+  if (!options.inCapture) captureStore.set(null);
   documentStore.set((s) => ({ ...s, loading: { name, done: 0, total }, error: null }));
   try {
     const result = await client.open(input, controller.signal, {
@@ -112,6 +121,12 @@ export async function loadInput(
     const companion = options.companion ?? null;
     const companionEntries = result.meta.format === "segment" && companion ? decodeIndexEntries(await bytesOf(companion.input)) : null;
     if (loading !== controller) return false;
+    if (result.capture) {
+      // A capture: its message index is listed, and its messages are shown one at a time as request/reply inputs.
+      loading = null;
+      const file = input instanceof Uint8Array ? input.slice().buffer : input;
+      return await openCaptureSession(name, file, result.capture);
+    }
     if (input instanceof Blob && result.bytes) rememberSource(result.bytes, input);
     const source = result.bytes ? memoryBytes(result.bytes) : fileBytes(input as Blob);
     resetInteraction();
@@ -231,6 +246,7 @@ export async function loadPartition(name: string, files: readonly { name: string
   if (editsAtStake() && (!(await confirmDiscardEdits(name)) || ticket !== generation)) return false;
   const controller = beginLoad();
   partitionStore.set(null);
+  captureStore.set(null);
   formatStore.set("auto");
   documentStore.set((s) => ({ ...s, loading: { name, done: 0, total: files.length }, error: null }));
   try {
@@ -297,6 +313,14 @@ export function reportInputProblem(message: string): void {
 export async function setFormat(choice: FormatChoice): Promise<void> {
   formatStore.set(choice);
   const input = documentStore.get().input;
+  const open = captureStore.get();
+  if (choice === "capture") {
+    // Read as a capture: the whole file again (the open capture's, or the shown input's), into the Messages view.
+    const whole = open ? open.input : (input?.bytes ?? input?.source.file);
+    const name = open?.name ?? input?.name;
+    if (whole && name) await loadInput(name, whole, null, ++generation, { format: "capture", fileName: open ? open.name : input?.fileName });
+    return;
+  }
   if (!input) return;
   const file = input.source.file;
   if (!input.bytes && file) {

@@ -3,10 +3,15 @@
  * calls startSession() once before the first render, so tests and tools can import any module freely.
  */
 import { startEditing } from "./editing.ts";
-import { reopenInWorker, startLoading } from "./loading.ts";
+import { loadInput, loadingClient, reopenInWorker, startLoading } from "./loading.ts";
+import { startCaptures } from "./capture-session.ts";
 
-/** Starts loading (its worker clients) and editing (the XXH3 kernel and the undo history); building keeps no state. Safe to call twice. */
+/**
+ * Starts loading (its worker clients), captures (shown through loading) and editing (the XXH3 kernel and the undo
+ * history); building keeps no state. Safe to call twice.
+ */
 export function startSession(): void {
   startLoading();
+  startCaptures((name, bytes, note, format, fileName) => loadInput(name, bytes, note, undefined, { format, fileName, inCapture: true }), loadingClient);
   startEditing(reopenInWorker);
 }

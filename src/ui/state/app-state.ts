@@ -7,6 +7,8 @@
  * - formatStore: written by session/loading (every load and the Format control); read by input, share, session/loading.
  * - partitionStore: written by session/loading (a partition opened, a segment of it shown, anything else opened);
  *   read by the app shell, partition, diagnostics.
+ * - captureStore: written by session/loading and session/capture-session (a capture opened, a message of it shown,
+ *   anything else opened); read by the app shell, containers (Messages), diagnostics.
  * - selectionStore: written only through state/actions (select*, step*) and resetInteraction; read by hex, tables,
  *   inspector (common/selection-hooks), share and edit.
  * - hoverStore: written by state/actions.hoverRange, hex/inspect and the tables' and inspector's row hovers; read by hex and tables.
@@ -18,7 +20,7 @@
  */
 import type { Analysis } from "../../core/model/model.ts";
 import type { FormatChoice, IndexEntries, PartitionResult } from "../../core/containers/index.ts";
-import type { InputMeta } from "../../worker/protocol.ts";
+import type { InputMeta, PageCapture } from "../../worker/protocol.ts";
 import type { InputBytes } from "../../lib/input-bytes.ts";
 import { createStore } from "./store.ts";
 
@@ -69,6 +71,24 @@ export interface OpenPartition {
   readonly shown: string | null;
 }
 
+/** One message of a capture: its connection and its index on that connection (`data-message="<conn>:<index>"`). */
+export interface MessageRef {
+  readonly connection: number;
+  readonly message: number;
+}
+
+/** A network capture on screen: its message index (held by the worker too), the file to read messages from, the message shown. */
+export interface OpenCapture {
+  readonly name: string;
+  readonly capture: PageCapture;
+  /** The capture file, read again (by the worker) only for the messages chosen. */
+  readonly input: Blob | ArrayBuffer;
+  /** The message in the hex map and tables, or null. */
+  readonly shown: MessageRef | null;
+  /** What the hex map shows of the shown message when not all of it (a gap, a masked secret), or null. */
+  readonly shownNote: string | null;
+}
+
 /** What the page is showing or doing with inputs. */
 export interface DocumentState {
   readonly input: LoadedInput | null;
@@ -110,6 +130,9 @@ export const formatStore = createStore<FormatChoice>("auto");
 
 /** The partition on screen, or null when a single input is open. */
 export const partitionStore = createStore<OpenPartition | null>(null);
+
+/** The capture on screen, or null when none is open. */
+export const captureStore = createStore<OpenCapture | null>(null);
 
 /** The keyboard cursor: one byte offset in the hex map. */
 export const cursorStore = createStore<number>(0);

@@ -60,6 +60,10 @@ export interface VirtualTableProps {
   readonly emptyText: string;
   /** The row id under the hex map's view (kept in view and marked), or -1; must be stable. */
   readonly followedOf?: (w: ViewWindow | null) => number;
+  /** Extra attributes of a row (e.g. `data-message`). */
+  readonly rowAttrs?: (id: number) => Readonly<Record<string, string>>;
+  /** Scroll to the selected row whenever it changes (a table whose selection is stepped from outside it). */
+  readonly followSelection?: boolean;
 }
 
 /** An id-row grid: sticky TanStack header, virtualized body, pager when needed. */
@@ -123,6 +127,17 @@ export function VirtualTable(props: VirtualTableProps) {
     else if (inView >= 0) moveTo(inView, "center", false);
     else if (orderChanged) moveTo(0, "start", false);
   }, [order, selection, selectedId, moveTo]);
+
+  // A selection stepped elsewhere (←/→ over messages) brings its row into view, keeping the focus in the table.
+  const lastSelected = useRef(selectedId);
+  useEffect(() => {
+    if (lastSelected.current === selectedId) return;
+    lastSelected.current = selectedId;
+    if (!props.followSelection) return;
+    const pos = order.positionOf(selectedId);
+    if (pos >= 0) moveTo(pos, "auto", !!scrollEl?.contains(document.activeElement));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a change of the selected row moves the table
+  }, [selectedId]);
 
   // The row under the hex map's view follows its scroll, unless the user is working in this table.
   useEffect(() => {
@@ -198,7 +213,8 @@ interface TableBodyProps extends VirtualTableProps {
 
 // Keep the row virtualizer in the lowest component, so a scroll re-renders only the body.
 function TableBody(props: TableBodyProps) {
-  const { scrollEl, order, visible, pageStart, pageCount, active, setActive, request, moveTo, selectedId, followed, rangeOf, onActivate, rowTone } = props;
+  const { scrollEl, order, visible, pageStart, pageCount, active, setActive, request, moveTo, selectedId, followed, rangeOf, onActivate, rowTone, rowAttrs } =
+    props;
   const hovered = useStore(hoverStore, hoverStart);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const virtualizer = useVirtualizer({
@@ -274,6 +290,7 @@ function TableBody(props: TableBodyProps) {
         const isHovered = range !== null && hovered >= range.start && hovered < Math.max(range.end, range.start + 1);
         return (
           <tr
+            {...rowAttrs?.(id)}
             role="row"
             key={id}
             data-pos={pos}

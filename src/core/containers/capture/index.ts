@@ -15,3 +15,4 @@ export { memorySource, type CaptureSource } from "./source.ts";
 export { captureJsonChunks, captureTime, messageJson, operationName, captureDiagnosticJson, COMMAND_NAME_OF, type FrameSource } from "./json.ts";
 export type { BodyKind, MessageBody } from "./bodies.ts";
 export type * from "./types.ts";
+export { shownMessageBytes, SECRET_MASK_BYTE, type ShownMessageBytes } from "./message-bytes.ts";

@@ -20,7 +20,10 @@ export function captureTime(timeNs: bigint, digits: number): string {
 }
 
 /** The operation's name: the legacy command's for a non-replicated request (and the reply to one). */
-export function operationName(conn: CaptureConnection, m: CaptureMessage): string | null {
+export function operationName(
+  conn: { readonly messages: readonly Pick<CaptureMessage, "legacyCode">[] },
+  m: Pick<CaptureMessage, "operation" | "legacyCode" | "replyTo">,
+): string | null {
   if (m.operation === null) return null;
   const legacy = m.legacyCode ?? (m.replyTo !== null ? (conn.messages[m.replyTo]?.legacyCode ?? null) : null);
   if (m.operation === 2 && legacy !== null) return LEGACY_COMMAND_NAME_OF[legacy] ?? `legacy-${legacy}`;
