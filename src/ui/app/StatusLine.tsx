@@ -60,7 +60,8 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
       )}
       {open && capture && (
         <span className="input-name" title={visibleText(open.name)}>
-          {visibleText(open.name)} · {plural(capture.packets, "packet")} · {plural(capture.connections.length, "Iggy connection")} · {plural(messages, "message")}
+          {visibleText(open.name)} · {plural(capture.packets, "packet")} · {plural(capture.connections.length, "Iggy connection")} ·{" "}
+          {plural(messages, "message")}
           {input && open.shown ? ` · message ${open.shown.connection}:${open.shown.message} shown (${input.analysis.size.toLocaleString("en-US")} bytes)` : ""}
         </span>
       )}
