@@ -3,6 +3,7 @@
  * on a segment of single-message stamped batches, where a walk spends its time per batch, not per frame (the
  * clean-batch fast path). --root times another checkout's core (e.g. /work/main) on the same bytes.
  */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -20,7 +21,9 @@ const root = resolve(values.root ?? resolve(import.meta.dirname, "../.."));
 const load = <T>(path: string): Promise<T> => import(pathToFileURL(resolve(root, path)).href) as Promise<T>;
 
 type Analysis = { summary: { batches: number; frames: number; errors: number; warnings: number; infos: number } };
-const { analyze } = await load<{ analyze: (b: Uint8Array) => Promise<Analysis> }>("src/core/walk/analyze.ts");
+// A checkout from before the core's layer folders keeps analyze.ts directly in src/core.
+const analyzePath = existsSync(resolve(root, "src/core/walk/analyze.ts")) ? "src/core/walk/analyze.ts" : "src/core/analyze.ts";
+const { analyze } = await load<{ analyze: (b: Uint8Array) => Promise<Analysis> }>(analyzePath);
 const { loadXxh3 } = await load<{ loadXxh3: () => Promise<unknown> }>("src/checksum/xxh3.ts");
 const { buildSegment, planSegment } = await load<typeof Segment>("scripts/bench/segment.ts");
 
