@@ -39,6 +39,15 @@ interface ConnState {
   readonly maybeAnswered: Set<number>;
 }
 
+/** The message of this direction that `offset` of its stream falls in, looking back from `from`; null when it is before the first. */
+function messageHolding(s: ConnState, toServer: boolean, offset: number, from: number): number | null {
+  for (let i = from; i >= 0; i--) {
+    const m = s.starts[i]!;
+    if (m.toServer === toServer && m.offset <= offset) return i;
+  }
+  return null;
+}
+
 /** Opens a capture from its source. Never throws on bad input: every problem is a diagnostic. */
 export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOptions = {}): CaptureResult {
   const port = options.port ?? DEFAULT_IGGY_PORT;
@@ -105,8 +114,10 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
         `${plural(length, "byte")} of the ${toServer ? "client → server" : "server → client"} stream at stream offset ${offset} were never captured${message === null ? "" : ` (inside message ${message})`}`,
       );
     },
-    differs(tcp, toServer, offset, length, packet, message) {
+    differs(tcp, toServer, offset, length, packet, current) {
       const s = byTcp.get(tcp)!;
+      // A retransmission of bytes already delivered can fall in an earlier message than the one being cut.
+      const message = current === null ? null : messageHolding(s, toServer, offset, current);
       const start = message === null ? offset : offset - s.starts[message]!.offset;
       add(
         "tcp-retransmission-differs",
