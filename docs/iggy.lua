@@ -875,6 +875,8 @@ local f_lost, f_seq, f_payload = Field.new("tcp.analysis.lost_segment"), Field.n
 local f_retrans = { Field.new("tcp.analysis.retransmission"), Field.new("tcp.analysis.fast_retransmission"), Field.new("tcp.analysis.spurious_retransmission") }
 local RESERVED_FROM, RESERVED_TO, WINDOW = 62, 128, 4194304
 local streams, requests, replies, cuts, opened, differs = {}, {}, {}, {}, {}, {}
+local CMD_NAME = {}
+for name, n in pairs(CMD) do CMD_NAME[n] = name:gsub("_", "-") end
 local SINK = setmetatable({}, { __index = function() return function() end end }) -- a tree that keeps nothing
 
 local function stream_of(pinfo)
@@ -1023,7 +1025,7 @@ local function dissect_message(tvb, off, size, pinfo, mt, reuse)
     if cmd == CMD.request and not pinfo.visited and not requests[key] then
       requests[key] = new_request(st, pinfo, { frame = pinfo.number, ts = pinfo.abs_ts, what = "request (" .. captured .. ")" })
     end
-    return "Command " .. cmd .. " (" .. captured .. ")"
+    return (CMD_NAME[cmd] or ("command " .. cmd)) .. " (" .. captured .. ")"
   end
   if iggy.prefs.verify then
     local sum, sum_body = LAYOUT.header.checksum, LAYOUT.header.checksum_body
@@ -1133,6 +1135,7 @@ function iggy.dissector(tvb, pinfo, tree)
   if n < rn then
     -- a snap length cut this packet: Wireshark cannot reassemble it, the cutting goes on by lengths
     local t = n > 0 and tree:add(iggy, tvb(0, n)) or tree:add(iggy)
+    t:append_text(": packet cut by the snap length")
     t:add_proto_expert_info(EXPERT["capture-packet-truncated"], "this packet was captured " .. (rn - n) .. " bytes short of its TCP payload (snap length)")
     t:add_proto_expert_info(EXPERT["tcp-gap"], "the last " .. (rn - n) .. " bytes of this segment were never captured")
     infos[#infos + 1] = (rn - n) .. " bytes not captured"

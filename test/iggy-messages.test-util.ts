@@ -1,8 +1,8 @@
-/** Iggy protocol messages for hand-made captures: a SendMessages request, its reply, a login, a poll and its reply. */
+/** Iggy protocol messages for hand-made captures: a SendMessages request, its reply, a login, a poll and its reply, a prepare, an eviction. */
 import type { Xxh3 } from "../src/checksum/xxh3.ts";
-import { concat, encodeBatch, type MessageSpec } from "../src/core/walk/encode.ts";
+import { concat, encodeBatch, stampBatch, type MessageSpec } from "../src/core/walk/encode.ts";
 import { consensus } from "../src/core/samples/container-samples.ts";
-import { REPLY_FIELDS, REQUEST_FIELDS } from "../src/format/containers/consensus.ts";
+import { PREPARE_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "../src/format/containers/consensus.ts";
 import { fieldByName } from "../src/format/fields.ts";
 
 const at = (table: typeof REQUEST_FIELDS, name: string): number => fieldByName(table, name).offset;
@@ -69,5 +69,44 @@ export function pollRequest(count: number): Uint8Array {
   return consensus(5, body, (w) => {
     w.u8(REQ.operation, 2);
     w.u32(REQ.legacy, 100);
+  });
+}
+
+/** The integer fields of a prepare header this builder sets (by the table's names). */
+export interface PrepareValues {
+  readonly op: bigint;
+  readonly commit: bigint;
+  readonly request: bigint;
+  readonly group: bigint;
+  readonly user_id: number;
+}
+
+/** A prepare (command 6): the header's fields from `values`, its timestamp the base_timestamp of the one stamped batch it carries. */
+export function prepareMessage(xxh: Xxh3, values: PrepareValues, messageCount = 3): Uint8Array {
+  const stamp = { partitionId: 3n, baseOffset: 500n, baseTimestamp: 1_764_500_000_000_000n };
+  const batch = stampBatch(xxh, producerBatch(xxh, messageCount, 50), stamp);
+  const field = (name: string) => fieldByName(PREPARE_FIELDS, name).offset;
+  return consensus(6, batch, (w) => {
+    w.u64(field("op"), values.op);
+    w.u64(field("commit"), values.commit);
+    w.u64(field("timestamp"), stamp.baseTimestamp);
+    w.u64(field("request"), values.request);
+    w.u8(field("operation"), 160);
+    w.u64(field("group"), values.group);
+    w.u32(field("user_id"), values.user_id);
+  });
+}
+
+/**
+ * An eviction (command 13, header only) laid out by upstream's own offsets, not our table's: the Node
+ * SDK's EVICTION_OFFSET (foreign/node/src/wire/vsr/header.ts:59-65 at cc269ef70: client 128, versions
+ * 144 and 148, reason 255), as core/binary_protocol/src/consensus/header.rs:709-735 asserts.
+ */
+export function evictionMessage(reason: number, client: bigint, versions: readonly [number, number] = [0, 0]): Uint8Array {
+  return consensus(13, new Uint8Array(0), (w) => {
+    w.u64(128, client); // the low half of the u128 client id
+    w.u32(144, versions[0]);
+    w.u32(148, versions[1]);
+    w.u8(255, reason);
   });
 }

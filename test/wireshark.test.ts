@@ -17,7 +17,12 @@ import { frameEnd } from "../src/core/model/frame-columns.ts";
 import { decodeUserHeaders } from "../src/format/user-headers.ts";
 import { hex64 } from "../src/format/values.ts";
 import { DISSECTOR_CODES, wiresharkDissector } from "../src/core/wireshark/generate.ts";
-import { loginRequest, pollRequest, producerBatch, reply, sendRequest } from "./iggy-messages.test-util.ts";
+import { messageCodes } from "../src/core/wireshark/lua-fields.ts";
+import { CAPTURE_CODES_NOT_SEEN, TCP_CODES } from "../src/core/wireshark/lua-tcp.ts";
+import { decodeMessage } from "../src/core/containers/capture/bodies.ts";
+import { PREPARE_FIELDS } from "../src/format/containers/consensus.ts";
+import { EVICTION_REASON_NAMES } from "../src/format/containers/protocol.ts";
+import { evictionMessage, loginRequest, pollRequest, prepareMessage, producerBatch, reply, sendRequest } from "./iggy-messages.test-util.ts";
 import { pcapOf, type Sent } from "./pcap-writer.test-util.ts";
 import { HAS_TSHARK, tshark } from "./tshark.test-util.ts";
 
@@ -129,7 +134,7 @@ describe.skipIf(!HAS_TSHARK)("the generated dissector in tshark", () => {
     }
   });
 
-  it("shows frame fields, payloads and both checksums as the explorer decodes the same batch", { timeout: 60_000 }, () => {
+  it("shows frame fields, payloads and both checksums as the explorer decodes the same batch", { timeout: 180_000 }, () => {
     const batch = encodeBatch(xxh, {
       originTimestamp: 1_700_000_000_000_000n,
       messages: [
@@ -322,5 +327,131 @@ describe.skipIf(!HAS_TSHARK)("the dissector against the CLI's JSON for the same 
         expect(experts).toEqual(expect.arrayContaining(["login-in-clear", "frame-checksum-mismatch", "reply-status", "user-headers-malformed"]));
       expect(multiset(experts), path).toEqual(multiset(doc.diagnostics.map((d) => d.code).filter((c) => DISSECTOR_CODES.has(c))));
     }
+  });
+});
+
+/** The code-table codes among the expert infos of a `tshark -T json -J iggy` run, one per expert item. */
+function expertCodes(json: string): string[] {
+  const declared = new Set(messageCodes().map((d) => d.code));
+  return [...json.matchAll(/"iggy\.([a-z_]+)": ""/g)].map((m) => (m[1] as string).replace(/_/g, "-")).filter((c) => declared.has(c));
+}
+
+function cliCodes(path: string): string[] {
+  const r = spawnSync(process.execPath, [join(ROOT, "bin/iggy-batch.mjs"), "inspect", path, "--json", "--no-frames"], { encoding: "utf8", maxBuffer: 1 << 28 });
+  return (JSON.parse(r.stdout) as CliDocument).diagnostics.map((d) => d.code);
+}
+
+describe.skipIf(!HAS_TSHARK)("capture codes: what the dissector sees of holes, snap lengths, retransmissions and a cut end", () => {
+  beforeAll(() => {
+    const r = spawnSync(process.execPath, [join(ROOT, "bin/iggy-batch.mjs"), "wireshark", "-o", lua], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+  });
+
+  it("raises only codes the CLI raises on the same capture, and exactly the CLI's on every code it covers", { timeout: 300_000 }, async () => {
+    const xxh = await loadXxh3();
+    const big = sendRequest(producerBatch(xxh, 20, 300), 20, 1n); // 7498 bytes: 8 segments of 1000
+    const conversation: Sent[] = [
+      { toServer: true, bytes: big },
+      { toServer: false, bytes: reply(160, new Uint8Array(4), 0, 1n) },
+      { toServer: true, bytes: sendRequest(producerBatch(xxh, 1, 100), 1, 2n) },
+      { toServer: false, bytes: reply(160, new Uint8Array(4), 0, 2n) },
+      { toServer: true, bytes: pollRequest(3) },
+    ];
+    // data segments: 0..7 the big send, 8 its reply, 9 the small send, 10 its reply, 11 the poll
+    const own = [
+      capture("codes-lost-inside.pcap", conversation, { mss: 1000, lose: [3] }),
+      capture("codes-lost-first.pcap", conversation, { mss: 1000, lose: [0] }),
+      capture("codes-snaplen.pcap", conversation, { mss: 1000, snaplen: 200 }),
+      capture("codes-cut-end.pcap", [...conversation, { toServer: true, bytes: big.subarray(0, 2500) }], { mss: 1000 }),
+      capture("codes-resent-differs.pcap", conversation, { mss: 1000, resend: [{ segment: 2, flip: 10 }] }),
+      capture("codes-resent-reply-differs.pcap", conversation, { mss: 1000, resend: [{ segment: 10, flip: 3 }] }),
+      capture("codes-resent-same.pcap", conversation, { mss: 1000, resend: [{ segment: 2 }, { segment: 10 }] }),
+    ];
+    const seen = new Set<string>();
+    for (const path of [...own, ...manifest.map((c) => join(CAPTURES, c.file))]) {
+      const cli = cliCodes(path);
+      // two passes, a tree on the first (-R frame): message-incomplete is known once the capture has ended
+      const dissected = expertCodes(tshark(["-X", `lua_script:${lua}`, "-2", "-R", "frame", "-r", path, "-Y", "iggy", "-T", "json", "-J", "iggy"]));
+      expect(
+        dissected.filter((c) => !cli.includes(c)),
+        path,
+      ).toEqual([]);
+      expect(multiset(dissected.filter((c) => DISSECTOR_CODES.has(c))), path).toEqual(multiset(cli.filter((c) => DISSECTOR_CODES.has(c))));
+      for (const c of cli) seen.add(c);
+    }
+    // every capture code the dissector claims was exercised, and every code these captures raise is covered
+    expect(TCP_CODES.filter((c) => !seen.has(c))).toEqual([]);
+    expect([...seen].filter((c) => !DISSECTOR_CODES.has(c))).toEqual([]);
+  });
+
+  it("needs the second pass for message-incomplete only, and says so in the README and the generated file", { timeout: 60_000 }, () => {
+    const request = pollRequest(4);
+    const path = capture("second-pass.pcap", [
+      { toServer: true, bytes: pollRequest(3) },
+      { toServer: true, bytes: request.subarray(0, 100) },
+    ]);
+    const single = expertCodes(tshark(["-X", `lua_script:${lua}`, "-r", path, "-Y", "iggy", "-T", "json", "-J", "iggy"]));
+    expect(single).not.toContain("message-incomplete");
+    expect(cliCodes(path)).toEqual(["message-incomplete"]);
+    expect(expertCodes(tshark(["-X", `lua_script:${lua}`, "-2", "-R", "frame", "-r", path, "-Y", "iggy", "-T", "json", "-J", "iggy"]))).toEqual([
+      "message-incomplete",
+    ]);
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    for (const code of Object.keys(CAPTURE_CODES_NOT_SEEN)) {
+      expect(wiresharkDissector()).toContain(`--   ${code}: `);
+      expect(readme.slice(readme.indexOf("## Wireshark"), readme.indexOf("## Network captures")), code).toContain(`\`${code}\``);
+    }
+  });
+});
+
+describe.skipIf(!HAS_TSHARK)("consensus headers the SDK captures do not hold", () => {
+  beforeAll(() => {
+    const r = spawnSync(process.execPath, [join(ROOT, "bin/iggy-batch.mjs"), "wireshark", "-o", lua], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+  });
+
+  it("decodes a prepare's header and its stamped batch as the CLI decodes the same message", { timeout: 120_000 }, async () => {
+    const xxh = await loadXxh3();
+    const prepare = prepareMessage(xxh, { op: 41n, commit: 40n, request: 7n, group: 0x0001_0002_0003n, user_id: 5 });
+    // between replicas: the sender of the SYN sends the prepare
+    const path = capture("prepare.pcap", [{ toServer: true, bytes: prepare }], { mss: 400 });
+    const file = join(dir, "prepare.bin");
+    writeFileSync(file, prepare);
+    const r = spawnSync(process.execPath, [join(ROOT, "bin/iggy-batch.mjs"), "inspect", file, "--json"], { encoding: "utf8" });
+    const doc = JSON.parse(r.stdout) as {
+      format: string;
+      container: { fields: { name: string; value: string }[] };
+      batches: { header: { messageCount: number } }[];
+    };
+    expect(doc.format).toBe("prepare");
+    const numeric = PREPARE_FIELDS.filter((f) => f.type === "u8" || f.type === "u32" || f.type === "u64");
+    const cli = numeric.map((f) => doc.container.fields.find((x) => x.name === f.name)?.value);
+    const dissected = numeric.map((f) => values(path, `iggy.prepare.${f.name}`)[0]);
+    expect(dissected).toEqual(cli);
+    expect(cli).toContain("41"); // the values set, not zeros everywhere
+    expect(values(path, "iggy.batch.message_count")).toEqual(doc.batches.map((b) => String(b.header.messageCount)));
+    expect(values(path, "iggy.batch.batch_checksum_computed")).toEqual(values(path, "iggy.batch.batch_checksum"));
+    // the CLI's capture view and the dissector agree on the codes: a prepare is not a client's command
+    expect(multiset(expertCodes(tshark(["-X", `lua_script:${lua}`, "-r", path, "-Y", "iggy", "-T", "json", "-J", "iggy"])))).toEqual(multiset(cliCodes(path)));
+    expect(cliCodes(path)).toEqual(["message-command-unexpected"]);
+  });
+
+  it("reads an eviction's reason at byte 255, where upstream puts it, as the explorer does", { timeout: 60_000 }, async () => {
+    const xxh = await loadXxh3();
+    const eviction = evictionMessage(14, 0x77n, [3, 1]);
+    const path = capture("eviction.pcap", [
+      { toServer: true, bytes: pollRequest(1) },
+      { toServer: false, bytes: eviction },
+    ]);
+    const core = decodeMessage(xxh, eviction, null).fields;
+    const coreValue = (name: string) => core.find((f) => f.name === name)?.value;
+    expect(coreValue("reason")).toBe("14");
+    expect(values(path, "iggy.eviction.reason")).toEqual(["14"]);
+    expect(values(path, "iggy.eviction.server_protocol_version")).toEqual([coreValue("server_protocol_version")]);
+    expect(values(path, "iggy.eviction.server_protocol_version_min")).toEqual(["1"]);
+    expect(values(path, "_ws.col.Info", "iggy.header.command == 13")).toEqual([`Eviction: reason 14 (${EVICTION_REASON_NAMES[14]})`]);
+    // the corpus's stub server wrote its reason (15) at byte 128: read where upstream puts it, the reason byte is 0
+    const corpus = join(CAPTURES, "eviction.pcap");
+    expect(values(corpus, "iggy.eviction.reason")).toEqual(["0"]);
   });
 });

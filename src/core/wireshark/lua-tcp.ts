@@ -33,6 +33,8 @@ local f_lost, f_seq, f_payload = Field.new("tcp.analysis.lost_segment"), Field.n
 local f_retrans = { Field.new("tcp.analysis.retransmission"), Field.new("tcp.analysis.fast_retransmission"), Field.new("tcp.analysis.spurious_retransmission") }
 local RESERVED_FROM, RESERVED_TO, WINDOW = ${reserved.offset}, ${reserved.offset + reserved.size}, ${RETRANSMISSION_WINDOW}
 local streams, requests, replies, cuts, opened, differs = {}, {}, {}, {}, {}, {}
+local CMD_NAME = {}
+for name, n in pairs(CMD) do CMD_NAME[n] = name:gsub("_", "-") end
 local SINK = setmetatable({}, { __index = function() return function() end end }) -- a tree that keeps nothing
 
 local function stream_of(pinfo)

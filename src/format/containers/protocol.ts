@@ -10,7 +10,13 @@
 import type { FieldSpec } from "../field-spec.ts";
 import { layout } from "./table.ts";
 
-/** Bytes 128..256 of an eviction (command 13, header only, session-terminal): header.rs EvictionHeader. */
+/**
+ * Bytes 128..256 of an eviction (command 13, header only, session-terminal): header.rs EvictionHeader.
+ * The reason is the last byte, 255: core/binary_protocol/src/consensus/header.rs:709-735 at cc269ef70
+ * (`reason` after `reserved: [u8; 103]`, asserted `offset_of!(reason) + 1 == HEADER_SIZE`), as the Node
+ * SDK reads it (foreign/node/src/wire/vsr/header.ts:59-65, `reason: 255`). The corpus's eviction.pcap was
+ * written by a stub server that put its reason (15) at byte 128, the client id's first byte.
+ */
 export const EVICTION_FIELDS: readonly FieldSpec[] = layout(128, [
   ["eviction.client", "u128", 16, "producer-set", "Client id of the evicted session."],
   ["eviction.server_protocol_version", "u32", 4, "server-stamped", "Highest protocol version the server accepts (set for reason 14, else 0)."],
