@@ -230,3 +230,29 @@ test("the Messages view has no serious or critical accessibility violation (axe,
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   expect(results.passes.length).toBeGreaterThan(5);
 });
+
+test("a share link of a capture carries the chosen message, its login secret masked", async ({ page, browser, guard }) => {
+  const file = "sdk-session.pcap";
+  const c = cli(file);
+  await openCapture(page, file);
+  const login = c.capture.connections[0]!.messages.find((m) => m.body === "login")!;
+  await chooseMessage(page, `0:${login.index}`);
+  const before = await page.evaluate(() => location.href);
+  await page.getByRole("button", { name: "Copy share link" }).click();
+  await expect.poll(() => page.evaluate(() => location.href)).not.toBe(before);
+  const href = await page.evaluate(() => location.href);
+  const context = await browser.newContext({ viewport: page.viewportSize() });
+  guard.watch(context);
+  try {
+    const other = await context.newPage();
+    await other.goto(href);
+    const finding = c.diagnostics.find((d) => d.code === "login-in-clear")!;
+    // The message alone (its size), opened as a consensus request, the secret's bytes masked.
+    await expect(other.locator(".status-area .input-name")).toContainText(`${login.size} bytes`);
+    await expect(other.locator(".status-area .format-facts")).toContainText("Consensus request");
+    for (let at = finding.start; at < finding.end; at++) await expect(cell(other, at)).toHaveText("2a");
+    expect(await other.content()).not.toContain("capture-s3cret-Passw0rd");
+  } finally {
+    await context.close();
+  }
+});

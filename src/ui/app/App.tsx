@@ -1,7 +1,7 @@
 /** The composition root: toolbar, status, hex map with legend, and the decoded panels. */
 import { visibleText } from "../../lib/text-escape.ts";
 import { useDeferredValue, useEffect, useRef, useState } from "react";
-import { documentStore, partitionStore, type DocumentState, type OpenPartition } from "../state/app-state.ts";
+import { captureStore, documentStore, partitionStore, type DocumentState, type OpenCapture, type OpenPartition } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { InputBar } from "../input/InputBar.tsx";
 import { useDropAndPaste } from "../input/use-drop-and-paste.ts";
@@ -22,11 +22,13 @@ import { SettingsMenu } from "./SettingsMenu.tsx";
 
 const selectInput = (s: DocumentState) => s.input;
 const selectPartition = (p: OpenPartition | null) => p;
+const hasCapture = (c: OpenCapture | null) => c !== null;
 
 /** The whole page. */
 export function App() {
   const input = useStore(documentStore, selectInput);
   const partition = useStore(partitionStore, selectPartition);
+  const capture = useStore(captureStore, hasCapture);
   // The panels beside the hex map follow a new input in a render of their own: the hex map and the status line
   // show it first, so opening a large file is two shorter main-thread tasks, not one long one.
   const sideInput = useDeferredValue(input);
@@ -74,7 +76,7 @@ export function App() {
       </header>
       <main className="workspace">
         <section className="panel hex-panel" aria-labelledby="hex-heading">
-          <h2 id="hex-heading">Bytes{partition && input ? <span className="shown-file"> · {visibleText(input.name)}</span> : null}</h2>
+          <h2 id="hex-heading">Bytes{(partition || capture) && input ? <span className="shown-file"> · {visibleText(input.name)}</span> : null}</h2>
           <SearchBox />
           {input ? (
             <div className="hex-body">
