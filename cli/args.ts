@@ -1,5 +1,5 @@
 /** Table-driven argument parsing for iggy-batch: each command lists its options once, and help, checks and errors come from that list. */
-import { terminalText } from "../src/lib/text-escape.ts";
+import { visibleText } from "../src/lib/text-escape.ts";
 
 /** One option of a command: a switch, or one that takes a value (`--name VALUE` or `--name=VALUE`). */
 export interface OptionSpec {
@@ -58,7 +58,7 @@ export function parseArgs(spec: CommandSpec, args: readonly string[]): ParsedArg
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const key = eq > 0 ? arg.slice(0, eq) : arg;
     const option = spec.options.find((o) => o.name === key || o.alias === key);
-    if (!option) throw new ArgError(`unknown option ${terminalText(key)} for ${spec.name}`);
+    if (!option) throw new ArgError(`unknown option ${visibleText(key)} for ${spec.name}`);
     if (options.has(option.name)) throw new ArgError(`${option.name} given twice`);
     if (option.value === undefined) {
       if (eq > 0) throw new ArgError(`${option.name} takes no value`);

@@ -25,7 +25,7 @@ import { FORMAT_TITLES, type FormatChoice } from "../src/core/containers/index.t
 import { iggyError } from "../src/format/iggy-errors.ts";
 import { plural } from "../src/format/values.ts";
 import { summarySentence } from "../src/core/report/summary-text.ts";
-import { terminalText } from "../src/lib/text-escape.ts";
+import { visibleText } from "../src/lib/text-escape.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { readInputBytes, UsageError } from "./io.ts";
 
@@ -102,7 +102,7 @@ const detectedBy = (format: FormatChoice): string =>
 export function parsePort(value: string | boolean | undefined): number | undefined {
   if (typeof value !== "string") return undefined;
   if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 65535)
-    throw new UsageError(`iggy-batch: --port takes a TCP port 1..65535, not ${JSON.stringify(terminalText(value))}`);
+    throw new UsageError(`iggy-batch: --port takes a TCP port 1..65535, not ${JSON.stringify(visibleText(value))}`);
   return Number(value);
 }
 
@@ -142,7 +142,7 @@ export function messageLine(conn: CaptureConnection, m: CaptureMessage, digits: 
     batches,
     m.complete ? "" : "INCOMPLETE",
     findings ? `[${findings}]` : "",
-    m.detail ? `— ${terminalText(m.detail)}` : "",
+    m.detail ? `— ${visibleText(m.detail)}` : "",
   ];
   return cols.join("  ").replace(/\s+$/, "");
 }
@@ -160,7 +160,7 @@ const LINK_NAMES: Readonly<Record<number, string>> = {
 
 /** The human listing of a capture. */
 export function* captureTextChunks(c: CaptureResult, input: { name: string; detectedBy: string }): Generator<string> {
-  yield `${terminalText(input.name)}: format: ${FORMAT_TITLES.capture} [capture] (${terminalText(input.detectedBy)})\n`;
+  yield `${visibleText(input.name)}: format: ${FORMAT_TITLES.capture} [capture] (${visibleText(input.detectedBy)})\n`;
   const links = c.linkTypes.map((l) => `${l} (${LINK_NAMES[l] ?? "not decoded"})`).join(", ");
   yield `${c.fileFormat}, link type ${links || "none"}, ${plural(c.packets, "packet")}, ${plural(c.connections.length, "Iggy connection")} (server port ${c.port} or by content), ${plural(c.otherTcpConnections, "other TCP connection")} · ${summarySentence(c.summary)}\n`;
   for (const conn of c.connections) {
@@ -179,7 +179,7 @@ export function* captureTextChunks(c: CaptureResult, input: { name: string; dete
     yield "\ndiagnostics:\n";
     for (const d of c.diagnostics) {
       const where = d.connection === null ? `file ${d.start}..${d.end}` : `${d.connection}:${d.message ?? "-"} ${d.start}..${d.end}`;
-      yield `  ${d.severity.padEnd(7)} ${where}${d.packet === null ? "" : ` packet ${d.packet}`}  ${d.code}: ${terminalText(d.text)}\n`;
+      yield `  ${d.severity.padEnd(7)} ${where}${d.packet === null ? "" : ` packet ${d.packet}`}  ${d.code}: ${visibleText(d.text)}\n`;
     }
   }
   yield `\n${c.summary.errors > 0 ? `verdict: FAIL (${plural(c.summary.errors, "error")})` : "verdict: ok"}\n`;
@@ -227,11 +227,11 @@ export async function extractCapture(input: CaptureInput, what: { message: strin
   const c = openCapture(xxh, input.source, { port });
   if (what.message !== null) {
     const m = /^(\d+):(\d+)$/.exec(what.message);
-    if (!m) throw new UsageError(`iggy-batch: --message takes CONNECTION:INDEX (e.g. 0:4), not ${JSON.stringify(terminalText(what.message))}`);
+    if (!m) throw new UsageError(`iggy-batch: --message takes CONNECTION:INDEX (e.g. 0:4), not ${JSON.stringify(visibleText(what.message))}`);
     const conn = c.connections[Number(m[1])];
     const msg = conn?.messages[Number(m[2])];
     if (!conn || !msg)
-      throw new UsageError(`iggy-batch: no message ${what.message} in ${terminalText(input.name)} (${plural(c.connections.length, "connection")})`);
+      throw new UsageError(`iggy-batch: no message ${what.message} in ${visibleText(input.name)} (${plural(c.connections.length, "connection")})`);
     const got = readMessage(input.source, conn, msg);
     if (!got || got.missing.length)
       throw new UsageError(

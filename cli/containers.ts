@@ -21,7 +21,7 @@ import { summarySentence } from "../src/core/report/summary-text.ts";
 import { renderMarkdownReport } from "../src/core/report/report.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { formatLine, openedTextChunks } from "./text-output.ts";
-import { terminalText } from "../src/lib/text-escape.ts";
+import { visibleText } from "../src/lib/text-escape.ts";
 import { companionPath, streamSegment } from "./stream-containers.ts";
 import { findingsVerdict, verdictOf } from "../src/core/containers/verdict.ts";
 import { pagedIndexFile } from "./file-source.ts";
@@ -184,7 +184,7 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
   let k = 0;
   if (json) await writeChunks([partitionJson.open(basename(dir) || dir, total)]);
   else
-    await writeChunks([`${terminalText(dir)}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`]);
+    await writeChunks([`${visibleText(dir)}: format: ${FORMAT_TITLES.partition} [partition] (a directory: every *.log and *.index in start-offset order)\n`]);
   const paths = new Map(sources.map((s) => [s.name, s.path]));
   const result = await openPartition(sources, {
     streamSegment:
@@ -196,23 +196,23 @@ export async function inspectDirectory(writeChunks: Write, dir: string, json: bo
     },
     onSkip: async (file) => {
       if (json) await writeChunks([partitionJson.separator(k++), JSON.stringify({ name: file.name, size: file.size, skipped: file.skipped })]);
-      else await writeChunks([`\n${terminalText(file.name)}: skipped: ${file.skipped}\n`]);
+      else await writeChunks([`\n${visibleText(file.name)}: skipped: ${file.skipped}\n`]);
     },
   });
   if (json) await writeChunks(partitionJson.close(result, k));
   else {
-    const lines = ["", `partition ${terminalText(dir)}: ${summarySentence(result.summary)}`];
+    const lines = ["", `partition ${visibleText(dir)}: ${summarySentence(result.summary)}`];
     // Findings about the directory itself (no segment at all): no file section printed them.
-    for (const d of result.diagnostics.filter((x) => x.file === ".")) lines.push(`  ${d.severity.padEnd(7)} ${d.code}: ${terminalText(d.message)}`);
+    for (const d of result.diagnostics.filter((x) => x.file === ".")) lines.push(`  ${d.severity.padEnd(7)} ${d.code}: ${visibleText(d.message)}`);
     for (const s of result.segments) {
       const range = s.firstOffset === null ? "no batches" : `offsets ${s.firstOffset}..${s.lastOffset ?? "?"}`;
       const kept = s.recovery.keptBytes < s.size ? `  recovery keeps ${s.recovery.keptBytes} of ${s.size} bytes` : "";
       // A row counts its .index's findings too.
       lines.push(
-        `  ${terminalText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${terminalText(s.indexName)}` : ""}${kept}  findings: ${findingsVerdict(s).words}`,
+        `  ${visibleText(s.name)}  ${s.size} bytes  ${range}${s.indexName ? `  + ${visibleText(s.indexName)}` : ""}${kept}  findings: ${findingsVerdict(s).words}`,
       );
     }
-    lines.push(`verdict: ${terminalText(verdictOf(result.summary, result.outcome).line)}`);
+    lines.push(`verdict: ${visibleText(verdictOf(result.summary, result.outcome).line)}`);
     await writeChunks([lines.join("\n") + "\n"]);
   }
   return result.summary.errors > 0 ? 1 : 0;

@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs";
 import { mkdtemp, open, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { terminalText } from "../src/lib/text-escape.ts";
+import { visibleText } from "../src/lib/text-escape.ts";
 
 /** An I/O or usage problem: main prints the message on stderr and exits 2. */
 export class UsageError extends Error {
@@ -69,14 +69,14 @@ export async function readInputBytes(file: string): Promise<Uint8Array> {
     const info = await stat(file);
     if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
     // A FIFO or a device (/dev/zero) has no size to check: read it as a stream, as standard input.
-    if (!info.isFile()) return await readBounded(createReadStream(file), terminalText(file));
+    if (!info.isFile()) return await readBounded(createReadStream(file), visibleText(file));
     if (info.size > inputLimit())
-      throw new UsageError(`iggy-batch: ${terminalText(file)} is ${info.size} bytes, larger than the ${limitText(inputLimit())} input limit`);
+      throw new UsageError(`iggy-batch: ${visibleText(file)} is ${info.size} bytes, larger than the ${limitText(inputLimit())} input limit`);
     const buf = await readFile(file);
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`iggy-batch: cannot read ${terminalText(file)}: ${whyUnreadable(err)}`);
+    throw new UsageError(`iggy-batch: cannot read ${visibleText(file)}: ${whyUnreadable(err)}`);
   }
 }
 
@@ -125,7 +125,7 @@ function stdoutSink(): Sink {
 }
 
 async function fileSink(path: string): Promise<Sink> {
-  const cannot = (err: unknown) => new UsageError(`iggy-batch: cannot write ${terminalText(path)}: ${whyUnreadable(err)}`);
+  const cannot = (err: unknown) => new UsageError(`iggy-batch: cannot write ${visibleText(path)}: ${whyUnreadable(err)}`);
   const handle = await open(path, "w").catch((err: unknown) => {
     throw cannot(err);
   });

@@ -4,7 +4,7 @@ import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import type { FormatChoice } from "../src/core/containers/index.ts";
 import { FORMAT_NAMES } from "../src/core/containers/index.ts";
-import { terminalLines, terminalText } from "../src/lib/text-escape.ts";
+import { visibleLines, visibleText } from "../src/lib/text-escape.ts";
 import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat } from "./containers.ts";
 import { diagramOf, parseDiagramTarget, parseRange, pictureOf, reportDirectory, reportOf, subjectOf, type Subject } from "./findings.ts";
 import { explainText } from "./explain.ts";
@@ -181,7 +181,7 @@ function operandOf(spec: CommandSpec, parsed: ParsedArgs): string {
 function formatOf(parsed: ParsedArgs): FormatChoice {
   for (const flag of ["--format", "--envelope"]) {
     const value = parsed.options.get(flag);
-    if (typeof value === "string") return parseFormat(flag, terminalText(value));
+    if (typeof value === "string") return parseFormat(flag, visibleText(value));
   }
   return "auto";
 }
@@ -248,7 +248,7 @@ async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const svgPath = parsed.options.get("--svg");
   const baseUrl = parsed.options.get("--base-url");
   if (typeof baseUrl === "string" && !/^https?:\/\/[^\s#]+$/.test(baseUrl))
-    throw new UsageError(`iggy-batch: --base-url takes the explorer's http(s) address, not ${JSON.stringify(terminalText(baseUrl))}`);
+    throw new UsageError(`iggy-batch: --base-url takes the explorer's http(s) address, not ${JSON.stringify(visibleText(baseUrl))}`);
   const choice = {
     text: has(parsed, "--text"),
     svgFile: typeof svgPath === "string" ? svgPath : null,
@@ -276,7 +276,7 @@ async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
 
 const count = (flag: string, text: string | true | undefined): number | null => {
   if (typeof text !== "string") return null;
-  if (!/^\d{1,15}$/.test(text)) throw new UsageError(`iggy-batch: ${flag} takes a whole number, not ${JSON.stringify(terminalText(text))}`);
+  if (!/^\d{1,15}$/.test(text)) throw new UsageError(`iggy-batch: ${flag} takes a whole number, not ${JSON.stringify(visibleText(text))}`);
   return Number(text);
 };
 
@@ -284,10 +284,10 @@ async function messages(spec: CommandSpec, parsed: ParsedArgs): Promise<number> 
   const path = operandOf(spec, parsed);
   const mode = parsed.options.get("--print-payload");
   if (mode !== undefined && mode !== "text" && mode !== "hex" && mode !== "base64")
-    throw new UsageError(`iggy-batch: --print-payload takes text, hex or base64, not ${JSON.stringify(terminalText(String(mode)))}`);
+    throw new UsageError(`iggy-batch: --print-payload takes text, hex or base64, not ${JSON.stringify(visibleText(String(mode)))}`);
   const from = parsed.options.get("--from");
   if (typeof from === "string" && (!/^\d{1,20}$/.test(from) || BigInt(from) > 0xffff_ffff_ffff_ffffn))
-    throw new UsageError(`iggy-batch: --from takes a message offset (a u64), not ${JSON.stringify(terminalText(from))}`);
+    throw new UsageError(`iggy-batch: --from takes a message offset (a u64), not ${JSON.stringify(visibleText(from))}`);
   const template = parsed.options.get("--format");
   const inputFormat = parsed.options.get("--input-format");
   const writer = writerTo(outOf(parsed));
@@ -300,7 +300,7 @@ async function messages(spec: CommandSpec, parsed: ParsedArgs): Promise<number> 
       count: count("--count", parsed.options.get("--count")),
       batch: count("--batch", parsed.options.get("--batch")),
       template: typeof template === "string" ? template : null,
-      format: typeof inputFormat === "string" ? parseFormat("--format", terminalText(inputFormat)) : "auto",
+      format: typeof inputFormat === "string" ? parseFormat("--format", visibleText(inputFormat)) : "auto",
     },
     (text) => writer.write([text]),
   );
@@ -326,7 +326,7 @@ async function redact(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   await sink.end();
   const n = subject.analysis.diagnostics.length;
   process.stderr.write(
-    `iggy-batch: wrote ${subject.bytes.length} bytes to ${terminalText(out)}: ${subject.replaced}; the same ${plural(n, "diagnostic")} as the original (SHA-256 ${subject.redacted?.originalSha256})\n`,
+    `iggy-batch: wrote ${subject.bytes.length} bytes to ${visibleText(out)}: ${subject.replaced}; the same ${plural(n, "diagnostic")} as the original (SHA-256 ${subject.redacted?.originalSha256})\n`,
   );
   return 0;
 }
@@ -336,14 +336,14 @@ async function render(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const rangeText = parsed.options.get("--range");
   const range = typeof rangeText === "string" ? parseRange(rangeText) : null;
   if (typeof rangeText === "string" && !range)
-    throw new UsageError(`iggy-batch: --range takes A..B (decimal or 0x hex, A ≤ B), not ${JSON.stringify(terminalText(rangeText))}`);
+    throw new UsageError(`iggy-batch: --range takes A..B (decimal or 0x hex, A ≤ B), not ${JSON.stringify(visibleText(rangeText))}`);
   const bytes = await readInputBytes(path);
   if (range && range.start >= bytes.length && bytes.length > 0)
     throw new UsageError(`iggy-batch: --range starts at ${range.start}, past the end of the input (${bytes.length} bytes)`);
   const subject = await subjectOf(bytes, path, formatOf(parsed), redactChoice(parsed));
   const diagramText = parsed.options.get("--diagram");
   const target = typeof diagramText === "string" ? parseDiagramTarget(subject.analysis, diagramText) : null;
-  if (typeof target === "string") throw new UsageError(`iggy-batch: ${terminalText(target)}`);
+  if (typeof target === "string") throw new UsageError(`iggy-batch: ${visibleText(target)}`);
   const writer = writerTo(outOf(parsed));
   await writer.write(slices((target ? diagramOf(subject, target) : pictureOf(subject, range).svg) + "\n"));
   await writer.end();
@@ -355,11 +355,11 @@ async function convert(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   const out = parsed.options.get("--out") as string;
   const id = (parsed.options.get("--partition-id") as string | undefined) ?? "0";
   if (!/^\d{1,20}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn)
-    throw new UsageError(`iggy-batch: --partition-id takes a u64, not ${JSON.stringify(terminalText(id))}`);
+    throw new UsageError(`iggy-batch: --partition-id takes a u64, not ${JSON.stringify(visibleText(id))}`);
   if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
   const segment = await convertOne(await readInputBytes(path), path, formatOf(parsed), out, BigInt(id));
   if (out === "-") await (await openSink("-")).write(segment);
-  else process.stderr.write(`iggy-batch: wrote a ${segment.length}-byte stamped segment to ${terminalText(out)}\n`);
+  else process.stderr.write(`iggy-batch: wrote a ${segment.length}-byte stamped segment to ${visibleText(out)}\n`);
   return 0;
 }
 
@@ -372,7 +372,7 @@ async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));
   } catch (err) {
-    throw new UsageError(`iggy-batch: ${terminalText(file)} is not JSON: ${terminalText((err as Error).message)}`);
+    throw new UsageError(`iggy-batch: ${visibleText(file)} is not JSON: ${visibleText((err as Error).message)}`);
   }
   let batch: Uint8Array;
   try {
@@ -381,13 +381,13 @@ async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
       randomBytes: (n) => new Uint8Array(globalThis.crypto.getRandomValues(new Uint8Array(n))),
     });
   } catch (err) {
-    if (err instanceof BuildSpecError || err instanceof RangeError) throw new UsageError(`iggy-batch: ${terminalText(err.message)}`);
+    if (err instanceof BuildSpecError || err instanceof RangeError) throw new UsageError(`iggy-batch: ${visibleText(err.message)}`);
     throw err;
   }
   const sink = await openSink(out);
   await sink.write(batch);
   await sink.end();
-  if (out !== "-") process.stderr.write(`iggy-batch: wrote ${batch.length} bytes to ${terminalText(out)}\n`);
+  if (out !== "-") process.stderr.write(`iggy-batch: wrote ${batch.length} bytes to ${visibleText(out)}\n`);
   return 0;
 }
 
@@ -398,7 +398,7 @@ async function extract(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   if (typeof message !== "string" && !has(parsed, "--batches")) throw new UsageError("iggy-batch extract: give --message C:I or --batches");
   if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
   const capture = await captureInput(path, "capture");
-  if (!capture || !("source" in capture)) throw new UsageError(`iggy-batch: cannot read ${terminalText(path)}`);
+  if (!capture || !("source" in capture)) throw new UsageError(`iggy-batch: cannot read ${visibleText(path)}`);
   let parts: Uint8Array[];
   try {
     parts = await extractCapture(
@@ -418,7 +418,7 @@ async function extract(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   await sink.end();
   if (out !== "-")
     process.stderr.write(
-      `iggy-batch: wrote ${total} bytes${typeof message === "string" ? "" : ` (${plural(parts.length, "batch", "batches")})`} to ${terminalText(out)}\n`,
+      `iggy-batch: wrote ${total} bytes${typeof message === "string" ? "" : ` (${plural(parts.length, "batch", "batches")})`} to ${visibleText(out)}\n`,
     );
   return 0;
 }
@@ -453,11 +453,11 @@ async function run(argv: string[]): Promise<number> {
   if (command === VERSION_FLAG) return print(`iggy-batch ${TOOL_VERSION}`);
   if (command === "help") {
     const topic = COMMANDS.find((c) => c.name === rest[0]);
-    if (rest.length > 0 && !topic) throw new UsageError(`iggy-batch: no help for ${terminalText(rest[0] as string)}\n${USAGE}`);
+    if (rest.length > 0 && !topic) throw new UsageError(`iggy-batch: no help for ${visibleText(rest[0] as string)}\n${USAGE}`);
     return print(topic ? commandHelp(topic) : USAGE);
   }
   const spec = COMMANDS.find((c) => c.name === command);
-  if (!spec) throw new UsageError(`iggy-batch: unknown command ${terminalText(command)}\n${USAGE}`);
+  if (!spec) throw new UsageError(`iggy-batch: unknown command ${visibleText(command)}\n${USAGE}`);
   if (hasFlag(rest, HELP_FLAGS)) return print(commandHelp(spec));
   if (hasFlag(rest, [VERSION_FLAG])) return print(`iggy-batch ${TOOL_VERSION}`);
   try {
@@ -476,16 +476,16 @@ export async function main(argv: string[]): Promise<number> {
     return await run(argv);
   } catch (err) {
     if (err instanceof UsageError || err instanceof CliProblem) {
-      process.stderr.write(terminalLines(err.message) + "\n");
+      process.stderr.write(visibleLines(err.message) + "\n");
       return 2;
     }
     // contracts.md: an I/O problem is exit 2 with a message, as an unreadable file is.
     if (err instanceof InputShrank) {
-      process.stderr.write(terminalLines(`iggy-batch: cannot read the input: ${err.message}`) + "\n");
+      process.stderr.write(visibleLines(`iggy-batch: cannot read the input: ${err.message}`) + "\n");
       return 2;
     }
     // Never exit 1 for a crash: 1 means "the input has errors" to scripts.
-    process.stderr.write(terminalLines(`iggy-batch: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`) + "\n");
+    process.stderr.write(visibleLines(`iggy-batch: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`) + "\n");
     return 2;
   }
 }

@@ -11,7 +11,7 @@ import { analyzeWith } from "../src/core/walk/analyze.ts";
 import { messageJson, messagesOf, payloadText, type MessageRecord, type PayloadMode } from "../src/core/view/messages.ts";
 import { startOffsetOfName } from "../src/format/containers/segment.ts";
 import { hex128, microsToIso } from "../src/format/values.ts";
-import { terminalText } from "../src/lib/text-escape.ts";
+import { visibleText } from "../src/lib/text-escape.ts";
 import type { FormatChoice } from "../src/core/containers/index.ts";
 import { CliProblem, inspectDirectory, inspectOne, openFile } from "./containers.ts";
 import { inspectStreamed } from "./inspect-input.ts";
@@ -51,7 +51,7 @@ export function renderTemplate(template: string, m: MessageRecord, mode: Payload
       case "%S":
         return String(m.payloadLength);
       case "%h":
-        return (m.userHeaders ?? []).map((h) => terminalText(h.key)).join(",");
+        return (m.userHeaders ?? []).map((h) => visibleText(h.key)).join(",");
       case "%p":
         return m.partitionId.toString();
       case "%b":
@@ -72,17 +72,17 @@ const time = (micros: bigint) => (micros === 0n ? "-" : (microsToIso(micros) ?? 
 
 /** The default line: offset, server time, id, sizes, header keys, a payload preview. */
 function defaultLine(m: MessageRecord, mode: PayloadMode | null): string {
-  const keys = m.userHeaders === null ? "(not TLV)" : m.userHeaders.length ? m.userHeaders.map((h) => terminalText(h.key)).join(",") : "-";
+  const keys = m.userHeaders === null ? "(not TLV)" : m.userHeaders.length ? m.userHeaders.map((h) => visibleText(h.key)).join(",") : "-";
   const text = payloadText(m.payload, mode ?? "text");
   const shown = mode ? text : JSON.stringify(text.length > PREVIEW ? text.slice(0, PREVIEW) + "…" : text);
   return [
-    `${m.file ? `${terminalText(m.file)} ` : ""}offset ${m.offset}`,
+    `${m.file ? `${visibleText(m.file)} ` : ""}offset ${m.offset}`,
     `time ${time(m.timestamp)}`,
     `origin ${time(m.originTimestamp)}`,
     `id ${hex128(m.id)}`,
     `payload ${m.payloadLength} B`,
     `headers ${m.userHeadersLength} B [${keys}]`,
-    `${m.checksumOk ? "" : "CHECKSUM MISMATCH "}${terminalText(shown)}`,
+    `${m.checksumOk ? "" : "CHECKSUM MISMATCH "}${visibleText(shown)}`,
   ].join("  ");
 }
 
@@ -177,7 +177,7 @@ function refuseCapture(path: string, head: Uint8Array): void {
   if (head.length < 4) return;
   const magic = new DataView(head.buffer, head.byteOffset, 4).getUint32(0, false);
   if (PCAP_MAGIC.includes(magic))
-    throw new CliProblem(`iggy-batch: ${terminalText(path)} is a capture; messages does not read captures yet (inspect does once the capture reader lands)`);
+    throw new CliProblem(`iggy-batch: ${visibleText(path)} is a capture; messages does not read captures yet (inspect does once the capture reader lands)`);
 }
 
 // Nothing to print: inspect's own verdict is wanted, not its text.
@@ -230,7 +230,7 @@ export async function listMessages(path: string, choice: MessagesChoice, write: 
       .filter((n) => /^\d{1,20}\.log$/.test(n))
       .sort((a, b) => ((startOffsetOfName(a) ?? 0n) < (startOffsetOfName(b) ?? 0n) ? -1 : 1));
     if (logs.length === 0)
-      throw new CliProblem(`iggy-batch: ${terminalText(path)} holds no segment (.log named by its 20-digit start offset): partition-no-segments`);
+      throw new CliProblem(`iggy-batch: ${visibleText(path)} holds no segment (.log named by its 20-digit start offset): partition-no-segments`);
     for (const name of logs) if (!(await streamFile(join(path, name), name))) break;
     await flush();
     return inspectStatus(path, choice.format, true);

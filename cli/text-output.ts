@@ -2,7 +2,7 @@
 import type { Analysis, BatchModel } from "../src/core/model/model.ts";
 import { hex64, hexOffset, plural } from "../src/format/values.ts";
 import { summarySentence } from "../src/core/report/summary-text.ts";
-import { terminalText } from "../src/lib/text-escape.ts";
+import { visibleText } from "../src/lib/text-escape.ts";
 import { FORMAT_TITLES, type OpenedInput } from "../src/core/containers/index.ts";
 import { findingsVerdict, segmentOutcome, verdictOf, type Verdict } from "../src/core/containers/verdict.ts";
 
@@ -43,7 +43,7 @@ function batchRow(b: BatchModel): string[] {
  * of single-message batches has millions of lines, written out without one giant string.
  */
 function* textChunks(a: Analysis, name: string, beforeVerdict: () => string, verdictLine: string): Generator<string> {
-  yield `${terminalText(name)}: ${a.size} bytes · ${summaryLine(a)}\n`;
+  yield `${visibleText(name)}: ${a.size} bytes · ${summaryLine(a)}\n`;
   if (a.batches.length > 0) {
     const head = ["batch", "offset", "bytes", "partition", "base_offset", "count", "frames", "kind", "batch_checksum", "findings"];
     // Two passes, the rows made again in the second: holding every row's cells to measure the columns took
@@ -73,7 +73,7 @@ function* textChunks(a: Analysis, name: string, beforeVerdict: () => string, ver
   }
   if (a.diagnostics.length > 0) {
     yield "\ndiagnostics:\n";
-    for (const d of a.diagnostics) yield `  ${d.severity.padEnd(7)} ${hexOffset(d.start)}..${hexOffset(d.end)}  ${d.code}: ${terminalText(d.message)}\n`;
+    for (const d of a.diagnostics) yield `  ${d.severity.padEnd(7)} ${hexOffset(d.start)}..${hexOffset(d.end)}  ${d.code}: ${visibleText(d.message)}\n`;
     if (a.diagnosticsOmitted > 0) yield `  … and ${a.diagnosticsOmitted} more not listed\n`;
   }
   yield beforeVerdict();
@@ -82,7 +82,7 @@ function* textChunks(a: Analysis, name: string, beforeVerdict: () => string, ver
 
 /** The format line of contracts.md §1.1: which format and why. */
 export function formatLine(opened: OpenedInput): string {
-  return `format: ${FORMAT_TITLES[opened.format]} [${opened.format}] (${terminalText(opened.detectedBy)})`;
+  return `format: ${FORMAT_TITLES[opened.format]} [${opened.format}] (${visibleText(opened.detectedBy)})`;
 }
 
 const MAX_LISTED = 50;
@@ -94,7 +94,7 @@ export function renderContainerText(opened: OpenedInput): string {
   if (c && opened.format !== "index" && opened.format !== "legacy-messages" && c.fields.length > 0) {
     lines.push("", `container ${c.format} (${hexOffset(c.start)}..${hexOffset(c.end)}):`);
     const width = c.fields.reduce((m, f) => Math.max(m, f.name.length), 0);
-    for (const f of c.fields) lines.push(`  ${hexOffset(f.start)}  ${f.name.padEnd(width)}  ${terminalText(f.value)}`);
+    for (const f of c.fields) lines.push(`  ${hexOffset(f.start)}  ${f.name.padEnd(width)}  ${visibleText(f.value)}`);
   }
   if (opened.entries) {
     lines.push("", `index entries: ${opened.entries.length}`);
@@ -110,11 +110,11 @@ export function renderContainerText(opened: OpenedInput): string {
       "",
       `legacy messages: ${plural(opened.legacy.messages.length, "message")} in ${plural(opened.legacy.runs.length, "run")} (one origin batch per timestamp)`,
     );
-    for (const r of opened.legacy.runs.slice(0, MAX_LISTED)) lines.push(`  ${r.checkable ? "checked  " : "unchecked"} ${terminalText(r.note)}`);
+    for (const r of opened.legacy.runs.slice(0, MAX_LISTED)) lines.push(`  ${r.checkable ? "checked  " : "unchecked"} ${visibleText(r.note)}`);
     if (opened.legacy.runs.length > MAX_LISTED) lines.push(`  … and ${opened.legacy.runs.length - MAX_LISTED} more runs`);
   }
   // Once: when recovery stops, its sentence is already the recovery-stops finding's message.
-  if (opened.recovery && !opened.analysis.diagnostics.some((d) => d.code === "recovery-stops")) lines.push("", terminalText(opened.recovery.sentence));
+  if (opened.recovery && !opened.analysis.diagnostics.some((d) => d.code === "recovery-stops")) lines.push("", visibleText(opened.recovery.sentence));
   return lines.length ? lines.join("\n") + "\n" : "";
 }
 
@@ -132,6 +132,6 @@ export function fileVerdict(opened: OpenedInput, name: string): Verdict {
 export function* openedTextChunks(opened: OpenedInput, name: string, inPartition = false): Generator<string> {
   yield `${formatLine(opened)}\n`;
   const v = fileVerdict(opened, name);
-  const line = inPartition ? `findings in ${terminalText(name)}: ${v.findings.words}` : `verdict: ${terminalText(v.line)}`;
+  const line = inPartition ? `findings in ${visibleText(name)}: ${v.findings.words}` : `verdict: ${visibleText(v.line)}`;
   yield* textChunks(opened.analysis, name, () => renderContainerText(opened), line);
 }

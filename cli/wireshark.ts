@@ -1,6 +1,6 @@
 /** `iggy-batch wireshark`: writes the generated Wireshark Lua dissector (src/core/wireshark). */
 import { wiresharkDissector } from "../src/core/wireshark/generate.ts";
-import { terminalText } from "../src/lib/text-escape.ts";
+import { visibleText } from "../src/lib/text-escape.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import { ArgError } from "./args.ts";
 import { openSink, slices, writeText } from "./io.ts";
@@ -21,6 +21,6 @@ export async function wireshark(_spec: CommandSpec, parsed: ParsedArgs): Promise
   const sink = await openSink(out);
   await writeText(sink, slices(lua));
   await sink.end();
-  if (out !== "-") process.stderr.write(`iggy-batch: wrote the Wireshark dissector (${lua.length} bytes) to ${terminalText(out)}\n`);
+  if (out !== "-") process.stderr.write(`iggy-batch: wrote the Wireshark dissector (${lua.length} bytes) to ${visibleText(out)}\n`);
   return 0;
 }

@@ -24,8 +24,3 @@ export function visibleText(s: string): string {
 export function visibleLines(s: string): string {
   return s.replace(UNSAFE_BUT_NEWLINE_RE, escapeCode);
 }
-
-/** visibleText for a terminal line (the name the CLI has always used). */
-export const terminalText = visibleText;
-/** visibleLines for a terminal (the name the CLI has always used). */
-export const terminalLines = visibleLines;

@@ -3,10 +3,7 @@
  * Markdown and plain-text reports: nothing from an input may become HTML, a link, emphasis or a
  * broken table in a tracker, and no control or bidi character may reorder or hide what is shown.
  */
-import { visibleText as escapeVisible } from "../../lib/text-escape.ts";
-
-/** Replaces control, bidi and zero-width characters with a visible \xNN / \uNNNN escape (and doubles backslashes), as the terminal output does. */
-export const visibleText = escapeVisible;
+import { visibleText } from "../../lib/text-escape.ts";
 
 /**
  * Inline Markdown text that renders as exactly these characters: HTML-significant characters as

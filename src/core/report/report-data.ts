@@ -17,7 +17,8 @@ import type { Xxh3 } from "../../checksum/xxh3.ts";
 import { checksumSuspect } from "./checksum-suspect.ts";
 import { segmentOutcome, verdictOf, type Verdict } from "../containers/verdict.ts";
 import { DIAGNOSTIC_HELP } from "../../format/diagnostic-help.ts";
-import { mdText, mdUrl, visibleText } from "./markdown.ts";
+import { mdText, mdUrl } from "./markdown.ts";
+import { visibleText } from "../../lib/text-escape.ts";
 
 /** The help of a finding as Markdown lines (a quote block): why it matters, the likely causes, the rule and where upstream decides it. */
 export function helpMarkdown(code: DiagnosticCode, suspect: string | null, escape: (s: string) => string = (s) => s): string[] {

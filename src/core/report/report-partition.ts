@@ -6,7 +6,8 @@
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { hexOffset, plural } from "../../format/values.ts";
 import type { PartitionResult } from "../containers/partition.ts";
-import { mdFence, mdText, mdUrl, visibleText } from "./markdown.ts";
+import { mdFence, mdText, mdUrl } from "./markdown.ts";
+import { visibleText } from "../../lib/text-escape.ts";
 import { annotatedExcerpt, helpMarkdown, helpTextLines, pictureMarkdown, pictureText, type ReportSource } from "./report-data.ts";
 import { summarySentence } from "./summary-text.ts";
 import { findingsVerdict, verdictOf, type Verdict } from "../containers/verdict.ts";

@@ -1,7 +1,7 @@
 /** The plain-text report, for trackers and mail without Markdown: the same content as report.ts, in aligned lines. */
 import type { Analysis } from "../model/model.ts";
 import { collectReport, helpTextLines, hex, pictureText, type ReportInput, type ReportSource } from "./report-data.ts";
-import { visibleText } from "./markdown.ts";
+import { visibleText } from "../../lib/text-escape.ts";
 import { pushAll } from "../../lib/push-all.ts";
 
 const indent = (text: string, by = "    ") =>
