@@ -22,7 +22,7 @@ const load = <T>(path: string): Promise<T> => import(pathToFileURL(resolve(root,
 
 type Analysis = { summary: { batches: number; frames: number; errors: number; warnings: number; infos: number } };
 // A checkout from before the core's layer folders keeps analyze.ts directly in src/core.
-const analyzePath = existsSync(resolve(root, "src/core/walk/analyze.ts")) ? "src/core/walk/analyze.ts" : ["src", "core", "analyze.ts"].join("/");
+const analyzePath = existsSync(resolve(root, "src/core/walk/analyze.ts")) ? "src/core/walk/analyze.ts" : "src/core/analyze.ts";
 const { analyze } = await load<{ analyze: (b: Uint8Array) => Promise<Analysis> }>(analyzePath);
 const { loadXxh3 } = await load<{ loadXxh3: () => Promise<unknown> }>("src/checksum/xxh3.ts");
 const { buildSegment, planSegment } = await load<typeof Segment>("scripts/bench/segment.ts");
