@@ -266,6 +266,28 @@ LAYOUT.prepare = {
   { a = "iggy.prepare.user_id", name = "user_id", o = 224, s = 4, t = "u32", role = "server-stamped" },
   { a = "iggy.prepare.reserved", name = "reserved", o = 228, s = 28, t = "bytes", role = "reserved" },
 }
+F["iggy.prepare_ok.parent"] = ProtoField.bytes("iggy.prepare_ok.parent", "parent", nil, "Parent checksum of the prepare acknowledged.")
+F["iggy.prepare_ok.prepare_checksum"] = ProtoField.bytes("iggy.prepare_ok.prepare_checksum", "prepare_checksum", nil, "Checksum of the prepare acknowledged.")
+F["iggy.prepare_ok.op"] = ProtoField.uint64("iggy.prepare_ok.op", "op", base.DEC, nil, nil, "Op number of the prepare acknowledged.")
+F["iggy.prepare_ok.commit"] = ProtoField.uint64("iggy.prepare_ok.commit", "commit", base.DEC, nil, nil, "Commit number of the replica.")
+F["iggy.prepare_ok.timestamp"] = ProtoField.uint64("iggy.prepare_ok.timestamp", "timestamp", base.DEC, nil, nil, "Timestamp of the prepare acknowledged.")
+F["iggy.prepare_ok.request"] = ProtoField.uint64("iggy.prepare_ok.request", "request", base.DEC, nil, nil, "Request number of the prepare acknowledged.")
+F["iggy.prepare_ok.operation"] = ProtoField.uint8("iggy.prepare_ok.operation", "operation", base.DEC, { [0] = "reserved", [1] = "register", [2] = "non-replicated", [3] = "logout", [64] = "create-topic-with-assignments", [65] = "create-partitions-with-assignments", [66] = "remove-consumer-group-member", [67] = "complete-consumer-group-revocation", [68] = "truncate-partition", [128] = "create-stream", [129] = "update-stream", [130] = "delete-stream", [131] = "purge-stream", [132] = "create-topic", [133] = "update-topic", [134] = "delete-topic", [135] = "purge-topic", [136] = "create-partitions", [137] = "delete-partitions", [138] = "delete-segments", [139] = "create-consumer-group", [140] = "delete-consumer-group", [141] = "create-user", [142] = "update-user", [143] = "delete-user", [144] = "change-password", [145] = "update-permissions", [146] = "create-personal-access-token", [147] = "delete-personal-access-token", [148] = "join-consumer-group", [149] = "leave-consumer-group", [160] = "send-messages", [161] = "store-consumer-offset", [162] = "delete-consumer-offset" }, nil, "Operation of the prepare acknowledged: 160 SendMessages.")
+F["iggy.prepare_ok.operation_padding"] = ProtoField.bytes("iggy.prepare_ok.operation_padding", "operation_padding", nil, "Padding after operation.")
+F["iggy.prepare_ok.group"] = ProtoField.uint64("iggy.prepare_ok.group", "group", base.DEC, nil, nil, "Consensus group of the prepare acknowledged.")
+F["iggy.prepare_ok.reserved"] = ProtoField.bytes("iggy.prepare_ok.reserved", "reserved", nil, "Reserved.")
+LAYOUT.prepare_ok = {
+  { a = "iggy.prepare_ok.parent", name = "parent", o = 128, s = 16, t = "u128", role = "checksum" },
+  { a = "iggy.prepare_ok.prepare_checksum", name = "prepare_checksum", o = 144, s = 16, t = "u128", role = "checksum" },
+  { a = "iggy.prepare_ok.op", name = "op", o = 160, s = 8, t = "u64", role = "server-stamped" },
+  { a = "iggy.prepare_ok.commit", name = "commit", o = 168, s = 8, t = "u64", role = "server-stamped" },
+  { a = "iggy.prepare_ok.timestamp", name = "timestamp", o = 176, s = 8, t = "u64", role = "server-stamped" },
+  { a = "iggy.prepare_ok.request", name = "request", o = 184, s = 8, t = "u64", role = "producer-set" },
+  { a = "iggy.prepare_ok.operation", name = "operation", o = 192, s = 1, t = "u8", role = "producer-set" },
+  { a = "iggy.prepare_ok.operation_padding", name = "operation_padding", o = 193, s = 7, t = "bytes", role = "reserved" },
+  { a = "iggy.prepare_ok.group", name = "group", o = 200, s = 8, t = "u64", role = "server-stamped" },
+  { a = "iggy.prepare_ok.reserved", name = "reserved", o = 208, s = 48, t = "bytes", role = "reserved" },
+}
 F["iggy.eviction.client"] = ProtoField.bytes("iggy.eviction.client", "client", nil, "Client id of the evicted session.")
 F["iggy.eviction.server_protocol_version"] = ProtoField.uint32("iggy.eviction.server_protocol_version", "server_protocol_version", base.DEC, nil, nil, "Highest protocol version the server accepts (set for reason 14, else 0).")
 F["iggy.eviction.server_protocol_version_min"] = ProtoField.uint32("iggy.eviction.server_protocol_version_min", "server_protocol_version_min", base.DEC, nil, nil, "Lowest protocol version the server accepts (set for reason 14, else 0).")
@@ -1110,8 +1132,13 @@ local function dissect_message(tvb, off, size, pinfo, mt, reuse)
     if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
     return "Eviction: reason " .. tostring(e.reason) .. " (" .. (EVICTION_REASONS[e.reason] or "unknown") .. ")"
   end
+  if cmd == CMD.prepare_ok then
+    local r = add_layout(ht, tvb, off, LAYOUT.prepare_ok, stop)
+    ht:append_text(": prepare-ok")
+    if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+    return "PrepareOk op " .. tostring(r.op)
+  end
   if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
-  if cmd == CMD.prepare_ok then return "PrepareOk" end
   return "Command " .. cmd
 end
 

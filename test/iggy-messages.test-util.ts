@@ -1,4 +1,4 @@
-/** Iggy protocol messages for hand-made captures: a SendMessages request, its reply, a login, a poll and its reply, a prepare, an eviction. */
+/** Iggy protocol messages for hand-made captures: a SendMessages request, its reply, a login, a poll and its reply, a prepare, a prepare-ok, an eviction. */
 import type { Xxh3 } from "../src/checksum/xxh3.ts";
 import { concat, encodeBatch, stampBatch, type MessageSpec } from "../src/core/walk/encode.ts";
 import { consensus } from "../src/core/samples/container-samples.ts";
@@ -94,6 +94,25 @@ export function prepareMessage(xxh: Xxh3, values: PrepareValues, messageCount = 
     w.u8(field("operation"), 160);
     w.u64(field("group"), values.group);
     w.u32(field("user_id"), values.user_id);
+  });
+}
+
+/**
+ * A prepare-ok (command 7, header only) laid out by upstream's own offsets, not our table's:
+ * core/binary_protocol/src/consensus/header.rs:1118-1151 at cc269ef70 (PrepareOkHeader: parent u128 at
+ * 128, prepare_checksum u128 at 144, op, commit, timestamp, request u64 from 160, operation u8 at 192,
+ * 7 bytes of padding, group u64 at 200, then 48 reserved bytes).
+ */
+export function prepareOkMessage(values: { op: bigint; commit: bigint; timestamp: bigint; request: bigint; group: bigint; parent: bigint }): Uint8Array {
+  return consensus(7, new Uint8Array(0), (w) => {
+    w.u64(128, values.parent); // the low half of the u128
+    w.u64(144, 0x5151n); // the low half of prepare_checksum
+    w.u64(160, values.op);
+    w.u64(168, values.commit);
+    w.u64(176, values.timestamp);
+    w.u64(184, values.request);
+    w.u8(192, 160);
+    w.u64(200, values.group);
   });
 }
 

@@ -20,9 +20,9 @@ import { DISSECTOR_CODES, wiresharkDissector } from "../src/core/wireshark/gener
 import { messageCodes } from "../src/core/wireshark/lua-fields.ts";
 import { CAPTURE_CODES_NOT_SEEN, TCP_CODES } from "../src/core/wireshark/lua-tcp.ts";
 import { decodeMessage } from "../src/core/containers/capture/bodies.ts";
-import { PREPARE_FIELDS } from "../src/format/containers/consensus.ts";
+import { PREPARE_FIELDS, PREPARE_OK_FIELDS } from "../src/format/containers/consensus.ts";
 import { EVICTION_REASON_NAMES } from "../src/format/containers/protocol.ts";
-import { evictionMessage, loginRequest, pollRequest, prepareMessage, producerBatch, reply, sendRequest } from "./iggy-messages.test-util.ts";
+import { evictionMessage, loginRequest, pollRequest, prepareMessage, prepareOkMessage, producerBatch, reply, sendRequest } from "./iggy-messages.test-util.ts";
 import { pcapOf, type Sent } from "./pcap-writer.test-util.ts";
 import { HAS_TSHARK, tshark } from "./tshark.test-util.ts";
 
@@ -432,6 +432,27 @@ describe.skipIf(!HAS_TSHARK)("consensus headers the SDK captures do not hold", (
     expect(values(path, "iggy.batch.message_count")).toEqual(doc.batches.map((b) => String(b.header.messageCount)));
     expect(values(path, "iggy.batch.batch_checksum_computed")).toEqual(values(path, "iggy.batch.batch_checksum"));
     // the CLI's capture view and the dissector agree on the codes: a prepare is not a client's command
+    expect(multiset(expertCodes(tshark(["-X", `lua_script:${lua}`, "-r", path, "-Y", "iggy", "-T", "json", "-J", "iggy"])))).toEqual(multiset(cliCodes(path)));
+    expect(cliCodes(path)).toEqual(["message-command-unexpected"]);
+  });
+
+  it("decodes a prepare-ok's fields where upstream's PrepareOkHeader puts them, as the explorer does", { timeout: 60_000 }, async () => {
+    const xxh = await loadXxh3();
+    const values7 = { op: 41n, commit: 40n, timestamp: 1_764_500_000_000_000n, request: 7n, group: 0x0001_0002_0003n, parent: 0x77n };
+    const ok = prepareOkMessage(values7);
+    // a replica acknowledging a prepare: the primary's port is the server's
+    const path = capture("prepare-ok.pcap", [{ toServer: true, bytes: ok }]);
+    const core = decodeMessage(xxh, ok, null).fields;
+    const coreValue = (name: string) => core.find((f) => f.name === name)?.value;
+    // the builder writes by upstream's offsets, so these read back only if our table has them where upstream does
+    expect([coreValue("op"), coreValue("commit"), coreValue("timestamp"), coreValue("request"), coreValue("operation"), coreValue("group")]).toEqual(
+      [values7.op, values7.commit, values7.timestamp, values7.request, 160n, values7.group].map(String),
+    );
+    const numeric = PREPARE_OK_FIELDS.filter((f) => f.type === "u8" || f.type === "u32" || f.type === "u64");
+    expect(numeric.map((f) => values(path, `iggy.prepare_ok.${f.name}`)[0])).toEqual(numeric.map((f) => coreValue(f.name)));
+    expect(values(path, "_ws.col.Info", "iggy.header.command == 7")).toEqual(["PrepareOk op 41"]);
+    expect(values(path, "iggy.body")).toEqual([]); // header only
+    // a prepare-ok is not a client's command: both say so, and only that
     expect(multiset(expertCodes(tshark(["-X", `lua_script:${lua}`, "-r", path, "-Y", "iggy", "-T", "json", "-J", "iggy"])))).toEqual(multiset(cliCodes(path)));
     expect(cliCodes(path)).toEqual(["message-command-unexpected"]);
   });

@@ -1,6 +1,7 @@
 /** A 256-byte consensus header (request, reply, prepare) and the body it frames. */
 import type { Xxh3 } from "../../checksum/xxh3.ts";
-import { COMMAND, CONSENSUS_COMMON_FIELDS, CONSENSUS_HEADER_SIZE, PREPARE_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "../../format/containers/consensus.ts";
+import { COMMAND, CONSENSUS_COMMON_FIELDS, CONSENSUS_HEADER_SIZE } from "../../format/containers/consensus.ts";
+import { CONSENSUS_VARIANT_FIELDS } from "../../format/containers/protocol.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { analyzeWith } from "../walk/analyze.ts";
@@ -34,7 +35,7 @@ export interface ConsensusParts {
 /** Decodes a consensus frame read as `format` (the detected or forced one). */
 export function decodeConsensus(xxh: Xxh3, bytes: Uint8Array, format: ConsensusFormat): ConsensusParts {
   const f = new Findings();
-  const variant = format === "request" ? REQUEST_FIELDS : format === "reply" ? REPLY_FIELDS : PREPARE_FIELDS;
+  const variant = CONSENSUS_VARIANT_FIELDS.get(COMMAND_OF[format]) ?? [];
   const fields = [...placeFields(bytes, CONSENSUS_COMMON_FIELDS, 0), ...placeFields(bytes, variant, 0)];
   if (bytes.length < CONSENSUS_HEADER_SIZE) {
     f.add("consensus-size-mismatch", 0, bytes.length, `a consensus header needs 256 bytes, the input has ${bytes.length}`);

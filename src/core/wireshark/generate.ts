@@ -4,7 +4,7 @@
  * wireshark` and `npm run wireshark` write what it returns.
  */
 import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS } from "../../format/fields.ts";
-import { COMMAND, CONSENSUS_COMMON_FIELDS, PREPARE_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "../../format/containers/consensus.ts";
+import { COMMAND, CONSENSUS_COMMON_FIELDS, PREPARE_FIELDS, PREPARE_OK_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "../../format/containers/consensus.ts";
 import {
   CONFIRMATION_COUNT_FIELDS,
   CONFIRMATION_FIELDS,
@@ -52,6 +52,7 @@ export const DISSECTOR_LAYOUTS: readonly DissectorLayout[] = [
   { name: "request", fields: REQUEST_FIELDS, valueNames: { "request.operation": OPERATION_NAME_OF, "request.legacy_operation": LEGACY_COMMAND_NAME_OF } },
   { name: "reply", fields: REPLY_FIELDS, valueNames: { "reply.operation": OPERATION_NAME_OF, "reply.status": iggyErrorNames() } },
   { name: "prepare", fields: PREPARE_FIELDS, valueNames: { "prepare.operation": OPERATION_NAME_OF } },
+  { name: "prepare_ok", fields: PREPARE_OK_FIELDS, valueNames: { "prepare_ok.operation": OPERATION_NAME_OF } },
   { name: "eviction", fields: EVICTION_FIELDS, valueNames: { "eviction.reason": EVICTION_REASON_NAMES } },
   { name: "send_metadata", fields: SEND_METADATA_LENGTH_FIELDS },
   { name: "send_identifier", fields: SEND_IDENTIFIER_FIELDS, valueNames: { "send.identifier_kind": IDENTIFIER_KIND_NAMES } },

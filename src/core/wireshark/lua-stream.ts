@@ -134,8 +134,13 @@ local function dissect_message(tvb, off, size, pinfo, mt, reuse)
     if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
     return "Eviction: reason " .. tostring(e.reason) .. " (" .. (EVICTION_REASONS[e.reason] or "unknown") .. ")"
   end
+  if cmd == CMD.prepare_ok then
+    local r = add_layout(ht, tvb, off, LAYOUT.prepare_ok, stop)
+    ht:append_text(": prepare-ok")
+    if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
+    return "PrepareOk op " .. tostring(r.op)
+  end
   if size > HEADER then mt:add(F["iggy.body"], tvb(body, size - HEADER)) end
-  if cmd == CMD.prepare_ok then return "PrepareOk" end
   return "Command " .. cmd
 end
 

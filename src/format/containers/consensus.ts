@@ -1,7 +1,8 @@
 /**
  * The 256-byte consensus header of every network frame and replicated record, with its request,
- * reply and prepare variants. containers.md "Consensus headers"; upstream
- * core/binary_protocol/src/consensus/header.rs (GenericHeader, RequestHeader, ReplyHeader, PrepareHeader).
+ * reply, prepare and prepare-ok variants. containers.md "Consensus headers"; upstream
+ * core/binary_protocol/src/consensus/header.rs (GenericHeader, RequestHeader, ReplyHeader, PrepareHeader,
+ * PrepareOkHeader).
  */
 import type { FieldSpec } from "../field-spec.ts";
 import { layout } from "./table.ts";
@@ -69,4 +70,22 @@ export const PREPARE_FIELDS: readonly FieldSpec[] = layout(128, [
   ["prepare.group", "u64", 8, "server-stamped", "Consensus group: the partition's packed stream-topic-partition key, or the metadata plane."],
   ["prepare.user_id", "u32", 4, "server-stamped", "Acting user id, copied from the request."],
   ["prepare.reserved", "bytes", 28, "reserved", "Reserved."],
+]);
+
+/**
+ * Bytes 128..256 of a prepare-ok (command 7, header only), a replica's acknowledgement of a prepare:
+ * header.rs PrepareOkHeader (lines 1118-1151 at cc269ef70, whose asserts fix parent at 128 and the 48
+ * reserved bytes at the end).
+ */
+export const PREPARE_OK_FIELDS: readonly FieldSpec[] = layout(128, [
+  ["prepare_ok.parent", "u128", 16, "checksum", "Parent checksum of the prepare acknowledged."],
+  ["prepare_ok.prepare_checksum", "u128", 16, "checksum", "Checksum of the prepare acknowledged."],
+  ["prepare_ok.op", "u64", 8, "server-stamped", "Op number of the prepare acknowledged."],
+  ["prepare_ok.commit", "u64", 8, "server-stamped", "Commit number of the replica."],
+  ["prepare_ok.timestamp", "u64", 8, "server-stamped", "Timestamp of the prepare acknowledged."],
+  ["prepare_ok.request", "u64", 8, "producer-set", "Request number of the prepare acknowledged."],
+  ["prepare_ok.operation", "u8", 1, "producer-set", "Operation of the prepare acknowledged: 160 SendMessages."],
+  ["prepare_ok.operation_padding", "bytes", 7, "reserved", "Padding after operation."],
+  ["prepare_ok.group", "u64", 8, "server-stamped", "Consensus group of the prepare acknowledged."],
+  ["prepare_ok.reserved", "bytes", 48, "reserved", "Reserved."],
 ]);

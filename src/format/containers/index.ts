@@ -7,7 +7,7 @@ import { CONTAINER_KINDS, type ContainerByteKind } from "./kinds.ts";
 import { INDEX_ENTRY_FIELDS } from "./index-entry.ts";
 import { POLL_PREFIX_FIELDS } from "./poll-reply.ts";
 import { SEND_IDENTIFIER_FIELDS, SEND_MESSAGES_COUNT_FIELDS, SEND_METADATA_LENGTH_FIELDS, SEND_PARTITIONING_FIELDS } from "./send-messages.ts";
-import { CONSENSUS_COMMON_FIELDS, PREPARE_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "./consensus.ts";
+import { CONSENSUS_COMMON_FIELDS, PREPARE_FIELDS, PREPARE_OK_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "./consensus.ts";
 import { LEGACY_HEADER_FIELDS } from "./legacy.ts";
 import {
   CONFIRMATION_COUNT_FIELDS,
@@ -48,6 +48,7 @@ export const CONTAINER_TABLES: readonly ContainerTable[] = [
   { title: "Consensus request (command 5), then a SendMessages body", origin: "from the frame's start", fields: REQUEST_FIELDS },
   { title: "Consensus reply (command 8), then a poll reply body", origin: "from the frame's start", fields: REPLY_FIELDS },
   { title: "Consensus prepare (command 6, the replicated record), then one stamped batch", origin: "from the frame's start", fields: PREPARE_FIELDS },
+  { title: "Consensus prepare-ok (command 7, header only, a replica's acknowledgement)", origin: "from the frame's start", fields: PREPARE_OK_FIELDS },
   { title: "Consensus eviction (command 13, header only, session-terminal)", origin: "from the frame's start", fields: EVICTION_FIELDS },
   { title: "PollMessages request body (operation 2, legacy code 100): consumer kind", origin: "from the body's start", fields: POLL_REQUEST_CONSUMER_FIELDS },
   {

@@ -8,6 +8,7 @@
  * foreign/node/src/wire/command.code.ts.
  */
 import type { FieldSpec } from "../field-spec.ts";
+import { COMMAND, PREPARE_FIELDS, PREPARE_OK_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "./consensus.ts";
 import { layout } from "./table.ts";
 
 /**
@@ -23,6 +24,15 @@ export const EVICTION_FIELDS: readonly FieldSpec[] = layout(128, [
   ["eviction.server_protocol_version_min", "u32", 4, "server-stamped", "Lowest protocol version the server accepts (set for reason 14, else 0)."],
   ["eviction.reserved", "bytes", 103, "reserved", "Reserved."],
   ["eviction.reason", "u8", 1, "server-stamped", "Why the session ended: an EvictionReason (15 malformed login, e.g. a legacy login code)."],
+]);
+
+/** Bytes 128..256 by command byte: every header.rs variant a connection carries; any other command shows its common part only. */
+export const CONSENSUS_VARIANT_FIELDS: ReadonlyMap<number, readonly FieldSpec[]> = new Map([
+  [COMMAND.request, REQUEST_FIELDS],
+  [COMMAND.prepare, PREPARE_FIELDS],
+  [COMMAND.prepareOk, PREPARE_OK_FIELDS],
+  [COMMAND.reply, REPLY_FIELDS],
+  [COMMAND.eviction, EVICTION_FIELDS],
 ]);
 
 /** EvictionReason by number (header.rs). */

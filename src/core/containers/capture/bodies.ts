@@ -4,13 +4,13 @@
  * (its secret located, never read out), or raw bytes. Ranges are relative to the message's first byte.
  */
 import type { Xxh3 } from "../../../checksum/xxh3.ts";
-import { COMMAND, CONSENSUS_COMMON_FIELDS, CONSENSUS_HEADER_SIZE, REPLY_FIELDS, REQUEST_FIELDS } from "../../../format/containers/consensus.ts";
+import { COMMAND, CONSENSUS_COMMON_FIELDS, CONSENSUS_HEADER_SIZE } from "../../../format/containers/consensus.ts";
 import {
   CONFIRMATION_COUNT_FIELDS,
   CONFIRMATION_FIELDS,
   CONFIRMATION_SIZE,
+  CONSENSUS_VARIANT_FIELDS,
   CONSUMER_KIND_NAMES,
-  EVICTION_FIELDS,
   LOGIN_CONTEXT_FIELDS,
   LOGIN_VERSION_FIELDS,
   POLL_REQUEST_CONSUMER_FIELDS,
@@ -59,7 +59,7 @@ export function decodeMessage(xxh: Xxh3, bytes: Uint8Array, answered: AnsweredRe
   const f = new Findings();
   const r = new ByteReader(bytes);
   const command = bytes[60]!;
-  const variant = command === COMMAND.request ? REQUEST_FIELDS : command === COMMAND.reply ? REPLY_FIELDS : command === COMMAND.eviction ? EVICTION_FIELDS : [];
+  const variant = CONSENSUS_VARIANT_FIELDS.get(command) ?? [];
   const fields = [...placeFields(bytes, CONSENSUS_COMMON_FIELDS, 0), ...placeFields(bytes, variant, 0)];
   checkChecksums(xxh, bytes, r, f);
   const bodyLength = bytes.length - CONSENSUS_HEADER_SIZE;
