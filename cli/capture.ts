@@ -14,6 +14,7 @@ import {
   isCaptureMagic,
   memorySource,
   openCapture,
+  QUIC_PORT,
   operationName,
   readMessage,
   type CaptureConnection,
@@ -162,9 +163,9 @@ const LINK_NAMES: Readonly<Record<number, string>> = {
 export function* captureTextChunks(c: CaptureResult, input: { name: string; detectedBy: string }): Generator<string> {
   yield `${visibleText(input.name)}: format: ${FORMAT_TITLES.capture} [capture] (${visibleText(input.detectedBy)})\n`;
   const links = c.linkTypes.map((l) => `${l} (${LINK_NAMES[l] ?? "not decoded"})`).join(", ");
-  yield `${c.fileFormat}, link type ${links || "none"}, ${plural(c.packets, "packet")}, ${plural(c.connections.length, "Iggy connection")} (server port ${c.port} or by content), ${plural(c.otherTcpConnections, "other TCP connection")} · ${summarySentence(c.summary)}\n`;
+  yield `${c.fileFormat}, link type ${links || "none"}, ${plural(c.packets, "packet")}, ${plural(c.connections.length, "Iggy connection")} (server port ${c.port} or by content), ${plural(c.otherTcpConnections, "other TCP connection")}${c.quicPackets ? `, ${plural(c.quicPackets, "QUIC packet")} (UDP port ${QUIC_PORT}: encrypted, counted only)` : ""} · ${summarySentence(c.summary)}\n`;
   for (const conn of c.connections) {
-    yield `\nconnection ${conn.index}: ${conn.client} → ${conn.server}  first packet ${conn.firstPacket}  ${conn.bytes.toServer} B to server, ${conn.bytes.toClient} B to client, ${plural(conn.messages.length, "message")}, ${plural(conn.gaps.length, "gap")} (${conn.recognizedBy})\n`;
+    yield `\nconnection ${conn.index}: ${conn.client} → ${conn.server}  first packet ${conn.firstPacket}  ${conn.bytes.toServer} B to server, ${conn.bytes.toClient} B to client, ${plural(conn.messages.length, "message")}, ${plural(conn.gaps.length, "gap")} (${conn.recognizedBy})${conn.encryption ? "; TLS: encrypted, no message can be read" : ""}\n`;
     let piece: string[] = [];
     for (const m of conn.messages) {
       piece.push(messageLine(conn, m, c.timeDigits));

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { HAS_TSHARK, tshark } from "./tshark.test-util.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = join(ROOT, "test/fixtures/corpus-captures");
@@ -163,4 +164,39 @@ describe("our own captures (test/fixtures/captures, made with tcpdump, editcap a
       expect(r.code).toBe(code);
       expect(r.stdout.replace(/\s+/g, "")).toMatch(new RegExp(pattern.source.replace(/\s+/g, "")));
     });
+
+  it("tls-8090.pcap: Iggy's port over TLS is said to be encrypted, not cut into messages; UDP to 8080 is counted as QUIC", async () => {
+    const r = await cli("inspect", join(OWN, "tls-8090.pcap"), "--json", "--no-frames");
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      capture: { quicPackets: number; connections: { encryption: string | null; bytes: { toServer: number; toClient: number }; messages: unknown[] }[] };
+      diagnostics: { code: string; connection: number | null; packet: number; start: number; end: number }[];
+    };
+    const [conn] = doc.capture.connections;
+    expect(doc.capture.connections).toHaveLength(1);
+    expect(conn!.encryption).toBe("tls");
+    expect(conn!.messages).toEqual([]);
+    expect(conn!.bytes.toServer).toBeGreaterThan(0);
+    expect(doc.diagnostics.map((d) => d.code)).toEqual(["connection-encrypted"]);
+    // the range is the ClientHello's record header in the file: handshake (22), version 3.x
+    const file = readFileSync(join(OWN, "tls-8090.pcap"));
+    const d = doc.diagnostics[0]!;
+    expect([...file.subarray(d.start, d.end)].slice(0, 2)).toEqual([22, 3]);
+    expect(d.end - d.start).toBe(5);
+    expect(doc.capture.quicPackets).toBe(2);
+    if (HAS_TSHARK) {
+      // tshark's own TLS and QUIC dissectors agree on what the file holds
+      expect(
+        tshark(["-r", join(OWN, "tls-8090.pcap"), "-Y", "quic", "-T", "fields", "-e", "frame.number"])
+          .trim()
+          .split("\n"),
+      ).toHaveLength(2);
+      expect(
+        tshark(["-r", join(OWN, "tls-8090.pcap"), "-Y", `frame.number == ${d.packet} && tls.handshake.type == 1`, "-T", "fields", "-e", "frame.number"]).trim(),
+      ).toBe(String(d.packet));
+    }
+    const text = await cli("inspect", join(OWN, "tls-8090.pcap"));
+    expect(text.stdout).toMatch(/2 QUIC packets \(UDP port 8080: encrypted, counted only\)/);
+    expect(text.stdout).toMatch(/TLS: encrypted, no message can be read/);
+  });
 });

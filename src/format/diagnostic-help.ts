@@ -285,6 +285,13 @@ export const DIAGNOSTIC_HELP: { readonly [C in DiagnosticCode]: DiagnosticHelp }
     upstream: "foreign/node/src/wire/vsr/register.ts",
     spec: CAPTURE_SPEC,
   },
+  "connection-encrypted": {
+    rule: "Iggy's TCP transport may run over TLS on the same port; QUIC (UDP 8080) is always encrypted. Encrypted bytes are not consensus headers.",
+    server: "The server decrypts and reads the messages; a capture of the wire holds only ciphertext.",
+    causes: "The server's TCP listener has TLS enabled. Capture a plain-TCP listener (or a replica link) to inspect messages; QUIC datagrams are only counted.",
+    upstream: "core/message_bus/src/client_listener/tcp_tls.rs, core/configs/src/server_config/defaults.rs (TcpTlsConfig)",
+    spec: CAPTURE_SPEC,
+  },
   "consensus-checksum-mismatch": {
     rule: "Where nonzero, checksum is XXH3 over header bytes 16..256 and checksum_body XXH3 over the body.",
     server: "A replica rejects a message whose checksums do not verify (clients leave them zero).",

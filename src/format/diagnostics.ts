@@ -107,6 +107,11 @@ export const DIAGNOSTIC_TABLE = [
   { code: "reply-unmatched", severity: "warning", summary: "a reply with no request waiting for it on its connection" },
   { code: "reply-status", severity: "info", summary: "the server refused a request: a nonzero status, with its IggyError name" },
   { code: "login-in-clear", severity: "warning", summary: "a login carries a password or token over plain TCP (its bytes are never shown)" },
+  {
+    code: "connection-encrypted",
+    severity: "warning",
+    summary: "an Iggy connection is TLS: its stream starts with a TLS record, so no message of it can be read",
+  },
   { code: "consensus-checksum-mismatch", severity: "error", summary: "a nonzero consensus header or body checksum does not verify" },
 ] as const satisfies readonly DiagnosticSpec[];
 

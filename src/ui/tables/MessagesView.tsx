@@ -15,6 +15,7 @@ import { HEAVY_ORDER_ROWS, useIndexTable, useRowOrder, type IndexColumn } from "
 import { buildOrder, type SortKey } from "./row-order.ts";
 import { VirtualTable } from "./VirtualTable.tsx";
 import { plural } from "../../format/values.ts";
+import { QUIC_PORT } from "../../core/containers/capture/index.ts";
 import {
   ALL_MESSAGES,
   batchesText,
@@ -124,9 +125,15 @@ function ConnectionList({ open, filter, setFilter }: { open: OpenCapture; filter
           </button>{" "}
           {formatCount(c.bytes.toServer)} B to server, {formatCount(c.bytes.toClient)} B to client · {plural(c.messages.length, "message")} ·{" "}
           <span className={c.gaps.length ? "tone-bad" : undefined}>{plural(c.gaps.length, "gap")}</span>
+          {c.encryption && <span className="tone-bad"> · TLS: encrypted, no message can be read</span>}
         </li>
       ))}
       {capture.otherTcpConnections > 0 && <li>{plural(capture.otherTcpConnections, "other TCP connection")} (not Iggy, not decoded)</li>}
+      {capture.quicPackets > 0 && (
+        <li>
+          {plural(capture.quicPackets, "QUIC packet")} (UDP port {QUIC_PORT}: encrypted, counted only)
+        </li>
+      )}
     </ul>
   );
 }

@@ -246,6 +246,7 @@ describe("codes", () => {
     add(open(pcapFile(segs.map((s) => ({ data: framed("ether", ipPacket(s)), caplen: 80 })))));
     add(open(pcapFile([{ data: Uint8Array.of(1) }], { linkType: 999 }).subarray(0, 38)));
     add(open(pcapOf(segs.slice(0, 5))));
+    add(session({ messages: [{ toServer: true, bytes: Uint8Array.of(22, 3, 1, 0, 5, 1, 2, 3, 4, 5) }] }));
     expect(CAPTURE_DIAGNOSTIC_CODES.filter((c) => !shown.has(c))).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { ByteReader } from "../../../format/reader.ts";
 import { plural } from "../../../format/values.ts";
 import { batchJson } from "../../model/contract-json.ts";
 import { decodeMessage, type AnsweredRequest } from "./bodies.ts";
+import { QUIC_PORT } from "./encrypted.ts";
 import { TcpConnection, tupleKey, type ConnectionEvents } from "./connections.ts";
 import { CLIENT_COMMANDS, SERVER_COMMANDS, type CutMessage } from "./cutter.ts";
 import { readCaptureFile, type PacketRecord } from "./file.ts";
@@ -56,6 +57,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
   const byTcp = new Map<TcpConnection, ConnState>();
   const tuples = new Map<string, TcpConnection>();
   let otherTcp = 0;
+  let quicPackets = 0;
   const summary = { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 };
 
   const add = (code: DiagnosticCode, start: number, end: number, at: Partial<CaptureDiagnostic>, text: string): void => {
@@ -84,6 +86,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
         firstPacket: tcp.firstPacket,
         recognizedBy: tcp.recognizedBy,
         bytes: { toServer: 0, toClient: 0 },
+        encryption: null,
         gaps: [],
         messages: [],
         pieces: { toServer: tcp.dirs.get(tcp.client)!.pieces, toClient: tcp.dirs.get(tcp.server)!.pieces },
@@ -125,6 +128,17 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
         start + length,
         { connection: s.conn.index, message, packet },
         `packet ${packet} retransmits ${plural(length, "byte")} at stream offset ${offset} of the ${toServer ? "client → server" : "server → client"} stream with other content; the first copy is kept`,
+      );
+    },
+    encrypted(tcp, toServer, packet, fileOffset) {
+      const s = byTcp.get(tcp)!;
+      s.conn.encryption = "tls";
+      add(
+        "connection-encrypted",
+        fileOffset,
+        fileOffset + 5,
+        { connection: s.conn.index, packet },
+        `connection ${s.conn.index} (${s.conn.client} → ${s.conn.server}) is TLS: the ${toServer ? "client" : "server"}'s first bytes, in packet ${packet}, are a TLS record, so none of its messages can be read; capture the traffic before encryption (a plain-TCP listener) to inspect it`,
       );
     },
     truncated(tcp, t) {
@@ -265,6 +279,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
   const onPacket = (p: PacketRecord): void => {
     const seg = tcpSegmentOf(p.data, p.len, p.linkType);
     if (!("src" in seg)) {
+      if (seg.kind === "udp" && (seg.srcPort === QUIC_PORT || seg.dstPort === QUIC_PORT)) quicPackets++;
       if (seg.kind === "fragment") add("capture-link-unsupported", p.recordStart, p.recordEnd, { packet: p.number }, `packet ${p.number} is ${seg.text}`);
       return;
     }
@@ -312,6 +327,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     linkTypes: info.linkTypes,
     packets: info.packets,
     otherTcpConnections: otherTcp,
+    quicPackets,
     connections: states.map((s) => s.conn),
     diagnostics,
     summary,

@@ -9,6 +9,7 @@ import { CLIENT_COMMANDS, MessageCutter, SERVER_COMMANDS, plausibleHeader, type 
 import { Pieces } from "./pieces.ts";
 import type { CaptureSource } from "./source.ts";
 import { CONSENSUS_HEADER_SIZE } from "../../../format/containers/consensus.ts";
+import { startsWithTlsRecord } from "./encrypted.ts";
 
 /** What a connection tells its owner. */
 export interface ConnectionEvents {
@@ -20,6 +21,8 @@ export interface ConnectionEvents {
   gap(conn: TcpConnection, toServer: boolean, offset: number, length: number, packet: number | null, message: number | null): void;
   differs(conn: TcpConnection, toServer: boolean, offset: number, length: number, packet: number, message: number | null): void;
   truncated(conn: TcpConnection, packet: { number: number; start: number; end: number; missing: number }): void;
+  /** An Iggy connection's stream begins with a TLS record (at `fileOffset` of packet `packet`): nothing more of it is read. */
+  encrypted(conn: TcpConnection, toServer: boolean, packet: number, fileOffset: number): void;
 }
 
 /** What the reassembler delivers in order: the same shape it keeps pieces in. */
@@ -50,6 +53,17 @@ class Direction implements StreamSink {
 
   data(offset: number, bytes: Uint8Array, packet: number, timeNs: bigint, fileOffset: number): void {
     if (this.conn.state === "other") return;
+    if (this.conn.encryption) {
+      this.bytes += bytes.length;
+      return;
+    }
+    // Iggy over TLS on the server's port: its records are not messages (a size read from them is noise).
+    if (offset === 0 && this.conn.state === "iggy" && startsWithTlsRecord(bytes)) {
+      this.conn.encryption = "tls";
+      this.conn.events.encrypted(this.conn, this.toServer, packet, fileOffset);
+      this.bytes += bytes.length;
+      return;
+    }
     this.bytes += bytes.length;
     this.pieces.push(offset, fileOffset, bytes.length, packet);
     if (this.probe) {
@@ -62,7 +76,7 @@ class Direction implements StreamSink {
   }
 
   gap(offset: number, length: number, packet: number | null): void {
-    if (this.conn.state === "other") return;
+    if (this.conn.state === "other" || this.conn.encryption) return;
     if (this.probe) {
       this.probe.push({ offset, bytes: null, length, packet: packet ?? 0, timeNs: 0n, fileOffset: -1 });
       this.probeBytes += length;
@@ -74,7 +88,7 @@ class Direction implements StreamSink {
   }
 
   differs(offset: number, length: number, packet: number): void {
-    if (this.conn.state !== "iggy") return;
+    if (this.conn.state !== "iggy" || this.conn.encryption) return;
     this.conn.events.differs(this.conn, this.toServer, offset, length, packet, this.cutter?.currentIndex ?? null);
   }
 
@@ -124,6 +138,8 @@ export class TcpConnection {
   client = "";
   server = "";
   recognizedBy = "";
+  /** "tls" once a direction's first bytes are a TLS record: the connection is Iggy's but unreadable. */
+  encryption: "tls" | null = null;
   readonly dirs = new Map<string, Direction>();
   synFrom: string | null = null;
   closed = false;

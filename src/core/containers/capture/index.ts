@@ -10,6 +10,7 @@
  * - `captureJsonChunks(...)`: the JSON document of contracts.md §1.2.
  */
 export { isCaptureMagic } from "./file.ts";
+export { QUIC_PORT } from "./encrypted.ts";
 export { openCapture, readMessage, decodeCapturedMessage, DEFAULT_IGGY_PORT, type CaptureOptions } from "./capture.ts";
 export { memorySource, type CaptureSource } from "./source.ts";
 export { captureJsonChunks, captureTime, messageJson, operationName, captureDiagnosticJson, COMMAND_NAME_OF, type FrameSource } from "./json.ts";

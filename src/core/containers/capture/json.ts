@@ -81,7 +81,7 @@ export interface FrameSource {
 export function* captureJsonChunks(c: CaptureResult, name: string, size: number, detectedBy: string, frames: FrameSource | null): Generator<string> {
   yield `{\n  "input": ${JSON.stringify({ name, size })},\n  "format": "capture",\n  "detectedBy": ${JSON.stringify(detectedBy)},\n  "container": null,\n`;
   yield `  "summary": ${JSON.stringify(c.summary)},\n`;
-  const head = { fileFormat: c.fileFormat, linkTypes: c.linkTypes, packets: c.packets, otherTcpConnections: c.otherTcpConnections };
+  const head = { fileFormat: c.fileFormat, linkTypes: c.linkTypes, packets: c.packets, otherTcpConnections: c.otherTcpConnections, quicPackets: c.quicPackets };
   yield `  "capture": ${JSON.stringify(head).slice(0, -1)}, "port": ${c.port}, "connections": [`;
   for (const [k, conn] of c.connections.entries()) {
     const top = {
@@ -91,6 +91,7 @@ export function* captureJsonChunks(c: CaptureResult, name: string, size: number,
       firstPacket: conn.firstPacket,
       recognizedBy: conn.recognizedBy,
       bytes: conn.bytes,
+      encryption: conn.encryption,
       gaps: conn.gaps,
     };
     yield `${k ? "," : ""}\n    ${JSON.stringify(top).slice(0, -1)}, "messages": [`;

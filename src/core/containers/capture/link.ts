@@ -27,7 +27,11 @@ export interface TcpSegment {
 }
 
 /** Why a packet carries no TCP segment the reader follows. */
-export type NotTcp = { readonly kind: "other" } | { readonly kind: "fragment"; readonly text: string } | { readonly kind: "cut"; readonly text: string };
+export type NotTcp =
+  | { readonly kind: "other" }
+  | { readonly kind: "udp"; readonly srcPort: number; readonly dstPort: number }
+  | { readonly kind: "fragment"; readonly text: string }
+  | { readonly kind: "cut"; readonly text: string };
 
 const ETHERTYPE_IPV4 = 0x0800;
 const ETHERTYPE_IPV6 = 0x86dd;
@@ -90,7 +94,7 @@ function ipv4(b: Uint8Array, at: number, len: number): TcpSegment | NotTcp {
   const ihl = (b[at]! & 0x0f) * 4;
   const total = be16(b, at + 2);
   const flagsFrag = be16(b, at + 6);
-  if (b[at + 9] !== 6) return { kind: "other" };
+  if (b[at + 9] !== 6) return b[at + 9] === UDP && (flagsFrag & 0x1fff) === 0 ? udpPorts(b, at + ihl) : { kind: "other" };
   const src = `${b[at + 12]}.${b[at + 13]}.${b[at + 14]}.${b[at + 15]}`;
   const dst = `${b[at + 16]}.${b[at + 17]}.${b[at + 18]}.${b[at + 19]}`;
   if (flagsFrag & 0x2000 || flagsFrag & 0x1fff)
@@ -99,6 +103,13 @@ function ipv4(b: Uint8Array, at: number, len: number): TcpSegment | NotTcp {
   // The IP total length bounds the segment (Ethernet pads short frames); 0 is TSO's "unknown".
   const ipEnd = total >= ihl ? at + total : at + (len - at);
   return tcp(b, at + ihl, ipEnd, src, dst, len);
+}
+
+const UDP = 17;
+
+/** A UDP datagram's ports (RFC 768), counted for the QUIC port; "other" when its header was cut. */
+function udpPorts(b: Uint8Array, at: number): NotTcp {
+  return at + 4 <= b.length ? { kind: "udp", srcPort: be16(b, at), dstPort: be16(b, at + 2) } : { kind: "other" };
 }
 
 const IPV6_EXTENSIONS = new Set([0, 43, 60, 51, 135, 139, 140, 253, 254]);
@@ -117,7 +128,7 @@ function ipv6(b: Uint8Array, at: number, len: number): TcpSegment | NotTcp {
     p += hdrLen;
   }
   if (next === 44) return { kind: "fragment", text: `an IPv6 fragment ${src} → ${dst}: fragments are not reassembled` };
-  if (next !== 6) return { kind: "other" };
+  if (next !== 6) return next === UDP ? udpPorts(b, p) : { kind: "other" };
   const ipEnd = payload > 0 ? at + 40 + payload : at + (len - at);
   return tcp(b, p, ipEnd, src, dst, len);
 }

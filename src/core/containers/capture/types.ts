@@ -75,6 +75,8 @@ export interface CaptureConnection {
   /** How it was recognised: the server's port, or the first bytes of a direction. */
   readonly recognizedBy: string;
   readonly bytes: { toServer: number; toClient: number };
+  /** "tls" when its stream is TLS (Iggy over TLS): no message of it can be read. */
+  encryption: "tls" | null;
   readonly gaps: CaptureGap[];
   readonly messages: CaptureMessage[];
   /** Where each direction's stream lies in the file (message bytes are read back through them). */
@@ -87,6 +89,8 @@ export interface CaptureResult {
   readonly linkTypes: readonly number[];
   readonly packets: number;
   readonly otherTcpConnections: number;
+  /** UDP datagrams to or from the QUIC port (8080): Iggy over QUIC, encrypted, counted only. */
+  readonly quicPackets: number;
   readonly connections: readonly CaptureConnection[];
   /** File-level first, then by connection, message and place. */
   readonly diagnostics: readonly CaptureDiagnostic[];
