@@ -1143,9 +1143,28 @@ local function dissect_message(tvb, off, size, pinfo, mt, reuse)
   return "Command " .. cmd
 end
 
+-- Iggy over TLS on the server's port (connection-encrypted, encrypted.ts): the stream's first bytes are a
+-- TLS record header; Wireshark's own TLS dissector shows the records.
+local TLS_DISSECTOR = select(2, pcall(Dissector.get, "tls"))
+local function tls_record(tvb)
+  if tvb:len() < 5 then return false end
+  local t, major, minor, len = tvb(0, 1):uint(), tvb(1, 1):uint(), tvb(2, 1):uint(), tvb(3, 2):uint()
+  return t >= 20 and t <= 23 and major == 3 and minor <= 4 and len > 0 and len <= 18432
+end
+
 function iggy.dissector(tvb, pinfo, tree)
   local n, rn, infos = tvb:len(), tvb:reported_len(), {}
   local st = stream_of(pinfo)
+  if st.tls == nil then st.tls, st.tls_frame = tls_record(tvb), pinfo.number end
+  if st.tls then
+    if type(TLS_DISSECTOR) == "userdata" then TLS_DISSECTOR:call(tvb, pinfo, tree) end
+    if pinfo.number == st.tls_frame then
+      local t = tree:add(iggy, tvb(0, 5))
+      t:append_text(": TLS, encrypted")
+      flag(t, tvb(0, 5), "connection-encrypted", "this Iggy connection is TLS: its stream starts with a TLS record, so none of its messages can be read")
+    end
+    return n
+  end
   local d = direction(st, pinfo)
   local from_client = st.client_port and pinfo.src_port == st.client_port or (not st.client_port and pinfo.dst_port == iggy.prefs.port)
   local cut, fresh = cut_of(tvb, pinfo, st, d, from_client)

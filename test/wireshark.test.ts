@@ -457,6 +457,17 @@ describe.skipIf(!HAS_TSHARK)("consensus headers the SDK captures do not hold", (
     expect(cliCodes(path)).toEqual(["message-command-unexpected"]);
   });
 
+  it("hands Iggy over TLS to Wireshark's TLS dissector and says the connection is encrypted, as the CLI does", { timeout: 60_000 }, () => {
+    const path = join(ROOT, "test/fixtures/captures/tls-8090.pcap");
+    const hello = values(path, "frame.number", "tls.handshake.type == 1");
+    expect(hello).toHaveLength(1);
+    // the first record's packet carries both TLS's Client Hello and our expert; no Iggy message is cut
+    expect(values(path, "frame.number", "iggy.connection_encrypted")).toEqual(hello);
+    expect(values(path, "iggy.header.size")).toEqual([]);
+    expect(multiset(expertCodes(tshark(["-X", `lua_script:${lua}`, "-r", path, "-Y", "iggy", "-T", "json", "-J", "iggy"])))).toEqual(multiset(cliCodes(path)));
+    expect(cliCodes(path)).toEqual(["connection-encrypted"]);
+  });
+
   it("reads an eviction's reason at byte 255, where upstream puts it, as the explorer does", { timeout: 60_000 }, async () => {
     const xxh = await loadXxh3();
     const eviction = evictionMessage(14, 0x77n, [3, 1]);

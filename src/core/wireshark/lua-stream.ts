@@ -3,9 +3,17 @@
  * with the oldest unanswered request of its TCP stream (frame links, latency), the Info column, the
  * cutting of a segment into messages with reassembly, and the registrations.
  */
+import { TLS_RECORD } from "../containers/capture/encrypted.ts";
 
 /** Every code this part raises (with ENGINE_CODES and MESSAGE_CODES, all the dissector's experts). */
-export const STREAM_CODES = ["message-command-unexpected", "consensus-checksum-mismatch", "reply-unmatched", "reply-status", "message-size-invalid"] as const;
+export const STREAM_CODES = [
+  "message-command-unexpected",
+  "consensus-checksum-mismatch",
+  "reply-unmatched",
+  "reply-status",
+  "message-size-invalid",
+  "connection-encrypted",
+] as const;
 
 /** The Lua of the per-message and per-segment dissection and the registrations. */
 export function streamLua(): string {
@@ -144,9 +152,28 @@ local function dissect_message(tvb, off, size, pinfo, mt, reuse)
   return "Command " .. cmd
 end
 
+-- Iggy over TLS on the server's port (connection-encrypted, encrypted.ts): the stream's first bytes are a
+-- TLS record header; Wireshark's own TLS dissector shows the records.
+local TLS_DISSECTOR = select(2, pcall(Dissector.get, "tls"))
+local function tls_record(tvb)
+  if tvb:len() < 5 then return false end
+  local t, major, minor, len = tvb(0, 1):uint(), tvb(1, 1):uint(), tvb(2, 1):uint(), tvb(3, 2):uint()
+  return t >= ${TLS_RECORD.firstType} and t <= ${TLS_RECORD.lastType} and major == ${TLS_RECORD.major} and minor <= ${TLS_RECORD.lastMinor} and len > 0 and len <= ${TLS_RECORD.maxLength}
+end
+
 function iggy.dissector(tvb, pinfo, tree)
   local n, rn, infos = tvb:len(), tvb:reported_len(), {}
   local st = stream_of(pinfo)
+  if st.tls == nil then st.tls, st.tls_frame = tls_record(tvb), pinfo.number end
+  if st.tls then
+    if type(TLS_DISSECTOR) == "userdata" then TLS_DISSECTOR:call(tvb, pinfo, tree) end
+    if pinfo.number == st.tls_frame then
+      local t = tree:add(iggy, tvb(0, 5))
+      t:append_text(": TLS, encrypted")
+      flag(t, tvb(0, 5), "connection-encrypted", "this Iggy connection is TLS: its stream starts with a TLS record, so none of its messages can be read")
+    end
+    return n
+  end
   local d = direction(st, pinfo)
   local from_client = st.client_port and pinfo.src_port == st.client_port or (not st.client_port and pinfo.dst_port == iggy.prefs.port)
   local cut, fresh = cut_of(tvb, pinfo, st, d, from_client)

@@ -7,8 +7,8 @@
 /** Iggy's default QUIC port (UDP); a datagram to or from it is counted as encrypted QUIC. */
 export const QUIC_PORT = 8080;
 
-/** Largest TLS record body: 2^14 plus the 2048 bytes of expansion RFC 8446 §5.2 allows. */
-const TLS_MAX_RECORD = (1 << 14) + 2048;
+/** What a TLS record header may hold (RFC 8446 §5.1, §5.2): content types, the legacy versions 3.0..3.4, and a body up to 2^14 + 2048 bytes. */
+export const TLS_RECORD = { firstType: 20, lastType: 23, major: 3, lastMinor: 4, maxLength: (1 << 14) + 2048 } as const;
 
 /**
  * True when `bytes` begin with a TLS record header (RFC 8446 §5.1: content type 20..23, legacy version
@@ -19,5 +19,6 @@ export function startsWithTlsRecord(bytes: Uint8Array): boolean {
   if (bytes.length < 5) return false;
   const type = bytes[0]!;
   const length = (bytes[3]! << 8) | bytes[4]!;
-  return type >= 20 && type <= 23 && bytes[1] === 3 && bytes[2]! <= 4 && length > 0 && length <= TLS_MAX_RECORD;
+  const r = TLS_RECORD;
+  return type >= r.firstType && type <= r.lastType && bytes[1] === r.major && bytes[2]! <= r.lastMinor && length > 0 && length <= r.maxLength;
 }
