@@ -138,6 +138,10 @@ test("choosing a message shows the bytes extract writes, its batches, and ← / 
   expect(shownCells.length).toBeGreaterThan(64);
   for (const [offset, text] of shownCells) expect(text, `byte ${offset}`).toBe(bytes[offset]!.toString(16).padStart(2, "0"));
   await expect(page.getByRole("grid", { name: "Batches", exact: true })).toHaveAttribute("aria-rowcount", String(send.batches.length + 1));
+  // The container panel says why the bytes read as a request: the message's command, not a format the user forced.
+  await expect(page.locator(".container-panel .container-why")).toHaveText(
+    `message ${key} of ${file}, client → server, whose command byte is 5 (request): read as a request`,
+  );
 
   // → and ← from the chosen row step to the next and previous message in the table's order.
   const row = messagesGrid(page).locator(`[data-message="${key}"]`);

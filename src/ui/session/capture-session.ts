@@ -8,12 +8,13 @@ import { captureStore, documentStore, partitionStore, resetInteraction, type Mes
 import { settingsStore } from "../state/settings.ts";
 import { messageIndex, messageKey, type MessageIndex } from "../common/message-index.ts";
 import { consensusFormatOf } from "../../core/containers/consensus.ts";
+import { COMMAND_NAME_OF } from "../../core/containers/capture/index.ts";
 import type { PageCapture } from "../../worker/protocol.ts";
 import { AbortedError, type AnalysisClient } from "../../worker/client.ts";
 import type { FormatChoice } from "../../core/containers/index.ts";
 
 /** Opens a message's bytes as an input of the capture (session/loading's loadInput, given at start to keep imports one-way). */
-export type ShowMessageBytes = (name: string, bytes: Uint8Array, note: string | null, format: FormatChoice, fileName: string) => Promise<boolean>;
+export type ShowMessageBytes = (name: string, bytes: Uint8Array, note: string | null, format: FormatChoice, fileName: string, why: string) => Promise<boolean>;
 
 const indexes = new WeakMap<PageCapture, MessageIndex>();
 let reading: AbortController | null = null;
@@ -97,5 +98,8 @@ export async function showCaptureMessage(ref: MessageRef): Promise<boolean> {
   const note = notes.length ? `message ${key}: ${notes.join("; ")}` : null;
   captureStore.set({ ...now, shownNote: note });
   const format = consensusFormatOf(msg.command ?? -1) ?? (msg.toServer ? "request" : "reply");
-  return started().show(`${open.name} · message ${key}`, new Uint8Array(got.buffer), note, format, `message-${ref.connection}-${ref.message}.bin`);
+  const command =
+    msg.command === null ? "whose header was never captured" : `whose command byte is ${msg.command} (${COMMAND_NAME_OF[msg.command] ?? "unknown"})`;
+  const why = `message ${key} of ${open.name}, ${msg.toServer ? "client → server" : "server → client"}, ${command}: read as a ${format}`;
+  return started().show(`${open.name} · message ${key}`, new Uint8Array(got.buffer), note, format, `message-${ref.connection}-${ref.message}.bin`, why);
 }

@@ -69,6 +69,8 @@ export interface LoadOptions {
   readonly inPartition?: boolean;
   /** Keep the open capture (a message of it is being shown); otherwise the Messages view closes. */
   readonly inCapture?: boolean;
+  /** Why it reads as its format, said instead of the detection's words (a capture's message: its command, not a user's choice). */
+  readonly why?: string;
 }
 
 // A new load cancels the load and the re-check in flight and becomes what Cancel stops.
@@ -141,7 +143,7 @@ export async function loadInput(
         ranOn: result.ranOn,
         note,
         startOffset: 0,
-        meta: result.meta,
+        meta: options.why ? { ...result.meta, detectedBy: options.why } : result.meta,
         fileName: options.fileName ?? name,
         companion: companion?.name ?? null,
         companionEntries,

@@ -12,6 +12,9 @@ import { startCaptures } from "./capture-session.ts";
  */
 export function startSession(): void {
   startLoading();
-  startCaptures((name, bytes, note, format, fileName) => loadInput(name, bytes, note, undefined, { format, fileName, inCapture: true }), loadingClient);
+  startCaptures(
+    (name, bytes, note, format, fileName, why) => loadInput(name, bytes, note, undefined, { format, fileName, inCapture: true, why }),
+    loadingClient,
+  );
   startEditing(reopenInWorker);
 }
