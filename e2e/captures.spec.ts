@@ -154,6 +154,27 @@ test("choosing a message shows the bytes extract writes, its batches, and ← / 
   await expect(page.locator(".status-area .input-name")).toContainText(`message ${key} shown`);
 });
 
+test("stepping fast through messages (→ held down) ends on the last one stepped to, its own bytes shown", async ({ page }) => {
+  const file = "sdk-session.pcap";
+  const c = cli(file);
+  await openCapture(page, file);
+  const conn = c.capture.connections[0]!;
+  const byPacket = conn.messages.map((m) => m.index).sort((a, b) => conn.messages[a]!.packet - conn.messages[b]!.packet || a - b);
+  const first = `0:${byPacket[0]}`;
+  await chooseMessage(page, first);
+  await messagesGrid(page).locator(`[data-message="${first}"]`).focus();
+  const steps = Math.min(8, byPacket.length - 1);
+  // No wait between presses: each step starts reading a message while the last is still being read and shown.
+  for (let i = 0; i < steps; i++) await page.keyboard.press("ArrowRight");
+  const key = `0:${byPacket[steps]}`;
+  await expect(page.locator(".status-area .input-name")).toContainText(`message ${key} shown`);
+  await expect(statusLine(page)).toHaveAttribute("aria-busy", "false");
+  const bytes = extracted(file, key);
+  const shown = await page.locator("[data-offset]").evaluateAll((els) => els.slice(0, 64).map((el) => el.textContent ?? ""));
+  expect(shown).toEqual([...bytes.subarray(0, shown.length)].map((b) => b.toString(16).padStart(2, "0")));
+  await expect(page.locator("#hex-heading")).toContainText(`message ${key}`);
+});
+
 test("a login's secret appears nowhere on the page; its bytes show masked", async ({ page }) => {
   const file = "sdk-session.pcap";
   const secret = "capture-s3cret-Passw0rd";

@@ -17,6 +17,7 @@ import type { FormatChoice } from "../../core/containers/index.ts";
 export type ShowMessageBytes = (name: string, bytes: Uint8Array, note: string | null, format: FormatChoice, fileName: string, why: string) => Promise<boolean>;
 
 const indexes = new WeakMap<PageCapture, MessageIndex>();
+const KEEP_WORKER = new AbortController().signal;
 let reading: AbortController | null = null;
 let services: { readonly show: ShowMessageBytes; readonly client: () => AnalysisClient } | null = null;
 
@@ -73,7 +74,9 @@ export async function showCaptureMessage(ref: MessageRef): Promise<boolean> {
   const key = messageKey(ref);
   let got;
   try {
-    got = await started().client().captureMessage(open.capture, open.input, ref.connection, ref.message, controller.signal);
+    // Never aborted: an abort terminates the worker, and with it the capture it holds (the next read would
+    // parse the whole file again). A stale reply is cheap and dropped below.
+    got = await started().client().captureMessage(open.capture, open.input, ref.connection, ref.message, KEEP_WORKER);
   } catch (err) {
     if (reading === controller) reading = null;
     if (!(err instanceof AbortedError)) documentStore.set((s) => ({ ...s, error: `could not read message ${key}: ${(err as Error).message}` }));

@@ -73,6 +73,9 @@ export interface LoadOptions {
   readonly why?: string;
 }
 
+/** A signal never aborted: the worker is kept whatever happens to the call. */
+const KEEP_WORKER = new AbortController().signal;
+
 // A new load cancels the load and the re-check in flight and becomes what Cancel stops.
 function beginLoad(): AbortController {
   loading?.abort();
@@ -110,7 +113,9 @@ export async function loadInput(
   if (!options.inCapture) captureStore.set(null);
   documentStore.set((s) => ({ ...s, loading: { name, done: 0, total }, error: null }));
   try {
-    const result = await client.open(input, controller.signal, {
+    // A capture's message is small and its worker holds the capture: a newer message drops this one's
+    // result (loading !== controller below) rather than terminating that worker.
+    const result = await client.open(input, options.inCapture ? KEEP_WORKER : controller.signal, {
       name: options.fileName ?? name,
       format,
       companion: options.companion ?? null,
