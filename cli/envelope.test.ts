@@ -1,13 +1,14 @@
 /** `--envelope`: a poll reply's 16-byte prefix and a replicated record's 256-byte consensus header are stepped over. */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 const BIN = new URL("../bin/iggy-batch.mjs", import.meta.url).pathname;
 const SEGMENT = new URL("../test/fixtures/corpus/04-segment-5-stamped.bin", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "iggy-envelope-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ONE = new URL("../test/fixtures/corpus/02-valid-stamped-3frames-userheaders.bin", import.meta.url).pathname;
 

@@ -3,10 +3,10 @@
  * both axes, `inspect DIR` names its axes, a directory with no segment is an error, `explain CODE` for every code.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { DIAGNOSTIC_CODES } from "../src/format/diagnostics.ts";
 import { DIAGNOSTIC_HELP } from "../src/format/diagnostic-help.ts";
 import { decodeShareFragment } from "../src/lib/share-codec.ts";
@@ -15,6 +15,7 @@ const BIN = new URL("../bin/iggy-batch.mjs", import.meta.url).pathname;
 const PARTITIONS = new URL("../test/fixtures/corpus-containers/partitions/", import.meta.url).pathname;
 const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
 const tmp = mkdtempSync(join(tmpdir(), "iggy-report-dir-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("report DIR", () => {
   it("chain-gap: the report says the server refuses it, lists both segments and the gap in its file, exit 1", () => {
@@ -59,6 +60,7 @@ describe("report DIR", () => {
 
   it("a directory with no segment: partition-no-segments, exit 1, for report and inspect", () => {
     const empty = mkdtempSync(join(tmpdir(), "iggy-no-seg-"));
+    onTestFinished(() => rmSync(empty, { recursive: true, force: true }));
     writeFileSync(join(empty, "capture.pcap"), new Uint8Array([0xd4, 0xc3, 0xb2, 0xa1]));
     const i = cli("inspect", empty);
     expect(i.status).toBe(1);

@@ -7,8 +7,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { ROOT, cell, diagnosticsList, expect, openFile, openPage, runCliJson, statusLine, summaryText, test, type Summary } from "./fixtures.ts";
@@ -51,7 +50,7 @@ const withFindings = (c: CliCapture) =>
 
 /** The bytes `iggy-batch extract FILE --message C:I` writes. */
 function extracted(file: string, key: string): Uint8Array {
-  const out = path.join(mkdtempSync(path.join(tmpdir(), "iggy-capture-")), "msg.bin");
+  const out = test.info().outputPath(`message-${key.replace(":", "-")}.bin`);
   const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "iggy-batch.mjs"), "extract", path.join(CAPTURES, file), "--message", key, "-o", out], {
     cwd: ROOT,
     encoding: "utf8",

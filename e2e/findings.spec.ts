@@ -6,8 +6,7 @@
  * the reports come as Markdown and plain text.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Download, Page } from "@playwright/test";
 import { DIAGNOSTIC_HELP } from "../src/format/diagnostic-help.ts";
@@ -121,7 +120,7 @@ test("a large input shares the batch around the first problem by default, its si
   const big = encodeBatch(xxh, { messages: Array.from({ length: 48 }, () => ({ payload: new Uint8Array(randomBytes(4096)) })) });
   const bad = corpusBytes("11-frame-checksum-mismatch.bin");
   const input = new Uint8Array([...big, ...bad]);
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "iggy-findings-")), "large-with-problem.bin");
+  const file = test.info().outputPath("large-with-problem.bin");
   writeFileSync(file, input);
   await openPage(page);
   // Nothing selected: the file opens at byte 0, so the link's default is the first problem's batch, not a selection.
@@ -204,8 +203,7 @@ test("a file opens scrolled to its first problem, selected; with the setting off
   // 400 clean batches, then one whose payload byte was flipped: its frame checksum no longer matches.
   const bad = Buffer.from(one);
   bad[256 + 48 + 2]! ^= 0x40;
-  const dir = mkdtempSync(path.join(tmpdir(), "iggy-first-problem-"));
-  const file = path.join(dir, "far-problem.bin");
+  const file = test.info().outputPath("far-problem.bin");
   writeFileSync(file, Buffer.concat([...Array.from({ length: 400 }, () => one), bad]));
   const problemBatch = 400 * one.length;
 

@@ -3,9 +3,7 @@
  * the Frames table, the Batch header table, the frame inspector and the layout diagram exactly what the
  * same file shows when it is read into memory, and what its bytes hold; nothing shows zeros meanwhile.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { writeFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { concat, encodeBatch, stampBatch } from "../src/core/walk/encode.ts";
@@ -39,8 +37,7 @@ async function buildFile(): Promise<{ file: string; bytes: Uint8Array }> {
   // Frame 4 of batch 1 gets a wrong stored checksum.
   const layout = walk(bytes);
   bytes[layout[1]!.frames[4]!.start]! ^= 0xff;
-  const dir = mkdtempSync(path.join(os.tmpdir(), "od-tables-"));
-  const file = path.join(dir, "on-demand-tables.bin");
+  const file = test.info().outputPath("on-demand-tables.bin");
   writeFileSync(file, bytes);
   return { file, bytes };
 }

@@ -3,8 +3,7 @@
  * test/fixtures/corpus-containers/partitions, dropped as a folder and picked as several files, shows the
  * CLI's summed summary, its verdict, and every expected finding with its file (data-file) and range.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   CONTAINERS_DIR,
@@ -122,7 +121,7 @@ test("several .log and .index files picked in Open batch file open as one partit
 
 test("a folder with foreign and scratch files lists them with why and still decodes the chain", async ({ page }) => {
   const healthy = path.join(PARTITIONS, "healthy");
-  const dir = path.join(mkdtempSync(path.join(tmpdir(), "iggy-partition-")), "p3");
+  const dir = test.info().outputPath("p3");
   mkdirSync(dir);
   for (const n of readdirSync(healthy)) copyFileSync(path.join(healthy, n), path.join(dir, n));
   writeFileSync(path.join(dir, "notes.txt"), "not a segment");

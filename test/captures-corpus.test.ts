@@ -4,11 +4,11 @@
  * manifest, text, report, extract, and the pathologies.
  */
 import { execFile, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { HAS_TSHARK, tshark } from "./tshark.test-util.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -133,6 +133,7 @@ describe("text, report and extract", () => {
 
   it("extract --message writes a message that opens as request; --batches writes every batch back to back", async () => {
     const dir = mkdtempSync(join(tmpdir(), "iggy-capture-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const msg = join(dir, "msg.bin");
     expect((await cli("extract", session, "--message", "0:8", "-o", msg)).code).toBe(0);
     const opened = JSON.parse((await cli("inspect", msg, "--json", "--no-frames")).stdout);

@@ -6,10 +6,10 @@
  * user headers as the explorer decodes them, the port preference.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { loadXxh3, type Xxh3 } from "../src/checksum/xxh3.ts";
 import { analyzeWith } from "../src/core/walk/analyze.ts";
 import { encodeBatch } from "../src/core/walk/encode.ts";
@@ -29,6 +29,7 @@ import { HAS_TSHARK, tshark } from "./tshark.test-util.ts";
 const ROOT = resolve(import.meta.dirname, "..");
 const CAPTURES = join(ROOT, "test/fixtures/corpus-captures");
 const dir = mkdtempSync(join(tmpdir(), "iggy-wireshark-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const lua = join(dir, "iggy.lua");
 
 interface ManifestCapture {
@@ -94,6 +95,7 @@ describe.skipIf(!HAS_TSHARK)("the generated dissector in tshark", () => {
 
   it("passes check_dissector.py on the public captures (but sdk-session-any-nano.pcap, which lost packets: below)", { timeout: 300_000 }, () => {
     const copy = mkdtempSync(join(tmpdir(), "iggy-captures-"));
+    onTestFinished(() => rmSync(copy, { recursive: true, force: true }));
     cpSync(CAPTURES, copy, { recursive: true });
     writeFileSync(join(copy, "manifest.json"), JSON.stringify(manifest.filter((c) => c.file !== "sdk-session-any-nano.pcap")));
     const r = spawnSync("python3", [join(CAPTURES, "check_dissector.py"), copy, "--cmd", `${process.execPath} ${join(ROOT, "bin/iggy-batch.mjs")}`], {

@@ -3,18 +3,27 @@
  * system's cc and libxxhash (Debian: libxxhash-dev), run in memory or as a whole process.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const SOURCE = join(dirname(fileURLToPath(import.meta.url)), "verify.c");
 
-/** Compiles verify.c into a temp dir; null (with the reason) when cc or libxxhash is missing. */
+/**
+ * Compiles verify.c once into the temp dir, in a folder named by the source's and the compiler's hash (later
+ * runs reuse it rather than leave a new folder each); the reason instead when cc or libxxhash is missing.
+ */
 export function buildNativeVerifier(): { path: string } | { missing: string } {
-  const out = join(mkdtempSync(join(tmpdir(), "iggy-bench-c-")), "verify");
+  const cc = process.env.CC ?? "cc";
+  const key = createHash("sha256").update(readFileSync(SOURCE)).update(cc).digest("hex").slice(0, 12);
+  const dir = join(tmpdir(), `iggy-bench-c-${key}`);
+  const out = join(dir, "verify");
+  if (existsSync(out)) return { path: out };
+  mkdirSync(dir, { recursive: true });
   try {
-    execFileSync(process.env.CC ?? "cc", ["-O2", "-o", out, SOURCE, "-lxxhash"], { stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync(cc, ["-O2", "-o", out, SOURCE, "-lxxhash"], { stdio: ["ignore", "ignore", "pipe"] });
     return existsSync(out) ? { path: out } : { missing: "cc wrote no binary" };
   } catch (err) {
     return {

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
@@ -101,6 +101,7 @@ describe("build spec", () => {
 
   it("iggy-batch build then iggy-batch inspect gives no diagnostics", () => {
     const dir = mkdtempSync(join(tmpdir(), "iggy-build-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const specFile = join(dir, "spec.json");
     const out = join(dir, "out.bin");
     writeFileSync(

@@ -3,10 +3,10 @@
  * every length 0..4096 (every branch: 0, 1-3, 4-8, 9-16, 17-128, 129-240, stripes, blocks) and every
  * frame and batch checksum of the corpus (test/fixtures/corpus).
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { batchChecksumSpans, FRAME_CHECKSUM_FROM } from "../../checksum/verify.ts";
 import { BATCH_HEADER_SIZE } from "../../format/fields.ts";
@@ -32,6 +32,7 @@ out:close()
 /** XXH3-64 of each input, computed by the Lua inside tshark. */
 function luaHashes(inputs: readonly Uint8Array[]): string[] {
   const dir = mkdtempSync(join(tmpdir(), "iggy-xxh3-lua-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const script = join(dir, "harness.lua");
   writeFileSync(script, HARNESS);
   const parts: Uint8Array[] = [];
