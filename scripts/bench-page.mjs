@@ -1008,6 +1008,16 @@ async function indexBench(indexMib) {
       const before = mem.page();
       mem.resetPeak();
       const t0 = performance.now();
+      // BENCH_TRACE=1: the page renderer's RSS and the status line every second.
+      const trace = process.env.BENCH_TRACE
+        ? setInterval(() => {
+            const rss = fmtMiB(mem.page().rss);
+            void page
+              .evaluate(() => document.querySelector('header [role="status"]')?.textContent ?? "")
+              .then((status) => console.log(`trace ${fmtMs(performance.now() - t0)} rss ${rss} · ${status.slice(0, 60)}`))
+              .catch(() => {});
+          }, 1000)
+        : null;
       await page.getByLabel("Open batch file").setInputFiles(files);
       const shown = await Promise.race([
         page
@@ -1025,12 +1035,17 @@ async function indexBench(indexMib) {
         new Promise((resolve) => page.once("crash", () => resolve(null))),
       ]).catch((err) => `not shown: ${err.message.split("\n")[0]}`);
       const ms = performance.now() - t0;
+      if (trace) clearInterval(trace);
       // The peak is read after the load settles: the reply's copies are freed or not by then.
       await new Promise((r) => setTimeout(r, 1000));
       const peak = mem.page();
+      const cdp = await context.newCDPSession(page).catch(() => null);
+      const main = cdp ? await cdp.send("Runtime.getHeapUsage").catch(() => null) : null;
+      const workers = crashed ? {} : await workerHeaps(browser, false);
       console.log(
         `${label.padEnd(24)} ${crashed || shown === null ? "CRASHED" : `summary in ${fmtMs(ms)}: ${shown}`}` +
           `\n${"".padEnd(24)} renderers' PSS summed peaked at ${fmtMiB(mem.pssPeak())}; the page renderer's peak RSS ${fmtMiB(peak.hwm)} (${fmtMiB(before.rss)} before the file, ${fmtMiB(peak.rss)} 1 s after)` +
+          `\n${"".padEnd(24)} then JS heaps: page ${main ? fmtMiB(main.usedSize) : "-"}${main?.backingStorageSize !== undefined ? ` + ${fmtMiB(main.backingStorageSize)} array buffers` : ""}; workers ${fmtHeaps(workers)}` +
           (pageErrors.length ? `\n${"".padEnd(24)} page errors: ${pageErrors.join(" | ")}` : ""),
       );
       await context.close();

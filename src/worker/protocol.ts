@@ -8,12 +8,15 @@ import type { CaptureConnection, CaptureMessage, CaptureResult } from "../core/c
 /** What openInput found besides the batch model: the format, why, and the container's own parts. */
 export type InputMeta = Omit<OpenedInput, "analysis">;
 
-/** InputMeta as it crosses: an index's entries as their bytes (a class does not survive a structured clone). */
+/**
+ * InputMeta as it crosses: an index's entries as their bytes (a class does not survive a structured clone);
+ * null for an index read in pages (a large File opened on demand), whose entries the page reads from the File.
+ */
 export type WireMeta = Omit<InputMeta, "entries"> & { readonly entries: Uint8Array | null };
 
 /** The meta as the worker posts it. */
 export function metaToWire(meta: InputMeta): WireMeta {
-  return { ...meta, entries: meta.entries && meta.entries.bytes };
+  return { ...meta, entries: meta.entries && meta.entries.inMemory ? meta.entries.bytes : null };
 }
 
 /** The meta that crossed, its entries readable again. */

@@ -27,8 +27,8 @@ export interface IndexEntry {
 /** Reads up to `into.length` bytes of the index file from byte `position` into `into`; returns how many it read. */
 export type IndexPageReader = (into: Uint8Array, position: number) => number;
 
-/** Entries per page of a paged index: 1 MiB of whole entries. */
-const PAGE_ENTRIES = Math.floor((1 << 20) / INDEX_ENTRY_SIZE);
+/** Entries per page of a paged index: 1 MiB of whole entries (a host that fills pages ahead reads these spans). */
+export const PAGE_ENTRIES = Math.floor((1 << 20) / INDEX_ENTRY_SIZE);
 
 /** The whole entries of an index file, in file order. */
 export class IndexEntries implements Iterable<IndexEntry> {
@@ -63,6 +63,11 @@ export class IndexEntries implements Iterable<IndexEntry> {
     this.view = new DataView(whole.buffer, whole.byteOffset, whole.byteLength);
     this.length = Math.floor((read ? fileSize : whole.length) / INDEX_ENTRY_SIZE);
     this.pageCount = read ? 0 : this.length;
+  }
+
+  /** False for a paged index (its bytes are read a page at a time, never held). */
+  get inMemory(): boolean {
+    return !this.read;
   }
 
   /** The whole entries' bytes: what crosses between threads (IndexEntries.of wraps them again). A paged index has none in memory. */
