@@ -49,13 +49,17 @@ const allMessages = (c: CliCapture) => c.capture.connections.flatMap((conn) => c
 const withFindings = (c: CliCapture) =>
   new Set(c.diagnostics.filter((d) => d.connection !== null && d.message !== null).map((d) => `${d.connection}:${d.message}`));
 
-/** The bytes `iggy-batch extract FILE --message C:I` writes. */
-function extracted(file: string, key: string): Uint8Array {
+/** The bytes `iggy-batch extract FILE --message C:I` (and `extra` options) writes. */
+function extracted(file: string, key: string, extra: readonly string[] = []): Uint8Array {
   const out = path.join(mkdtempSync(path.join(tmpdir(), "iggy-capture-")), "msg.bin");
-  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "iggy-batch.mjs"), "extract", path.join(CAPTURES, file), "--message", key, "-o", out], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
+  const res = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "bin", "iggy-batch.mjs"), "extract", path.join(CAPTURES, file), "--message", key, "-o", out, ...extra],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
   if (res.status !== 0) throw new Error(`extract ${file} --message ${key} exited ${res.status}: ${res.stderr}`);
   return new Uint8Array(readFileSync(out));
 }
@@ -255,4 +259,22 @@ test("a share link of a capture carries the chosen message, its login secret mas
   } finally {
     await context.close();
   }
+});
+
+test("Redact payloads applies to a capture's message: its batches' payloads replaced, the bytes extract --message --redact writes", async ({ page }) => {
+  const file = "sdk-session.pcap";
+  const c = cli(file);
+  const send = allMessages(c).find((m) => m.body === "send-messages" && m.complete && m.batches.length > 0)!;
+  const key = `${send.conn}:${send.index}`;
+  const raw = Buffer.from(extracted(file, key));
+  const redacted = Buffer.from(extracted(file, key, ["--redact"]));
+  expect(redacted.length).toBe(raw.length);
+  expect(redacted.includes("REDACTED")).toBe(true);
+  await openCapture(page, file);
+  await chooseMessage(page, key);
+  await page.getByRole("checkbox", { name: "Redact payloads" }).check();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download redacted .bin" }).click()]);
+  const got = Buffer.from(readFileSync(await download.path()));
+  expect(got.equals(raw)).toBe(false);
+  expect(got.equals(redacted)).toBe(true);
 });

@@ -40,6 +40,8 @@ export class IndexEntries implements Iterable<IndexEntry> {
   private pageFirst = 0;
   /** Entries `view` holds. */
   private pageCount: number;
+  /** The buffer a paged index reads its pages into. */
+  private pageBuffer: Uint8Array<ArrayBuffer> | null = null;
   /** Number of whole entries. */
   readonly length: number;
 
@@ -87,7 +89,9 @@ export class IndexEntries implements Iterable<IndexEntry> {
     if (!read || i < 0 || i >= this.length) throw new RangeError(`index entry ${i} is not among ${this.length}`);
     const first = i - (i % PAGE_ENTRIES);
     const count = Math.min(PAGE_ENTRIES, this.length - first);
-    const page = new Uint8Array(count * INDEX_ENTRY_SIZE);
+    // One page buffer, reused: a 1 GiB index is a thousand pages, and each new one would be garbage to collect.
+    if (!this.pageBuffer) this.pageBuffer = new Uint8Array(PAGE_ENTRIES * INDEX_ENTRY_SIZE);
+    const page = this.pageBuffer.subarray(0, count * INDEX_ENTRY_SIZE);
     let got = 0;
     while (got < page.length) {
       const n = read(page.subarray(got), first * INDEX_ENTRY_SIZE + got);
@@ -95,7 +99,8 @@ export class IndexEntries implements Iterable<IndexEntry> {
       got += n;
     }
     // A file that shrank since it was measured reads as zeros past its new end, never as a throw mid-check.
-    this.view = new DataView(page.buffer);
+    page.fill(0, got);
+    this.view = new DataView(page.buffer, 0, page.length);
     this.pageFirst = first;
     this.pageCount = count;
   }
