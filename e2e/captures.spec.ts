@@ -7,7 +7,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
@@ -277,4 +277,35 @@ test("Redact payloads applies to a capture's message: its batches' payloads repl
   const got = Buffer.from(readFileSync(await download.path()));
   expect(got.equals(raw)).toBe(false);
   expect(got.equals(redacted)).toBe(true);
+});
+
+test("a capture begun mid-connection on port 18390 holds no Iggy connection until Settings names the port; then it reads as inspect --port 18390 does", async ({
+  page,
+}) => {
+  const file = path.join(ROOT, "test", "fixtures", "captures", "late-start-18390.pcap");
+  const plain = runCliJson<CliCapture>(file, ["--no-frames"]);
+  const onPort = runCliJson<CliCapture>(file, ["--no-frames", "--port", "18390"]);
+  expect(plain.capture.connections.length).toBe(0);
+  expect(onPort.capture.connections.length).toBe(1);
+  await openPage(page);
+  await openFile(page, file);
+  await expect(statusLine(page)).toHaveText(summaryText(plain.summary));
+  await expect(page.locator(".status-area .input-name")).toContainText("0 Iggy connections");
+
+  await page.getByText("Settings", { exact: true }).click();
+  await page.getByLabel("Iggy server port in captures").fill("18390");
+  await page.getByText("Settings", { exact: true }).click();
+  // The same capture opened again (under another name: the page tells inputs apart by name).
+  const again = path.join(mkdtempSync(path.join(tmpdir(), "iggy-capture-")), "late-start-again.pcap");
+  copyFileSync(file, again);
+  await openFile(page, again);
+  await expect(statusLine(page)).toHaveText(summaryText(onPort.summary));
+  await expect(page.locator(".status-area .input-name")).toContainText("1 Iggy connection");
+  const messages = onPort.capture.connections[0]!.messages;
+  await expect(messagesGrid(page)).toHaveAttribute("aria-rowcount", String(messages.length + 1));
+  for (const m of messages) await expect(messagesGrid(page).locator(`[data-message="0:${m.index}"]`)).toHaveCount(1);
+  // Kept in this browser: a reload still reads captures on that port.
+  await page.reload();
+  await page.getByText("Settings", { exact: true }).click();
+  await expect(page.getByLabel("Iggy server port in captures")).toHaveValue("18390");
 });

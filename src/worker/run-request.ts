@@ -111,7 +111,7 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
     }
     // A capture is opened by the core's capture reader, by windows of the File, and kept here for its messages.
     if (request.format !== undefined) {
-      const capture = await openCaptureInput(id, request.input, request.name ?? "", request.format);
+      const capture = await openCaptureInput(id, request.input, request.name ?? "", request.format, request.capturePort);
       if (capture) return post({ type: "capture-opened", id, capture }, []);
     }
     const onProgress = throttleProgress((done, total) => post({ type: "progress", id, done, total }, []), PROGRESS_EVERY_MS);

@@ -115,6 +115,7 @@ export async function loadInput(
       companion: options.companion ?? null,
       onDemand: input instanceof Blob && input.size >= onDemandFrom(),
       rangeWorkers: rangeWorkersAsked(),
+      capturePort: settingsStore.get().capturePort ?? undefined,
       onProgress: (done, all) => {
         if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
       },
