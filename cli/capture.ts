@@ -10,7 +10,6 @@ import {
   captureJsonChunks,
   captureTime,
   COMMAND_NAME_OF,
-  decodeCapturedMessage,
   isCaptureMagic,
   memorySource,
   openCapture,
@@ -29,6 +28,8 @@ import { summarySentence } from "../src/core/report/summary-text.ts";
 import { visibleText } from "../src/lib/text-escape.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { readInputBytes, UsageError } from "./io.ts";
+import { captureBatchesOut, capturedMessageOut } from "../src/core/edit/redact-capture.ts";
+import type { RedactOptions } from "../src/core/edit/redact.ts";
 
 /** Writes text pieces (main.ts's writer). */
 type Write = (chunks: Iterable<string>) => Promise<void>;
@@ -223,7 +224,12 @@ export async function reportCapture(input: CaptureInput, port?: number): Promise
 }
 
 /** `extract CAPTURE --message C:I` (the message's bytes) or `--batches` (every batch of the capture back to back). */
-export async function extractCapture(input: CaptureInput, what: { message: string | null; batches: boolean }, port?: number): Promise<Uint8Array[]> {
+export async function extractCapture(
+  input: CaptureInput,
+  what: { message: string | null; batches: boolean },
+  port?: number,
+  redact: RedactOptions | null = null,
+): Promise<Uint8Array[]> {
   const xxh = await loadXxh3();
   const c = openCapture(xxh, input.source, { port });
   if (what.message !== null) {
@@ -239,15 +245,7 @@ export async function extractCapture(input: CaptureInput, what: { message: strin
         `iggy-batch: message ${what.message} was not captured whole (${got ? "bytes missing in a gap" : "its size was never seen"}); nothing written`,
       );
     if (msg.secret) throw new UsageError(`iggy-batch: message ${what.message} is a login: its secret is never written out`);
-    return [got.bytes];
+    return [capturedMessageOut(xxh, input.source, conn, msg, redact) as Uint8Array];
   }
-  const out: Uint8Array[] = [];
-  for (const conn of c.connections)
-    for (const msg of conn.messages) {
-      if (!msg.batches.length) continue;
-      const again = decodeCapturedMessage(xxh, input.source, conn, msg);
-      if (!again) continue;
-      for (const b of msg.batches) out.push(again.bytes.slice(b.start, b.end));
-    }
-  return out;
+  return captureBatchesOut(xxh, input.source, c, redact);
 }

@@ -51,6 +51,11 @@ export async function subjectOf(bytes: Uint8Array, path: string, format: FormatC
   const { opened, name } = await openFile(bytes, path, format);
   const xxh3 = await loadXxh3();
   if (!redact) return { name, bytes, opened, analysis: opened.analysis, sha256: sha256Of(bytes), xxh3 };
+  // A copy of a capture would carry every payload (and a login's secret) in its packets: its batches are redacted out of it.
+  if (opened.format === "capture")
+    throw new CliProblem(
+      `iggy-batch: a capture is redacted batch by batch: iggy-batch extract ${path} --batches --redact -o OUT.bin (every batch of it, payloads replaced), or --message C:I --redact`,
+    );
   // Legacy messages carry their payloads outside any batch frame: a copy would keep them.
   if (opened.legacy && opened.legacy.messages.length > 0) {
     throw new CliProblem(

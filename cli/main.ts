@@ -123,6 +123,9 @@ const COMMANDS: readonly CommandSpec[] = [
       { name: "--message", value: "C:I", conflicts: "--batches", help: "connection C's message I (as inspect numbers them); it opens as request/reply" },
       { name: "--batches", help: "every batch of every message, back to back (a batches file the rest of the tool reads)" },
       { name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP },
+      { name: "--redact", help: "every batch written with its payloads replaced and checksums re-made (the same findings)" },
+      REDACT_HEADERS_OPTION,
+      REDACT_IDS_OPTION,
       PORT_OPTION,
     ],
   },
@@ -405,6 +408,7 @@ async function extract(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
       capture,
       { message: typeof message === "string" ? message : null, batches: has(parsed, "--batches") },
       parsePort(parsed.options.get("--port")),
+      redactChoice(parsed),
     );
   } finally {
     capture.close();

@@ -7,7 +7,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { spawnSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { copyFileSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { ROOT, cell, diagnosticsList, expect, openFile, openPage, runCliJson, statusLine, summaryText, test, type Summary } from "./fixtures.ts";
@@ -48,13 +48,17 @@ const allMessages = (c: CliCapture) => c.capture.connections.flatMap((conn) => c
 const withFindings = (c: CliCapture) =>
   new Set(c.diagnostics.filter((d) => d.connection !== null && d.message !== null).map((d) => `${d.connection}:${d.message}`));
 
-/** The bytes `iggy-batch extract FILE --message C:I` writes. */
-function extracted(file: string, key: string): Uint8Array {
-  const out = test.info().outputPath(`message-${key.replace(":", "-")}.bin`);
-  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "iggy-batch.mjs"), "extract", path.join(CAPTURES, file), "--message", key, "-o", out], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
+/** The bytes `iggy-batch extract FILE --message C:I` (and `extra` options) writes. */
+function extracted(file: string, key: string, extra: readonly string[] = []): Uint8Array {
+  const out = test.info().outputPath(`message-${key.replace(":", "-")}${extra.length ? "-" + extra.join("") : ""}.bin`);
+  const res = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "bin", "iggy-batch.mjs"), "extract", path.join(CAPTURES, file), "--message", key, "-o", out, ...extra],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
   if (res.status !== 0) throw new Error(`extract ${file} --message ${key} exited ${res.status}: ${res.stderr}`);
   return new Uint8Array(readFileSync(out));
 }
@@ -279,4 +283,53 @@ test("a share link of a capture carries the chosen message, its login secret mas
   } finally {
     await context.close();
   }
+});
+
+test("Redact payloads applies to a capture's message: its batches' payloads replaced, the bytes extract --message --redact writes", async ({ page }) => {
+  const file = "sdk-session.pcap";
+  const c = cli(file);
+  const send = allMessages(c).find((m) => m.body === "send-messages" && m.complete && m.batches.length > 0)!;
+  const key = `${send.conn}:${send.index}`;
+  const raw = Buffer.from(extracted(file, key));
+  const redacted = Buffer.from(extracted(file, key, ["--redact"]));
+  expect(redacted.length).toBe(raw.length);
+  expect(redacted.includes("REDACTED")).toBe(true);
+  await openCapture(page, file);
+  await chooseMessage(page, key);
+  await page.getByRole("checkbox", { name: "Redact payloads" }).check();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download redacted .bin" }).click()]);
+  const got = Buffer.from(readFileSync(await download.path()));
+  expect(got.equals(raw)).toBe(false);
+  expect(got.equals(redacted)).toBe(true);
+});
+
+test("a capture begun mid-connection on port 18390 holds no Iggy connection until Settings names the port; then it reads as inspect --port 18390 does", async ({
+  page,
+}) => {
+  const file = path.join(ROOT, "test", "fixtures", "captures", "late-start-18390.pcap");
+  const plain = runCliJson<CliCapture>(file, ["--no-frames"]);
+  const onPort = runCliJson<CliCapture>(file, ["--no-frames", "--port", "18390"]);
+  expect(plain.capture.connections.length).toBe(0);
+  expect(onPort.capture.connections.length).toBe(1);
+  await openPage(page);
+  await openFile(page, file);
+  await expect(statusLine(page)).toHaveText(summaryText(plain.summary));
+  await expect(page.locator(".status-area .input-name")).toContainText("0 Iggy connections");
+
+  await page.getByText("Settings", { exact: true }).click();
+  await page.getByLabel("Iggy server port in captures").fill("18390");
+  await page.getByText("Settings", { exact: true }).click();
+  // The same capture opened again (under another name: the page tells inputs apart by name).
+  const again = test.info().outputPath("late-start-again.pcap");
+  copyFileSync(file, again);
+  await openFile(page, again);
+  await expect(statusLine(page)).toHaveText(summaryText(onPort.summary));
+  await expect(page.locator(".status-area .input-name")).toContainText("1 Iggy connection");
+  const messages = onPort.capture.connections[0]!.messages;
+  await expect(messagesGrid(page)).toHaveAttribute("aria-rowcount", String(messages.length + 1));
+  for (const m of messages) await expect(messagesGrid(page).locator(`[data-message="0:${m.index}"]`)).toHaveCount(1);
+  // Kept in this browser: a reload still reads captures on that port.
+  await page.reload();
+  await page.getByText("Settings", { exact: true }).click();
+  await expect(page.getByLabel("Iggy server port in captures")).toHaveValue("18390");
 });

@@ -313,11 +313,25 @@ test("the Frames table sorts all frames of a 32 MiB input by producer time once,
   await openFile(page, file);
   const framesPanel = page.getByRole("region", { name: "Frames" });
   await framesPanel.getByLabel("All batches").check();
-  const head = page.getByRole("grid", { name: "Frames", exact: true }).getByRole("columnheader").filter({ hasText: "Producer time" }).first();
+  const grid = page.getByRole("grid", { name: "Frames", exact: true });
+  const head = grid.getByRole("columnheader").filter({ hasText: "Producer time" }).first();
+  // Counts the times the table turns busy from here on (the bug sorted again after every render, busy for good).
+  await framesPanel.evaluate((el) => {
+    const seen = { turnedBusy: 0, busy: false };
+    (window as unknown as { __framesBusy: typeof seen }).__framesBusy = seen;
+    new MutationObserver(() => {
+      const busy = el.querySelector(".tbl-busy") !== null;
+      if (busy && !seen.busy) seen.turnedBusy++;
+      seen.busy = busy;
+    }).observe(el, { subtree: true, childList: true });
+  });
   await head.getByRole("button").click();
   await expect(head).toHaveAttribute("aria-sort", "ascending");
-  // Sorted once: the table stops being busy, and stays so.
   await expect(framesPanel.locator(".tbl-busy")).toHaveCount(0, { timeout: 15_000 });
-  await page.waitForTimeout(1000);
+  // Sorted once: a later render of the table (choosing a row re-renders it) starts no other sort.
+  const row = grid.locator('tr.tbl-row[aria-rowindex="4"]');
+  await row.click();
+  await expect(row).toHaveAttribute("aria-selected", "true");
   await expect(framesPanel.locator(".tbl-busy")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __framesBusy: { turnedBusy: number } }).__framesBusy.turnedBusy)).toBe(1);
 });

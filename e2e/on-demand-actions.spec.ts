@@ -122,9 +122,18 @@ test("a file read on demand makes no share link until asked, then makes it", asy
   await openPage(page, ON_DEMAND);
   await openFile(page, FILE);
   await expect(page.getByTestId("link-size")).toContainText("made when asked for");
-  await page.waitForTimeout(300);
+  // Every text the link's size shows from here on: a link made on its own would show its size there.
+  await page.getByTestId("link-size").evaluate((el) => {
+    const shown: string[] = [];
+    (window as unknown as { __linkTexts: string[] }).__linkTexts = shown;
+    new MutationObserver(() => shown.push(el.textContent ?? "")).observe(el, { subtree: true, childList: true, characterData: true });
+  });
+  // A later read of the whole File (a search in the worker), done after a link made on open would have been read (one batch).
+  await search(page, `"consumer"`);
+  await expect(says(page)).toContainText("searched in a worker");
   // Not made on its own: opening the file computed no link.
   await expect(page.getByRole("button", { name: "Copy share link" })).toBeDisabled();
+  expect(await page.evaluate(() => (window as unknown as { __linkTexts: string[] }).__linkTexts.filter((t) => /Link: [\d.]+ /.test(t)))).toEqual([]);
   await page.getByRole("button", { name: "Make share link" }).click();
   await expect(page.getByTestId("link-size")).toContainText(/Link: [\d.]+ (B|KiB)/);
   await expect(page.getByRole("button", { name: "Copy share link" })).toBeEnabled();

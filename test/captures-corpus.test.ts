@@ -148,6 +148,26 @@ describe("text, report and extract", () => {
     expect(login.code).toBe(2);
     expect(login.stderr).toMatch(/secret is never written/);
   });
+
+  it("--redact applies to every batch of the capture: the same batches and findings, no payload left; redact CAPTURE is refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "iggy-capture-"));
+    const [plain, redacted] = [join(dir, "all.bin"), join(dir, "all-redacted.bin")];
+    expect((await cli("extract", session, "--batches", "-o", plain)).code).toBe(0);
+    expect((await cli("extract", session, "--batches", "--redact", "--ids", "-o", redacted)).code).toBe(0);
+    const summary = async (file: string) => {
+      const j = JSON.parse((await cli("inspect", file, "--json", "--no-frames")).stdout);
+      return { summary: j.summary, codes: j.diagnostics.map((d: { code: string; start: number }) => `${d.code}@${d.start}`) };
+    };
+    expect(await summary(redacted)).toEqual(await summary(plain));
+    const [a, b] = [readFileSync(plain), readFileSync(redacted)];
+    expect(b.length).toBe(a.length);
+    expect(b.equals(a)).toBe(false);
+    expect(b.includes("REDACTED")).toBe(true);
+    const refused = await cli("redact", session, "-o", join(dir, "copy.pcap"));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/extract .* --batches --redact/);
+    expect(existsSync(join(dir, "copy.pcap"))).toBe(false);
+  });
 });
 
 describe("our own captures (test/fixtures/captures, made with tcpdump, editcap and scapy: see its README)", () => {

@@ -46,6 +46,23 @@ describe("a capture in the worker", () => {
     expect(await ask(conn.messages.length)).toMatchObject({ type: "capture-bytes", buffer: null, why: expect.stringMatching(/no message/) });
   });
 
+  test("the page's port reaches the core: a capture begun mid-connection on port 18390 has its connection only on that port, also when reopened", async () => {
+    const late = readFileSync(path.resolve(import.meta.dirname, "../../test/fixtures/captures/late-start-18390.pcap"));
+    const input = () => late.buffer.slice(late.byteOffset, late.byteOffset + late.byteLength);
+    const open = async (capturePort?: number) => {
+      const r = await last({ type: "analyze", id: 10, input: input(), format: "auto", name: "late.pcap", capturePort });
+      if (r.type !== "capture-opened") throw new Error(`got ${r.type}`);
+      return r.capture;
+    };
+    expect((await open()).connections.length).toBe(0);
+    const onPort = await open(18390);
+    expect(onPort.port).toBe(18390);
+    expect(onPort.connections.map((c) => c.recognizedBy)).toEqual(["the server's port 18390"]);
+    // A worker that lost it opens it again on the same port: message 1 (a reply) is there.
+    const again = await last({ type: "capture-message", id: 11, key: 12345, input: input(), connection: 0, message: 1, port: onPort.port });
+    expect(again).toMatchObject({ type: "capture-bytes", why: null });
+  });
+
   test("a forced other format is not read as a capture", async () => {
     const reply = await last({ type: "analyze", id: 9, input: buf(), format: "batches", name: "x.pcap" });
     expect(reply.type).toBe("result");

@@ -54,13 +54,13 @@ async function headOf(input: Blob | ArrayBuffer): Promise<Uint8Array> {
  * Opens the input as a capture when it is one (forced, or the core's detectFormat says so; only a file
  * with a capture magic is asked, so other inputs are not read twice); null otherwise.
  */
-export async function openCaptureInput(key: number, input: Blob | ArrayBuffer, name: string, format: FormatChoice): Promise<PageCapture | null> {
+export async function openCaptureInput(key: number, input: Blob | ArrayBuffer, name: string, format: FormatChoice, port?: number): Promise<PageCapture | null> {
   if (format !== "auto" && format !== "capture") return null;
   if (format === "auto" && !isCaptureMagic(await headOf(input))) return null;
   const opened = await sourceOf(input);
   const detection = format === "capture" ? forcedDetection("capture") : detectFormat(opened.detect(), name);
   if (detection.format !== "capture") return null;
-  const capture = openCapture(await loadXxh3(), opened.source);
+  const capture = openCapture(await loadXxh3(), opened.source, { port });
   held = { key, capture, source: opened.source };
   return {
     ...capture,
@@ -80,7 +80,7 @@ export function pageConnection({ pieces: _pieces, messages, ...rest }: CaptureCo
 export async function captureMessageBytes(request: CaptureMessageRequest): Promise<ShownMessageBytes> {
   if (held?.key !== request.key) {
     const opened = await sourceOf(request.input);
-    held = { key: request.key, capture: openCapture(await loadXxh3(), opened.source), source: opened.source };
+    held = { key: request.key, capture: openCapture(await loadXxh3(), opened.source, { port: request.port }), source: opened.source };
   }
   const conn = held.capture.connections[request.connection];
   const msg = conn?.messages[request.message];

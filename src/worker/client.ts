@@ -41,6 +41,8 @@ export interface OpenRequestOptions {
   readonly onDemand?: boolean;
   /** Tests: range workers that walk an on-demand File (AnalyzeRequest.rangeWorkers). */
   readonly rangeWorkers?: number;
+  /** A capture's Iggy server TCP port (AnalyzeRequest.capturePort). */
+  readonly capturePort?: number;
 }
 
 /** Rejection reason when a call was aborted. */
@@ -98,6 +100,7 @@ export class AnalysisClient {
         companion: c ? { name: c.name, input: ownedInput(c.input) } : undefined,
         onDemand: options.onDemand === true && input instanceof Blob,
         rangeWorkers: options.rangeWorkers,
+        capturePort: options.capturePort,
       }),
       signal,
       options.onProgress,
@@ -120,7 +123,15 @@ export class AnalysisClient {
     signal: AbortSignal,
   ): Promise<CaptureBytesMessage> {
     const { reply } = await this.run(
-      (id) => ({ type: "capture-message", id, key: capture.key, input: input instanceof ArrayBuffer ? input.slice(0) : input, connection, message }),
+      (id) => ({
+        type: "capture-message",
+        id,
+        key: capture.key,
+        input: input instanceof ArrayBuffer ? input.slice(0) : input,
+        connection,
+        message,
+        port: capture.port,
+      }),
       signal,
     );
     if (reply.type !== "capture-bytes") throw new Error("unexpected worker reply");

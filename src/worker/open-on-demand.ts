@@ -5,7 +5,7 @@
  * (lib/input-bytes.ts). Plain batches and segments stream; any other format (or no FileReaderSync,
  * as on the main thread) is read whole instead.
  */
-import { loadXxh3 } from "../checksum/xxh3.ts";
+import { loadXxh3, type Xxh3 } from "../checksum/xxh3.ts";
 import type { KernelWalker } from "../checksum/kernel/wasm-kernel.ts";
 import {
   SEGMENT_DROPPED_CODES,
@@ -23,6 +23,7 @@ import {
   forcedDetection,
   sourceInput,
   walkedTiling,
+  openIndexEntries,
 } from "../core/containers/index.ts";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../core/walk/analyze.ts";
 import type { Analysis } from "../core/model/model.ts";
@@ -30,7 +31,7 @@ import { analyzeSource, type ByteSource } from "../core/walk/stream-analyze.ts";
 import type { DiagnosticCode } from "../format/diagnostics.ts";
 import type { InputMeta } from "./protocol.ts";
 import { analyzeStreamed, pageWalkFor } from "./range-workers.ts";
-import { STREAM_CHUNK_BYTES } from "../core/walk/pool-policy.ts";
+import { STREAM_CHUNK_BYTES, STREAM_MIN_BYTES } from "../core/walk/pool-policy.ts";
 import { dropCodesFinding } from "../core/walk/range-walk.ts";
 import { emptyFrames } from "../core/walk/range-merge.ts";
 
@@ -57,6 +58,18 @@ export function blobSource(blob: Blob, reader: SyncReader): ByteSource {
       return part.length;
     },
   };
+}
+
+/** Index files from this size on are read a page at a time in the worker (and on the page), never whole: a 1 GiB `.index` of zeros is valid input. */
+export const PAGED_INDEX_FROM = STREAM_MIN_BYTES;
+
+/** An index Blob's entries read 1 MiB at a time through FileReaderSync when it is large; null when it is small or there is no FileReaderSync (then read it whole). */
+export function pagedIndexOf(input: Blob | ArrayBuffer): IndexEntries | null {
+  if (!(input instanceof Blob) || input.size < PAGED_INDEX_FROM) return null;
+  const reader = syncReader();
+  if (!reader) return null;
+  const source = blobSource(input, reader);
+  return IndexEntries.paged(input.size, (into, position) => source.read(into, position));
 }
 
 /** How the page asked to open it. */
@@ -96,25 +109,38 @@ export async function openSourceOnDemand(
   // a file this large that is not batches is rare, and one header walk less is not.
   const early = request.format === "auto" ? detectByName(request.name) : forcedDetection(request.format);
   const format = early?.format ?? "auto";
+  if (format === "index" && file) return openIndexOnDemand(xxh, file, request, early as Detection);
   if (format !== "segment" && format !== "batches" && format !== "auto") return null;
   const kept = format === "segment" ? walked : null;
   const analysis = kept ?? (await walkAll(xxh.walker, source, format === "segment" ? SEGMENT_DROPPED_CODES : [], onProgress, file, request.rangeWorkers));
   if (format === "segment") {
     const companion = request.companion;
-    const indexBytes = companion ? new Uint8Array(companion.input instanceof Blob ? await companion.input.arrayBuffer() : companion.input) : null;
-    const seg = segmentOf(
-      analysis,
-      analysisHeaderAt(analysis, sourceHeaderAt(source)),
-      request.name,
-      indexBytes ? decodeIndexEntries(indexBytes) : IndexEntries.EMPTY,
-    );
-    const { analysis: merged, ...meta } = segmentOpened(seg, (early as Detection).detectedBy, indexBytes ? companion?.name : undefined);
+    const paged = companion ? pagedIndexOf(companion.input) : null;
+    const indexBytes = companion && !paged ? new Uint8Array(companion.input instanceof Blob ? await companion.input.arrayBuffer() : companion.input) : null;
+    const entries = paged ?? (indexBytes ? decodeIndexEntries(indexBytes) : IndexEntries.EMPTY);
+    const seg = segmentOf(analysis, analysisHeaderAt(analysis, sourceHeaderAt(source)), request.name, entries);
+    const { analysis: merged, ...meta } = segmentOpened(seg, (early as Detection).detectedBy, companion?.name);
     return { analysis: merged, meta };
   }
   const d = early ?? detectFormat(sourceInput(source), request.name, walkedTiling(analysis));
   // Anything else than recognized batches is read whole and opened there (run-request.ts).
   if (d.format !== "batches" || !d.recognized) return null;
   return { analysis, meta: { format: "batches", detectedBy: d.detectedBy, container: null, recovery: null, entries: null, legacy: null } };
+}
+
+/** A large `.index` opened without reading it whole: its entries in pages, cross-checked against its `.log` when given (that is read whole); null when small. */
+async function openIndexOnDemand(
+  xxh: Xxh3,
+  file: Blob,
+  request: OnDemandRequest,
+  detection: Detection,
+): Promise<{ analysis: Analysis; meta: InputMeta } | null> {
+  const entries = pagedIndexOf(file);
+  if (!entries) return null;
+  const log = request.companion;
+  const logBytes = log ? new Uint8Array(log.input instanceof Blob ? await log.input.arrayBuffer() : log.input) : null;
+  const { analysis, ...meta } = openIndexEntries(xxh, entries, detection.detectedBy, log && logBytes ? { name: log.name, bytes: logBytes } : undefined);
+  return { analysis, meta };
 }
 
 function walkAll(

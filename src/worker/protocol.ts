@@ -8,12 +8,15 @@ import type { CaptureConnection, CaptureMessage, CaptureResult } from "../core/c
 /** What openInput found besides the batch model: the format, why, and the container's own parts. */
 export type InputMeta = Omit<OpenedInput, "analysis">;
 
-/** InputMeta as it crosses: an index's entries as their bytes (a class does not survive a structured clone). */
+/**
+ * InputMeta as it crosses: an index's entries as their bytes (a class does not survive a structured clone);
+ * null for an index read in pages (a large File opened on demand), whose entries the page reads from the File.
+ */
 export type WireMeta = Omit<InputMeta, "entries"> & { readonly entries: Uint8Array | null };
 
 /** The meta as the worker posts it. */
 export function metaToWire(meta: InputMeta): WireMeta {
-  return { ...meta, entries: meta.entries && meta.entries.bytes };
+  return { ...meta, entries: meta.entries && meta.entries.inMemory ? meta.entries.bytes : null };
 }
 
 /** The meta that crossed, its entries readable again. */
@@ -34,6 +37,8 @@ export interface AnalyzeRequest {
   readonly name?: string;
   /** The other file of a segment pair (.log ↔ .index), read in the worker too. */
   readonly companion?: { readonly name: string; readonly input: Blob | ArrayBuffer };
+  /** A capture's Iggy server TCP port (the page's setting; the core's default 8090 when absent). */
+  readonly capturePort?: number;
   /** A Blob to open without reading it whole where its format streams (the reply then carries no bytes). */
   readonly onDemand?: boolean;
   /** Tests: walk an on-demand File over exactly this many range workers, none of it here (default: by size and cores). */
@@ -157,6 +162,8 @@ export interface CaptureMessageRequest {
   readonly input: Blob | ArrayBuffer;
   readonly connection: number;
   readonly message: number;
+  /** The port the capture was opened with, to open it the same way again if the worker lost it. */
+  readonly port?: number;
 }
 
 /** Worker → page: the message's bytes (captured prefix, login secret masked), or why there are none. */

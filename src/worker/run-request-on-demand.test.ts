@@ -127,4 +127,46 @@ describe("the worker on demand", () => {
     await open(11);
     expect(HeldBlob.streams).toBeGreaterThan(0);
   });
+  test("a 64 MiB .index of zeros is read in pages, never whole: as the partition's file, alone, and as a segment's companion, with the result of reading it whole", async () => {
+    const dir = path.join(partitions, "healthy");
+    const log = readdirSync(dir).find((n) => n.endsWith(".log"))!;
+    const indexName = log.replace(/\.log$/, ".index");
+    const logBlob = new HeldBlob(new Uint8Array(readFileSync(path.join(dir, log))));
+    const index = new HeldBlob(new Uint8Array(64 << 20));
+    const both = (id: number) =>
+      run({
+        type: "partition",
+        id,
+        files: [
+          { name: log, input: logBlob },
+          { name: indexName, input: index },
+        ],
+      });
+    const alone = (id: number) => run({ type: "analyze", id, input: index, format: "auto", name: indexName, onDemand: true });
+    const withCompanion = (id: number) => run({ type: "analyze", id, input: logBlob, format: "auto", name: log, companion: { name: indexName, input: index } });
+    withReader(false);
+    const whole = [(await both(1)).at(-1)!, (await alone(2)).at(-1)!, (await withCompanion(3)).at(-1)!];
+    withReader(true);
+    // Reads of the index File itself, whole or as one stream (slices of it are pages).
+    let indexReads = 0;
+    index.arrayBuffer = () => Promise.reject(new Error(`read whole (${++indexReads})`));
+    index.stream = () => {
+      throw new Error(`streamed whole (${++indexReads})`);
+    };
+    const paged = [(await both(1)).at(-1)!, (await alone(2)).at(-1)!, (await withCompanion(3)).at(-1)!];
+    expect(indexReads, "the index is never read whole").toBe(0);
+    expect(paged[0]).toEqual(whole[0]);
+    expect(paged[2]).toEqual(whole[2]);
+    // Alone, the index crosses without its bytes and without its entries (the page reads them from the File), else the same.
+    const [a, b] = [whole[1]!, paged[1]!];
+    if (a.type !== "result" || b.type !== "result") throw new Error(`no results: ${a.type} ${b.type}`);
+    expect(b.buffer).toBeNull();
+    expect(b.meta?.entries).toBeNull();
+    expect(a.meta?.entries?.length).toBe((64 << 20) - ((64 << 20) % 24));
+    expect({ ...b.meta, entries: null }).toEqual({ ...a.meta, entries: null });
+    expect(b.analysis).toEqual(a.analysis);
+    // The cross-check found a finding per entry, capped: the partition's count is every one of them.
+    if (paged[0]!.type !== "partition-result") throw new Error("no partition result");
+    expect(paged[0]!.result.summary.errors).toBeGreaterThanOrEqual(Math.floor((64 << 20) / 24));
+  });
 });

@@ -2,14 +2,14 @@
 import { throttleProgress } from "./progress-throttle.ts";
 import { analyze } from "../core/walk/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
-import { openInputWith, openPartition } from "../core/containers/index.ts";
+import { openInputWith, openPartition, type IndexEntries } from "../core/containers/index.ts";
 import { frameColumnBuffers } from "../core/model/frame-columns-build.ts";
 import { analysisToWire, packedBatchBuffers, type WireAnalysis } from "../core/model/batch-wire.ts";
 import type { Analysis } from "../core/model/model.ts";
 import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";
 import { readBlob } from "./read-blob.ts";
-import { forgetWalkedForShowing, openOnDemand, streamPartitionSegment } from "./open-on-demand.ts";
+import { forgetWalkedForShowing, openOnDemand, pagedIndexOf, streamPartitionSegment } from "./open-on-demand.ts";
 import { captureMessageBytes, openCaptureInput } from "./capture-host.ts";
 import { metaToWire, type AnalyzeRequest, type FromWorker, type InputMeta, type PartitionRequest, type ToWorker } from "./protocol.ts";
 
@@ -33,14 +33,26 @@ async function open(
   onProgress: (done: number, total: number) => void,
 ): Promise<{ analysis: Analysis; meta: InputMeta | null }> {
   if (request.format === undefined) return { analysis: await analyze(bytes, { startOffset: request.startOffset, onProgress }), meta: null };
-  const companion = request.companion ? { name: request.companion.name, bytes: new Uint8Array(await bytesOf(request.companion.input)) } : undefined;
+  // A segment's large `.index` is read in pages, never whole; an index's companion is its `.log`, read whole.
+  const paged = request.companion && request.companion.name.endsWith(".index") ? pagedIndexOf(request.companion.input) : null;
+  const companion = request.companion
+    ? paged
+      ? { name: request.companion.name, bytes: new Uint8Array(0), entries: paged }
+      : { name: request.companion.name, bytes: new Uint8Array(await bytesOf(request.companion.input)) }
+    : undefined;
   return split(openInputWith(await loadXxh3(), bytes, { name: request.name ?? "", format: request.format, companion, onProgress }));
 }
 
 async function runPartition(request: PartitionRequest, post: (message: FromWorker, transfer: Transferable[]) => void): Promise<void> {
   const { id, files } = request;
   let done = 0;
-  const sources = files.map((f) => ({ name: f.name, size: f.input.size, read: async () => new Uint8Array(await readBlob(f.input)) }));
+  const sources = files.map((f) => ({
+    name: f.name,
+    size: f.input.size,
+    read: async () => new Uint8Array(await readBlob(f.input)),
+    // A large `.index` (a 1 GiB file of zeros is one) is read in pages, never whole.
+    ...(f.name.endsWith(".index") && pagedIndexOf(f.input) ? { pagedEntries: () => pagedIndexOf(f.input) as IndexEntries } : {}),
+  }));
   const tick = () => post({ type: "progress", id, done: ++done, total: files.length }, []);
   let firstLog = true;
   const blobs = new Map(files.map((f) => [f.name, f.input]));
@@ -99,7 +111,7 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
     }
     // A capture is opened by the core's capture reader, by windows of the File, and kept here for its messages.
     if (request.format !== undefined) {
-      const capture = await openCaptureInput(id, request.input, request.name ?? "", request.format);
+      const capture = await openCaptureInput(id, request.input, request.name ?? "", request.format, request.capturePort);
       if (capture) return post({ type: "capture-opened", id, capture }, []);
     }
     const onProgress = throttleProgress((done, total) => post({ type: "progress", id, done, total }, []), PROGRESS_EVERY_MS);

@@ -27,8 +27,8 @@ export interface IndexEntry {
 /** Reads up to `into.length` bytes of the index file from byte `position` into `into`; returns how many it read. */
 export type IndexPageReader = (into: Uint8Array, position: number) => number;
 
-/** Entries per page of a paged index: 1 MiB of whole entries. */
-const PAGE_ENTRIES = Math.floor((1 << 20) / INDEX_ENTRY_SIZE);
+/** Entries per page of a paged index: 1 MiB of whole entries (a host that fills pages ahead reads these spans). */
+export const PAGE_ENTRIES = Math.floor((1 << 20) / INDEX_ENTRY_SIZE);
 
 /** The whole entries of an index file, in file order. */
 export class IndexEntries implements Iterable<IndexEntry> {
@@ -40,6 +40,8 @@ export class IndexEntries implements Iterable<IndexEntry> {
   private pageFirst = 0;
   /** Entries `view` holds. */
   private pageCount: number;
+  /** The buffer a paged index reads its pages into. */
+  private pageBuffer: Uint8Array<ArrayBuffer> | null = null;
   /** Number of whole entries. */
   readonly length: number;
 
@@ -65,6 +67,11 @@ export class IndexEntries implements Iterable<IndexEntry> {
     this.pageCount = read ? 0 : this.length;
   }
 
+  /** False for a paged index (its bytes are read a page at a time, never held). */
+  get inMemory(): boolean {
+    return !this.read;
+  }
+
   /** The whole entries' bytes: what crosses between threads (IndexEntries.of wraps them again). A paged index has none in memory. */
   get bytes(): Uint8Array {
     if (this.read) throw new Error("a paged index is not held in memory");
@@ -82,7 +89,9 @@ export class IndexEntries implements Iterable<IndexEntry> {
     if (!read || i < 0 || i >= this.length) throw new RangeError(`index entry ${i} is not among ${this.length}`);
     const first = i - (i % PAGE_ENTRIES);
     const count = Math.min(PAGE_ENTRIES, this.length - first);
-    const page = new Uint8Array(count * INDEX_ENTRY_SIZE);
+    // One page buffer, reused: a 1 GiB index is a thousand pages, and each new one would be garbage to collect.
+    if (!this.pageBuffer) this.pageBuffer = new Uint8Array(PAGE_ENTRIES * INDEX_ENTRY_SIZE);
+    const page = this.pageBuffer.subarray(0, count * INDEX_ENTRY_SIZE);
     let got = 0;
     while (got < page.length) {
       const n = read(page.subarray(got), first * INDEX_ENTRY_SIZE + got);
@@ -90,7 +99,8 @@ export class IndexEntries implements Iterable<IndexEntry> {
       got += n;
     }
     // A file that shrank since it was measured reads as zeros past its new end, never as a throw mid-check.
-    this.view = new DataView(page.buffer);
+    page.fill(0, got);
+    this.view = new DataView(page.buffer, 0, page.length);
     this.pageFirst = first;
     this.pageCount = count;
   }

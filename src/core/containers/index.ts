@@ -78,10 +78,30 @@ export interface OpenOptions {
    * The other file of a segment pair, when both are at hand: for a segment its `.index` (recovery then
    * takes the index path), for an index its `.log` (the entries are cross-checked against it).
    */
-  readonly companion?: { readonly name: string; readonly bytes: Uint8Array };
+  readonly companion?: {
+    readonly name: string;
+    readonly bytes: Uint8Array;
+    /** A segment's `.index` too large to hold, its entries read in pages (IndexEntries.paged): used instead of `bytes`. */
+    readonly entries?: IndexEntries;
+  };
   readonly xxh3?: Xxh3;
   /** Called as the batch walk goes (plain batches, the bulk of most inputs): bytes done of the total. */
   readonly onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * An index file from its entries (read in place, or in pages for a file too large to hold) as an OpenedInput,
+ * cross-checked against its `.log` when that is given.
+ */
+export function openIndexEntries(
+  xxh: Xxh3,
+  entries: IndexEntries,
+  detectedBy: string,
+  log?: { readonly name: string; readonly bytes: Uint8Array },
+): OpenedInput {
+  if (!log) return indexOpened(entries, detectedBy);
+  const seg = openSegment(xxh, log.bytes, log.name, entries);
+  return indexOpened(entries, detectedBy, { name: log.name, size: log.bytes.length, starts: batchStartsOf(seg.analysis) });
 }
 
 /** Decodes one input as its detected or forced format. */
@@ -127,14 +147,11 @@ function decodeAs(
       // A partition is a directory (openPartition); one file forced as one is read as its batches.
       return { ...base, analysis: analyzeWith(xxh, bytes, { onProgress }) };
     case "segment": {
-      const entries = companion ? decodeIndexEntries(companion.bytes) : IndexEntries.EMPTY;
+      const entries = companion ? (companion.entries ?? decodeIndexEntries(companion.bytes)) : IndexEntries.EMPTY;
       return segmentOpened(openSegment(xxh, bytes, name, entries), detectedBy, companion?.name);
     }
-    case "index": {
-      if (!companion) return indexOpened(bytes, detectedBy);
-      const log = openSegment(xxh, companion.bytes, companion.name, decodeIndexEntries(bytes));
-      return indexOpened(bytes, detectedBy, { name: companion.name, size: companion.bytes.length, starts: batchStartsOf(log.analysis) });
-    }
+    case "index":
+      return openIndexEntries(xxh, decodeIndexEntries(bytes), detectedBy, companion);
     case "poll-reply": {
       const p = decodePollReply(xxh, bytes, 0);
       return { ...base, analysis: mergeFindings(p.analysis, p.findings, bytes.length), container: container(p.fields, 0, Math.min(16, bytes.length)) };

@@ -2,7 +2,7 @@
  * Index entries (offset, timestamp, position) with their cross-check: shown for an .index file, and for a
  * segment opened with its .index. Choosing an entry goes to the batch it points at, opening the .log if needed.
  */
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { LoadedInput, OpenPartition } from "../state/app-state.ts";
 import { documentStore } from "../state/app-state.ts";
 import { selectBatch, selectRange } from "../state/actions.ts";
@@ -11,6 +11,7 @@ import type { Diagnostic } from "../../format/diagnostics.ts";
 import { entryRows } from "./partition-rows.ts";
 import { IndexEntries } from "../../core/containers/index.ts";
 import { formatCount } from "../common/cell-text.ts";
+import { entriesAtHand, loadEntries } from "../session/index-pages.ts";
 
 /** Entries listed at once: an index of single-message batches has an entry per batch, millions of rows. */
 export const ENTRY_PAGE_ROWS = 500;
@@ -42,7 +43,23 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
   // The page is kept per list of entries: another input starts again at its first entry.
   const [paged, setPaged] = useState<{ of: IndexEntries | null | undefined; first: number }>({ of: entries, first: 0 });
   const first = paged.of === entries ? Math.min(paged.first, Math.max(0, total - 1)) : 0;
-  const rows = useMemo(() => entryRows(entries ?? IndexEntries.EMPTY, findings, first, ENTRY_PAGE_ROWS), [entries, findings, first]);
+  // A large index is read in pages (session/index-pages.ts): its rows wait for theirs.
+  const [landed, setLanded] = useState(0);
+  const atHand = !entries || entriesAtHand(entries, first, ENTRY_PAGE_ROWS);
+  useEffect(() => {
+    if (!entries || entriesAtHand(entries, first, ENTRY_PAGE_ROWS)) return;
+    let live = true;
+    void loadEntries(entries, first, ENTRY_PAGE_ROWS).then(() => live && setLanded((n) => n + 1));
+    return () => {
+      live = false;
+    };
+  }, [entries, first]);
+  const rows = useMemo(
+    () => (atHand ? entryRows(entries ?? IndexEntries.EMPTY, findings, first, ENTRY_PAGE_ROWS) : []),
+    // `landed` re-reads the rows once their page is read.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [entries, findings, first, atHand, landed],
+  );
   if (!entries) return null;
   const turn = (to: number) => setPaged({ of: entries, first: Math.max(0, Math.min(to, total - 1)) });
   const canJump = !isIndex || input.companion !== null;
@@ -57,14 +74,15 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
             Previous entries
           </button>
           <span>
-            Entries {formatCount(first)}–{formatCount(first + rows.length - 1)} of {formatCount(total)}
+            Entries {formatCount(first)}–{formatCount(Math.min(first + ENTRY_PAGE_ROWS, total) - 1)} of {formatCount(total)}
           </span>
           <button type="button" disabled={first + ENTRY_PAGE_ROWS >= total} onClick={() => turn(first + ENTRY_PAGE_ROWS)}>
             Next entries
           </button>
         </div>
       ) : null}
-      <div className="table-scroll">
+      <div className="table-scroll" aria-busy={!atHand}>
+        {atHand ? null : <p className="index-reading">Reading these entries…</p>}
         <table className="index-table" aria-label="Index entries">
           <thead>
             <tr>

@@ -8,6 +8,7 @@ import { SAMPLES, DEFAULT_SAMPLE_ID } from "../../core/samples/samples.ts";
 import type { FormatChoice } from "../../core/containers/index.ts";
 import { CONTAINER_SAMPLES } from "../../core/samples/container-samples.ts";
 import { decodeIndexEntries } from "../../core/containers/index-file.ts";
+import { pagedIndexEntries } from "./index-pages.ts";
 import type { Analysis } from "../../core/model/model.ts";
 import { pageInputRefusal } from "../../lib/input-limit.ts";
 import { confirmDiscardEdits, editsAtStake } from "./discard-guard.ts";
@@ -121,12 +122,21 @@ export async function loadInput(
       companion: options.companion ?? null,
       onDemand: input instanceof Blob && input.size >= onDemandFrom(),
       rangeWorkers: rangeWorkersAsked(),
+      capturePort: settingsStore.get().capturePort ?? undefined,
       onProgress: (done, all) => {
         if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
       },
     });
     const companion = options.companion ?? null;
-    const companionEntries = result.meta.format === "segment" && companion ? decodeIndexEntries(await bytesOf(companion.input)) : null;
+    // A large `.index` is read in pages on the page too (session/index-pages.ts): the worker sent no entries for one opened alone.
+    const companionEntries =
+      result.meta.format === "segment" && companion
+        ? ((companion.input instanceof Blob ? pagedIndexEntries(companion.input) : null) ?? decodeIndexEntries(await bytesOf(companion.input)))
+        : null;
+    const meta =
+      result.meta.format === "index" && result.meta.entries === null && input instanceof Blob
+        ? { ...result.meta, entries: pagedIndexEntries(input) }
+        : result.meta;
     if (loading !== controller) return false;
     if (result.capture) {
       // A capture: its message index is listed, and its messages are shown one at a time as request/reply inputs.
@@ -148,7 +158,7 @@ export async function loadInput(
         ranOn: result.ranOn,
         note,
         startOffset: 0,
-        meta: options.why ? { ...result.meta, detectedBy: options.why } : result.meta,
+        meta: options.why ? { ...meta, detectedBy: options.why } : meta,
         fileName: options.fileName ?? name,
         companion: companion?.name ?? null,
         companionEntries,

@@ -7,6 +7,7 @@ import { loadXxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../../core/walk/analyze.ts";
 import type { Analysis } from "../../core/model/model.ts";
 import { redactCopy, type RedactOptions } from "../../core/edit/redact.ts";
+import { redactMessage } from "../../core/edit/redact-capture.ts";
 import { encodeShareFragment, type SharedState } from "../../lib/share-codec.ts";
 import { rebasedSelection, type ShareScope } from "./share-scope.ts";
 import { batchAt } from "../../core/view/frame-view.ts";
@@ -113,7 +114,8 @@ export async function subjectOf(source: ShareSource, redact: RedactChoice): Prom
   if (source.bytes.length > REDACT_ON_PAGE_LIMIT)
     throw new Error(`inputs over ${REDACT_ON_PAGE_LIMIT >> 20} MiB are redacted with the command line: iggy-batch redact FILE -o OUT`);
   const xxh = await loadXxh3();
-  const bytes = redactCopy(xxh, source.bytes, source.analysis, redact).bytes;
+  // A capture's message (or any one whole consensus message) gets its consensus checksums re-made too.
+  const bytes = redactMessage(xxh, source.bytes, source.analysis, redact);
   return {
     bytes,
     analysis: analyzeWith(xxh, bytes, { startOffset: source.startOffset }),
@@ -135,8 +137,7 @@ export async function sharedStateOf(source: ShareSource, scope: ShareScope, reda
   if (redact) {
     const xxh = await loadXxh3();
     // A cut-out part is read from its own first byte: redact it as the opened page will analyse it.
-    const analysis = whole ? source.analysis : analyzeWith(xxh, bytes);
-    bytes = redactCopy(xxh, bytes, analysis, redact).bytes;
+    bytes = whole ? redactMessage(xxh, bytes, source.analysis, redact) : redactCopy(xxh, bytes, analyzeWith(xxh, bytes), redact).bytes;
   }
   return {
     name: whole ? source.name : `${source.name} (${scope.partName})`,

@@ -1,7 +1,7 @@
 /**
  * The page's settings, kept in this browser (localStorage) across visits: which side panels are
- * collapsed, whether an opened file shows its first problem, and the base address share links are
- * built on. Written by the app shell's settings and panel toggles; read by app, session/loading and share.
+ * collapsed, whether an opened file shows its first problem, the base address share links are
+ * built on, and the Iggy server port a capture's connections are recognised by. Written by the app shell's settings and panel toggles; read by app, session/loading and share.
  */
 import { createStore } from "./store.ts";
 
@@ -13,10 +13,17 @@ export interface Settings {
   readonly openAtFirstProblem: boolean;
   /** Where share links point, e.g. a public copy of this page; "" means this page's own address. */
   readonly shareBase: string;
+  /** The Iggy server's TCP port in captures (CLI `--port N`); null: the default, 8090 (other connections are recognised by content). */
+  readonly capturePort: number | null;
 }
 
 const KEY = "iggy-explorer.settings";
-const DEFAULTS: Settings = { collapsed: [], openAtFirstProblem: true, shareBase: "" };
+const DEFAULTS: Settings = { collapsed: [], openAtFirstProblem: true, shareBase: "", capturePort: null };
+
+/** A TCP port a capture's server may listen on, or null for anything else. */
+export function validPort(value: unknown): number | null {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 65535 ? value : null;
+}
 
 // A stored value of the wrong shape (an older page, a hand edit) falls back to the defaults field by field.
 function load(): Settings {
@@ -26,6 +33,7 @@ function load(): Settings {
       collapsed: Array.isArray(raw.collapsed) ? raw.collapsed.filter((x): x is string => typeof x === "string") : DEFAULTS.collapsed,
       openAtFirstProblem: typeof raw.openAtFirstProblem === "boolean" ? raw.openAtFirstProblem : DEFAULTS.openAtFirstProblem,
       shareBase: typeof raw.shareBase === "string" ? raw.shareBase : DEFAULTS.shareBase,
+      capturePort: validPort(raw.capturePort),
     };
   } catch {
     return DEFAULTS;

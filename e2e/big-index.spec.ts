@@ -1,0 +1,84 @@
+/**
+ * A large `.index` (issue #22): 64 MiB of zeros beside a small valid `.log` (a sparse file, as `truncate -s`
+ * makes) is read in pages, not whole. The page shows the CLI's summary with the findings capped as the CLI
+ * caps them (the first ones listed, the rest counted), lists the entries a page at a time from the file, and
+ * stays usable: a finding and an entry still go to their bytes. The index alone opens the same way.
+ */
+import { spawnSync } from "node:child_process";
+import { closeSync, copyFileSync, ftruncateSync, mkdtempSync, openSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/walk/analyze.ts";
+import { CONTAINERS_DIR, ROOT, cell, diagnosticsList, expect, openFile, openFiles, openPage, parseSummary, statusLine, summaryText, test } from "./fixtures.ts";
+
+const LOG = "00000000000000001949.log";
+const INDEX = "00000000000000001949.index";
+const INDEX_BYTES = 64 << 20;
+
+/** A folder of the healthy partition's first .log beside a sparse .index of zeros. */
+function bigIndexFolder(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "iggy-big-index-"));
+  copyFileSync(path.join(CONTAINERS_DIR, "partitions", "healthy", LOG), path.join(dir, LOG));
+  const fd = openSync(path.join(dir, INDEX), "w");
+  ftruncateSync(fd, INDEX_BYTES);
+  closeSync(fd);
+  return dir;
+}
+
+/** The CLI's text summary line of a partition folder (its JSON would list every entry). */
+function cliPartitionSummary(dir: string) {
+  const res = spawnSync(process.execPath, [path.join(ROOT, "bin", "iggy-batch.mjs"), "inspect", dir], { cwd: ROOT, encoding: "utf8", maxBuffer: 256 << 20 });
+  if (res.error) throw res.error;
+  const line = res.stdout.split("\n").find((l) => l.startsWith(`partition ${dir}: `));
+  if (!line) throw new Error(`no partition line from iggy-batch inspect ${dir} (exit ${res.status}): ${res.stderr}`);
+  return parseSummary(line);
+}
+
+test.setTimeout(180_000);
+
+test("a 64 MiB .index of zeros beside its .log: the CLI's summary, findings capped, entries listed from the file, the page usable", async ({ page }) => {
+  const dir = bigIndexFolder();
+  const cli = cliPartitionSummary(dir);
+  const entries = Math.floor(INDEX_BYTES / 24);
+  // Every entry is a finding (its offset and timestamp do not match the batch at position 0): far past the cap.
+  expect(cli.errors).toBeGreaterThan(DEFAULT_MAX_DIAGNOSTICS);
+  await openPage(page);
+  await openFiles(page, [path.join(dir, LOG), path.join(dir, INDEX)]);
+  await expect(statusLine(page)).toHaveText(summaryText(cli), { timeout: 120_000 });
+  // The list holds the first findings by position, as many as the cap.
+  const first = diagnosticsList(page).getByRole("listitem").first();
+  await expect(first).toHaveAttribute("aria-setsize", String(DEFAULT_MAX_DIAGNOSTICS));
+  await expect(first).toHaveAttribute("data-file", INDEX);
+
+  // The partition opens on the file of its first error, the index: its entries, a page at a time, read from the file.
+  const table = page.getByRole("table", { name: "Index entries" });
+  await expect(page.locator("#index-heading")).toContainText(entries.toLocaleString("en-US"));
+  await expect(table.locator("tbody tr")).toHaveCount(500);
+  await expect(table.locator("tbody tr").first()).toContainText("index-entry-mismatch");
+  // The next page of entries.
+  await page.getByRole("button", { name: "Next entries" }).click();
+  await expect(page.locator(".index-pages")).toContainText(`Entries 500–999 of ${entries.toLocaleString("en-US")}`);
+  await expect(table.locator('tbody tr[data-entry="999"]')).toContainText("index-entry-mismatch");
+
+  // Usable: a finding goes to its bytes.
+  await first.getByRole("button").first().click();
+  await expect(cell(page, 0)).toHaveAttribute("aria-selected", "true");
+});
+
+test("the 64 MiB .index of zeros opened alone is read on demand and lists its entries from the file", async ({ page }) => {
+  const dir = bigIndexFolder();
+  const entries = Math.floor(INDEX_BYTES / 24);
+  await openPage(page);
+  await openFile(page, path.join(dir, INDEX));
+  // Alone it is not cross-checked: zeros are in order; the trailing 16 bytes are a partial entry.
+  const shown = parseSummary((await statusLine(page).textContent()) ?? "");
+  expect(shown.errors).toBe(0);
+  await expect(page.getByTestId("on-demand-note")).toBeVisible();
+  await expect(page.locator("#index-heading")).toContainText(entries.toLocaleString("en-US"));
+  const table = page.getByRole("table", { name: "Index entries" });
+  await expect(table.locator("tbody tr")).toHaveCount(500);
+  await expect(table.locator("tbody tr").first()).toContainText("✓");
+  // An entry selects its 24 bytes in the hex map, read from the file.
+  await table.locator('tbody tr[data-entry="3"]').getByRole("button", { name: "3", exact: true }).click();
+  await expect(cell(page, 3 * 24)).toHaveAttribute("aria-selected", "true");
+});
