@@ -9,6 +9,9 @@ import { CONSENSUS_HEADER_SIZE, COMMAND } from "../../../format/containers/conse
 /** Largest message size the server accepts (core/message_bus/src/framing.rs). */
 export const MAX_MESSAGE_SIZE = 64 << 20;
 
+/** The first capacity of a message's buffer past its header (a message smaller than it gets its size). */
+const MIN_BUFFER = 64 << 10;
+
 /** A message as cut from the stream. */
 export interface CutMessage {
   /** Index in its connection, given when its first byte arrived. */
@@ -58,7 +61,8 @@ interface Current {
   size: number | null;
   head: Uint8Array;
   headFill: number;
-  chunks: Uint8Array[];
+  /** The message's bytes so far while none is missing (null once one is): grown by doubling, at most to its size. */
+  buf: Uint8Array | null;
   /** Bytes of the message passed so far (seen or not). */
   passed: number;
   missing: number;
@@ -129,7 +133,7 @@ export class MessageCutter {
 
   private open(start: number, packet: number, timeNs: bigint): Current {
     const index = this.sink.start(start, packet, timeNs);
-    return { index, start, size: null, head: new Uint8Array(CONSENSUS_HEADER_SIZE), headFill: 0, chunks: [], passed: 0, missing: 0, packet, timeNs };
+    return { index, start, size: null, head: new Uint8Array(CONSENSUS_HEADER_SIZE), headFill: 0, buf: null, passed: 0, missing: 0, packet, timeNs };
   }
 
   /** Takes what belongs to the current message; returns the bytes used. */
@@ -142,8 +146,18 @@ export class MessageCutter {
       c.head.set(part.subarray(0, h), c.headFill);
       c.headFill += h;
     }
-    // Body bytes are kept only while the message is whole so far (a message with a hole is not decoded).
-    if (c.missing === 0) c.chunks.push(part.slice());
+    // Body bytes are kept only while the message is whole so far (a message with a hole is not decoded),
+    // copied once into one buffer grown by doubling up to the size: a size that lies costs at most
+    // twice the bytes that arrived (or 64 KiB).
+    if (c.missing === 0) {
+      const need = c.passed + n;
+      if (!c.buf || need > c.buf.length) {
+        const grown = new Uint8Array(Math.min(c.size ?? CONSENSUS_HEADER_SIZE, Math.max(need, MIN_BUFFER, 2 * (c.buf?.length ?? 0))));
+        if (c.buf) grown.set(c.buf.subarray(0, c.passed));
+        c.buf = grown;
+      }
+      c.buf.set(part, c.passed);
+    } else c.buf = null;
     c.passed += n;
     return n;
   }
@@ -165,14 +179,7 @@ export class MessageCutter {
 
   private emit(c: Current, ended: boolean, size: number | null = c.size, sizeValid = true): void {
     let bytes: Uint8Array | null = null;
-    if (c.missing === 0 && ended && sizeValid) {
-      bytes = new Uint8Array(c.passed);
-      let at = 0;
-      for (const chunk of c.chunks) {
-        bytes.set(chunk, at);
-        at += chunk.length;
-      }
-    }
+    if (c.missing === 0 && ended && sizeValid && c.buf) bytes = c.buf.length === c.passed ? c.buf : c.buf.slice(0, c.passed);
     this.sink.message({
       index: c.index,
       streamOffset: c.start,
