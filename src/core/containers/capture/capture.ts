@@ -203,7 +203,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     let detail = "";
     let secret: CaptureMessage["secret"] = null;
     if (m.bytes) {
-      const decoded = decodeMessage(xxh, m.bytes, answered);
+      const decoded = decodeMessage(xxh, m.bytes, answered, true);
       body = decoded.body;
       detail = decoded.detail;
       secret = decoded.secret;
