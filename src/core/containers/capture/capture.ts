@@ -262,13 +262,22 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     if (isRequest && m.ended) s.pending.push(m.index);
   }
 
+  // The last tuple's key: most packets continue the connection of the one before (either way).
+  let lastSrc = "";
+  let lastDst = "";
+  let lastKey = "";
   const onPacket = (p: PacketRecord): void => {
     const seg = tcpSegmentOf(p.data, p.len, p.linkType);
     if (!("src" in seg)) {
       if (seg.kind === "fragment") add("capture-link-unsupported", p.recordStart, p.recordEnd, { packet: p.number }, `packet ${p.number} is ${seg.text}`);
       return;
     }
-    const key = tupleKey(seg);
+    if (!((seg.src === lastSrc && seg.dst === lastDst) || (seg.src === lastDst && seg.dst === lastSrc))) {
+      lastSrc = seg.src;
+      lastDst = seg.dst;
+      lastKey = tupleKey(seg);
+    }
+    const key = lastKey;
     let tcp = tuples.get(key);
     // A SYN on a tuple that already carried data or closed starts a new connection (port reuse).
     if (tcp && seg.syn && !seg.ack && (tcp.closed || tcp.sawData)) {
@@ -280,7 +289,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       tcp = new TcpConnection(source, events, p.number, port, seg);
       tuples.set(key, tcp);
     }
-    tcp.segment(seg, p.data, { number: p.number, start: p.recordStart, end: p.recordEnd, dataStart: p.dataStart, timeNs: p.timeNs });
+    tcp.segment(seg, p.data, p);
   };
 
   const info = readCaptureFile(new WindowReader(source), {
