@@ -13,7 +13,7 @@ import { plural } from "../../../format/values.ts";
 import { batchJson } from "../../model/contract-json.ts";
 import { decodeMessage, type AnsweredRequest } from "./bodies.ts";
 import { TcpConnection, tupleKey, type ConnectionEvents } from "./connections.ts";
-import { CLIENT_COMMANDS, SERVER_COMMANDS, type CutMessage } from "./cutter.ts";
+import { CLIENT_COMMANDS, MessageBuffers, SERVER_COMMANDS, type CutMessage } from "./cutter.ts";
 import { readCaptureFile, type PacketRecord } from "./file.ts";
 import { tcpSegmentOf } from "./link.ts";
 import { WindowReader, type CaptureSource } from "./source.ts";
@@ -56,6 +56,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
   const byTcp = new Map<TcpConnection, ConnState>();
   const tuples = new Map<string, TcpConnection>();
   let otherTcp = 0;
+  const buffers = new MessageBuffers();
   const summary = { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 };
 
   const add = (code: DiagnosticCode, start: number, end: number, at: Partial<CaptureDiagnostic>, text: string): void => {
@@ -286,7 +287,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       tcp = undefined;
     }
     if (!tcp) {
-      tcp = new TcpConnection(source, events, p.number, port, seg);
+      tcp = new TcpConnection(source, events, p.number, port, seg, buffers);
       tuples.set(key, tcp);
     }
     tcp.segment(seg, p.data, p);

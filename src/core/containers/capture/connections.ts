@@ -6,7 +6,7 @@
 import type { PacketRecord } from "./file.ts";
 import type { TcpSegment } from "./link.ts";
 import { StreamReassembler, type Pending, type StreamSink } from "./reassembly.ts";
-import { CLIENT_COMMANDS, MessageCutter, SERVER_COMMANDS, plausibleHeader, type CutMessage } from "./cutter.ts";
+import { CLIENT_COMMANDS, MessageBuffers, MessageCutter, SERVER_COMMANDS, plausibleHeader, type CutMessage } from "./cutter.ts";
 import { Pieces } from "./pieces.ts";
 import type { CaptureSource } from "./source.ts";
 import { CONSENSUS_HEADER_SIZE } from "../../../format/containers/consensus.ts";
@@ -89,6 +89,7 @@ class Direction implements StreamSink {
         message: (m) => conn.events.message(conn, toServer, m),
       },
       toServer ? CLIENT_COMMANDS : SERVER_COMMANDS,
+      conn.buffers,
     );
     const held = this.probe ?? [];
     this.probe = null;
@@ -138,6 +139,8 @@ export class TcpConnection {
     readonly firstPacket: number,
     readonly port: number,
     a: TcpSegment,
+    /** Message buffers shared by every connection of the capture. */
+    readonly buffers: MessageBuffers = new MessageBuffers(),
   ) {
     this.dirs.set(a.src, new Direction(this, a.src));
     this.dirs.set(a.dst, new Direction(this, a.dst));
