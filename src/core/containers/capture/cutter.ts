@@ -126,7 +126,7 @@ export class MessageCutter {
         continue;
       }
       if (!this.cur) this.cur = this.open(offset + at, packet, timeNs);
-      at += this.feed(this.cur, bytes.subarray(at));
+      at += this.feed(this.cur, bytes, at);
       this.afterFeed();
     }
   }
@@ -170,11 +170,12 @@ export class MessageCutter {
     return { index, start, size: null, head: new Uint8Array(CONSENSUS_HEADER_SIZE), headFill: 0, buf: null, passed: 0, missing: 0, packet, timeNs };
   }
 
-  /** Takes what belongs to the current message; returns the bytes used. */
-  private feed(c: Current, bytes: Uint8Array): number {
+  /** Takes what belongs to the current message from `bytes` at `from`; returns the bytes used. */
+  private feed(c: Current, bytes: Uint8Array, from: number): number {
     const want = (c.size ?? CONSENSUS_HEADER_SIZE) - c.passed;
-    const n = Math.min(want, bytes.length);
-    const part = bytes.subarray(0, n);
+    const n = Math.min(want, bytes.length - from);
+    // Most segments go whole into one message: no view of a part made.
+    const part = from === 0 && n === bytes.length ? bytes : bytes.subarray(from, from + n);
     if (c.headFill === c.passed && c.headFill < CONSENSUS_HEADER_SIZE) {
       const h = Math.min(n, CONSENSUS_HEADER_SIZE - c.headFill);
       c.head.set(part.subarray(0, h), c.headFill);
@@ -251,7 +252,7 @@ export class MessageCutter {
       this.mode = "cut";
       this.tail = new Uint8Array(0);
       this.cur = this.open(joinedStart + p, packet, timeNs);
-      const used = this.feed(this.cur, joined.subarray(p));
+      const used = this.feed(this.cur, joined, p);
       this.afterFeed();
       return Math.min(bytes.length, joinedStart + p + used - offset);
     }

@@ -29,6 +29,19 @@ export class WindowReader {
 
   constructor(readonly source: CaptureSource) {}
 
+  /**
+   * The u32 at `start` (little- or big-endian), read in the window without a view of it; the caller
+   * checks that the 4 bytes lie inside the file.
+   */
+  u32(start: number, little: boolean): number {
+    if (start < this.bufStart || start + 4 > this.bufStart + this.buf.length) this.bytes(start, 4);
+    const b = this.buf;
+    const at = start - this.bufStart;
+    return little
+      ? (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0
+      : ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+  }
+
   /** The bytes [start, start + length), or fewer at the end of the file; valid until the next call. */
   bytes(start: number, length: number): Uint8Array {
     const end = Math.min(this.source.size, start + length);
