@@ -81,40 +81,48 @@ export async function captureSection(cfg: CaptureBenchConfig): Promise<string[]>
   variants.push({ name: "iggy-batch inspect FILE --json --no-frames", cmd: process.execPath, args: [BIN, "inspect", capture, "--json", "--no-frames"] });
   if (hasTshark) variants.push({ name: "tshark -r FILE -q", cmd: "tshark", args: ["-n", "-r", capture, "-q"] });
   const times = variants.map(() => [] as number[]);
+  const cpus = variants.map(() => [] as number[]);
   const rss = variants.map(() => [] as number[]);
   for (let r = 0; r < cfg.runs; r++) {
     for (const [i, v] of variants.entries()) {
       const t = timeProcess(v.cmd, v.args);
       if (t.status !== 0) throw new Error(`${v.name} exited ${t.status}`);
       times[i]!.push(t.seconds);
+      cpus[i]!.push(t.cpuSeconds);
       rss[i]!.push(t.maxRssKiB);
     }
   }
-  const at = (name: string): number | null => {
+  const at = (name: string, of = times): number | null => {
     const i = variants.findIndex((v) => v.name.startsWith(name));
-    return i < 0 ? null : median(times[i]!);
+    return i < 0 ? null : median(of[i]!);
   };
   const c = at("C verifier");
   const cli = at("iggy-batch inspect")!;
   const startup = at("iggy-batch --help")!;
   const ts = at("tshark");
+  const cCpu = at("C verifier", cpus);
+  const tsCpu = at("tshark", cpus);
   for (const [i, v] of variants.entries()) {
     const t = median(times[i]!);
+    const cpu = median(cpus[i]!);
     const ratios: string[] = [];
     if (v.args.includes("inspect")) {
       if (c) ratios.push(`${(t / c).toFixed(2)}x C (target ≤ 2x), ${((t - startup) / c).toFixed(2)}x net of start-up`);
       if (ts) ratios.push(`${(t / ts).toFixed(2)}x tshark`);
+      if (cCpu) ratios.push(`in CPU time ${(cpu / cCpu).toFixed(2)}x C`);
+      if (tsCpu) ratios.push(`${(cpu / tsCpu).toFixed(2)}x tshark`);
     }
     const peak = median(rss[i]!) / 1024;
     const rssNote = v.args.includes("inspect") ? ` (target ≤ 256 MiB${peak <= 256 ? "" : ": OVER"})` : "";
     lines.push(
-      `    ${v.name.padEnd(44)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), peak RSS ${peak.toFixed(0)} MiB${rssNote}${ratios.length ? ` = ${ratios.join(", ")}` : ""}`,
+      `    ${v.name.padEnd(44)} ${t.toFixed(2)} s (${times[i]!.map((x) => x.toFixed(2)).join(", ")}), CPU ${cpu.toFixed(2)} s, peak RSS ${peak.toFixed(0)} MiB${rssNote}${ratios.length ? ` = ${ratios.join(", ")}` : ""}`,
     );
   }
   if (!cfg.native) lines.push("    C verifier: skipped (cc or libxxhash missing), so no ratio to C");
   if (!hasTshark) lines.push("    tshark: not installed, so no ratio to it");
   lines.push(
     `  ${(traffic.captureBytes / 1e6 / (cli - startup)).toFixed(0)} MB/s of capture through the CLI net of start-up; runs interleaved, median of ${cfg.runs}; the cached capture stays in the temp dir`,
+    "  (CPU is user + system seconds of every thread, from GNU time: on a shared machine it moves less than wall time)",
     "  (start-up is the prebuilt bundle's when dist-cli is fresh, else tsx compiling the sources: `npm run build:cli` first)",
   );
   return lines;
