@@ -34,7 +34,8 @@ const USAGE = `usage: npm run bench -- [--mib N] [--sizes LIST] [--runs N] [--ha
   --in-process     run every size in this process (maxRSS is then cumulative)
   --cli-mib N      whole-process CLI runs on a segment file of N MiB in /tmp, deleted after (default 1024; 0 skips)
   --cli-sizes L    payload sizes of the CLI runs (default 100,1k)
-  --baseline-bin P another checkout's bin/iggy-batch.mjs timed on the same file (e.g. /work/main/bin/iggy-batch.mjs)
+  --baseline-bin P another checkout's bin/iggy-batch.mjs timed on the same file (e.g. /work/main/bin/iggy-batch.mjs);
+                   with --capture, its inspect of the capture too
   --capture        instead: a capture of Iggy traffic (written once, kept in the temp dir), \`inspect --json --no-frames\`
                    of it against the C verifier over the same batches and against \`tshark -r FILE -q\` (issue #24)
   --capture-size S the capture's size, e.g. 64M or 1G (default 1G); runs: --runs, at most 3`;
@@ -393,6 +394,7 @@ async function main(): Promise<number> {
       bytes: parseCaptureSize(values["capture-size"]),
       runs: Math.min(runs, 3),
       native: "path" in native ? native.path : null,
+      baselineBin: values["baseline-bin"] ?? null,
     });
     for (const line of lines) console.log(line);
     return 0;

@@ -24,6 +24,8 @@ export interface CaptureBenchConfig {
   readonly runs: number;
   /** The compiled C verifier, or null (its row and ratio are skipped). */
   readonly native: string | null;
+  /** Another checkout's bin/iggy-batch.mjs, whose inspect of the capture is timed beside this one's; null for none. */
+  readonly baselineBin?: string | null;
 }
 
 const median = (xs: readonly number[]): number => {
@@ -79,6 +81,12 @@ export async function captureSection(cfg: CaptureBenchConfig): Promise<string[]>
   if (cfg.native) variants.push({ name: "C verifier over the batches end to end", cmd: cfg.native, args: [batches] });
   variants.push({ name: "iggy-batch --help (start-up alone)", cmd: process.execPath, args: [BIN, "--help"] });
   variants.push({ name: "iggy-batch inspect FILE --json --no-frames", cmd: process.execPath, args: [BIN, "inspect", capture, "--json", "--no-frames"] });
+  if (cfg.baselineBin)
+    variants.push({
+      name: "baseline inspect FILE --json --no-frames",
+      cmd: process.execPath,
+      args: [cfg.baselineBin, "inspect", capture, "--json", "--no-frames"],
+    });
   if (hasTshark) variants.push({ name: "tshark -r FILE -q", cmd: "tshark", args: ["-n", "-r", capture, "-q"] });
   const times = variants.map(() => [] as number[]);
   const cpus = variants.map(() => [] as number[]);
