@@ -22,7 +22,7 @@ import { cliSection } from "./bench/cli-bench.ts";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { measureEditOverlay } from "./bench/edit-overlay.ts";
-import { captureSection } from "./bench/capture-bench.ts";
+import { captureSection, parseCaptureSize } from "./bench/capture-bench.ts";
 
 const USAGE = `usage: npm run bench -- [--mib N] [--sizes LIST] [--runs N] [--hash-sizes LIST] [--per-batch N] [--in-process]
 
@@ -214,16 +214,6 @@ function measureInChild(cfg: SizeConfig): Promise<SizeResult> {
 }
 
 // ---------- output ----------
-
-/** A capture size such as 64M, 1G or 1024m (MiB and GiB), or plain bytes. */
-function parseCaptureSize(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(k|m|g)?(?:i?b)?$/i.exec(text.trim());
-  if (!m) throw new Error(`not a capture size: ${JSON.stringify(text)}`);
-  const unit = (m[2] ?? "").toLowerCase();
-  const n = Math.round(Number(m[1]) * (unit === "g" ? 1024 * MiB : unit === "m" ? MiB : unit === "k" ? 1024 : 1));
-  if (!(n >= MiB)) throw new Error(`capture size below 1 MiB: ${text}`);
-  return n;
-}
 
 function parseSize(text: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*(b|k|kib|kb|m|mib|mb)?$/i.exec(text.trim());

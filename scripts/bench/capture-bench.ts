@@ -15,6 +15,16 @@ import { hasGnuTime, timeProcess } from "./native.ts";
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../bin/iggy-batch.mjs");
 const MiB = 1 << 20;
+/** A capture size such as 64M, 1G or 1024m (MiB and GiB), or plain bytes. */
+export function parseCaptureSize(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(k|m|g)?(?:i?b)?$/i.exec(text.trim());
+  if (!m) throw new Error(`not a capture size: ${JSON.stringify(text)}`);
+  const unit = (m[2] ?? "").toLowerCase();
+  const n = Math.round(Number(m[1]) * (unit === "g" ? 1024 * MiB : unit === "m" ? MiB : unit === "k" ? 1024 : 1));
+  if (!(n >= MiB)) throw new Error(`capture size below 1 MiB: ${text}`);
+  return n;
+}
+
 /** Bump when the traffic changes, so an old cached capture is not timed as the new one. */
 const TRAFFIC_VERSION = 1;
 
@@ -34,8 +44,8 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 
-/** The cached capture for `bytes` (written now when missing) and what it holds. */
-async function cachedCapture(bytes: number): Promise<{ capture: string; batches: string; traffic: CaptureTraffic; made: boolean }> {
+/** The cached capture for `bytes` (written now when missing) and what it holds; `npm run bench:page -- --capture` opens the same file. */
+export async function cachedCapture(bytes: number): Promise<{ capture: string; batches: string; traffic: CaptureTraffic; made: boolean }> {
   const dir = join(tmpdir(), `iggy-bench-capture-v${TRAFFIC_VERSION}-${bytes}`);
   const capture = join(dir, "traffic.pcap");
   const batches = join(dir, "batches.bin");
