@@ -45,20 +45,24 @@ export interface CaptureInput {
 
 /** A source over an open file descriptor. */
 function fdSource(fd: number, size: number): CaptureSource {
+  const readInto = (start: number, buf: Uint8Array): number => {
+    let at = 0;
+    while (at < buf.length) {
+      const n = readSync(fd, buf, at, buf.length - at, start + at);
+      if (n === 0) break;
+      at += n;
+    }
+    return at;
+  };
   return {
     size,
     read(start, end) {
       const s = Math.max(0, start);
-      const e = Math.min(size, end);
-      const buf = new Uint8Array(Math.max(0, e - s));
-      let at = 0;
-      while (at < buf.length) {
-        const n = readSync(fd, buf, at, buf.length - at, s + at);
-        if (n === 0) break;
-        at += n;
-      }
-      return at === buf.length ? buf : buf.subarray(0, at);
+      const buf = new Uint8Array(Math.max(0, Math.min(size, end) - s));
+      const got = readInto(s, buf);
+      return got === buf.length ? buf : buf.subarray(0, got);
     },
+    readInto: (start, target) => readInto(Math.max(0, start), target.subarray(0, Math.max(0, Math.min(target.length, size - start)))),
   };
 }
 

@@ -22,7 +22,7 @@ import { cliSection } from "./bench/cli-bench.ts";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { measureEditOverlay } from "./bench/edit-overlay.ts";
-import { captureSection } from "./bench/capture-bench.ts";
+import { captureSection, parseCaptureSize } from "./bench/capture-bench.ts";
 
 const USAGE = `usage: npm run bench -- [--mib N] [--sizes LIST] [--runs N] [--hash-sizes LIST] [--per-batch N] [--in-process]
 
@@ -34,7 +34,8 @@ const USAGE = `usage: npm run bench -- [--mib N] [--sizes LIST] [--runs N] [--ha
   --in-process     run every size in this process (maxRSS is then cumulative)
   --cli-mib N      whole-process CLI runs on a segment file of N MiB in /tmp, deleted after (default 1024; 0 skips)
   --cli-sizes L    payload sizes of the CLI runs (default 100,1k)
-  --baseline-bin P another checkout's bin/iggy-batch.mjs timed on the same file (e.g. /work/main/bin/iggy-batch.mjs)
+  --baseline-bin P another checkout's bin/iggy-batch.mjs timed on the same file (e.g. /work/main/bin/iggy-batch.mjs);
+                   with --capture, its inspect of the capture too
   --capture        instead: a capture of Iggy traffic (written once, kept in the temp dir), \`inspect --json --no-frames\`
                    of it against the C verifier over the same batches and against \`tshark -r FILE -q\` (issue #24)
   --capture-size S the capture's size, e.g. 64M or 1G (default 1G); runs: --runs, at most 3`;
@@ -214,16 +215,6 @@ function measureInChild(cfg: SizeConfig): Promise<SizeResult> {
 
 // ---------- output ----------
 
-/** A capture size such as 64M, 1G or 1024m (MiB and GiB), or plain bytes. */
-function parseCaptureSize(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(k|m|g)?(?:i?b)?$/i.exec(text.trim());
-  if (!m) throw new Error(`not a capture size: ${JSON.stringify(text)}`);
-  const unit = (m[2] ?? "").toLowerCase();
-  const n = Math.round(Number(m[1]) * (unit === "g" ? 1024 * MiB : unit === "m" ? MiB : unit === "k" ? 1024 : 1));
-  if (!(n >= MiB)) throw new Error(`capture size below 1 MiB: ${text}`);
-  return n;
-}
-
 function parseSize(text: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*(b|k|kib|kb|m|mib|mb)?$/i.exec(text.trim());
   if (!m) throw new Error(`not a size: ${JSON.stringify(text)}`);
@@ -393,6 +384,7 @@ async function main(): Promise<number> {
       bytes: parseCaptureSize(values["capture-size"]),
       runs: Math.min(runs, 3),
       native: "path" in native ? native.path : null,
+      baselineBin: values["baseline-bin"] ?? null,
     });
     for (const line of lines) console.log(line);
     return 0;

@@ -43,17 +43,18 @@ export function nativeInMemoryNs(verifier: string, file: string, runs: number): 
   return r.stdout.trim().split("\n").map(Number);
 }
 
-/** Wall seconds and peak RSS (KiB) of one whole process, from GNU time. */
+/** Wall seconds, CPU seconds and peak RSS (KiB) of one whole process, from GNU time. */
 export function timeProcess(
   cmd: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-): { seconds: number; maxRssKiB: number; status: number | null } {
-  const r = spawnSync("/usr/bin/time", ["-f", "%e %M", cmd, ...args], { encoding: "utf8", env, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 26 });
+): { seconds: number; maxRssKiB: number; status: number | null; cpuSeconds: number } {
+  const r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", cmd, ...args], { encoding: "utf8", env, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 26 });
   const last = r.stderr.trim().split("\n").at(-1) ?? "";
-  const [seconds, rss] = last.split(" ").map(Number);
+  const [seconds, rss, user, system] = last.split(" ").map(Number);
   if (!(seconds! >= 0) || !(rss! > 0)) throw new Error(`could not time ${cmd} ${args.join(" ")}: ${r.stderr}`);
-  return { seconds: seconds!, maxRssKiB: rss!, status: r.status };
+  // CPU seconds (user + system, every thread) as well: on a shared machine they move less than wall time.
+  return { seconds: seconds!, maxRssKiB: rss!, status: r.status, cpuSeconds: user! + system! };
 }
 
 /** Whether GNU time is there to measure whole processes. */

@@ -17,8 +17,8 @@ export interface PollReplyParts {
   readonly sentinel: boolean;
 }
 
-/** Decodes the poll reply body that starts at `base`. */
-export function decodePollReply(xxh: Xxh3, bytes: Uint8Array, base: number): PollReplyParts {
+/** Decodes the poll reply body that starts at `base`; `keepFrames: false` leaves the frame columns out. */
+export function decodePollReply(xxh: Xxh3, bytes: Uint8Array, base: number, keepFrames = true): PollReplyParts {
   const f = new Findings();
   const fields = placeFields(bytes, POLL_PREFIX_FIELDS, base);
   if (bytes.length - base < POLL_PREFIX_SIZE) {
@@ -30,7 +30,11 @@ export function decodePollReply(xxh: Xxh3, bytes: Uint8Array, base: number): Pol
   const count = r.u32(base + 12);
   const sentinel = bytes.length - base === POLL_PREFIX_SIZE && partitionId === POLL_RESYNC_SENTINEL;
   // Stamped records may be sliced tails, whose frames keep their original timestamp deltas (containers.md "Poll reply body").
-  const analysis = analyzeWith(xxh, bytes, { startOffset: base + POLL_PREFIX_SIZE, dropFinding: (code, stamped) => stamped && code === "origin-not-earliest" });
+  const analysis = analyzeWith(xxh, bytes, {
+    startOffset: base + POLL_PREFIX_SIZE,
+    keepFrames,
+    dropFinding: (code, stamped) => stamped && code === "origin-not-earliest",
+  });
   let sum = 0;
   for (const b of analysis.batches) {
     if (!b.header) continue;

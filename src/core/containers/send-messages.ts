@@ -144,8 +144,8 @@ export function parseSendMetadata(bytes: Uint8Array, base: number): Metadata {
   return { fields, fault: null, messagesCount, countAt, batchStart };
 }
 
-/** Decodes the SendMessages body that starts at `base` and runs to the end of the input. */
-export function decodeSendMessages(xxh: Xxh3, bytes: Uint8Array, base: number): SendMessagesParts {
+/** Decodes the SendMessages body that starts at `base` and runs to the end of the input; `keepFrames: false` leaves the frame columns out. */
+export function decodeSendMessages(xxh: Xxh3, bytes: Uint8Array, base: number, keepFrames = true): SendMessagesParts {
   const f = new Findings();
   const meta = parseSendMetadata(bytes, base);
   if (meta.fault) f.add("send-metadata-invalid", meta.fault.start, meta.fault.end, meta.fault.message);
@@ -169,7 +169,7 @@ export function decodeSendMessages(xxh: Xxh3, bytes: Uint8Array, base: number): 
     }
   }
   // One batch only; an empty batch is send-count-mismatch here (admission refuses it), not empty-batch.
-  const analysis = analyzeWith(xxh, bytes.subarray(0, end), { startOffset: batchStart, dropFinding: (code) => code === "empty-batch" });
+  const analysis = analyzeWith(xxh, bytes.subarray(0, end), { startOffset: batchStart, keepFrames, dropFinding: (code) => code === "empty-batch" });
   const b = analysis.batches.at(0);
   if (b?.header) {
     const h = b.header;

@@ -15,8 +15,11 @@ export async function analyze(bytes: Uint8Array, options: AnalyzeOptions = {}): 
   return analyzeWith(options.xxh3 ?? (await loadXxh3()), bytes, options);
 }
 
-/** The synchronous body of analyze() for a loaded kernel (loadXxh3()); an XXH3 without the kernel's walk is a caller's bug. */
-export function analyzeWith(kernel: Xxh3, bytes: Uint8Array, options: AnalyzeOptions = {}): Analysis {
+/**
+ * The synchronous body of analyze() for a loaded kernel (loadXxh3()); an XXH3 without the kernel's walk is a caller's bug.
+ * `keepFrames: false` leaves the frame columns out (the summary still counts frames), for a caller that keeps batches only.
+ */
+export function analyzeWith(kernel: Xxh3, bytes: Uint8Array, options: AnalyzeOptions & { readonly keepFrames?: boolean } = {}): Analysis {
   if (!kernel.walker) throw new TypeError("analyzeWith() walks with the kernel: pass loadXxh3()'s, not a bare XXH3");
   // 1 MiB windows, not a file's 4 MiB reads: a window copied in is still in cache when the kernel hashes it
   // (measured 10-15 % faster at 1 KiB payloads, the same at 16 B).

@@ -54,13 +54,17 @@ export interface MessageBody {
   readonly detail: string;
 }
 
-/** Decodes a whole message (header and body); `answered` is the request a reply was paired with. */
-export function decodeMessage(xxh: Xxh3, bytes: Uint8Array, answered: AnsweredRequest | null): MessageBody {
+/**
+ * Decodes a whole message (header and body); `answered` is the request a reply was paired with.
+ * `indexOnly` is the capture pass's decode: what its message index keeps (body kind, detail, secret,
+ * batches, findings), without the header's fields or the frame columns a view reads back later.
+ */
+export function decodeMessage(xxh: Xxh3, bytes: Uint8Array, answered: AnsweredRequest | null, indexOnly = false): MessageBody {
   const f = new Findings();
   const r = new ByteReader(bytes);
   const command = bytes[60]!;
   const variant = CONSENSUS_VARIANT_FIELDS.get(command) ?? [];
-  const fields = [...placeFields(bytes, CONSENSUS_COMMON_FIELDS, 0), ...placeFields(bytes, variant, 0)];
+  const fields = indexOnly ? [] : [...placeFields(bytes, CONSENSUS_COMMON_FIELDS, 0), ...placeFields(bytes, variant, 0)];
   checkChecksums(xxh, bytes, r, f);
   const bodyLength = bytes.length - CONSENSUS_HEADER_SIZE;
   const result = (body: BodyKind, extra: Partial<MessageBody> = {}): MessageBody => ({
@@ -76,7 +80,7 @@ export function decodeMessage(xxh: Xxh3, bytes: Uint8Array, answered: AnsweredRe
     const operation = bytes[176]!;
     const legacy = r.u32(196);
     if (operation === PROTOCOL.operationSendMessages) {
-      const s = decodeSendMessages(xxh, bytes, CONSENSUS_HEADER_SIZE);
+      const s = decodeSendMessages(xxh, bytes, CONSENSUS_HEADER_SIZE, !indexOnly);
       return result("send-messages", { fields: s.fields, analysis: s.analysis, findings: s.findings, detail: sendDetail(s.fields) });
     }
     if (operation === PROTOCOL.operationNonReplicated && legacy === PROTOCOL.legacyPollMessages) {
@@ -91,7 +95,7 @@ export function decodeMessage(xxh: Xxh3, bytes: Uint8Array, answered: AnsweredRe
   }
   if (command === COMMAND.reply && r.u32(216) === 0 && answered) {
     if (answered.operation === PROTOCOL.operationNonReplicated && answered.legacyCode === PROTOCOL.legacyPollMessages) {
-      const p = decodePollReply(xxh, bytes, CONSENSUS_HEADER_SIZE);
+      const p = decodePollReply(xxh, bytes, CONSENSUS_HEADER_SIZE, !indexOnly);
       return result("poll-reply", { fields: p.fields, analysis: p.analysis, findings: p.findings });
     }
     if (answered.operation === PROTOCOL.operationSendMessages) {

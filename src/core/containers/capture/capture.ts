@@ -14,7 +14,7 @@ import { batchJson } from "../../model/contract-json.ts";
 import { decodeMessage, type AnsweredRequest } from "./bodies.ts";
 import { QUIC_PORT } from "./encrypted.ts";
 import { TcpConnection, tupleKey, type ConnectionEvents } from "./connections.ts";
-import { CLIENT_COMMANDS, SERVER_COMMANDS, type CutMessage } from "./cutter.ts";
+import { CLIENT_COMMANDS, MessageBuffers, SERVER_COMMANDS, type CutMessage } from "./cutter.ts";
 import { readCaptureFile, type PacketRecord } from "./file.ts";
 import { tcpSegmentOf } from "./link.ts";
 import { WindowReader, type CaptureSource } from "./source.ts";
@@ -58,6 +58,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
   const tuples = new Map<string, TcpConnection>();
   let otherTcp = 0;
   let quicPackets = 0;
+  const buffers = new MessageBuffers();
   const summary = { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 };
 
   const add = (code: DiagnosticCode, start: number, end: number, at: Partial<CaptureDiagnostic>, text: string): void => {
@@ -217,7 +218,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     let detail = "";
     let secret: CaptureMessage["secret"] = null;
     if (m.bytes) {
-      const decoded = decodeMessage(xxh, m.bytes, answered);
+      const decoded = decodeMessage(xxh, m.bytes, answered, true);
       body = decoded.body;
       detail = decoded.detail;
       secret = decoded.secret;
@@ -276,6 +277,10 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     if (isRequest && m.ended) s.pending.push(m.index);
   }
 
+  // The last tuple's key: most packets continue the connection of the one before (either way).
+  let lastSrc = "";
+  let lastDst = "";
+  let lastKey = "";
   const onPacket = (p: PacketRecord): void => {
     const seg = tcpSegmentOf(p.data, p.len, p.linkType);
     if (!("src" in seg)) {
@@ -283,7 +288,12 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       if (seg.kind === "fragment") add("capture-link-unsupported", p.recordStart, p.recordEnd, { packet: p.number }, `packet ${p.number} is ${seg.text}`);
       return;
     }
-    const key = tupleKey(seg);
+    if (!((seg.src === lastSrc && seg.dst === lastDst) || (seg.src === lastDst && seg.dst === lastSrc))) {
+      lastSrc = seg.src;
+      lastDst = seg.dst;
+      lastKey = tupleKey(seg);
+    }
+    const key = lastKey;
     let tcp = tuples.get(key);
     // A SYN on a tuple that already carried data or closed starts a new connection (port reuse).
     if (tcp && seg.syn && !seg.ack && (tcp.closed || tcp.sawData)) {
@@ -292,10 +302,10 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       tcp = undefined;
     }
     if (!tcp) {
-      tcp = new TcpConnection(source, events, p.number, port, seg);
+      tcp = new TcpConnection(source, events, p.number, port, seg, buffers);
       tuples.set(key, tcp);
     }
-    tcp.segment(seg, p.data, { number: p.number, start: p.recordStart, end: p.recordEnd, dataStart: p.dataStart, timeNs: p.timeNs });
+    tcp.segment(seg, p.data, p);
   };
 
   const info = readCaptureFile(new WindowReader(source), {

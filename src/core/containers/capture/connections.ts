@@ -3,9 +3,10 @@
  * speak Iggy (the server's port, or a direction whose first bytes are a plausible consensus header),
  * and for those the two directions reassembled and cut into messages.
  */
+import type { PacketRecord } from "./file.ts";
 import type { TcpSegment } from "./link.ts";
 import { StreamReassembler, type Pending, type StreamSink } from "./reassembly.ts";
-import { CLIENT_COMMANDS, MessageCutter, SERVER_COMMANDS, plausibleHeader, type CutMessage } from "./cutter.ts";
+import { CLIENT_COMMANDS, MessageBuffers, MessageCutter, SERVER_COMMANDS, plausibleHeader, type CutMessage } from "./cutter.ts";
 import { Pieces } from "./pieces.ts";
 import type { CaptureSource } from "./source.ts";
 import { CONSENSUS_HEADER_SIZE } from "../../../format/containers/consensus.ts";
@@ -102,6 +103,7 @@ class Direction implements StreamSink {
         message: (m) => conn.events.message(conn, toServer, m),
       },
       toServer ? CLIENT_COMMANDS : SERVER_COMMANDS,
+      conn.buffers,
     );
     const held = this.probe ?? [];
     this.probe = null;
@@ -153,6 +155,8 @@ export class TcpConnection {
     readonly firstPacket: number,
     readonly port: number,
     a: TcpSegment,
+    /** Message buffers shared by every connection of the capture. */
+    readonly buffers: MessageBuffers = new MessageBuffers(),
   ) {
     this.dirs.set(a.src, new Direction(this, a.src));
     this.dirs.set(a.dst, new Direction(this, a.dst));
@@ -164,7 +168,7 @@ export class TcpConnection {
   }
 
   /** Feeds one segment of this connection. */
-  segment(s: TcpSegment, data: Uint8Array, packet: { number: number; start: number; end: number; dataStart: number; timeNs: bigint }): void {
+  segment(s: TcpSegment, data: Uint8Array, packet: Pick<PacketRecord, "number" | "recordStart" | "recordEnd" | "dataStart" | "timeNs">): void {
     if (this.state === "other") return;
     const dir = this.dirs.get(s.src)!;
     if (s.syn) {
@@ -177,7 +181,7 @@ export class TcpConnection {
     const seq = s.syn ? (s.seq + 1) >>> 0 : s.seq;
     if (payload.length + s.missing > 0) this.sawData = true;
     if (s.missing > 0) {
-      const t = { number: packet.number, start: packet.start, end: packet.end, missing: s.missing };
+      const t = { number: packet.number, start: packet.recordStart, end: packet.recordEnd, missing: s.missing };
       if (this.state === "iggy") this.events.truncated(this, t);
       else this.truncatedHeld.push(t);
     }

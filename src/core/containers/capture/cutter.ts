@@ -9,6 +9,42 @@ import { CONSENSUS_HEADER_SIZE, COMMAND } from "../../../format/containers/conse
 /** Largest message size the server accepts (core/message_bus/src/framing.rs). */
 export const MAX_MESSAGE_SIZE = 64 << 20;
 
+/** A message up to this size gets its whole buffer once its size is known; a larger one grows by doubling from it. */
+const WHOLE_BUFFER = 1 << 20;
+
+/**
+ * Message buffers handed back after their message was decoded, for the next message of any
+ * direction: a capture of many messages costs a few buffers, not one zeroed allocation each.
+ */
+export class MessageBuffers {
+  private free: Uint8Array[] = [];
+  private freeBytes = 0;
+
+  /** A buffer of at least `min` bytes; a new one has `size` bytes. */
+  take(min: number, size: number): Uint8Array {
+    let best = -1;
+    for (let i = 0; i < this.free.length; i++) if (this.free[i]!.length >= min && (best < 0 || this.free[i]!.length < this.free[best]!.length)) best = i;
+    if (best < 0) return new Uint8Array(size);
+    const b = this.free.splice(best, 1)[0]!;
+    this.freeBytes -= b.length;
+    return b;
+  }
+
+  /** Hands a buffer back (kept while the free ones stay under 16 MiB, the smallest dropped first). */
+  give(b: Uint8Array): void {
+    this.free.push(b);
+    this.freeBytes += b.length;
+    while (this.freeBytes > FREE_BYTES) {
+      let small = 0;
+      for (let i = 1; i < this.free.length; i++) if (this.free[i]!.length < this.free[small]!.length) small = i;
+      this.freeBytes -= this.free.splice(small, 1)[0]!.length;
+    }
+  }
+}
+
+/** Bytes of free buffers kept. */
+const FREE_BYTES = 16 << 20;
+
 /** A message as cut from the stream. */
 export interface CutMessage {
   /** Index in its connection, given when its first byte arrived. */
@@ -16,7 +52,7 @@ export interface CutMessage {
   readonly streamOffset: number;
   /** The header's size, or null when its bytes were never seen. */
   readonly size: number | null;
-  /** The message's bytes when every one of them was seen (else null). */
+  /** The message's bytes when every one of them was seen (else null); valid only during the sink's call (the buffer is reused). */
   readonly bytes: Uint8Array | null;
   /** The first header bytes seen contiguously from the message's start (up to 256). */
   readonly head: Uint8Array;
@@ -58,7 +94,8 @@ interface Current {
   size: number | null;
   head: Uint8Array;
   headFill: number;
-  chunks: Uint8Array[];
+  /** The message's bytes so far while none is missing (null once one is), in a buffer from MessageBuffers. */
+  buf: Uint8Array | null;
   /** Bytes of the message passed so far (seen or not). */
   passed: number;
   missing: number;
@@ -76,6 +113,7 @@ export class MessageCutter {
   constructor(
     private readonly sink: CutterSink,
     private readonly commands: readonly number[],
+    private readonly buffers: MessageBuffers = new MessageBuffers(),
   ) {}
 
   /** In-order bytes at `offset`. */
@@ -88,7 +126,7 @@ export class MessageCutter {
         continue;
       }
       if (!this.cur) this.cur = this.open(offset + at, packet, timeNs);
-      at += this.feed(this.cur, bytes.subarray(at));
+      at += this.feed(this.cur, bytes, at);
       this.afterFeed();
     }
   }
@@ -129,21 +167,40 @@ export class MessageCutter {
 
   private open(start: number, packet: number, timeNs: bigint): Current {
     const index = this.sink.start(start, packet, timeNs);
-    return { index, start, size: null, head: new Uint8Array(CONSENSUS_HEADER_SIZE), headFill: 0, chunks: [], passed: 0, missing: 0, packet, timeNs };
+    return { index, start, size: null, head: new Uint8Array(CONSENSUS_HEADER_SIZE), headFill: 0, buf: null, passed: 0, missing: 0, packet, timeNs };
   }
 
-  /** Takes what belongs to the current message; returns the bytes used. */
-  private feed(c: Current, bytes: Uint8Array): number {
+  /** Takes what belongs to the current message from `bytes` at `from`; returns the bytes used. */
+  private feed(c: Current, bytes: Uint8Array, from: number): number {
     const want = (c.size ?? CONSENSUS_HEADER_SIZE) - c.passed;
-    const n = Math.min(want, bytes.length);
-    const part = bytes.subarray(0, n);
+    const n = Math.min(want, bytes.length - from);
+    // Most segments go whole into one message: no view of a part made.
+    const part = from === 0 && n === bytes.length ? bytes : bytes.subarray(from, from + n);
     if (c.headFill === c.passed && c.headFill < CONSENSUS_HEADER_SIZE) {
       const h = Math.min(n, CONSENSUS_HEADER_SIZE - c.headFill);
       c.head.set(part.subarray(0, h), c.headFill);
       c.headFill += h;
     }
-    // Body bytes are kept only while the message is whole so far (a message with a hole is not decoded).
-    if (c.missing === 0) c.chunks.push(part.slice());
+    // Body bytes are kept only while the message is whole so far (a message with a hole is not decoded),
+    // copied once into one buffer: its size when that is at most 1 MiB, else grown by doubling, so a
+    // size that lies costs at most twice the bytes that arrived (or 1 MiB).
+    if (c.missing === 0) {
+      const need = c.passed + n;
+      if (!c.buf || need > c.buf.length) {
+        const size = c.size ?? CONSENSUS_HEADER_SIZE;
+        const whole = size <= WHOLE_BUFFER;
+        const grown = this.buffers.take(whole ? size : need, whole ? size : Math.min(size, Math.max(need, WHOLE_BUFFER, 2 * (c.buf?.length ?? 0))));
+        if (c.buf) {
+          grown.set(c.buf.subarray(0, c.passed));
+          this.buffers.give(c.buf);
+        }
+        c.buf = grown;
+      }
+      c.buf.set(part, c.passed);
+    } else if (c.buf) {
+      this.buffers.give(c.buf);
+      c.buf = null;
+    }
     c.passed += n;
     return n;
   }
@@ -165,14 +222,7 @@ export class MessageCutter {
 
   private emit(c: Current, ended: boolean, size: number | null = c.size, sizeValid = true): void {
     let bytes: Uint8Array | null = null;
-    if (c.missing === 0 && ended && sizeValid) {
-      bytes = new Uint8Array(c.passed);
-      let at = 0;
-      for (const chunk of c.chunks) {
-        bytes.set(chunk, at);
-        at += chunk.length;
-      }
-    }
+    if (c.missing === 0 && ended && sizeValid && c.buf) bytes = c.buf.subarray(0, c.passed);
     this.sink.message({
       index: c.index,
       streamOffset: c.start,
@@ -185,6 +235,8 @@ export class MessageCutter {
       packet: c.packet,
       timeNs: c.timeNs,
     });
+    if (c.buf) this.buffers.give(c.buf);
+    c.buf = null;
     this.cur = null;
   }
 
@@ -200,7 +252,7 @@ export class MessageCutter {
       this.mode = "cut";
       this.tail = new Uint8Array(0);
       this.cur = this.open(joinedStart + p, packet, timeNs);
-      const used = this.feed(this.cur, joined.subarray(p));
+      const used = this.feed(this.cur, joined, p);
       this.afterFeed();
       return Math.min(bytes.length, joinedStart + p + used - offset);
     }

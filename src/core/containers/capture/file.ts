@@ -107,22 +107,22 @@ function readPcap(reader: WindowReader, sink: Sink): CaptureFileInfo {
     });
   let at = 24;
   while (at < size) {
-    const rec = reader.bytes(at, 16);
     const number = info.packets + 1;
-    if (rec.length < 16) {
+    if (at + 16 > size) {
       sink.finding({
         code: "capture-unreadable",
         start: at,
         end: size,
-        text: `packet ${number}: the file ends ${rec.length} bytes into a 16-byte record header`,
+        text: `packet ${number}: the file ends ${size - at} bytes into a 16-byte record header`,
         packet: number,
       });
       break;
     }
-    const sec = u32(rec, 0, little);
-    const frac = u32(rec, 4, little);
-    const caplen = u32(rec, 8, little);
-    const len = u32(rec, 12, little);
+    // The record header's words are read in the window: a packet costs no view of them.
+    const sec = reader.u32(at, little);
+    const frac = reader.u32(at + 4, little);
+    const caplen = reader.u32(at + 8, little);
+    const len = reader.u32(at + 12, little);
     if (at + 16 + caplen > size) {
       sink.finding({
         code: "capture-unreadable",
@@ -135,7 +135,8 @@ function readPcap(reader: WindowReader, sink: Sink): CaptureFileInfo {
     }
     info.packets = number;
     const data = reader.bytes(at + 16, caplen);
-    const timeNs = BigInt(sec) * 1_000_000_000n + BigInt(nano ? frac : frac * 1000);
+    // In microseconds the time fits a double exactly (sec and frac are u32): two BigInts, not four.
+    const timeNs = nano ? BigInt(sec) * 1_000_000_000n + BigInt(frac) : BigInt(sec * 1_000_000 + frac) * 1000n;
     sink.packet({ number, recordStart: at, recordEnd: at + 16 + caplen, dataStart: at + 16, data, len: Math.max(len, caplen), linkType, timeNs });
     at += 16 + caplen;
   }

@@ -40,44 +40,46 @@ const ETHERTYPE_VLAN = [0x8100, 0x88a8, 0x9100];
 /** Decodes a packet down to TCP; `len` is its length on the wire. */
 export function tcpSegmentOf(data: Uint8Array, len: number, linkType: number): TcpSegment | NotTcp {
   const ip = ipStart(data, linkType);
-  if (ip === null) return { kind: "other" };
-  return ipPacket(data, ip.at, ip.ethertype, len);
+  if (ip < 0) return { kind: "other" };
+  return ipPacket(data, Math.floor(ip / 0x10000), ip % 0x10000, len);
 }
 
 const be16 = (b: Uint8Array, at: number): number => (b[at]! << 8) | b[at + 1]!;
 const be32 = (b: Uint8Array, at: number): number => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 
-/** Where the IP header starts and which IP version the link says it is (0: read the version nibble). */
-function ipStart(b: Uint8Array, linkType: number): { at: number; ethertype: number } | null {
+const ip = (at: number, ethertype: number): number => at * 0x10000 + ethertype;
+
+/** Where the IP header starts and which IP version the link says it is (0: read the version nibble), as `at * 2^16 + ethertype`; -1 for none. */
+function ipStart(b: Uint8Array, linkType: number): number {
   switch (linkType) {
     case 1: {
-      if (b.length < 14) return null;
+      if (b.length < 14) return -1;
       let at = 12;
       let type = be16(b, at);
       while (ETHERTYPE_VLAN.includes(type) && at + 6 <= b.length) {
         at += 4;
         type = be16(b, at);
       }
-      return { at: at + 2, ethertype: type };
+      return ip(at + 2, type);
     }
     case 113:
-      return b.length >= 16 ? { at: 16, ethertype: be16(b, 14) } : null;
+      return b.length >= 16 ? ip(16, be16(b, 14)) : -1;
     case 276:
-      return b.length >= 20 ? { at: 20, ethertype: be16(b, 0) } : null;
+      return b.length >= 20 ? ip(20, be16(b, 0)) : -1;
     case 101:
-      return { at: 0, ethertype: 0 };
+      return ip(0, 0);
     case 228:
-      return { at: 0, ethertype: ETHERTYPE_IPV4 };
+      return ip(0, ETHERTYPE_IPV4);
     case 229:
-      return { at: 0, ethertype: ETHERTYPE_IPV6 };
+      return ip(0, ETHERTYPE_IPV6);
     case 0:
     case 108: {
       // The 4-byte address family is in the writer's byte order (0) or big-endian (108); 2 is IPv4, 24/28/30 IPv6.
-      if (b.length < 4) return null;
-      return { at: 4, ethertype: 0 };
+      if (b.length < 4) return -1;
+      return ip(4, 0);
     }
     default:
-      return null;
+      return -1;
   }
 }
 
@@ -95,14 +97,15 @@ function ipv4(b: Uint8Array, at: number, len: number): TcpSegment | NotTcp {
   const total = be16(b, at + 2);
   const flagsFrag = be16(b, at + 6);
   if (b[at + 9] !== 6) return b[at + 9] === UDP && (flagsFrag & 0x1fff) === 0 ? udpPorts(b, at + ihl) : { kind: "other" };
-  const src = `${b[at + 12]}.${b[at + 13]}.${b[at + 14]}.${b[at + 15]}`;
-  const dst = `${b[at + 16]}.${b[at + 17]}.${b[at + 18]}.${b[at + 19]}`;
   if (flagsFrag & 0x2000 || flagsFrag & 0x1fff)
-    return { kind: "fragment", text: `an IPv4 fragment ${src} → ${dst} (offset ${(flagsFrag & 0x1fff) * 8}): fragments are not reassembled` };
+    return {
+      kind: "fragment",
+      text: `an IPv4 fragment ${address(b, at, true)} → ${address(b, at, false)} (offset ${(flagsFrag & 0x1fff) * 8}): fragments are not reassembled`,
+    };
   if (ihl < 20) return { kind: "other" };
   // The IP total length bounds the segment (Ethernet pads short frames); 0 is TSO's "unknown".
   const ipEnd = total >= ihl ? at + total : at + (len - at);
-  return tcp(b, at + ihl, ipEnd, src, dst, len);
+  return tcp(b, at + ihl, ipEnd, at, len);
 }
 
 const UDP = 17;
@@ -118,8 +121,6 @@ function ipv6(b: Uint8Array, at: number, len: number): TcpSegment | NotTcp {
   if (at + 40 > b.length) return { kind: "cut", text: "the IPv6 header was cut by the snap length" };
   const payload = be16(b, at + 4);
   let next = b[at + 6]!;
-  const src = `[${v6(b, at + 8)}]`;
-  const dst = `[${v6(b, at + 24)}]`;
   let p = at + 40;
   while (IPV6_EXTENSIONS.has(next)) {
     if (p + 8 > b.length) return { kind: "cut", text: "an IPv6 extension header was cut by the snap length" };
@@ -127,10 +128,39 @@ function ipv6(b: Uint8Array, at: number, len: number): TcpSegment | NotTcp {
     next = b[p]!;
     p += hdrLen;
   }
-  if (next === 44) return { kind: "fragment", text: `an IPv6 fragment ${src} → ${dst}: fragments are not reassembled` };
+  if (next === 44) return { kind: "fragment", text: `an IPv6 fragment ${address(b, at, true)} → ${address(b, at, false)}: fragments are not reassembled` };
   if (next !== 6) return next === UDP ? udpPorts(b, p) : { kind: "other" };
   const ipEnd = payload > 0 ? at + 40 + payload : at + (len - at);
-  return tcp(b, p, ipEnd, src, dst, len);
+  return tcp(b, p, ipEnd, at, len);
+}
+
+/** One end's address, "a.b.c.d" or "[v6]", of the IP header at `ip`. */
+function address(b: Uint8Array, ip: number, src: boolean): string {
+  if (b[ip]! >> 4 === 6) return `[${v6(b, ip + (src ? 8 : 24))}]`;
+  const at = ip + (src ? 12 : 16);
+  return `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
+}
+
+/** A direct-mapped table of IPv4 ends' names: the same few ends recur packet after packet. */
+const END_SLOTS = 256;
+const endAddrs = new Float64Array(END_SLOTS).fill(-1);
+const endPorts = new Int32Array(END_SLOTS).fill(-1);
+const endNames: string[] = new Array<string>(END_SLOTS).fill("");
+
+/**
+ * One end's "addr:port": for IPv4 the same string while the end recurs, so the connection table
+ * hashes it once rather than a new string each packet.
+ */
+function endName(b: Uint8Array, ip: number, src: boolean, port: number): string {
+  if (b[ip]! >> 4 === 6) return `${address(b, ip, src)}:${port}`;
+  const a = be32(b, ip + (src ? 12 : 16));
+  const slot = (a ^ (a >>> 8) ^ (a >>> 16) ^ (a >>> 24) ^ port ^ (port >>> 8)) & (END_SLOTS - 1);
+  if (endAddrs[slot] === a && endPorts[slot] === port) return endNames[slot]!;
+  const name = `${address(b, ip, src)}:${port}`;
+  endAddrs[slot] = a;
+  endPorts[slot] = port;
+  endNames[slot] = name;
+  return name;
 }
 
 function v6(b: Uint8Array, at: number): string {
@@ -153,8 +183,9 @@ function v6(b: Uint8Array, at: number): string {
   return `${groups.slice(0, best).join(":")}::${groups.slice(best + bestLen).join(":")}`;
 }
 
-function tcp(b: Uint8Array, at: number, ipEnd: number, srcAddr: string, dstAddr: string, len: number): TcpSegment | NotTcp {
-  if (at + 20 > b.length) return { kind: "cut", text: `the TCP header ${srcAddr} → ${dstAddr} was cut by the snap length` };
+/** The TCP header at `at` of the IP packet whose header is at `ip`. */
+function tcp(b: Uint8Array, at: number, ipEnd: number, ip: number, len: number): TcpSegment | NotTcp {
+  if (at + 20 > b.length) return { kind: "cut", text: `the TCP header ${address(b, ip, true)} → ${address(b, ip, false)} was cut by the snap length` };
   const srcPort = be16(b, at);
   const dstPort = be16(b, at + 2);
   const seq = be32(b, at + 4);
@@ -167,8 +198,8 @@ function tcp(b: Uint8Array, at: number, ipEnd: number, srcAddr: string, dstAddr:
   const total = Math.max(0, end - payloadStart);
   const captured = Math.max(0, Math.min(total, b.length - payloadStart));
   return {
-    src: `${srcAddr}:${srcPort}`,
-    dst: `${dstAddr}:${dstPort}`,
+    src: endName(b, ip, true, srcPort),
+    dst: endName(b, ip, false, dstPort),
     srcPort,
     dstPort,
     seq,
