@@ -84,6 +84,17 @@ for (const size of SIZES) {
     // The columns that matter are in sight.
     expect(await columnShown(page, "Batches", "verdict")).toBeGreaterThan(0.99);
     expect(await columnShown(page, "Frames", "checksum")).toBeGreaterThan(0.99);
+    // And they stay in sight while a table is scrolled sideways part of the way.
+    for (const [grid, col] of [
+      ["Batches", "verdict"],
+      ["Frames", "checksum"],
+    ] as const) {
+      await page.locator(`[role="grid"][aria-label="${grid}"]`).evaluate((t) => {
+        const box = t.closest(".tbl-scroll")!;
+        box.scrollLeft = (box.scrollWidth - box.clientWidth) / 3;
+      });
+      await expect.poll(() => columnShown(page, grid, col), `${grid} ${col} scrolled sideways`).toBeGreaterThan(0.99);
+    }
     // No findings: the Diagnostics panel collapses, its empty list still there.
     await expect(page.getByRole("list", { name: "Diagnostics", exact: true })).toBeAttached();
     const diag = await page.locator(".diagnostics-panel").boundingBox();
