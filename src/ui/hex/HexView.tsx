@@ -41,7 +41,7 @@ import { RowCache } from "./row-data.ts";
 import { hitAt } from "./windows.ts";
 import { loadRanges, useBytesLanded } from "../common/input-windows.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
-import { maxTopRow, revealTopRow, rowWindow, scrollGeometry, scrollTopFor, topRowAt, wheelRows } from "./scroll-math.ts";
+import { maxTopRow, revealTopRow, rowSlots, rowWindow, scrollGeometry, scrollTopFor, topRowAt, wheelRows } from "./scroll-math.ts";
 import "../common/kinds.css";
 import "./hex.css";
 
@@ -403,9 +403,10 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     if (inspectStore.get()?.via === "keyboard") endInspect();
   };
 
-  // Keyed by slot (row modulo the rows shown): a row keeps its element while it stays in view, and a far jump
-  // refills the same elements instead of replacing every one.
-  const rowEls = visible.map((data) => <HexRow key={data.row % visible.length} data={data} offsetDigits={digits} idPrefix={idPrefix} />);
+  // Keyed by slot (see rowSlots): a row keeps its element while it stays in view, and a far jump refills the same
+  // elements instead of replacing every one.
+  const slots = Math.max(visible.length, rowSlots(viewportHeight, ROW_HEIGHT, geometry.scaled ? SCALED_OVERSCAN_ROWS : OVERSCAN_ROWS));
+  const rowEls = visible.map((data) => <HexRow key={data.row % slots} data={data} offsetDigits={digits} idPrefix={idPrefix} />);
   const rowsBlock = (
     // Geometry only: the block of rows is shifted to the first rendered row.
     <div className="hx-rows" style={{ transform: `translateY(${shift}px)` }}>
