@@ -62,8 +62,8 @@ function offsetOfTarget(target: EventTarget | null): number {
 }
 
 /**
- * The rows' viewport height, kept current with a ResizeObserver; also in `latest`, so a scroll handler can
- * use it without reading layout (a read there forces the layout of the rows just rendered).
+ * The rows' viewport height, kept current with a ResizeObserver; also in `latest`, so the scroll, wheel and key
+ * handlers use it without reading layout (a read there forces the layout of the rows just rendered).
  */
 function useViewportHeight(ref: RefObject<HTMLElement | null>, latest: RefObject<number>): number {
   const [height, setHeight] = useState(0);
@@ -152,7 +152,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     (row: number): void => {
       const el = scrollRef.current;
       if (!el) return;
-      const vh = viewportOf(el);
+      const vh = viewportRef.current;
       const top = Math.max(0, Math.min(row, maxTopRow(geometry, vh)));
       const scrollTop = scrollTopFor(geometry, top, vh);
       if (!geometry.scaled) {
@@ -161,7 +161,8 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       }
       topRowRef.current = top;
       el.scrollTop = scrollTop;
-      echoRef.current = el.scrollTop;
+      // The value written, not read back: a read right after the write would force a layout (the echo test allows 1 px of rounding).
+      echoRef.current = scrollTop;
       setScaledTop(top);
     },
     [geometry],
@@ -172,7 +173,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       const el = scrollRef.current;
       if (!el) return;
       const top = getTopRow();
-      const next = revealTopRow(geometry, top, row, viewportOf(el), align);
+      const next = revealTopRow(geometry, top, row, viewportRef.current, align);
       if (next !== top) setTopRow(next);
     },
     [geometry, getTopRow, setTopRow],
@@ -198,7 +199,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     const onWheel = (e: WheelEvent): void => {
       if (e.ctrlKey || Math.abs(e.deltaY) <= Math.abs(e.deltaX)) return;
       e.preventDefault();
-      setTopRow(topRowRef.current + wheelRows(e.deltaY, e.deltaMode, ROW_HEIGHT, viewportOf(el)));
+      setTopRow(topRowRef.current + wheelRows(e.deltaY, e.deltaMode, ROW_HEIGHT, viewportRef.current));
     };
     el.addEventListener("scroll", onScroll, { passive: true });
     el.addEventListener("wheel", onWheel, { passive: false });
@@ -259,7 +260,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
         const j = jumpStore.get();
         const el = scrollRef.current;
         if (!j || !el || size === 0) return;
-        setTopRow(Math.floor(Math.min(j.byte, size - 1) / BYTES_PER_ROW) + 0.5 - viewportOf(el) / ROW_HEIGHT / 2);
+        setTopRow(Math.floor(Math.min(j.byte, size - 1) / BYTES_PER_ROW) + 0.5 - viewportRef.current / ROW_HEIGHT / 2);
       }),
     [size, setTopRow],
   );
@@ -364,7 +365,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       return;
     }
     nibbleRef.current = null;
-    const pageRows = Math.max(1, Math.floor(viewportOf(el) / ROW_HEIGHT) - 1);
+    const pageRows = Math.max(1, Math.floor(viewportRef.current / ROW_HEIGHT) - 1);
     const command = hexCommand(e.key, e, at, size, pageRows, cancellableStore.get() || otherWorkStore.get());
     if (!command) return;
     e.preventDefault();
