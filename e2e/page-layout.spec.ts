@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { CONTAINERS_DIR, expect, formatFacts, openPage, test, waitForIdle, waitForInput } from "./fixtures.ts";
+import { CONTAINERS_DIR, asciiPoint, expect, formatFacts, openPage, test, waitForIdle, waitForInput } from "./fixtures.ts";
 
 const SIZES = [
   { name: "1024 px", width: 1024, height: 768 },
@@ -106,7 +106,8 @@ test("the byte tooltip is drawn above the side panels where it reaches over them
   await page.setViewportSize({ width: 1366, height: 768 });
   await openPage(page);
   // The last byte of the first row: its tooltip opens rightwards, over the side column.
-  await page.locator('[data-testid="hex-scroll"] [data-a="15"]').hover();
+  const last = await asciiPoint(page, 15);
+  await page.mouse.move(last.x, last.y);
   const tip = page.getByRole("tooltip");
   await expect(tip).toBeVisible();
   const hits = await tip.evaluate((t) => {

@@ -39,6 +39,7 @@ import { hexCommand, hexDigit, typeNibble } from "./keys.ts";
 import { BYTES_PER_ROW, OVERSCAN_ROWS, ROW_HEIGHT, SCALED_OVERSCAN_ROWS, offsetDigits } from "./layout.ts";
 import { RowCache } from "./row-data.ts";
 import { hitAt } from "./windows.ts";
+import { charAt } from "./ascii-runs.ts";
 import { loadRanges, useBytesLanded } from "../common/input-windows.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
 import { maxTopRow, revealTopRow, rowSlots, rowWindow, scrollGeometry, scrollTopFor, topRowAt, wheelRows } from "./scroll-math.ts";
@@ -54,11 +55,17 @@ function viewportOf(el: HTMLElement): number {
   return Math.max(0, el.clientHeight - ROW_HEIGHT);
 }
 
-/** The offset named by the cell under an event target, or -1. */
-function offsetOfTarget(target: EventTarget | null): number {
+/** The offset of the byte under a pointer at clientX over an event target: a hex cell's, or within an ASCII run the byte under it; or -1. */
+function offsetOfTarget(target: EventTarget | null, clientX: number): number {
   const cell = target instanceof Element ? target.closest<HTMLElement>("[data-offset],[data-a]") : null;
-  const value = cell?.dataset.offset ?? cell?.dataset.a;
-  return value === undefined ? -1 : Number(value);
+  if (!cell) return -1;
+  if (cell.dataset.offset !== undefined) return Number(cell.dataset.offset);
+  const first = Number(cell.dataset.a);
+  const count = cell.textContent?.length ?? 1;
+  if (count <= 1) return first;
+  // A pointer event, not a scroll frame: reading the run's box here is fine.
+  const box = cell.getBoundingClientRect();
+  return first + charAt(clientX, box.left, box.width, count);
 }
 
 /**
@@ -321,14 +328,19 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
   const activeId = cursor >= first * BYTES_PER_ROW && cursor < Math.min(size, end * BYTES_PER_ROW) ? cellId(idPrefix, cursor) : undefined;
 
   const onPointerOver = (e: PointerEvent<HTMLDivElement>): void => {
-    const offset = offsetOfTarget(e.target);
+    const offset = offsetOfTarget(e.target, e.clientX);
     if (offset >= 0 && offset < size) inspectByte(analysis, source, offset, "pointer", container);
+  };
+  // Within an ASCII run the pointer crosses bytes without leaving the element (inspectByte ignores repeats).
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>): void => {
+    if (!(e.target instanceof HTMLElement) || e.target.dataset.a === undefined) return;
+    onPointerOver(e);
   };
   const onPointerLeave = (): void => {
     if (inspectStore.get()?.via === "pointer") endInspect();
   };
   const onClick = (e: MouseEvent<HTMLDivElement>): void => {
-    const offset = offsetOfTarget(e.target);
+    const offset = offsetOfTarget(e.target, e.clientX);
     if (offset < 0 || offset >= size) return;
     nibbleRef.current = null;
     const hit = hitAt(analysis, source, offset, container);
@@ -439,6 +451,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
         style={{ "--hx-row-inline": `${Math.max(10, digits + 1.5) + 66.5}ch` } as CSSProperties}
         onKeyDown={onKeyDown}
         onPointerOver={onPointerOver}
+        onPointerMove={onPointerMove}
         onPointerLeave={onPointerLeave}
         onClick={onClick}
         onBlur={onBlur}
