@@ -246,6 +246,25 @@ export function cell(page: Page, offset: number): Locator {
   return page.locator(`[data-offset="${offset}"]`);
 }
 
+/**
+ * The middle of byte `offset`'s character in the ASCII column, in page coordinates: the column draws runs of
+ * bytes that share their marks as one span naming its first byte (`data-a`), a character each.
+ */
+export async function asciiPoint(page: Page, offset: number): Promise<{ x: number; y: number }> {
+  const point = await hexMap(page).evaluate((grid, at) => {
+    for (const run of grid.querySelectorAll<HTMLElement>("[data-a]")) {
+      const first = Number(run.dataset.a);
+      const count = run.textContent?.length ?? 0;
+      if (at < first || at >= first + count) continue;
+      const r = run.getBoundingClientRect();
+      return { x: r.left + ((at - first + 0.5) * r.width) / count, y: r.top + r.height / 2 };
+    }
+    return null;
+  }, offset);
+  if (!point) throw new Error(`byte ${offset} has no ASCII character on screen`);
+  return point;
+}
+
 /** Offsets of the rendered hex cells carrying a data-* attribute (e.g. "data-selected"). */
 export function offsetsWith(page: Page, attribute: string): Promise<number[]> {
   return page.locator(`[data-offset][${attribute}]`).evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.offset)).sort((a, b) => a - b));

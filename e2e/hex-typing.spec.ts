@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { CORPUS_DIR, cell, expect, offsetsWith, openCorpus, openFile, openPage, test } from "./fixtures.ts";
+import { CORPUS_DIR, asciiPoint, cell, expect, offsetsWith, openCorpus, openFile, openPage, test } from "./fixtures.ts";
 import { bigSegment } from "./big-segment.ts";
 
 const hex = (b: number) => b.toString(16).padStart(2, "0");
@@ -77,7 +77,8 @@ test("a click starts a new byte at its high nibble, from the hex or the ASCII co
   await expect(cell(page, 100)).toHaveText("bc");
   await expect.poll(() => offsetsWith(page, "data-cursor")).toEqual([101]);
   // The ASCII column puts the cursor on its byte too; the digits are typed in hex.
-  await page.locator('[data-a="102"]').click();
+  const ascii = await asciiPoint(page, 102);
+  await page.mouse.click(ascii.x, ascii.y);
   await page.keyboard.type("de");
   await expect(cell(page, 102)).toHaveText("de");
   await expect(cell(page, 101)).toHaveText(hex(bytes[101]!));

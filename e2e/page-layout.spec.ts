@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { CONTAINERS_DIR, expect, formatFacts, openPage, test, waitForIdle, waitForInput } from "./fixtures.ts";
+import { CONTAINERS_DIR, asciiPoint, expect, formatFacts, openPage, test, waitForIdle, waitForInput } from "./fixtures.ts";
 
 const SIZES = [
   { name: "1024 px", width: 1024, height: 768 },
@@ -84,6 +84,17 @@ for (const size of SIZES) {
     // The columns that matter are in sight.
     expect(await columnShown(page, "Batches", "verdict")).toBeGreaterThan(0.99);
     expect(await columnShown(page, "Frames", "checksum")).toBeGreaterThan(0.99);
+    // And they stay in sight while a table is scrolled sideways part of the way.
+    for (const [grid, col] of [
+      ["Batches", "verdict"],
+      ["Frames", "checksum"],
+    ] as const) {
+      await page.locator(`[role="grid"][aria-label="${grid}"]`).evaluate((t) => {
+        const box = t.closest(".tbl-scroll")!;
+        box.scrollLeft = (box.scrollWidth - box.clientWidth) / 3;
+      });
+      await expect.poll(() => columnShown(page, grid, col), `${grid} ${col} scrolled sideways`).toBeGreaterThan(0.99);
+    }
     // No findings: the Diagnostics panel collapses, its empty list still there.
     await expect(page.getByRole("list", { name: "Diagnostics", exact: true })).toBeAttached();
     const diag = await page.locator(".diagnostics-panel").boundingBox();
@@ -95,7 +106,8 @@ test("the byte tooltip is drawn above the side panels where it reaches over them
   await page.setViewportSize({ width: 1366, height: 768 });
   await openPage(page);
   // The last byte of the first row: its tooltip opens rightwards, over the side column.
-  await page.locator('[data-testid="hex-scroll"] [data-a="15"]').hover();
+  const last = await asciiPoint(page, 15);
+  await page.mouse.move(last.x, last.y);
   const tip = page.getByRole("tooltip");
   await expect(tip).toBeVisible();
   const hits = await tip.evaluate((t) => {

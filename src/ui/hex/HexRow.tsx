@@ -1,4 +1,4 @@
-/** One memoized row of the hex map: offset, 16 hex cells and their ASCII ("··" and aria-busy while its bytes are read). */
+/** One memoized row of the hex map: offset, 16 hex cells and their ASCII in runs ("··" and aria-busy while its bytes are read). */
 import { memo, useCallback, type JSX } from "react";
 import { ALL_BYTE_KINDS, type ByteKind } from "../../format/fields.ts";
 import { asciiOf, hexOffset } from "../../format/values.ts";
@@ -9,6 +9,7 @@ import { coverageStore, type Coverage } from "./coverage.ts";
 import { BYTES_PER_ROW, ROW_HEIGHT } from "./layout.ts";
 import { spanMask, spansMask } from "./masks.ts";
 import { Edge, PROBLEM_NAME, type RowData } from "./row-data.ts";
+import { asciiRuns } from "./ascii-runs.ts";
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 const ASCII = Array.from({ length: 256 }, (_, b) => asciiOf(b));
@@ -57,7 +58,8 @@ export const HexRow = memo(function HexRow({ data, offsetDigits, idPrefix }: Hex
   );
 
   const hexCells: JSX.Element[] = [];
-  const asciiCells: JSX.Element[] = [];
+  const asciiClasses: string[] = [];
+  let asciiText = "";
   for (let i = 0; i < BYTES_PER_ROW; i++) {
     if (i >= length) {
       hexCells.push(<span key={i} className="hx-b hx-pad" aria-hidden="true" />);
@@ -99,7 +101,7 @@ export const HexRow = memo(function HexRow({ data, offsetDigits, idPrefix }: Hex
         {byte === undefined ? PENDING_HEX : HEX[byte]}
       </span>,
     );
-    // ASCII cells mirror the hex cells' marks with classes, not data-*, so that test selectors such
+    // ASCII runs mirror the hex cells' marks with classes, not data-*, so that test selectors such
     // as [data-offset="40"] or [data-hover] match exactly one element per byte.
     let cls = `hx-a ${kindClass}`;
     if (edge !== Edge.none) cls += ` edge-${EDGE_NAME[edge]}`;
@@ -108,12 +110,15 @@ export const HexRow = memo(function HexRow({ data, offsetDigits, idPrefix }: Hex
     if (isSelected) cls += " is-selected";
     if (isCovered) cls += " is-covered";
     if (isCursor) cls += " is-cursor";
-    asciiCells.push(
-      <span key={i} className={cls} data-a={offset}>
-        {byte === undefined ? PENDING_ASCII : ASCII[byte]}
-      </span>,
-    );
+    asciiClasses.push(cls);
+    asciiText += byte === undefined ? PENDING_ASCII : ASCII[byte];
   }
+  // The ASCII column in runs of bytes that share every mark (ascii-runs.ts), each naming its first byte.
+  const asciiCells = asciiRuns(asciiClasses).map((r) => (
+    <span key={r.from} className={r.cls} data-a={start + r.from}>
+      {asciiText.slice(r.from, r.to)}
+    </span>
+  ));
   return (
     <div role="row" aria-rowindex={data.row + 2} className="hx-row" aria-busy={read ? undefined : true} style={{ height: ROW_HEIGHT }}>
       <span role="rowheader" className="hx-off" data-edge={data.rowEdge === Edge.none ? undefined : EDGE_NAME[data.rowEdge]}>

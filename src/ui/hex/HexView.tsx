@@ -39,9 +39,10 @@ import { hexCommand, hexDigit, typeNibble } from "./keys.ts";
 import { BYTES_PER_ROW, OVERSCAN_ROWS, ROW_HEIGHT, SCALED_OVERSCAN_ROWS, offsetDigits } from "./layout.ts";
 import { RowCache } from "./row-data.ts";
 import { hitAt } from "./windows.ts";
+import { charAt } from "./ascii-runs.ts";
 import { loadRanges, useBytesLanded } from "../common/input-windows.ts";
 import type { ContainerField } from "../../core/containers/index.ts";
-import { maxTopRow, revealTopRow, rowWindow, scrollGeometry, scrollTopFor, topRowAt, wheelRows } from "./scroll-math.ts";
+import { maxTopRow, revealTopRow, rowSlots, rowWindow, scrollGeometry, scrollTopFor, topRowAt, wheelRows } from "./scroll-math.ts";
 import "../common/kinds.css";
 import "./hex.css";
 
@@ -54,16 +55,22 @@ function viewportOf(el: HTMLElement): number {
   return Math.max(0, el.clientHeight - ROW_HEIGHT);
 }
 
-/** The offset named by the cell under an event target, or -1. */
-function offsetOfTarget(target: EventTarget | null): number {
+/** The offset of the byte under a pointer at clientX over an event target: a hex cell's, or within an ASCII run the byte under it; or -1. */
+function offsetOfTarget(target: EventTarget | null, clientX: number): number {
   const cell = target instanceof Element ? target.closest<HTMLElement>("[data-offset],[data-a]") : null;
-  const value = cell?.dataset.offset ?? cell?.dataset.a;
-  return value === undefined ? -1 : Number(value);
+  if (!cell) return -1;
+  if (cell.dataset.offset !== undefined) return Number(cell.dataset.offset);
+  const first = Number(cell.dataset.a);
+  const count = cell.textContent?.length ?? 1;
+  if (count <= 1) return first;
+  // A pointer event, not a scroll frame: reading the run's box here is fine.
+  const box = cell.getBoundingClientRect();
+  return first + charAt(clientX, box.left, box.width, count);
 }
 
 /**
- * The rows' viewport height, kept current with a ResizeObserver; also in `latest`, so a scroll handler can
- * use it without reading layout (a read there forces the layout of the rows just rendered).
+ * The rows' viewport height, kept current with a ResizeObserver; also in `latest`, so the scroll, wheel and key
+ * handlers use it without reading layout (a read there forces the layout of the rows just rendered).
  */
 function useViewportHeight(ref: RefObject<HTMLElement | null>, latest: RefObject<number>): number {
   const [height, setHeight] = useState(0);
@@ -152,7 +159,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     (row: number): void => {
       const el = scrollRef.current;
       if (!el) return;
-      const vh = viewportOf(el);
+      const vh = viewportRef.current;
       const top = Math.max(0, Math.min(row, maxTopRow(geometry, vh)));
       const scrollTop = scrollTopFor(geometry, top, vh);
       if (!geometry.scaled) {
@@ -161,7 +168,8 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       }
       topRowRef.current = top;
       el.scrollTop = scrollTop;
-      echoRef.current = el.scrollTop;
+      // The value written, not read back: a read right after the write would force a layout (the echo test allows 1 px of rounding).
+      echoRef.current = scrollTop;
       setScaledTop(top);
     },
     [geometry],
@@ -172,7 +180,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       const el = scrollRef.current;
       if (!el) return;
       const top = getTopRow();
-      const next = revealTopRow(geometry, top, row, viewportOf(el), align);
+      const next = revealTopRow(geometry, top, row, viewportRef.current, align);
       if (next !== top) setTopRow(next);
     },
     [geometry, getTopRow, setTopRow],
@@ -198,7 +206,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     const onWheel = (e: WheelEvent): void => {
       if (e.ctrlKey || Math.abs(e.deltaY) <= Math.abs(e.deltaX)) return;
       e.preventDefault();
-      setTopRow(topRowRef.current + wheelRows(e.deltaY, e.deltaMode, ROW_HEIGHT, viewportOf(el)));
+      setTopRow(topRowRef.current + wheelRows(e.deltaY, e.deltaMode, ROW_HEIGHT, viewportRef.current));
     };
     el.addEventListener("scroll", onScroll, { passive: true });
     el.addEventListener("wheel", onWheel, { passive: false });
@@ -259,7 +267,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
         const j = jumpStore.get();
         const el = scrollRef.current;
         if (!j || !el || size === 0) return;
-        setTopRow(Math.floor(Math.min(j.byte, size - 1) / BYTES_PER_ROW) + 0.5 - viewportOf(el) / ROW_HEIGHT / 2);
+        setTopRow(Math.floor(Math.min(j.byte, size - 1) / BYTES_PER_ROW) + 0.5 - viewportRef.current / ROW_HEIGHT / 2);
       }),
     [size, setTopRow],
   );
@@ -320,14 +328,19 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
   const activeId = cursor >= first * BYTES_PER_ROW && cursor < Math.min(size, end * BYTES_PER_ROW) ? cellId(idPrefix, cursor) : undefined;
 
   const onPointerOver = (e: PointerEvent<HTMLDivElement>): void => {
-    const offset = offsetOfTarget(e.target);
+    const offset = offsetOfTarget(e.target, e.clientX);
     if (offset >= 0 && offset < size) inspectByte(analysis, source, offset, "pointer", container);
+  };
+  // Within an ASCII run the pointer crosses bytes without leaving the element (inspectByte ignores repeats).
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>): void => {
+    if (!(e.target instanceof HTMLElement) || e.target.dataset.a === undefined) return;
+    onPointerOver(e);
   };
   const onPointerLeave = (): void => {
     if (inspectStore.get()?.via === "pointer") endInspect();
   };
   const onClick = (e: MouseEvent<HTMLDivElement>): void => {
-    const offset = offsetOfTarget(e.target);
+    const offset = offsetOfTarget(e.target, e.clientX);
     if (offset < 0 || offset >= size) return;
     nibbleRef.current = null;
     const hit = hitAt(analysis, source, offset, container);
@@ -364,7 +377,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
       return;
     }
     nibbleRef.current = null;
-    const pageRows = Math.max(1, Math.floor(viewportOf(el) / ROW_HEIGHT) - 1);
+    const pageRows = Math.max(1, Math.floor(viewportRef.current / ROW_HEIGHT) - 1);
     const command = hexCommand(e.key, e, at, size, pageRows, cancellableStore.get() || otherWorkStore.get());
     if (!command) return;
     e.preventDefault();
@@ -403,9 +416,10 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
     if (inspectStore.get()?.via === "keyboard") endInspect();
   };
 
-  // Keyed by slot (row modulo the rows shown): a row keeps its element while it stays in view, and a far jump
-  // refills the same elements instead of replacing every one.
-  const rowEls = visible.map((data) => <HexRow key={data.row % visible.length} data={data} offsetDigits={digits} idPrefix={idPrefix} />);
+  // Keyed by slot (see rowSlots): a row keeps its element while it stays in view, and a far jump refills the same
+  // elements instead of replacing every one.
+  const slots = Math.max(visible.length, rowSlots(viewportHeight, ROW_HEIGHT, geometry.scaled ? SCALED_OVERSCAN_ROWS : OVERSCAN_ROWS));
+  const rowEls = visible.map((data) => <HexRow key={data.row % slots} data={data} offsetDigits={digits} idPrefix={idPrefix} />);
   const rowsBlock = (
     // Geometry only: the block of rows is shifted to the first rendered row.
     <div className="hx-rows" style={{ transform: `translateY(${shift}px)` }}>
@@ -437,6 +451,7 @@ export function HexView({ input }: { input: LoadedInput }): JSX.Element {
         style={{ "--hx-row-inline": `${Math.max(10, digits + 1.5) + 66.5}ch` } as CSSProperties}
         onKeyDown={onKeyDown}
         onPointerOver={onPointerOver}
+        onPointerMove={onPointerMove}
         onPointerLeave={onPointerLeave}
         onClick={onClick}
         onBlur={onBlur}

@@ -1,5 +1,17 @@
 import { describe, expect, test } from "vitest";
-import { isRowVisible, maxTopRow, MAX_SCROLL_HEIGHT, revealTopRow, rowWindow, scrollGeometry, scrollTopFor, topRowAt, wheelRows } from "./scroll-math.ts";
+import fc from "fast-check";
+import {
+  isRowVisible,
+  maxTopRow,
+  MAX_SCROLL_HEIGHT,
+  revealTopRow,
+  rowSlots,
+  rowWindow,
+  scrollGeometry,
+  scrollTopFor,
+  topRowAt,
+  wheelRows,
+} from "./scroll-math.ts";
 
 const ROW = 20;
 
@@ -120,5 +132,37 @@ describe("wheelRows", () => {
     expect(wheelRows(100, 0, ROW, 400)).toBe(5);
     expect(wheelRows(-3, 1, ROW, 400)).toBe(-3);
     expect(wheelRows(1, 2, ROW, 400)).toBe(19);
+  });
+});
+
+describe("rowSlots", () => {
+  test("every rendered window's rows get distinct keys row % slots", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2000 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 0, max: 8 }),
+        (vh, a, b, overscan) => {
+          const g = scrollGeometry(1_000_000_000, ROW);
+          const slots = rowSlots(vh, ROW, overscan);
+          const windows = [a, b].map((f) => rowWindow(g, f * maxTopRow(g, vh), vh, overscan));
+          for (const w of windows) {
+            const keys = new Set<number>();
+            for (let r = w.first; r < w.end; r++) keys.add(r % slots);
+            expect(keys.size).toBe(w.end - w.first);
+          }
+        },
+      ),
+    );
+  });
+
+  test("leaves room for the virtualizer's window, which also counts the header row and one row cut at each edge", () => {
+    // TanStack Virtual renders the rows meeting [scrollTop, scrollTop + clientHeight) plus overscan each side;
+    // clientHeight is the rows' viewport plus the sticky header.
+    for (const vh of [0, 1, 19, 20, 21, 399, 400, 401, 1080]) {
+      const touched = Math.ceil((vh + ROW) / ROW) + 1;
+      expect(rowSlots(vh, ROW, 8)).toBeGreaterThanOrEqual(touched + 2 * 8);
+    }
   });
 });

@@ -60,6 +60,17 @@ export function rowWindow(g: ScrollGeometry, topRow: number, viewportHeight: num
   return { first, end };
 }
 
+/**
+ * How many row elements a viewport of viewportHeight px keeps: more than any window of rendered rows (rowWindow's,
+ * or the virtualizer's, which counts the sticky header's row too), so keying rows by `row % slots` gives the rows of
+ * every window distinct keys that do not change as it moves: a row keeps its element while it stays in view, and
+ * the rows that leave hand theirs to the rows that come in, instead of every row being re-created when the number
+ * of rendered rows changes by one.
+ */
+export function rowSlots(viewportHeight: number, rowHeight: number, overscan: number): number {
+  return Math.ceil(Math.max(0, viewportHeight) / rowHeight) + 2 * overscan + 4;
+}
+
 /** True when the whole of `row` lies inside the viewport. */
 export function isRowVisible(g: ScrollGeometry, topRow: number, row: number, viewportHeight: number): boolean {
   return row >= topRow - 1e-6 && row + 1 <= topRow + viewportHeight / g.rowHeight + 1e-6;

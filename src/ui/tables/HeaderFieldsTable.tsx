@@ -14,6 +14,7 @@ import { gridTemplate } from "./index-table.ts";
 import { nextActivePosition } from "./row-order.ts";
 import { useShownBatch, wholeSelection } from "../common/selection-hooks.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
+import { usePinnedColumns } from "./inline-overflow.ts";
 import { EditFieldButton, FieldEditForm } from "../common/FieldEditForm.tsx";
 import { applyFieldEditResident } from "../session/editing.ts";
 import { BATCH_HEADER_FIELDS, BATCH_HEADER_SIZE } from "../../format/fields.ts";
@@ -121,6 +122,8 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
   const hovered = useStore(hoverStore, hoverStartOf);
   const [active, setActive] = useState(0);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const [scrollEl, setScrollEl] = useState<HTMLDivElement | null>(null);
+  usePinnedColumns(scrollEl);
 
   // A selection made elsewhere that is exactly a field's bytes brings that row into view.
   useEffect(() => {
@@ -182,7 +185,7 @@ export function HeaderFieldsTable({ input }: { input: LoadedInput }) {
           {read.error}
         </p>
       ) : null}
-      <div className="tbl-scroll">
+      <div className="tbl-scroll" ref={setScrollEl}>
         <table
           role="grid"
           aria-label="Batch header"

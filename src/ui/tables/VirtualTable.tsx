@@ -15,6 +15,7 @@ import { wholeSelection } from "../common/selection-hooks.ts";
 import { hoverRange } from "../state/actions.ts";
 import { TableHead, clearHoverOnExit } from "./TableHead.tsx";
 import { settledViewWindowStore, type ViewWindow } from "../state/view-window.ts";
+import { usePinnedColumns } from "./inline-overflow.ts";
 
 // Only the first hovered byte matters to a row, so rows re-render when it moves to another field, not per pixel.
 const hoverStart = (h: ByteSpan | null): number => h?.start ?? -1;
@@ -72,6 +73,7 @@ export function VirtualTable(props: VirtualTableProps) {
   // The scroll box as state, not a ref: the body's virtualizer reads it in a layout effect that
   // runs before an ancestor's ref is attached, so the body must render again once it exists.
   const [scrollEl, setScrollEl] = useState<HTMLDivElement | null>(null);
+  usePinnedColumns(scrollEl);
   const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
   const visibleIds = table
     .getVisibleLeafColumns()
