@@ -56,6 +56,9 @@ export class AbortedError extends Error {
 /** What can be analysed: a File or Blob (read in the worker), or bytes the caller keeps. */
 export type AnalysisInput = Blob | ArrayBuffer | Uint8Array;
 
+/** A signal never aborted: a call made with it keeps its worker whatever happens (its result may just be dropped). */
+export const KEEP_WORKER: AbortSignal = new AbortController().signal;
+
 // The one copy of caller-owned bytes: the copy is transferred, so the caller's bytes stay usable.
 function ownedInput(input: AnalysisInput): Blob | ArrayBuffer {
   if (input instanceof Blob) return input;

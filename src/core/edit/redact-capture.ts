@@ -6,7 +6,8 @@
  * secret is never read out: its message is masked before anything else (message-bytes.ts).
  */
 import type { Xxh3 } from "../../checksum/xxh3.ts";
-import { COMMAND, CONSENSUS_HEADER_SIZE } from "../../format/containers/consensus.ts";
+import { CONSENSUS_HEADER_SIZE } from "../../format/containers/consensus.ts";
+import { CONSENSUS_VARIANT_FIELDS } from "../../format/containers/protocol.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { ByteWriter } from "../../format/writer.ts";
 import type { Analysis } from "../model/model.ts";
@@ -16,11 +17,9 @@ import type { CaptureConnection, CaptureMessage, CaptureResult } from "../contai
 import { SECRET_MASK_BYTE } from "../containers/capture/message-bytes.ts";
 import { redactCopy, type RedactOptions } from "./redact.ts";
 
-const CONSENSUS_COMMANDS: ReadonlySet<number> = new Set([COMMAND.request, COMMAND.reply, COMMAND.eviction, COMMAND.prepare]);
-
 /** Whether bytes are one whole consensus message: a known command and a size that is the byte count. */
 function isConsensusMessage(bytes: Uint8Array): boolean {
-  return bytes.length >= CONSENSUS_HEADER_SIZE && CONSENSUS_COMMANDS.has(bytes[60] as number) && new ByteReader(bytes).u32(48) === bytes.length;
+  return bytes.length >= CONSENSUS_HEADER_SIZE && CONSENSUS_VARIANT_FIELDS.has(bytes[60] as number) && new ByteReader(bytes).u32(48) === bytes.length;
 }
 
 /**

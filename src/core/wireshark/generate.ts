@@ -4,7 +4,14 @@
  * wireshark` and `npm run wireshark` write what it returns.
  */
 import { BATCH_HEADER_FIELDS, FRAME_HEADER_FIELDS } from "../../format/fields.ts";
-import { COMMAND, CONSENSUS_COMMON_FIELDS, PREPARE_FIELDS, PREPARE_OK_FIELDS, REPLY_FIELDS, REQUEST_FIELDS } from "../../format/containers/consensus.ts";
+import {
+  COMMAND_NAME_OF,
+  CONSENSUS_COMMON_FIELDS,
+  PREPARE_FIELDS,
+  PREPARE_OK_FIELDS,
+  REPLY_FIELDS,
+  REQUEST_FIELDS,
+} from "../../format/containers/consensus.ts";
 import {
   CONFIRMATION_COUNT_FIELDS,
   CONFIRMATION_FIELDS,
@@ -42,13 +49,9 @@ import { CAPTURE_CODES_NOT_SEEN, TCP_CODES, tcpLua } from "./lua-tcp.ts";
 import { XXH3_LUA } from "./xxh3-lua.ts";
 import { luaNumberMap } from "./lua-text.ts";
 
-const COMMAND_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(COMMAND).map(([name, n]) => [n, name.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())]),
-);
-
 /** Every layout the dissector decodes, by the name its walk uses. */
 export const DISSECTOR_LAYOUTS: readonly DissectorLayout[] = [
-  { name: "header", fields: CONSENSUS_COMMON_FIELDS, valueNames: { "consensus.command": COMMAND_NAMES } },
+  { name: "header", fields: CONSENSUS_COMMON_FIELDS, valueNames: { "consensus.command": COMMAND_NAME_OF } },
   { name: "request", fields: REQUEST_FIELDS, valueNames: { "request.operation": OPERATION_NAME_OF, "request.legacy_operation": LEGACY_COMMAND_NAME_OF } },
   { name: "reply", fields: REPLY_FIELDS, valueNames: { "reply.operation": OPERATION_NAME_OF, "reply.status": iggyErrorNames() } },
   { name: "prepare", fields: PREPARE_FIELDS, valueNames: { "prepare.operation": OPERATION_NAME_OF } },

@@ -11,6 +11,10 @@ import { layout } from "./table.ts";
 export const CONSENSUS_HEADER_SIZE = 256;
 /** Command numbers (header.rs Command). */
 export const COMMAND = { request: 5, prepare: 6, prepareOk: 7, reply: 8, eviction: 13 } as const;
+/** Each command's name as the JSON, the text and the dissector say it: "request", "prepare-ok", … */
+export const COMMAND_NAME_OF: Readonly<Record<number, string>> = Object.fromEntries(
+  Object.entries(COMMAND).map(([name, n]) => [n, name.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())]),
+);
 /** Operation numbers worth naming. */
 export const OPERATION_NAMES: Readonly<Record<number, string>> = { 2: "non-replicated (legacy code at 196)", 160: "SendMessages" };
 

@@ -10,14 +10,13 @@ import { messageIndex, messageKey, type MessageIndex } from "../common/message-i
 import { consensusFormatOf } from "../../core/containers/consensus.ts";
 import { COMMAND_NAME_OF } from "../../core/containers/capture/index.ts";
 import type { PageCapture } from "../../worker/protocol.ts";
-import { AbortedError, type AnalysisClient } from "../../worker/client.ts";
+import { AbortedError, KEEP_WORKER, type AnalysisClient } from "../../worker/client.ts";
 import type { FormatChoice } from "../../core/containers/index.ts";
 
 /** Opens a message's bytes as an input of the capture (session/loading's loadInput, given at start to keep imports one-way). */
 export type ShowMessageBytes = (name: string, bytes: Uint8Array, note: string | null, format: FormatChoice, fileName: string, why: string) => Promise<boolean>;
 
 const indexes = new WeakMap<PageCapture, MessageIndex>();
-const KEEP_WORKER = new AbortController().signal;
 let reading: AbortController | null = null;
 let services: { readonly show: ShowMessageBytes; readonly client: () => AnalysisClient } | null = null;
 

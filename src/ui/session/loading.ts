@@ -1,5 +1,5 @@
 /** Loading inputs: every way in (file, drop, paste, sample, link, partition) ends here; a new input cancels the one in flight. */
-import { AnalysisClient, AbortedError, type AnalysisInput } from "../../worker/client.ts";
+import { AnalysisClient, AbortedError, KEEP_WORKER, type AnalysisInput } from "../../worker/client.ts";
 import type { InputMeta } from "../../worker/protocol.ts";
 import { captureStore, documentStore, formatStore, nextInputId, partitionStore, resetInteraction, type OpenPartition } from "../state/app-state.ts";
 import { openCaptureSession } from "./capture-session.ts";
@@ -73,9 +73,6 @@ export interface LoadOptions {
   /** Why it reads as its format, said instead of the detection's words (a capture's message: its command, not a user's choice). */
   readonly why?: string;
 }
-
-/** A signal never aborted: the worker is kept whatever happens to the call. */
-const KEEP_WORKER = new AbortController().signal;
 
 // A new load cancels the load and the re-check in flight and becomes what Cancel stops.
 function beginLoad(): AbortController {

@@ -54,18 +54,14 @@ class Direction implements StreamSink {
 
   data(offset: number, bytes: Uint8Array, packet: number, timeNs: bigint, fileOffset: number): void {
     if (this.conn.state === "other") return;
-    if (this.conn.encryption) {
-      this.bytes += bytes.length;
-      return;
-    }
+    this.bytes += bytes.length;
+    if (this.conn.encryption) return;
     // Iggy over TLS on the server's port: its records are not messages (a size read from them is noise).
     if (offset === 0 && this.conn.state === "iggy" && startsWithTlsRecord(bytes)) {
       this.conn.encryption = "tls";
       this.conn.events.encrypted(this.conn, this.toServer, packet, fileOffset);
-      this.bytes += bytes.length;
       return;
     }
-    this.bytes += bytes.length;
     this.pieces.push(offset, fileOffset, bytes.length, packet);
     if (this.probe) {
       this.probe.push({ offset, bytes: bytes.slice(), length: bytes.length, packet, timeNs, fileOffset });

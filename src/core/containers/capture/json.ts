@@ -1,5 +1,6 @@
 /** The JSON document of a capture (contracts.md §1.2), as text pieces: one line per message and diagnostic. */
 import type { Xxh3 } from "../../../checksum/xxh3.ts";
+import { COMMAND_NAME_OF } from "../../../format/containers/consensus.ts";
 import { LEGACY_COMMAND_NAME_OF, OPERATION_NAME_OF } from "../../../format/containers/protocol.ts";
 import { iggyError } from "../../../format/iggy-errors.ts";
 import { ByteReader } from "../../../format/reader.ts";
@@ -9,7 +10,7 @@ import type { CaptureSource } from "./source.ts";
 import type { CaptureConnection, CaptureDiagnostic, CaptureMessage, CaptureResult } from "./types.ts";
 
 /** Command names by number. */
-export const COMMAND_NAME_OF: Readonly<Record<number, string>> = { 5: "request", 6: "prepare", 7: "prepare-ok", 8: "reply", 13: "eviction" };
+export { COMMAND_NAME_OF };
 
 /** A capture time (ns since the epoch) as ISO 8601 with 6 or 9 fraction digits. */
 export function captureTime(timeNs: bigint, digits: number): string {
