@@ -1,6 +1,6 @@
 /** The composition root: toolbar, status, hex map with legend, and the decoded panels. */
 import { visibleText } from "../../lib/text-escape.ts";
-import { useDeferredValue, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from "react";
 import { captureStore, documentStore, partitionStore, type DocumentState, type OpenCapture, type OpenPartition } from "../state/app-state.ts";
 import { useStore } from "../state/store.ts";
 import { InputBar } from "../input/InputBar.tsx";
@@ -11,14 +11,20 @@ import { HexView } from "../hex/HexView.tsx";
 import { SidePanels } from "./SidePanels.tsx";
 import { startPage } from "./start-page.ts";
 import { loadSample } from "../session/loading.ts";
-import { BuilderDialog } from "../builder/BuilderDialog.tsx";
-import { DiffDialog } from "../diff/DiffDialog.tsx";
+// The dialogs' code loads on first open, but their styles stay here, at the dialogs' place in the cascade: rules of
+// equal specificity resolve by order, and a stylesheet loaded later would win where it lost before.
+import "../common/dialog.css";
+import "../builder/builder.css";
+import "../diff/diff.css";
 import { DiscardEditsDialog } from "../edit/DiscardEditsDialog.tsx";
 import { SearchBox } from "../search/SearchBox.tsx";
 import { Overview } from "../overview/Overview.tsx";
 import { useTopHeight } from "./use-top-height.ts";
 import { Tour, startTour } from "../tour/Tour.tsx";
 import { SettingsMenu } from "./SettingsMenu.tsx";
+
+const BuilderDialog = lazy(() => import("../builder/BuilderDialog.tsx").then((m) => ({ default: m.BuilderDialog })));
+const DiffDialog = lazy(() => import("../diff/DiffDialog.tsx").then((m) => ({ default: m.DiffDialog })));
 
 const selectInput = (s: DocumentState) => s.input;
 const selectPartition = (p: OpenPartition | null) => p;
@@ -104,8 +110,10 @@ export function App() {
           }}
         />
       )}
-      {dialog === "build" && <BuilderDialog onClose={() => setDialog(null)} />}
-      {dialog === "diff" && <DiffDialog onClose={() => setDialog(null)} />}
+      <Suspense fallback={null}>
+        {dialog === "build" && <BuilderDialog onClose={() => setDialog(null)} />}
+        {dialog === "diff" && <DiffDialog onClose={() => setDialog(null)} />}
+      </Suspense>
       <DiscardEditsDialog />
     </div>
   );

@@ -17,8 +17,6 @@ import { formToSpec, specText } from "./form-to-spec.ts";
 import { BatchFields } from "./BatchFields.tsx";
 import { MessageEditor } from "./MessageEditor.tsx";
 import { AnalyzerVerdict, IssueList } from "./BuildVerdict.tsx";
-import "../common/dialog.css";
-import "./builder.css";
 
 type Built = { readonly bytes: Uint8Array; readonly analysis: Analysis } | { readonly error: string };
 

@@ -22,8 +22,6 @@ import {
   type SourceCounts,
   type SourceId,
 } from "./diff-sources.ts";
-import "../common/dialog.css";
-import "./diff.css";
 import { ByteDiffCell } from "./ByteDiffCell.tsx";
 import { DiffPane } from "./DiffPane.tsx";
 import { SidePicker } from "./SidePicker.tsx";
