@@ -145,6 +145,8 @@ test("choosing a message shows the bytes extract writes, its batches, and ← / 
   await expect(page.locator(".container-panel .container-why")).toHaveText(
     `message ${key} of ${file}, client → server, whose command byte is 5 (request): read as a request`,
   );
+  // The Format control governs the shown message while a capture is open, and its label says so.
+  await expect(page.getByLabel("Message read as", { exact: true })).toHaveValue("request");
 
   // → and ← from the chosen row step to the next and previous message in the table's order.
   const row = messagesGrid(page).locator(`[data-message="${key}"]`);

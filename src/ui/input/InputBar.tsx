@@ -8,7 +8,7 @@ import { SAMPLES } from "../../core/samples/samples.ts";
 import { CONTAINER_SAMPLES } from "../../core/samples/container-samples.ts";
 import { CONTAINER_SAMPLE_PREFIX, loadFiles, loadSample, setFormat } from "../session/loading.ts";
 import { FORMAT_OPTIONS, formatOfAlias } from "../common/format-choice.ts";
-import { formatStore } from "../state/app-state.ts";
+import { captureStore, formatStore, type OpenCapture } from "../state/app-state.ts";
 import type { FormatChoice } from "../../core/containers/index.ts";
 import { useStore } from "../state/store.ts";
 import { folderFiles } from "./dropped-files.ts";
@@ -18,6 +18,7 @@ import { partitionLabel } from "../session/partition-files.ts";
 const DIRECTORY_PICKER = { webkitdirectory: "", directory: "" } as InputHTMLAttributes<HTMLInputElement>;
 
 const same = (id: FormatChoice) => id;
+const hasCapture = (c: OpenCapture | null) => c !== null;
 const good = CONTAINER_SAMPLES.filter((s) => s.shows === null);
 const broken = CONTAINER_SAMPLES.filter((s) => s.shows !== null);
 
@@ -28,6 +29,9 @@ export function InputBar() {
   const formatId = useId();
   const folderId = useId();
   const format = useStore(formatStore, same);
+  // With a capture open the control reads the chosen message, not the file: its label says so, or "Format: Consensus
+  // reply" beside the status line's "Network capture" reads as two answers to one question.
+  const capture = useStore(captureStore, hasCapture);
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.target.files ?? [])].map((f) => ({ name: f.name, input: f }));
     if (files.length > 0) void loadFiles(files);
@@ -85,13 +89,17 @@ export function InputBar() {
       </select>
       <span className="format-choice">
         <label htmlFor={formatId} className="format-label">
-          Format
+          {capture ? "Message read as" : "Format"}
         </label>
         <select
           id={formatId}
           value={format}
           onChange={(e) => void setFormat(formatOfAlias(e.target.value) ?? "auto")}
-          title="Auto-detect picks the format from the file name and the bytes; choose one to force it"
+          title={
+            capture
+              ? "How the chosen message's bytes are read (from its command byte); choose another to force it, the capture stays open"
+              : "Auto-detect picks the format from the file name and the bytes; choose one to force it"
+          }
         >
           {FORMAT_OPTIONS.map((x) => (
             <option key={x.value} value={x.value}>
