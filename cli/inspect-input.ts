@@ -15,6 +15,7 @@ import { openContainerStreamed } from "./stream-containers.ts";
 import { RangeCutter } from "../src/core/walk/range-cuts.ts";
 import { STREAM_MIN_BYTES } from "../src/core/walk/pool-policy.ts";
 import type { RangePlan } from "../src/core/walk/stream-analyze.ts";
+import { phaseDone } from "./timings.ts";
 
 export { threadsFor } from "./stream-file.ts";
 
@@ -63,13 +64,16 @@ export async function inspectStreamed(write: Write, file: string, format: Format
     }
     d = walk.detection;
     ranges = walk.ranges;
+    phaseDone("header walk");
   }
   const detectedBy = d.detectedBy;
   const analysis = await analyzeFileStreaming(file, 0, ranges);
   if (analysis === null) return null;
+  phaseDone("walk+merge");
   const opened: OpenedInput = { format: "batches", detectedBy, analysis, container: null, recovery: null, entries: null, legacy: null };
   if (json) await write(openedJsonChunks(opened, new Uint8Array(0), name, withFrames));
   else await write(openedTextChunks(opened, name));
+  phaseDone("output");
   return analysis.summary.errors > 0 ? 1 : 0;
 }
 

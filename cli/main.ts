@@ -1,4 +1,5 @@
 /** The iggy-batch command line: parses arguments, reads input, prints and returns an exit status. */
+import { phaseDone, printPhases } from "./timings.ts";
 import { buildFromSpec, BuildSpecError } from "../src/core/edit/build-spec.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { TOOL_VERSION } from "../src/version.ts";
@@ -201,6 +202,7 @@ function writerTo(out: string): { write: (chunks: Iterable<string>) => Promise<v
 }
 
 async function inspect(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
+  phaseDone("start-up and bundle load");
   const path = operandOf(spec, parsed);
   const format = formatOf(parsed);
   const json = parsed.options.has("--json");
@@ -477,7 +479,9 @@ async function run(argv: string[]): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   watchStdio();
   try {
-    return await run(argv);
+    const code = await run(argv);
+    printPhases();
+    return code;
   } catch (err) {
     if (err instanceof UsageError || err instanceof CliProblem) {
       process.stderr.write(visibleLines(err.message) + "\n");
