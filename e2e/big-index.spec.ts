@@ -9,6 +9,7 @@ import { closeSync, copyFileSync, ftruncateSync, mkdtempSync, openSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../src/core/walk/analyze.ts";
+import { LISTED_PER_FILE } from "../src/core/containers/partition.ts";
 import { CONTAINERS_DIR, ROOT, cell, diagnosticsList, expect, openFile, openFiles, openPage, parseSummary, statusLine, summaryText, test } from "./fixtures.ts";
 
 const LOG = "00000000000000001949.log";
@@ -45,10 +46,12 @@ test("a 64 MiB .index of zeros beside its .log: the CLI's summary, findings capp
   await openPage(page);
   await openFiles(page, [path.join(dir, LOG), path.join(dir, INDEX)]);
   await expect(statusLine(page)).toHaveText(summaryText(cli), { timeout: 120_000 });
-  // The list holds the first findings by position, as many as the cap.
+  // The partition's list holds each file's first findings by position; the status line counts the rest.
   const first = diagnosticsList(page).getByRole("listitem").first();
-  await expect(first).toHaveAttribute("aria-setsize", String(DEFAULT_MAX_DIAGNOSTICS));
+  await expect(first).toHaveAttribute("aria-setsize", String(LISTED_PER_FILE));
   await expect(first).toHaveAttribute("data-file", INDEX);
+  const total = cli.errors + cli.warnings + cli.infos;
+  await expect(page.locator(".status-area .input-name")).toContainText(`${total - LISTED_PER_FILE} diagnostics not listed`);
 
   // The partition opens on the file of its first error, the index: its entries, a page at a time, read from the file.
   const table = page.getByRole("table", { name: "Index entries" });
@@ -59,6 +62,14 @@ test("a 64 MiB .index of zeros beside its .log: the CLI's summary, findings capp
   await page.getByRole("button", { name: "Next entries" }).click();
   await expect(page.locator(".index-pages")).toContainText(`Entries 500–999 of ${entries.toLocaleString("en-US")}`);
   await expect(table.locator('tbody tr[data-entry="999"]')).toContainText("index-entry-mismatch");
+  // The shown index keeps its own findings up to the cap (the partition's check, kept by the worker for this open):
+  // an entry past the partition list's share still shows its finding.
+  const past = LISTED_PER_FILE + 7;
+  for (let page500 = 2; page500 * 500 <= past; page500++) {
+    await page.getByRole("button", { name: "Next entries" }).click();
+    await expect(page.locator(".index-pages")).toContainText(`Entries ${(page500 * 500).toLocaleString("en-US")}–`);
+  }
+  await expect(table.locator(`tbody tr[data-entry="${past}"]`)).toContainText("index-entry-mismatch");
 
   // Usable: a finding goes to its bytes.
   await first.getByRole("button").first().click();

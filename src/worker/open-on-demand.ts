@@ -24,6 +24,7 @@ import {
   sourceInput,
   walkedTiling,
   openIndexEntries,
+  type OpenedInput,
 } from "../core/containers/index.ts";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../core/walk/analyze.ts";
 import type { Analysis } from "../core/model/model.ts";
@@ -135,6 +136,11 @@ async function openIndexOnDemand(
   request: OnDemandRequest,
   detection: Detection,
 ): Promise<{ analysis: Analysis; meta: InputMeta } | null> {
+  const kept = takeIndexForShowing(file, request.name, request.companion);
+  if (kept) {
+    const { analysis, ...meta } = kept;
+    return { analysis, meta };
+  }
   const entries = pagedIndexOf(file);
   if (!entries) return null;
   const log = request.companion;
@@ -173,9 +179,26 @@ function takeWalkedForShowing(blob: Blob | undefined, name: string): Analysis | 
   return kept && blob && kept.key === fileKey(blob, name) ? kept.analysis : null;
 }
 
-/** Lets the kept walk of a partition's first segment go (any request but the open that shows it). */
+/** Lets the kept walk of a partition's first segment, and its kept index, go (any request but the open that shows it). */
 export function forgetWalkedForShowing(): void {
   walkedForShowing = null;
+  indexForShowing = null;
+}
+
+// The partition's large `.index` the page shows first (its first problem), kept with the `.log` it was cross-checked
+// against, so the open that follows does not check millions of entries again nor hold a second list of findings.
+let indexForShowing: { readonly key: string; readonly logKey: string; readonly opened: OpenedInput } | null = null;
+
+/** Keeps a partition's opened index, cross-checked against `log`, for the open request that follows (given once). */
+export function keepIndexForShowing(index: Blob, name: string, log: { readonly name: string; readonly input: Blob }, opened: OpenedInput): void {
+  indexForShowing = { key: fileKey(index, name), logKey: fileKey(log.input, log.name), opened };
+}
+
+function takeIndexForShowing(blob: Blob, name: string, log: { readonly name: string; readonly input: Blob | ArrayBuffer } | undefined): OpenedInput | null {
+  const kept = indexForShowing;
+  indexForShowing = null;
+  const same = kept && kept.key === fileKey(blob, name) && log?.input instanceof Blob && kept.logKey === fileKey(log.input, log.name);
+  return same ? kept.opened : null;
 }
 
 /**

@@ -2,7 +2,7 @@
 import { throttleProgress } from "./progress-throttle.ts";
 import { analyze } from "../core/walk/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
-import { openInputWith, openPartition, type IndexEntries } from "../core/containers/index.ts";
+import { listedPerFile, openInputWith, openPartition, type IndexEntries } from "../core/containers/index.ts";
 import { frameColumnBuffers } from "../core/model/frame-columns-build.ts";
 import { analysisToWire, packedBatchBuffers, type WireAnalysis } from "../core/model/batch-wire.ts";
 import type { Analysis } from "../core/model/model.ts";
@@ -10,6 +10,7 @@ import { decodeShareResult } from "../lib/share-codec.ts";
 import { patchedInput } from "./patched-input.ts";
 import { readBlob } from "./read-blob.ts";
 import { forgetWalkedForShowing, openOnDemand, pagedIndexOf, streamPartitionSegment } from "./open-on-demand.ts";
+import { FirstProblemIndex } from "./first-problem-index.ts";
 import { captureMessageBytes, openCaptureInput } from "./capture-host.ts";
 import { metaToWire, type AnalyzeRequest, type FromWorker, type InputMeta, type PartitionRequest, type ToWorker } from "./protocol.ts";
 
@@ -56,10 +57,14 @@ async function runPartition(request: PartitionRequest, post: (message: FromWorke
   const tick = () => post({ type: "progress", id, done: ++done, total: files.length }, []);
   let firstLog = true;
   const blobs = new Map(files.map((f) => [f.name, f.input]));
+  const shown = new FirstProblemIndex(blobs);
   const result = await openPartition(sources, {
     xxh3: await loadXxh3(),
     maxFileBytes: request.maxFileBytes,
-    onFile: tick,
+    onFile: (name, opened) => {
+      shown.see(name, opened);
+      tick();
+    },
     onSkip: tick,
     // Each .log streams through the kernel, so the worker never holds a whole segment.
     // The first is the segment the page shows next: its walk is kept for that open.
@@ -69,7 +74,8 @@ async function runPartition(request: PartitionRequest, post: (message: FromWorke
       return streamPartitionSegment(blobs.get(source.name) as Blob, source.name, entries, forShowing);
     },
   });
-  post({ type: "partition-result", id, result }, []);
+  shown.keep();
+  post({ type: "partition-result", id, result: listedPerFile(result) }, []);
 }
 
 /** How often a decode reports its progress: ten times a second reads as smooth, and costs the main thread little. */

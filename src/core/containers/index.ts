@@ -61,6 +61,8 @@ export { sourceHeaderAt, memoryHeaderAt, analysisHeaderAt, type HeaderAt } from 
 export { legacyToSegment } from "./legacy.ts";
 export {
   openPartition,
+  listedPerFile,
+  LISTED_PER_FILE,
   type PartitionSource,
   type PartitionResult,
   type PartitionFileSummary,

@@ -90,6 +90,23 @@ export interface PartitionResult {
   readonly sentence: string;
 }
 
+/** How many findings of each file a page keeps in the partition's list: the file shown keeps its own (up to the diagnostic cap). */
+export const LISTED_PER_FILE = 10_000;
+
+/**
+ * The result with at most `perFile` findings of each file in its list (the first by position; the summary still counts
+ * them all): a page holds the shown file's findings a second time, and a 1 GiB index has 200,000 kept.
+ */
+export function listedPerFile(result: PartitionResult, perFile = LISTED_PER_FILE): PartitionResult {
+  const listed = new Map<string, number>();
+  const diagnostics = result.diagnostics.filter((d) => {
+    const n = listed.get(d.file) ?? 0;
+    listed.set(d.file, n + 1);
+    return n < perFile;
+  });
+  return diagnostics.length === result.diagnostics.length ? result : { ...result, diagnostics };
+}
+
 const ZERO: Summary = { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 };
 const DEFAULT_MAX = 2 ** 31 - 1;
 

@@ -19,6 +19,8 @@ export function summaryText(s: Summary): string {
   return summarySentence(s, true);
 }
 
+const findingCount = (s: Summary): number => s.errors + s.warnings + s.infos;
+
 const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
 
 /** What the status line says while decoding: the new input's name and how far, never the shown input's counts. */
@@ -35,6 +37,8 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
   const { input, loading, error } = doc;
   // A partition's status sums all its files (contracts.md §2); the file in the hex map is named in the partition view.
   // A capture's sums every message of every connection, as its Diagnostics list does; the message shown is named beside it.
+  // The list keeps the first findings of each file (core/containers/partition.ts listedPerFile); the summary counts all.
+  const partitionUnlisted = partition ? findingCount(partition.result.summary) - partition.result.diagnostics.length : 0;
   const summary = partition ? partition.result.summary : open ? open.capture.summary : input?.analysis.summary;
   const capture = open?.capture;
   const messages = capture ? capture.connections.reduce((n, c) => n + c.messages.length, 0) : 0;
@@ -47,6 +51,7 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
       {partition && (
         <span className="input-name" title={visibleText(partition.name)}>
           {visibleText(partition.name)} · {partition.result.files.length} files
+          {partitionUnlisted > 0 ? ` · ${partitionUnlisted} diagnostics not listed` : ""}
         </span>
       )}
       {partition && (
