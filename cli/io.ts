@@ -152,12 +152,19 @@ export function openSink(out: string): Promise<Sink> {
 
 const BLOCK = 1 << 20;
 
-/** Writes text pieces in blocks of about 1 MiB, waiting for each; stops early once the reader has gone. */
+/**
+ * Text is written in blocks of this many UTF-16 units: under the engine's large-object size (128 KiB), so a block
+ * dies young. 1 MiB blocks were each a large object, kept until a full collection: a gigabyte of JSON (an index's
+ * millions of entries) piled up hundreds of MiB of them.
+ */
+const TEXT_BLOCK = 1 << 15;
+
+/** Writes text pieces in blocks of about 32 KiB, waiting for each; stops early once the reader has gone. */
 export async function writeText(sink: Sink, pieces: Iterable<string>): Promise<void> {
   let block = "";
   for (const piece of pieces) {
     block += piece;
-    if (block.length >= BLOCK) {
+    if (block.length >= TEXT_BLOCK) {
       await sink.write(block);
       block = "";
       if (sink.closed) return;
