@@ -631,6 +631,7 @@ async function main() {
     const opened = mem.page();
     const openPss = mem.pssPeak();
     const openAnon = mem.anonPeak();
+    const readAlone = await fileReadAlone(page, seg.file);
 
     // Scroll the hex map to its end and wait for the last byte's cell.
     const last = plan.totalBytes - 1;
@@ -946,6 +947,16 @@ async function main() {
         `vs C        C verifier (scripts/bench/verify.c, libxxhash, whole process) ${fmtMs(c)} (median of ${nativeMs.length}, ${nativeMs.map((m) => m.toFixed(0)).join("/")} ms, run before and after the page) → page to summary ${c > 0 ? `${(pageMs / c).toFixed(1)}x C` : "(C too fast to time)"}`,
       );
     } else console.log(`vs C        skipped: ${native.missing}`);
+    if (readAlone) {
+      const pageMs = changeAt !== null ? done.at - changeAt : wallMs;
+      const c = nativeMs.length ? med(nativeMs) : 0;
+      const x = (ms) => (c > 0 ? ` = ${(ms / c).toFixed(1)}x C` : "");
+      console.log(
+        `parts       reading the File alone, nothing else done (blob workers, four streams of BYOB reads into 4 MiB buffers, as the page's walk reads it): ` +
+          `1 worker ${fmtMs(readAlone.one)}${x(readAlone.one)}, 2 workers ${fmtMs(readAlone.two)}${x(readAlone.two)}; ` +
+          `the rest of the opening (walk, merge, reply, first render): ${fmtMs(pageMs - readAlone.two)}${x(pageMs - readAlone.two)} past the two-worker read`,
+      );
+    }
     if (pageErrors.length) console.log(`page errors ${pageErrors.join(" | ")}`);
   } finally {
     mem.stop();
@@ -962,6 +973,62 @@ async function main() {
  * crashed, and the renderers' peak memory: the highest sum of every renderer process's PSS (sampled every 50 ms)
  * and the page renderer's own VmHWM (the kernel's peak RSS of the process, reset before the file).
  */
+/**
+ * The platform's share of opening (issue #27): the opened File read whole as the page's walk reads it (four streams
+ * of its quarters, BYOB reads into reused 4 MiB buffers) in blob workers that do nothing else, by one worker and by
+ * two (two streams each), in ms (best of two); null if unavailable.
+ */
+async function fileReadAlone(page, path) {
+  // The app empties its own file input once it has the File: this one is the bench's.
+  await page.evaluate(() => {
+    const input = Object.assign(document.createElement("input"), { type: "file", id: "bench-read-alone", hidden: true });
+    document.body.append(input);
+  });
+  await page.setInputFiles("#bench-read-alone", path);
+  return page
+    .evaluate(async () => {
+      const input = document.getElementById("bench-read-alone");
+      const file = input?.files?.[0];
+      input?.remove();
+      if (!file) return null;
+      const code = `onmessage = async (e) => {
+        const { file, parts } = e.data;
+        const t0 = performance.now();
+        await Promise.all(parts.map(async ([from, to]) => {
+          const reader = file.slice(from, to).stream().getReader({ mode: "byob" });
+          let buffer = new ArrayBuffer(4 << 20);
+          for (;;) { const { value, done } = await reader.read(new Uint8Array(buffer)); if (done) break; buffer = value.buffer; }
+        }));
+        postMessage(performance.now() - t0);
+      };`;
+      const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+      const quarter = (k) => Math.floor((file.size * k) / 4);
+      const parts = [0, 1, 2, 3].map((k) => [quarter(k), quarter(k + 1)]);
+      const run = async (workerCount) => {
+        const workers = Array.from({ length: workerCount }, () => new Worker(url));
+        const t0 = performance.now();
+        await Promise.all(
+          workers.map(
+            (w, k) =>
+              new Promise((done) => {
+                w.onmessage = () => done();
+                w.postMessage({ file, parts: parts.filter((_, p) => p % workerCount === k) });
+              }),
+          ),
+        );
+        const ms = performance.now() - t0;
+        for (const w of workers) w.terminate();
+        return ms;
+      };
+      const best = async (workerCount) => Math.min(await run(workerCount), await run(workerCount));
+      const one = await best(1);
+      const two = await best(2);
+      URL.revokeObjectURL(url);
+      return { one, two };
+    })
+    .catch(() => null);
+}
+
 async function indexBench(indexMib) {
   if (!(indexMib > 0)) {
     console.error(USAGE);

@@ -106,11 +106,12 @@ export async function openSourceOnDemand(
   if (!xxh.walker) return null;
   // Taken by any open (it is given once): the walk a partition kept of its first segment is the one a segment open of the same File makes.
   const walked = takeWalkedForShowing(file, request.name);
+  const keptIndex = takeIndexForShowing(file, request.name, request.companion);
   // The name decides `.log` and `.index`; other auto input is walked as batches first and detected after:
   // a file this large that is not batches is rare, and one header walk less is not.
   const early = request.format === "auto" ? detectByName(request.name) : forcedDetection(request.format);
   const format = early?.format ?? "auto";
-  if (format === "index" && file) return openIndexOnDemand(xxh, file, request, early as Detection);
+  if (format === "index" && file) return openIndexOnDemand(xxh, file, request, early as Detection, keptIndex);
   if (format !== "segment" && format !== "batches" && format !== "auto") return null;
   const kept = format === "segment" ? walked : null;
   const analysis = kept ?? (await walkAll(xxh.walker, source, format === "segment" ? SEGMENT_DROPPED_CODES : [], onProgress, file, request.rangeWorkers));
@@ -135,8 +136,8 @@ async function openIndexOnDemand(
   file: Blob,
   request: OnDemandRequest,
   detection: Detection,
+  kept: OpenedInput | null,
 ): Promise<{ analysis: Analysis; meta: InputMeta } | null> {
-  const kept = takeIndexForShowing(file, request.name, request.companion);
   if (kept) {
     const { analysis, ...meta } = kept;
     return { analysis, meta };
@@ -194,10 +195,15 @@ export function keepIndexForShowing(index: Blob, name: string, log: { readonly n
   indexForShowing = { key: fileKey(index, name), logKey: fileKey(log.input, log.name), opened };
 }
 
-function takeIndexForShowing(blob: Blob, name: string, log: { readonly name: string; readonly input: Blob | ArrayBuffer } | undefined): OpenedInput | null {
+/** The kept index if this is its open, else null; either way it is let go (it is given once). */
+function takeIndexForShowing(
+  blob: Blob | undefined,
+  name: string,
+  log: { readonly name: string; readonly input: Blob | ArrayBuffer } | undefined,
+): OpenedInput | null {
   const kept = indexForShowing;
   indexForShowing = null;
-  const same = kept && kept.key === fileKey(blob, name) && log?.input instanceof Blob && kept.logKey === fileKey(log.input, log.name);
+  const same = kept && blob && kept.key === fileKey(blob, name) && log?.input instanceof Blob && kept.logKey === fileKey(log.input, log.name);
   return same ? kept.opened : null;
 }
 
