@@ -631,6 +631,7 @@ async function main() {
     const opened = mem.page();
     const openPss = mem.pssPeak();
     const openAnon = mem.anonPeak();
+    const phases = await openPhases(browser, page, changeAt, done.at);
     const readAlone = await fileReadAlone(page, seg.file);
 
     // Scroll the hex map to its end and wait for the last byte's cell.
@@ -947,6 +948,13 @@ async function main() {
         `vs C        C verifier (scripts/bench/verify.c, libxxhash, whole process) ${fmtMs(c)} (median of ${nativeMs.length}, ${nativeMs.map((m) => m.toFixed(0)).join("/")} ms, run before and after the page) → page to summary ${c > 0 ? `${(pageMs / c).toFixed(1)}x C` : "(C too fast to time)"}`,
       );
     } else console.log(`vs C        skipped: ${native.missing}`);
+    if (phases) {
+      const c = nativeMs.length ? med(nativeMs) : 0;
+      console.log(
+        `phases      where the opening's time goes (marks of src/worker/phase-marks.ts; ms${c > 0 ? ", x C" : ""}): ` +
+          phases.map(([what, ms]) => `${what} ${fmtMs(ms)}${c > 0 ? ` (${(ms / c).toFixed(1)}x)` : ""}`).join(" · "),
+      );
+    }
     if (readAlone) {
       const pageMs = changeAt !== null ? done.at - changeAt : wallMs;
       const c = nativeMs.length ? med(nativeMs) : 0;
@@ -973,6 +981,60 @@ async function main() {
  * crashed, and the renderers' peak memory: the highest sum of every renderer process's PSS (sampled every 50 ms)
  * and the page renderer's own VmHWM (the kernel's peak RSS of the process, reset before the file).
  */
+/** What each step of the open just made took, from the page's change event to the summary: [label, ms][], or null. */
+async function openPhases(browser, page, changeAt, summaryAt) {
+  const read = () => {
+    const marks = {};
+    for (const m of performance.getEntriesByType("mark")) if (m.name.startsWith("iggy:")) marks[m.name.slice(5)] = performance.timeOrigin + m.startTime;
+    return JSON.stringify(marks);
+  };
+  const pageMarks = JSON.parse(await page.evaluate(read));
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  let workerMarks = null;
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = await cdp.send("Target.getTargets");
+    for (const t of targetInfos.filter((x) => x.type === "worker")) {
+      const { sessionId } = await cdp.send("Target.attachToTarget", { targetId: t.targetId, flatten: false });
+      const reply = new Promise((resolve) => {
+        const onMessage = (e) => {
+          if (e.sessionId !== sessionId) return;
+          const m = JSON.parse(e.message);
+          if (m.id !== 1) return;
+          cdp.off("Target.receivedMessageFromTarget", onMessage);
+          resolve(m.result?.result?.value ?? null);
+        };
+        cdp.on("Target.receivedMessageFromTarget", onMessage);
+      });
+      const expression = `(${read.toString()})()`;
+      await cdp.send("Target.sendMessageToTarget", {
+        sessionId,
+        message: JSON.stringify({ id: 1, method: "Runtime.evaluate", params: { expression, returnByValue: true } }),
+      });
+      const got = await Promise.race([reply, new Promise((r) => setTimeout(() => r(null), 5000))]);
+      await cdp.send("Target.detachFromTarget", { sessionId }).catch(() => undefined);
+      const marks = got ? JSON.parse(got) : {};
+      if (marks.request && (!workerMarks || marks.request > workerMarks.request)) workerMarks = marks;
+    }
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+  if (!workerMarks || !pageMarks.result || changeAt === null) return null;
+  const at = { change: origin + changeAt, ...workerMarks, ...pageMarks, summary: origin + summaryAt };
+  const steps = [
+    ["change → worker has the request", "change", "request"],
+    ["→ walk starts (range workers' kernel compiled)", "request", "walk-start"],
+    ["read + walk", "walk-start", "read-walked"],
+    ["merge", "read-walked", "merged"],
+    ["segment recovery, detection", "merged", "opened"],
+    ["packing + posting the reply", "opened", "posted"],
+    ["→ page has the reply", "posted", "result"],
+    ["page takes it in", "result", "shown"],
+    ["→ summary shown (render)", "shown", "summary"],
+  ];
+  return steps.filter(([, from, to]) => at[from] !== undefined && at[to] !== undefined).map(([label, from, to]) => [label, at[to] - at[from]]);
+}
+
 /**
  * The platform's share of opening (issue #27): the opened File read whole as the page's walk reads it (four streams
  * of its quarters, BYOB reads into reused 4 MiB buffers) in blob workers that do nothing else, by one worker and by

@@ -17,6 +17,7 @@ import { shiftRangeBatches } from "../core/walk/range-shift.ts";
 import { frameColumnBuffers } from "../core/model/frame-columns-build.ts";
 import { releaseBuffer } from "../lib/release-buffer.ts";
 import { streamedWalkFor, threadsFor } from "../core/walk/pool-policy.ts";
+import { markPhase } from "./phase-marks.ts";
 
 /** Ranges a worker holds at once, so it never waits for the next. */
 const JOBS_IN_FLIGHT = 2;
@@ -139,6 +140,7 @@ export async function streamStarts(file: Blob, streams: number, probeBytes = GUE
 
 /** The Analysis of the whole File, read as a stream (or several) and walked here and on `workers` range workers. */
 export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
+  markPhase("walk-start");
   const size = walk.source.size;
   const keepFrames = walk.keepFrames ?? true;
   const dropFinding = dropCodesFinding([...walk.dropCodes]);
@@ -245,7 +247,10 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
       for (const r of await Promise.all(rest)) kept.push(r);
       break;
     }
-    return mergeRanges(size, kept, walk.maxDiagnostics, dropFinding, dispose);
+    markPhase("read-walked");
+    const merged = mergeRanges(size, kept, walk.maxDiagnostics, dropFinding, dispose);
+    markPhase("merged");
+    return merged;
   } finally {
     // The chunk buffers kept for reuse go now, with the joined parts' columns: an idle worker may not collect for a long while.
     for (const b of spare.splice(0)) dispose(b);

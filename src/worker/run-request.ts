@@ -1,5 +1,6 @@
 /** The host-independent body of the worker: one request in, progress and one reply out. */
 import { throttleProgress } from "./progress-throttle.ts";
+import { markPhase } from "./phase-marks.ts";
 import { analyze } from "../core/walk/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
 import { listedPerFile, openInputWith, openPartition, type IndexEntries } from "../core/containers/index.ts";
@@ -122,14 +123,18 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
     }
     const onProgress = throttleProgress((done, total) => post({ type: "progress", id, done, total }, []), PROGRESS_EVERY_MS);
     if (request.onDemand && request.input instanceof Blob && request.format !== undefined) {
+      markPhase("request");
       const opened = await openOnDemand(
         request.input,
         { name: request.name ?? "", format: request.format, companion: request.companion, rangeWorkers: request.rangeWorkers },
         onProgress,
       );
       if (opened) {
+        markPhase("opened");
         const { wire, transfer } = onTheWire(opened.analysis);
-        return post({ type: "result", id, buffer: null, meta: metaToWire(opened.meta), analysis: wire }, transfer);
+        post({ type: "result", id, buffer: null, meta: metaToWire(opened.meta), analysis: wire }, transfer);
+        markPhase("posted");
+        return;
       }
     }
     const buffer = await bytesOf(request.input);

@@ -14,6 +14,7 @@ import { pageInputRefusal } from "../../lib/input-limit.ts";
 import { confirmDiscardEdits, editsAtStake } from "./discard-guard.ts";
 import { rememberSource } from "./input-source.ts";
 import { onDemandFrom, rangeWorkersAsked } from "./on-demand.ts";
+import { markPhase } from "../../worker/phase-marks.ts";
 import { fileBytes, memoryBytes } from "../../lib/input-bytes.ts";
 import { formatOfAlias } from "../common/format-choice.ts";
 import { companionName, partitionLabel } from "./partition-files.ts";
@@ -124,6 +125,7 @@ export async function loadInput(
         if (loading === controller) documentStore.set((s) => ({ ...s, loading: { name, done, total: all } }));
       },
     });
+    markPhase("result");
     const companion = options.companion ?? null;
     // A large `.index` is read in pages on the page too (session/index-pages.ts): the worker sent no entries for one opened alone.
     const companionEntries =
@@ -163,6 +165,7 @@ export async function loadInput(
       loading: null,
       error: null,
     });
+    markPhase("shown");
     return true;
   } catch (err) {
     if (err instanceof AbortedError || loading !== controller) return false;

@@ -1,0 +1,14 @@
+/**
+ * Marks of an open's phases on the thread's performance timeline ("iggy:" names), which `npm run bench:page` reads
+ * through the DevTools protocol to say where the opening's time goes (issue #27). One mark per phase is kept.
+ */
+
+/** Names the opening's phases, in the order they happen across the worker and the page. */
+export type OpenPhase = "request" | "walk-start" | "read-walked" | "merged" | "opened" | "posted" | "result" | "shown";
+
+/** Marks one phase now, in place of the mark of the open before: one mark per phase is ever kept. */
+export function markPhase(phase: OpenPhase): void {
+  if (typeof performance === "undefined" || typeof performance.mark !== "function") return;
+  performance.clearMarks(`iggy:${phase}`);
+  performance.mark(`iggy:${phase}`);
+}
