@@ -43,8 +43,10 @@ export async function inspectStreamed(write: Write, file: string, format: Format
   const name = basename(file);
   const container = await openContainerStreamed(file, format, json && withFrames);
   if (container) {
+    phaseDone(`${container.opened.format} walk+recovery`);
     if (json) await write(openedJsonChunks(container.opened, container.bytes, name, withFrames));
     else await write(openedTextChunks(container.opened, name));
+    phaseDone("output");
     return container.opened.analysis.summary.errors > 0 ? 1 : 0;
   }
   if ((json && withFrames) || (format !== "auto" && format !== "batches")) return null;
