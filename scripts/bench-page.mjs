@@ -68,6 +68,8 @@ const USAGE = `usage: npm run bench:page -- [--mib N] [--payload BYTES] [--no-bu
   --headed         show the browser window
   --in-memory      read the file into the page whole, as before on-demand bytes (default: a file from 64 MiB on is read on demand)
   --one-thread     on demand, walk the file in the analysis worker alone, with no range workers (a one-core page)
+  --profile        also CPU-profile the page's workers that exist before the drop while the file opens, and print
+                   their top functions by self time (with --one-thread all of the walk is in one of them)
   --scroll-only    only the sustained scroll and 10 × PageDown, of a small file and the segment in one browser
   --small-mib N    size of that small file in MiB (default 4: read into memory, rows at their natural offsets)
   --frames N       animation frames per sustained-scroll step (default 120)
@@ -90,6 +92,7 @@ const { values: opts } = parseArgs({
     "in-memory": { type: "boolean", default: false },
     "one-thread": { type: "boolean", default: false },
     "scroll-only": { type: "boolean", default: false },
+    profile: { type: "boolean", default: false },
     "small-mib": { type: "string", default: "4" },
     frames: { type: "string", default: "120" },
     index: { type: "string" },
@@ -582,6 +585,7 @@ async function main() {
       const input = document.querySelector('input[type="file"]');
       input.addEventListener("change", () => (window.__benchChange = performance.now()), { once: true, capture: true });
     });
+    const profiles = opts.profile ? await startWorkerProfiles(browser) : null;
     const before = mem.page();
     mem.resetPeak();
     const t0 = performance.now();
@@ -631,6 +635,7 @@ async function main() {
     const opened = mem.page();
     const openPss = mem.pssPeak();
     const openAnon = mem.anonPeak();
+    if (profiles) for (const line of await profiles.stop()) console.log(line);
     const phases = await openPhases(browser, page, changeAt, done.at);
     const readAlone = await fileReadAlone(page, seg.file);
 
@@ -981,6 +986,68 @@ async function main() {
  * crashed, and the renderers' peak memory: the highest sum of every renderer process's PSS (sampled every 50 ms)
  * and the page renderer's own VmHWM (the kernel's peak RSS of the process, reset before the file).
  */
+/**
+ * Starts the CPU profiler (100 µs samples) in every worker of the browser; stop() ends them and returns, per worker
+ * that did anything, its top 15 functions by self time as printable lines.
+ */
+async function startWorkerProfiles(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const sessions = [];
+  let nextId = 1;
+  const ask = (sessionId, method, params = {}) => {
+    const id = nextId++;
+    const reply = new Promise((resolve) => {
+      const onMessage = (e) => {
+        if (e.sessionId !== sessionId) return;
+        const m = JSON.parse(e.message);
+        if (m.id !== id) return;
+        cdp.off("Target.receivedMessageFromTarget", onMessage);
+        resolve(m.result ?? null);
+      };
+      cdp.on("Target.receivedMessageFromTarget", onMessage);
+    });
+    void cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) });
+    return Promise.race([reply, new Promise((r) => setTimeout(() => r(null), 60_000))]);
+  };
+  const { targetInfos } = await cdp.send("Target.getTargets");
+  for (const t of targetInfos.filter((x) => x.type === "worker")) {
+    const { sessionId } = await cdp.send("Target.attachToTarget", { targetId: t.targetId, flatten: false });
+    await ask(sessionId, "Profiler.enable");
+    await ask(sessionId, "Profiler.setSamplingInterval", { interval: 100 });
+    await ask(sessionId, "Profiler.start");
+    sessions.push({ sessionId, title: t.title || t.url });
+  }
+  return {
+    async stop() {
+      const lines = [];
+      for (const { sessionId, title } of sessions) {
+        const got = await ask(sessionId, "Profiler.stop");
+        const profile = got?.profile;
+        if (!profile) continue;
+        const ms = new Map();
+        const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+        let total = 0;
+        for (const [k, id] of profile.samples.entries()) {
+          const dt = (profile.timeDeltas[k] ?? 0) / 1000;
+          const f = byId.get(id)?.callFrame;
+          const name = f ? `${f.functionName || "(anonymous)"} ${path.basename(f.url || "")}:${f.lineNumber + 1}:${f.columnNumber + 1}` : "?";
+          ms.set(name, (ms.get(name) ?? 0) + dt);
+          if (!name.startsWith("(idle)")) total += dt;
+        }
+        if (total < 50) continue;
+        const top = [...ms.entries()]
+          .filter(([n]) => !n.startsWith("(idle)"))
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 15);
+        lines.push(`profile     ${title}: ${fmtMs(total)} busy; by self time: ${top.map(([n, t]) => `${n} ${fmtMs(t)}`).join(" · ")}`);
+        await cdp.send("Target.detachFromTarget", { sessionId }).catch(() => undefined);
+      }
+      await cdp.detach().catch(() => undefined);
+      return lines;
+    },
+  };
+}
+
 /** What each step of the open just made took, from the page's change event to the summary: [label, ms][], or null. */
 async function openPhases(browser, page, changeAt, summaryAt) {
   const read = () => {
