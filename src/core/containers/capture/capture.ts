@@ -12,6 +12,7 @@ import { ByteReader } from "../../../format/reader.ts";
 import { plural } from "../../../format/values.ts";
 import { batchJson } from "../../model/contract-json.ts";
 import { decodeMessage, type AnsweredRequest } from "./bodies.ts";
+import { compactBatch, Interner, NO_FINDINGS } from "./compact.ts";
 import { QUIC_PORT } from "./encrypted.ts";
 import { TcpConnection, tupleKey, type ConnectionEvents } from "./connections.ts";
 import { CLIENT_COMMANDS, MessageBuffers, SERVER_COMMANDS, type CutMessage } from "./cutter.ts";
@@ -59,6 +60,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
   let otherTcp = 0;
   let quicPackets = 0;
   const buffers = new MessageBuffers();
+  const intern = new Interner();
   const summary = { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 };
 
   const add = (code: DiagnosticCode, start: number, end: number, at: Partial<CaptureDiagnostic>, text: string): void => {
@@ -220,12 +222,12 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     if (m.bytes) {
       const decoded = decodeMessage(xxh, m.bytes, answered, true);
       body = decoded.body;
-      detail = decoded.detail;
+      detail = intern.of(decoded.detail);
       secret = decoded.secret;
       if (decoded.analysis) {
         const a = decoded.analysis;
         const br = new ByteReader(m.bytes);
-        batches = a.batches.map((b) => batchJson(a, br, b, false));
+        batches = a.batches.map((b) => compactBatch(batchJson(a, br, b, false), intern));
         frames = a.summary.frames;
         summary.batches += a.batches.length;
         summary.frames += a.summary.frames;
@@ -262,7 +264,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       frames,
       detail,
       secret,
-      counts,
+      counts: counts.errors + counts.warnings + counts.infos ? counts : NO_FINDINGS,
     };
     void start;
     s.conn.messages[m.index] = msg;
@@ -394,7 +396,7 @@ function lostMessage(index: number, start: { toServer: boolean; offset: number; 
     frames: 0,
     detail: "",
     secret: null,
-    counts: { errors: 0, warnings: 0, infos: 0 },
+    counts: NO_FINDINGS,
   };
 }
 
