@@ -32,3 +32,50 @@ export function compactBatch(doc: BatchJson, intern: Interner): BatchJson {
   const computedChecksum = doc.computedChecksum !== null && doc.computedChecksum === stored ? stored : doc.computedChecksum;
   return { ...doc, header, computedChecksum };
 }
+
+/** Where each message of a connection began (direction, stream offset, packet, time), in columns: about 21 bytes a message. */
+export class MessageStarts {
+  private dirs = new Uint8Array(16);
+  private offsets = new Float64Array(16);
+  private packets = new Uint32Array(16);
+  private times = new BigInt64Array(16);
+  /** Messages begun. */
+  length = 0;
+
+  /** Records message `length`'s start and returns its index. */
+  push(toServer: boolean, offset: number, packet: number, timeNs: bigint): number {
+    const i = this.length;
+    if (i === this.dirs.length) {
+      const grow = <T extends Uint8Array | Float64Array | Uint32Array | BigInt64Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(i * 2);
+        b.set(a as never);
+        return b;
+      };
+      this.dirs = grow(this.dirs);
+      this.offsets = grow(this.offsets);
+      this.packets = grow(this.packets);
+      this.times = grow(this.times);
+    }
+    this.dirs[i] = toServer ? 1 : 0;
+    this.offsets[i] = offset;
+    this.packets[i] = packet;
+    this.times[i] = timeNs;
+    this.length = i + 1;
+    return i;
+  }
+
+  /** Message `i`'s start. */
+  at(i: number): { toServer: boolean; offset: number; packet: number; timeNs: bigint } {
+    return { toServer: this.dirs[i] === 1, offset: this.offsets[i]!, packet: this.packets[i]!, timeNs: this.times[i]! };
+  }
+
+  /** Message `i`'s stream offset. */
+  offset(i: number): number {
+    return this.offsets[i]!;
+  }
+
+  /** Whether message `i` goes to the server. */
+  toServer(i: number): boolean {
+    return this.dirs[i] === 1;
+  }
+}
