@@ -12,6 +12,7 @@ import {
   COMMAND_NAME_OF,
   isCaptureMagic,
   memorySource,
+  messageDocText,
   openCapture,
   QUIC_PORT,
   operationName,
@@ -28,6 +29,7 @@ import { summarySentence } from "../src/core/report/summary-text.ts";
 import { visibleText } from "../src/lib/text-escape.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { readInputBytes, UsageError } from "./io.ts";
+import { LineSpool } from "./capture-spool.ts";
 import { captureBatchesOut, capturedMessageOut } from "../src/core/edit/redact-capture.ts";
 import type { RedactOptions } from "../src/core/edit/redact.ts";
 
@@ -115,10 +117,24 @@ export function parsePort(value: string | boolean | undefined): number | undefin
 /** `inspect CAPTURE`: the JSON document or the text listing; returns the exit status. */
 export async function inspectCapture(write: Write, input: CaptureInput, json: boolean, withFrames: boolean, port?: number): Promise<number> {
   const xxh = await loadXxh3();
-  const c = openCapture(xxh, input.source, { port });
-  if (json) await write(captureJsonChunks(c, input.name, input.size, input.detectedBy, withFrames ? { xxh, source: input.source } : null));
-  else await write(captureTextChunks(c, input));
-  return c.summary.errors > 0 ? 1 : 0;
+  if (!json) {
+    const c = openCapture(xxh, input.source, { port });
+    await write(captureTextChunks(c, input));
+    return c.summary.errors > 0 ? 1 : 0;
+  }
+  // Each message's document is made as the capture is read and waits on disk, not in memory (issue #24).
+  const frames = withFrames ? { xxh, source: input.source } : null;
+  const spool = new LineSpool();
+  try {
+    const c = openCapture(xxh, input.source, {
+      port,
+      release: (conn, m, request, digits) => spool.add(conn.index, messageDocText(conn, m, request, digits, frames)),
+    });
+    await write(captureJsonChunks(c, input.name, input.size, input.detectedBy, frames, (conn) => spool.lines(conn)));
+    return c.summary.errors > 0 ? 1 : 0;
+  } finally {
+    spool.close();
+  }
 }
 
 const DIR = (m: CaptureMessage): string => (m.toServer ? "→" : "←");

@@ -16,7 +16,7 @@ import { compactBatch, Interner, MessageStarts, NO_FINDINGS } from "./compact.ts
 import { QUIC_PORT } from "./encrypted.ts";
 import { TcpConnection, tupleKey, type ConnectionEvents } from "./connections.ts";
 import { CLIENT_COMMANDS, MessageBuffers, SERVER_COMMANDS, type CutMessage } from "./cutter.ts";
-import { readCaptureFile, type PacketRecord } from "./file.ts";
+import { readCaptureFile, type CaptureFileInfo, type PacketRecord } from "./file.ts";
 import { tcpSegmentOf } from "./link.ts";
 import { WindowReader, type CaptureSource } from "./source.ts";
 import type { CaptureConnection, CaptureDiagnostic, CaptureMessage, CaptureResult } from "./types.ts";
@@ -31,9 +31,10 @@ export interface CaptureOptions {
   /**
    * Takes each message once it is final (its pairing done), in each connection's message order, and
    * then it is not kept in `messages` (which stay empty): the CLI writes the messages of a capture of
-   * any size this way. `request` is the request a reply answers. By default every message is kept.
+   * any size this way. `request` is the request a reply answers; `digits` the capture's time digits
+   * (CaptureResult.timeDigits). By default every message is kept.
    */
-  readonly release?: (conn: CaptureConnection, message: CaptureMessage, request: CaptureMessage | null) => void;
+  readonly release?: (conn: CaptureConnection, message: CaptureMessage, request: CaptureMessage | null, digits: number) => void;
 }
 
 interface ConnState {
@@ -70,6 +71,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
   let quicPackets = 0;
   const buffers = new MessageBuffers();
   const intern = new Interner();
+  let fileInfo: CaptureFileInfo | null = null;
   const release =
     options.release ??
     ((conn: CaptureConnection, m: CaptureMessage): void => {
@@ -93,7 +95,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
         request = s.answered.get(m.replyTo) ?? null;
         s.answered.delete(m.replyTo);
       }
-      release(s.conn, m, request);
+      release(s.conn, m, request, fileInfo?.digits ?? 6);
     }
   };
   const summary = { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 };
@@ -346,6 +348,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
   const info = readCaptureFile(new WindowReader(source), {
     packet: onPacket,
     finding: (f) => add(f.code, f.start, f.end, { packet: f.packet }, f.text),
+    info: (i) => (fileInfo = i),
   });
   for (const tcp of tuples.values()) {
     tcp.finish();
@@ -443,9 +446,16 @@ export function readMessage(
 }
 
 /** Decodes one message again from its bytes (for its frames, its fields, the page's view of it); null when bytes are missing. */
-export function decodeCapturedMessage(xxh: Xxh3, source: CaptureSource, conn: CaptureConnection, msg: CaptureMessage) {
+export function decodeCapturedMessage(
+  xxh: Xxh3,
+  source: CaptureSource,
+  conn: CaptureConnection,
+  msg: CaptureMessage,
+  /** The request a reply answers, when the connection's messages are not kept (openCapture's release). */
+  request: CaptureMessage | null = msg.replyTo === null ? null : (conn.messages[msg.replyTo] ?? null),
+) {
   const got = readMessage(source, conn, msg);
   if (!got || got.missing.length) return null;
-  const req = msg.replyTo === null ? null : conn.messages[msg.replyTo];
+  const req = request;
   return { bytes: got.bytes, decoded: decodeMessage(xxh, got.bytes, req ? { operation: req.operation ?? -1, legacyCode: req.legacyCode } : null) };
 }
