@@ -11,6 +11,7 @@ import { join } from "node:path";
 interface Lines {
   text: string;
   stretches: number[];
+  count: number;
 }
 
 /** Lines buffered in memory at most, all connections together, before every buffer is written. */
@@ -29,7 +30,8 @@ export class LineSpool {
   /** Adds one line (no newline inside) to connection `conn`. */
   add(conn: number, line: string): void {
     let c = this.byConn.get(conn);
-    if (!c) this.byConn.set(conn, (c = { text: "", stretches: [] }));
+    if (!c) this.byConn.set(conn, (c = { text: "", stretches: [], count: 0 }));
+    c.count++;
     c.text += line + "\n";
     this.buffered += line.length + 1;
     if (c.text.length >= STRETCH) this.flush(c);
@@ -44,6 +46,11 @@ export class LineSpool {
     this.size += bytes.length;
     this.buffered -= c.text.length;
     c.text = "";
+  }
+
+  /** How many lines connection `conn` has. */
+  count(conn: number): number {
+    return this.byConn.get(conn)?.count ?? 0;
   }
 
   /** Connection `conn`'s lines, in the order added. */

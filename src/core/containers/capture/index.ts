@@ -20,6 +20,7 @@ export {
   messageDocText,
   messageJson,
   operationName,
+  operationNameWith,
   captureDiagnosticJson,
   COMMAND_NAME_OF,
   type FrameSource,

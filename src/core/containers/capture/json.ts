@@ -29,8 +29,8 @@ export function operationName(
   return operationNameWith(m, m.replyTo !== null ? (conn.messages[m.replyTo] ?? null) : null);
 }
 
-/** The operation's name, given the request a reply answers. */
-function operationNameWith(m: Pick<CaptureMessage, "operation" | "legacyCode">, request: Pick<CaptureMessage, "legacyCode"> | null): string | null {
+/** The operation's name, given the request a reply answers (for a host that does not keep the connection's messages). */
+export function operationNameWith(m: Pick<CaptureMessage, "operation" | "legacyCode">, request: Pick<CaptureMessage, "legacyCode"> | null): string | null {
   if (m.operation === null) return null;
   const legacy = m.legacyCode ?? request?.legacyCode ?? null;
   if (m.operation === 2 && legacy !== null) return LEGACY_COMMAND_NAME_OF[legacy] ?? `legacy-${legacy}`;
