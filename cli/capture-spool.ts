@@ -24,6 +24,8 @@ export class LineSpool {
   private readonly dir = mkdtempSync(join(tmpdir(), "iggy-batch-capture-"));
   private readonly fd = openSync(join(this.dir, "messages"), "w+");
   private readonly byConn = new Map<number, Lines>();
+  /** Whether the file is gone already: unlinked while open (POSIX), so a killed run leaves nothing behind. */
+  private removed = removed(this.dir);
   private size = 0;
   private buffered = 0;
 
@@ -72,7 +74,16 @@ export class LineSpool {
   /** Deletes the file. */
   close(): void {
     closeSync(this.fd);
-    rmSync(this.dir, { recursive: true, force: true });
+    if (!this.removed) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function removed(dir: string): boolean {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false; // an open file cannot be deleted here (Windows): close() deletes it
   }
 }
 
