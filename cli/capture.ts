@@ -12,9 +12,10 @@ import {
   COMMAND_NAME_OF,
   isCaptureMagic,
   memorySource,
+  messageDocText,
   openCapture,
   QUIC_PORT,
-  operationName,
+  operationNameWith,
   readMessage,
   type CaptureConnection,
   type CaptureMessage,
@@ -28,6 +29,7 @@ import { summarySentence } from "../src/core/report/summary-text.ts";
 import { visibleText } from "../src/lib/text-escape.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { readInputBytes, UsageError } from "./io.ts";
+import { LineSpool } from "./capture-spool.ts";
 import { captureBatchesOut, capturedMessageOut } from "../src/core/edit/redact-capture.ts";
 import type { RedactOptions } from "../src/core/edit/redact.ts";
 
@@ -115,19 +117,35 @@ export function parsePort(value: string | boolean | undefined): number | undefin
 /** `inspect CAPTURE`: the JSON document or the text listing; returns the exit status. */
 export async function inspectCapture(write: Write, input: CaptureInput, json: boolean, withFrames: boolean, port?: number): Promise<number> {
   const xxh = await loadXxh3();
-  const c = openCapture(xxh, input.source, { port });
-  if (json) await write(captureJsonChunks(c, input.name, input.size, input.detectedBy, withFrames ? { xxh, source: input.source } : null));
-  else await write(captureTextChunks(c, input));
-  return c.summary.errors > 0 ? 1 : 0;
+  // Each message's document or line is made as the capture is read and waits on disk, not in memory (issue #24).
+  const frames = withFrames ? { xxh, source: input.source } : null;
+  const spool = new LineSpool();
+  try {
+    const c = openCapture(xxh, input.source, {
+      port,
+      release: (conn, m, request, digits) =>
+        spool.add(conn.index, json ? messageDocText(conn, m, request, digits, frames) : messageLine(conn, m, digits, request)),
+    });
+    if (json) await write(captureJsonChunks(c, input.name, input.size, input.detectedBy, frames, (conn) => spool.lines(conn)));
+    else await write(captureTextChunks(c, input, spool));
+    return c.summary.errors > 0 ? 1 : 0;
+  } finally {
+    spool.close();
+  }
 }
 
 const DIR = (m: CaptureMessage): string => (m.toServer ? "→" : "←");
 
-/** One message's line: time, arrow, command/operation, size, status, latency, batches, findings. */
-export function messageLine(conn: CaptureConnection, m: CaptureMessage, digits: number): string {
+/** One message's line: time, arrow, command/operation, size, status, latency, batches, findings; `request` is the request a reply answers. */
+export function messageLine(
+  conn: CaptureConnection,
+  m: CaptureMessage,
+  digits: number,
+  request: CaptureMessage | null = m.replyTo === null ? null : (conn.messages[m.replyTo] ?? null),
+): string {
   const time = captureTime(m.timeNs, digits).slice(11, -1);
   const cmd = m.command === null ? "?" : (COMMAND_NAME_OF[m.command] ?? `command ${m.command}`);
-  const op = operationName(conn, m);
+  const op = operationNameWith(m, request);
   const what = op ? `${cmd} ${op}` : cmd;
   const size = m.size === null ? "size ?" : `${m.size} B`;
   const status = m.status === null ? "" : m.status === 0 ? "ok" : `status ${m.status} ${iggyError(m.status)?.name ?? "?"}`;
@@ -153,6 +171,10 @@ export function messageLine(conn: CaptureConnection, m: CaptureMessage, digits: 
   return cols.join("  ").replace(/\s+$/, "");
 }
 
+function* keptLines(conn: CaptureConnection, digits: number): Generator<string> {
+  for (const m of conn.messages) yield messageLine(conn, m, digits);
+}
+
 const LINK_NAMES: Readonly<Record<number, string>> = {
   0: "null/loopback",
   1: "Ethernet",
@@ -164,16 +186,16 @@ const LINK_NAMES: Readonly<Record<number, string>> = {
   276: "Linux cooked v2",
 };
 
-/** The human listing of a capture. */
-export function* captureTextChunks(c: CaptureResult, input: { name: string; detectedBy: string }): Generator<string> {
+/** The human listing of a capture; `spooled` holds each connection's message lines when its messages were not kept. */
+export function* captureTextChunks(c: CaptureResult, input: { name: string; detectedBy: string }, spooled: LineSpool | null = null): Generator<string> {
   yield `${visibleText(input.name)}: format: ${FORMAT_TITLES.capture} [capture] (${visibleText(input.detectedBy)})\n`;
   const links = c.linkTypes.map((l) => `${l} (${LINK_NAMES[l] ?? "not decoded"})`).join(", ");
   yield `${c.fileFormat}, link type ${links || "none"}, ${plural(c.packets, "packet")}, ${plural(c.connections.length, "Iggy connection")} (server port ${c.port} or by content), ${plural(c.otherTcpConnections, "other TCP connection")}${c.quicPackets ? `, ${plural(c.quicPackets, "QUIC packet")} (UDP port ${QUIC_PORT}: encrypted, counted only)` : ""} · ${summarySentence(c.summary)}\n`;
   for (const conn of c.connections) {
-    yield `\nconnection ${conn.index}: ${conn.client} → ${conn.server}  first packet ${conn.firstPacket}  ${conn.bytes.toServer} B to server, ${conn.bytes.toClient} B to client, ${plural(conn.messages.length, "message")}, ${plural(conn.gaps.length, "gap")} (${conn.recognizedBy})${conn.encryption ? "; TLS: encrypted, no message can be read" : ""}\n`;
+    yield `\nconnection ${conn.index}: ${conn.client} → ${conn.server}  first packet ${conn.firstPacket}  ${conn.bytes.toServer} B to server, ${conn.bytes.toClient} B to client, ${plural(spooled ? spooled.count(conn.index) : conn.messages.length, "message")}, ${plural(conn.gaps.length, "gap")} (${conn.recognizedBy})${conn.encryption ? "; TLS: encrypted, no message can be read" : ""}\n`;
     let piece: string[] = [];
-    for (const m of conn.messages) {
-      piece.push(messageLine(conn, m, c.timeDigits));
+    for (const line of spooled ? spooled.lines(conn.index) : keptLines(conn, c.timeDigits)) {
+      piece.push(line);
       if (piece.length === 512) {
         yield piece.join("\n") + "\n";
         piece = [];

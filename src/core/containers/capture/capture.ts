@@ -12,10 +12,11 @@ import { ByteReader } from "../../../format/reader.ts";
 import { plural } from "../../../format/values.ts";
 import { batchJson } from "../../model/contract-json.ts";
 import { decodeMessage, type AnsweredRequest } from "./bodies.ts";
+import { compactBatch, Interner, MessageStarts, NO_FINDINGS } from "./compact.ts";
 import { QUIC_PORT } from "./encrypted.ts";
 import { TcpConnection, tupleKey, type ConnectionEvents } from "./connections.ts";
 import { CLIENT_COMMANDS, MessageBuffers, SERVER_COMMANDS, type CutMessage } from "./cutter.ts";
-import { readCaptureFile, type PacketRecord } from "./file.ts";
+import { readCaptureFile, type CaptureFileInfo, type PacketRecord } from "./file.ts";
 import { tcpSegmentOf } from "./link.ts";
 import { WindowReader, type CaptureSource } from "./source.ts";
 import type { CaptureConnection, CaptureDiagnostic, CaptureMessage, CaptureResult } from "./types.ts";
@@ -27,13 +28,26 @@ export const DEFAULT_IGGY_PORT = 8090;
 export interface CaptureOptions {
   /** The server's TCP port; default 8090. */
   readonly port?: number;
+  /**
+   * Takes each message once it is final (its pairing done), in each connection's message order, and
+   * then it is not kept in `messages` (which stay empty): the CLI writes the messages of a capture of
+   * any size this way. `request` is the request a reply answers; `digits` the capture's time digits
+   * (CaptureResult.timeDigits). By default every message is kept.
+   */
+  readonly release?: (conn: CaptureConnection, message: CaptureMessage, request: CaptureMessage | null, digits: number) => void;
 }
 
 interface ConnState {
   readonly tcp: TcpConnection;
   readonly conn: CaptureConnection & { messages: CaptureMessage[] };
-  /** Message slots by index (filled when a message completes). */
-  readonly starts: { toServer: boolean; offset: number; packet: number; timeNs: bigint }[];
+  /** Where each message began, by index. */
+  readonly starts: MessageStarts;
+  /** Messages done and not yet released, by index (a request stays until its reply is paired). */
+  readonly held: Map<number, CaptureMessage>;
+  /** The next message to release. */
+  next: number;
+  /** Released requests whose reply is not released yet. */
+  readonly answered: Map<number, CaptureMessage>;
   /** Indexes of requests not yet answered, oldest first. */
   readonly pending: number[];
   /** Pending requests whose reply may have been lost in a gap of the server's stream. */
@@ -42,10 +56,7 @@ interface ConnState {
 
 /** The message of this direction that `offset` of its stream falls in, looking back from `from`; null when it is before the first. */
 function messageHolding(s: ConnState, toServer: boolean, offset: number, from: number): number | null {
-  for (let i = from; i >= 0; i--) {
-    const m = s.starts[i]!;
-    if (m.toServer === toServer && m.offset <= offset) return i;
-  }
+  for (let i = from; i >= 0; i--) if (s.starts.toServer(i) === toServer && s.starts.offset(i) <= offset) return i;
   return null;
 }
 
@@ -59,6 +70,34 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
   let otherTcp = 0;
   let quicPackets = 0;
   const buffers = new MessageBuffers();
+  const intern = new Interner();
+  let fileInfo: CaptureFileInfo | null = null;
+  const release =
+    options.release ??
+    ((conn: CaptureConnection, m: CaptureMessage): void => {
+      (conn as CaptureConnection & { messages: CaptureMessage[] }).messages.push(m);
+    });
+  /** Hands over, in order, the messages of `s` that are done and answered (all of them when `all`). */
+  const releaseDone = (s: ConnState, all: boolean): void => {
+    for (;;) {
+      const i = s.next;
+      let m = s.held.get(i);
+      if (!m) {
+        if (!all || i >= s.starts.length) return;
+        m = lostMessage(i, s.starts.at(i)); // a slot a lost header left empty
+      } else if (!all && s.pending.includes(i)) return;
+      s.held.delete(i);
+      s.next = i + 1;
+      // A request goes before its reply: kept aside until the reply goes, which names it.
+      if (m.repliedBy !== null) s.answered.set(i, m);
+      let request: CaptureMessage | null = null;
+      if (m.replyTo !== null) {
+        request = s.answered.get(m.replyTo) ?? null;
+        s.answered.delete(m.replyTo);
+      }
+      release(s.conn, m, request, fileInfo?.digits ?? 6);
+    }
+  };
   const summary = { batches: 0, frames: 0, errors: 0, warnings: 0, infos: 0 };
 
   const add = (code: DiagnosticCode, start: number, end: number, at: Partial<CaptureDiagnostic>, text: string): void => {
@@ -92,15 +131,14 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
         messages: [],
         pieces: { toServer: tcp.dirs.get(tcp.client)!.pieces, toClient: tcp.dirs.get(tcp.server)!.pieces },
       };
-      const state: ConnState = { tcp, conn, starts: [], pending: [], maybeAnswered: new Set() };
+      const state: ConnState = { tcp, conn, starts: new MessageStarts(), held: new Map(), next: 0, answered: new Map(), pending: [], maybeAnswered: new Set() };
       states.push(state);
       byTcp.set(tcp, state);
       return index;
     },
     messageStart(tcp, toServer, offset, packet, timeNs) {
       const s = byTcp.get(tcp)!;
-      s.starts.push({ toServer, offset, packet, timeNs });
-      return s.starts.length - 1;
+      return s.starts.push(toServer, offset, packet, timeNs);
     },
     message(tcp, toServer, m) {
       messageDone(byTcp.get(tcp)!, toServer, m);
@@ -109,7 +147,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       const s = byTcp.get(tcp)!;
       s.conn.gaps.push({ toServer, streamOffset: offset, bytes: length, packet });
       if (!toServer) for (const i of s.pending) s.maybeAnswered.add(i);
-      const start = message === null ? offset : offset - s.starts[message]!.offset;
+      const start = message === null ? offset : offset - s.starts.offset(message);
       add(
         "tcp-gap",
         start,
@@ -122,7 +160,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       const s = byTcp.get(tcp)!;
       // A retransmission of bytes already delivered can fall in an earlier message than the one being cut.
       const message = current === null ? null : messageHolding(s, toServer, offset, current);
-      const start = message === null ? offset : offset - s.starts[message]!.offset;
+      const start = message === null ? offset : offset - s.starts.offset(message);
       add(
         "tcp-retransmission-differs",
         start,
@@ -204,7 +242,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
         );
       else {
         replyTo = s.pending.splice(pick, 1)[0]!;
-        const req = s.conn.messages[replyTo]!;
+        const req = s.held.get(replyTo)!;
         answered = { operation: req.operation ?? -1, legacyCode: req.legacyCode };
       }
       if (status !== null && status !== 0) {
@@ -220,12 +258,12 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
     if (m.bytes) {
       const decoded = decodeMessage(xxh, m.bytes, answered, true);
       body = decoded.body;
-      detail = decoded.detail;
+      detail = intern.of(decoded.detail);
       secret = decoded.secret;
       if (decoded.analysis) {
         const a = decoded.analysis;
         const br = new ByteReader(m.bytes);
-        batches = a.batches.map((b) => batchJson(a, br, b, false));
+        batches = a.batches.map((b) => compactBatch(batchJson(a, br, b, false), intern));
         frames = a.summary.frames;
         summary.batches += a.batches.length;
         summary.frames += a.summary.frames;
@@ -240,7 +278,6 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
           `${label}: a login carries its ${secret.end - secret.start}-byte secret in clear over plain TCP (shown as ••••)`,
         );
     }
-    const start = s.starts[m.index]!;
     const msg: CaptureMessage = {
       index: m.index,
       toServer,
@@ -262,12 +299,11 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       frames,
       detail,
       secret,
-      counts,
+      counts: counts.errors + counts.warnings + counts.infos ? counts : NO_FINDINGS,
     };
-    void start;
-    s.conn.messages[m.index] = msg;
+    s.held.set(m.index, msg);
     if (replyTo !== null) {
-      const req = s.conn.messages[replyTo]!;
+      const req = s.held.get(replyTo)!;
       req.repliedBy = m.index;
       msg.replyTo = replyTo;
       const micros = Number(m.timeNs - req.timeNs) / 1000;
@@ -275,6 +311,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
       req.latencyMicros = micros;
     }
     if (isRequest && m.ended) s.pending.push(m.index);
+    releaseDone(s, false);
   }
 
   // The last tuple's key: most packets continue the connection of the one before (either way).
@@ -311,6 +348,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
   const info = readCaptureFile(new WindowReader(source), {
     packet: onPacket,
     finding: (f) => add(f.code, f.start, f.end, { packet: f.packet }, f.text),
+    info: (i) => (fileInfo = i),
   });
   for (const tcp of tuples.values()) {
     tcp.finish();
@@ -318,8 +356,7 @@ export function openCapture(xxh: Xxh3, source: CaptureSource, options: CaptureOp
   }
   for (const s of states) {
     // Messages begun but never ended were emitted by finish(); fill any slot a lost header left empty.
-    s.conn.messages.length = s.starts.length;
-    for (let i = 0; i < s.starts.length; i++) if (!s.conn.messages[i]) s.conn.messages[i] = lostMessage(i, s.starts[i]!);
+    releaseDone(s, true);
     s.conn.bytes.toServer = s.tcp.direction(true).bytes;
     s.conn.bytes.toClient = s.tcp.direction(false).bytes;
   }
@@ -359,7 +396,7 @@ function pickRequest(s: ConnState, request: bigint | null, operation: number | n
   if (s.pending.length === 0) return -1;
   if (s.pending.length === 1) return 0;
   const fresh = (i: number) => !s.maybeAnswered.has(i);
-  const match = (i: number) => matches(s.conn.messages[i], request, operation);
+  const match = (i: number) => matches(s.held.get(i), request, operation);
   for (const test of [(i: number) => fresh(i) && match(i), match, fresh]) {
     const k = s.pending.findIndex(test);
     if (k >= 0) return k;
@@ -394,7 +431,7 @@ function lostMessage(index: number, start: { toServer: boolean; offset: number; 
     frames: 0,
     detail: "",
     secret: null,
-    counts: { errors: 0, warnings: 0, infos: 0 },
+    counts: NO_FINDINGS,
   };
 }
 
@@ -409,9 +446,16 @@ export function readMessage(
 }
 
 /** Decodes one message again from its bytes (for its frames, its fields, the page's view of it); null when bytes are missing. */
-export function decodeCapturedMessage(xxh: Xxh3, source: CaptureSource, conn: CaptureConnection, msg: CaptureMessage) {
+export function decodeCapturedMessage(
+  xxh: Xxh3,
+  source: CaptureSource,
+  conn: CaptureConnection,
+  msg: CaptureMessage,
+  /** The request a reply answers, when the connection's messages are not kept (openCapture's release). */
+  request: CaptureMessage | null = msg.replyTo === null ? null : (conn.messages[msg.replyTo] ?? null),
+) {
   const got = readMessage(source, conn, msg);
   if (!got || got.missing.length) return null;
-  const req = msg.replyTo === null ? null : conn.messages[msg.replyTo];
+  const req = request;
   return { bytes: got.bytes, decoded: decodeMessage(xxh, got.bytes, req ? { operation: req.operation ?? -1, legacyCode: req.legacyCode } : null) };
 }

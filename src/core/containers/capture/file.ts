@@ -61,7 +61,11 @@ export interface CaptureFileInfo {
 /** Link types the reader decodes (captures.md). */
 export const LINK_TYPES_DECODED: ReadonlySet<number> = new Set([0, 1, 101, 108, 113, 228, 229, 276]);
 
-type Sink = { packet: (p: PacketRecord) => void; finding: (f: FileFinding) => void };
+type Sink = {
+  packet: (p: PacketRecord) => void;
+  finding: (f: FileFinding) => void;
+  /** The info being filled, before the first packet. */ info?: (info: CaptureFileInfo) => void;
+};
 
 function u32(b: Uint8Array, at: number, little: boolean): number {
   return little
@@ -80,6 +84,7 @@ export function readCaptureFile(reader: WindowReader, sink: Sink): CaptureFileIn
 
 function readPcap(reader: WindowReader, sink: Sink): CaptureFileInfo {
   const info: CaptureFileInfo = { fileFormat: "pcap", linkTypes: [], packets: 0, digits: 6 };
+  sink.info?.(info);
   const size = reader.source.size;
   const h = reader.bytes(0, 24);
   const magicLe = h.length >= 4 ? u32(h, 0, true) : 0;
@@ -151,6 +156,7 @@ interface Interface {
 
 function readPcapng(reader: WindowReader, sink: Sink): CaptureFileInfo {
   const info: CaptureFileInfo = { fileFormat: "pcapng", linkTypes: [], packets: 0, digits: 6 };
+  sink.info?.(info);
   const size = reader.source.size;
   let little = true;
   let interfaces: Interface[] = [];

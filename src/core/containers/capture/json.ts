@@ -26,13 +26,23 @@ export function operationName(
   m: Pick<CaptureMessage, "operation" | "legacyCode" | "replyTo">,
 ): string | null {
   if (m.operation === null) return null;
-  const legacy = m.legacyCode ?? (m.replyTo !== null ? (conn.messages[m.replyTo]?.legacyCode ?? null) : null);
+  return operationNameWith(m, m.replyTo !== null ? (conn.messages[m.replyTo] ?? null) : null);
+}
+
+/** The operation's name, given the request a reply answers (for a host that does not keep the connection's messages). */
+export function operationNameWith(m: Pick<CaptureMessage, "operation" | "legacyCode">, request: Pick<CaptureMessage, "legacyCode"> | null): string | null {
+  if (m.operation === null) return null;
+  const legacy = m.legacyCode ?? request?.legacyCode ?? null;
   if (m.operation === 2 && legacy !== null) return LEGACY_COMMAND_NAME_OF[legacy] ?? `legacy-${legacy}`;
   return OPERATION_NAME_OF[m.operation] ?? `operation-${m.operation}`;
 }
 
 /** The message document without its batches. */
 export function messageJson(conn: CaptureConnection, m: CaptureMessage, digits: number): Record<string, unknown> {
+  return messageJsonWith(m, m.replyTo !== null ? (conn.messages[m.replyTo] ?? null) : null, digits);
+}
+
+function messageJsonWith(m: CaptureMessage, request: CaptureMessage | null, digits: number): Record<string, unknown> {
   return {
     index: m.index,
     toServer: m.toServer,
@@ -43,7 +53,7 @@ export function messageJson(conn: CaptureConnection, m: CaptureMessage, digits: 
     command: m.command,
     commandName: m.command === null ? null : (COMMAND_NAME_OF[m.command] ?? `command-${m.command}`),
     operation: m.operation,
-    operationName: operationName(conn, m),
+    operationName: operationNameWith(m, request),
     legacyCode: m.legacyCode,
     request: m.request === null ? null : m.request.toString(),
     status: m.status,
@@ -78,8 +88,41 @@ export interface FrameSource {
   readonly source: CaptureSource;
 }
 
-/** The whole document; frames are read back from the source when `frames` is given. */
-export function* captureJsonChunks(c: CaptureResult, name: string, size: number, detectedBy: string, frames: FrameSource | null): Generator<string> {
+/**
+ * One message's document as the contract lists it, batches included (their frames read back from the
+ * source when `frames` is given); `request` is the request a reply answers.
+ */
+export function messageDocText(conn: CaptureConnection, m: CaptureMessage, request: CaptureMessage | null, digits: number, frames: FrameSource | null): string {
+  const doc = messageJsonWith(m, request, digits);
+  let batches = m.batches;
+  if (frames && m.batches.length) {
+    const again = decodeCapturedMessage(frames.xxh, frames.source, conn, m, request);
+    const a = again?.decoded.analysis;
+    if (again && a) {
+      const r = new ByteReader(again.bytes);
+      batches = a.batches.map((b) => batchJson(a, r, b, true));
+    }
+  }
+  return JSON.stringify({ ...doc, batches });
+}
+
+function* keptDocs(conn: CaptureConnection, digits: number, frames: FrameSource | null): Generator<string> {
+  for (const m of conn.messages) yield messageDocText(conn, m, m.replyTo !== null ? (conn.messages[m.replyTo] ?? null) : null, digits, frames);
+}
+
+/**
+ * The whole document; frames are read back from the source when `frames` is given. `spooled` gives a
+ * connection's message documents when they were made as openCapture released them (its messages are
+ * then not kept).
+ */
+export function* captureJsonChunks(
+  c: CaptureResult,
+  name: string,
+  size: number,
+  detectedBy: string,
+  frames: FrameSource | null,
+  spooled: ((conn: number) => Iterable<string>) | null = null,
+): Generator<string> {
   yield `{\n  "input": ${JSON.stringify({ name, size })},\n  "format": "capture",\n  "detectedBy": ${JSON.stringify(detectedBy)},\n  "container": null,\n`;
   yield `  "summary": ${JSON.stringify(c.summary)},\n`;
   const head = { fileFormat: c.fileFormat, linkTypes: c.linkTypes, packets: c.packets, otherTcpConnections: c.otherTcpConnections, quicPackets: c.quicPackets };
@@ -96,20 +139,10 @@ export function* captureJsonChunks(c: CaptureResult, name: string, size: number,
       gaps: conn.gaps,
     };
     yield `${k ? "," : ""}\n    ${JSON.stringify(top).slice(0, -1)}, "messages": [`;
-    for (const [i, m] of conn.messages.entries()) {
-      const doc = messageJson(conn, m, c.timeDigits);
-      let batches = m.batches;
-      if (frames && m.batches.length) {
-        const again = decodeCapturedMessage(frames.xxh, frames.source, conn, m);
-        const a = again?.decoded.analysis;
-        if (again && a) {
-          const r = new ByteReader(again.bytes);
-          batches = a.batches.map((b) => batchJson(a, r, b, true));
-        }
-      }
-      yield `${i ? "," : ""}\n      ${JSON.stringify({ ...doc, batches })}`;
-    }
-    yield `${conn.messages.length ? "\n    " : ""}]}`;
+    const docs = spooled ? spooled(conn.index) : keptDocs(conn, c.timeDigits, frames);
+    let i = 0;
+    for (const doc of docs) yield `${i++ ? "," : ""}\n      ${doc}`;
+    yield `${i ? "\n    " : ""}]}`;
   }
   yield `${c.connections.length ? "\n  " : ""}]},\n  "diagnostics": [`;
   for (const [k, d] of c.diagnostics.entries()) yield `${k ? "," : ""}\n    ${JSON.stringify(captureDiagnosticJson(d))}`;
