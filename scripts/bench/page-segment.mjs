@@ -285,8 +285,8 @@ export async function segmentBench({ opts, mib, payload, perBatch, smallMib, fra
     const compareSummary = refused ?? (await dialog.getByTestId("diff-summary").textContent());
     const lastBatch = String(plan.batches - 1);
     if (!refused) {
-      await dialog.getByLabel("Left batch").fill(lastBatch);
-      await dialog.getByLabel("Right batch").fill(lastBatch);
+      await dialog.getByLabel("Left batch").selectOption(lastBatch);
+      await dialog.getByLabel("Right batch").selectOption(lastBatch);
       await dialog.getByRole("columnheader", { name: new RegExp(`Right \\(Other file batch ${lastBatch}\\)`) }).waitFor({ timeout: 60_000 });
       await dialog
         .getByTestId("diff-summary")
