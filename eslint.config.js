@@ -90,8 +90,8 @@ export default defineConfig(
     languageOptions: { globals: { ...globals.node } },
   },
   {
-    // Its page.evaluate callbacks run in the browser.
-    files: ["scripts/bench-page.mjs"],
+    // Their page.evaluate callbacks run in the browser.
+    files: ["scripts/bench-page.mjs", "scripts/bench/page-*.mjs"],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 );
