@@ -110,6 +110,8 @@ export async function openPhases(browser, page, changeAt, summaryAt) {
     ["read + walk", "walk-start", "read-walked"],
     ["merge", "read-walked", "merged"],
     ["segment recovery, detection", "merged", "opened"],
+    // A file below the on-demand size is read whole and decoded in memory: no walk marks.
+    ...(at["walk-start"] === undefined ? [["read whole + decode in memory", "request", "opened"]] : []),
     ["packing + posting the reply", "opened", "posted"],
     ["→ page has the reply", "posted", "result"],
     ["page takes it in", "result", "shown"],

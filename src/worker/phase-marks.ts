@@ -6,9 +6,11 @@
 /** Names the opening's phases, in the order they happen across the worker and the page. */
 export type OpenPhase = "request" | "walk-start" | "read-walked" | "merged" | "opened" | "posted" | "result" | "shown";
 
-/** Marks one phase now, in place of the mark of the open before: one mark per phase is ever kept. */
+const PHASES: readonly OpenPhase[] = ["request", "walk-start", "read-walked", "merged", "opened", "posted", "result", "shown"];
+
+/** Marks one phase now, in place of the mark of the open before (a request drops them all): one mark per phase is kept. */
 export function markPhase(phase: OpenPhase): void {
   if (typeof performance === "undefined" || typeof performance.mark !== "function") return;
-  performance.clearMarks(`iggy:${phase}`);
+  for (const p of phase === "request" ? PHASES : [phase]) performance.clearMarks(`iggy:${p}`);
   performance.mark(`iggy:${phase}`);
 }

@@ -122,8 +122,8 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
       if (capture) return post({ type: "capture-opened", id, capture }, []);
     }
     const onProgress = throttleProgress((done, total) => post({ type: "progress", id, done, total }, []), PROGRESS_EVERY_MS);
+    markPhase("request");
     if (request.onDemand && request.input instanceof Blob && request.format !== undefined) {
-      markPhase("request");
       const opened = await openOnDemand(
         request.input,
         { name: request.name ?? "", format: request.format, companion: request.companion, rangeWorkers: request.rangeWorkers },
@@ -140,8 +140,10 @@ export async function runRequest(request: ToWorker, post: (message: FromWorker, 
     const buffer = await bytesOf(request.input);
     const bytes = new Uint8Array(buffer);
     const { analysis, meta } = await open(request, bytes, onProgress);
+    markPhase("opened");
     const { wire, transfer } = onTheWire(analysis);
     post({ type: "result", id, buffer, analysis: wire, meta: meta && metaToWire(meta) }, [buffer, ...transfer]);
+    markPhase("posted");
   } catch (err) {
     // Every request gets a reply, so the page never waits on a request that failed.
     post({ type: "error", id, message: err instanceof Error ? err.message : String(err) }, []);
