@@ -51,7 +51,7 @@ test("a 64 MiB .index of zeros beside its .log: the CLI's summary, findings capp
   await expect(first).toHaveAttribute("aria-setsize", String(LISTED_PER_FILE));
   await expect(first).toHaveAttribute("data-file", INDEX);
   const total = cli.errors + cli.warnings + cli.infos;
-  await expect(page.locator(".status-area .input-name")).toContainText(`${total - LISTED_PER_FILE} diagnostics not listed`);
+  await expect(page.locator(".status-area .input-name")).toContainText(`${(total - LISTED_PER_FILE).toLocaleString("en-US")} diagnostics not listed`);
 
   // The partition opens on the file of its first error, the index: its entries, a page at a time, read from the file.
   const table = page.getByRole("table", { name: "Index entries" });

@@ -51,7 +51,7 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
       {partition && (
         <span className="input-name" title={visibleText(partition.name)}>
           {visibleText(partition.name)} · {partition.result.files.length} files
-          {partitionUnlisted > 0 ? ` · ${partitionUnlisted} diagnostics not listed` : ""}
+          {partitionUnlisted > 0 ? ` · ${partitionUnlisted.toLocaleString("en-US")} diagnostics not listed` : ""}
         </span>
       )}
       {partition && (
@@ -84,7 +84,7 @@ export function StatusLine({ settling = false }: { settling?: boolean }) {
         <span className="input-name" title={visibleText(input.name)}>
           {loading ? "still showing " : ""}
           {visibleText(input.name)} · {input.analysis.size.toLocaleString("en-US")} bytes
-          {input.analysis.diagnosticsOmitted > 0 ? ` · ${input.analysis.diagnosticsOmitted} diagnostics not listed` : ""}
+          {input.analysis.diagnosticsOmitted > 0 ? ` · ${input.analysis.diagnosticsOmitted.toLocaleString("en-US")} diagnostics not listed` : ""}
           {input.ranOn === "main-thread" ? " · decoded on the main thread (no worker)" : ""}
         </span>
       )}
