@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openPartition, type PartitionSource } from "../containers/index.ts";
+import { listedPerFile, openPartition, type PartitionSource } from "../containers/index.ts";
 import { renderPartitionMarkdown, renderPartitionText, type PartitionReportInput } from "./report-partition.ts";
 import { renderMarkdownReport } from "./report.ts";
 import { renderTextReport } from "./report-text.ts";
@@ -80,5 +80,14 @@ describe("a report's picture", () => {
     const line = (s: string, start: string) => s.split("\n").find((l) => l.startsWith(start));
     expect(line(reports.fileMarkdown, "The picture")).toBe(line(reports.partitionMarkdown, "The picture"));
     expect(line(reports.fileText, "The picture")).toBe(line(reports.partitionText, "The picture"));
+  });
+
+  it("counts every finding not listed, the ones a page's list left out too (listedPerFile)", async () => {
+    const input = await reportInput("index-faults");
+    const found = input.result.summary.errors + input.result.summary.warnings + input.result.summary.infos;
+    expect(found).toBeGreaterThan(1);
+    const trimmed = { ...input, result: listedPerFile(input.result, 1), maxListed: 1 };
+    expect(renderPartitionMarkdown(trimmed)).toContain(`${found - 1} more findings are not listed`);
+    expect(renderPartitionText(trimmed)).toContain(`${found - 1} more findings are not listed`);
   });
 });

@@ -65,7 +65,9 @@ function collect(input: PartitionReportInput): Collected {
     left--;
     return { number: i + 1, finding, excerpt: annotatedExcerpt(source, finding.start, finding.end) };
   });
-  return { verdict, facts, listed, notListed: r.diagnostics.length - listed.length, excerpts };
+  // Counted from the summary, which counts every finding: a page's list keeps each file's first ones, the CLI's the capped ones.
+  const found = r.summary.errors + r.summary.warnings + r.summary.infos;
+  return { verdict, facts, listed, notListed: Math.max(0, found - listed.length), excerpts };
 }
 
 const recoveryCell = (s: PartitionResult["segments"][number]) =>
@@ -113,7 +115,8 @@ export function renderPartitionMarkdown(input: PartitionReportInput): string {
   }
   out.push("| # | file | severity | code | bytes | message |", "|---:|---|---|---|---|---|");
   c.listed.forEach((d, i) => out.push(`| ${i + 1} | ${mdText(d.file)} | ${d.severity} | \`${d.code}\` | ${range(d)} | ${mdText(d.message)} |`));
-  if (c.notListed > 0) out.push("", `${c.notListed} more findings are not listed (\`iggy-batch inspect DIR --json\` lists every one).`);
+  if (c.notListed > 0)
+    out.push("", `${c.notListed.toLocaleString("en-US")} more findings are not listed (\`iggy-batch inspect DIR --json\` lists every one kept).`);
   out.push("");
   for (const e of c.excerpts) {
     const d = e.finding;
@@ -156,7 +159,7 @@ export function renderPartitionText(input: PartitionReportInput): string {
   c.listed.forEach((d, i) =>
     out.push(`  ${String(i + 1).padStart(3)}. ${d.severity.padEnd(7)} ${visibleText(d.file)} ${range(d).padEnd(22)} ${d.code}: ${visibleText(d.message)}`),
   );
-  if (c.notListed > 0) out.push(`  ${c.notListed} more findings are not listed (iggy-batch inspect DIR --json lists every one).`);
+  if (c.notListed > 0) out.push(`  ${c.notListed.toLocaleString("en-US")} more findings are not listed (iggy-batch inspect DIR --json lists every one kept).`);
   for (const e of c.excerpts) {
     const d = e.finding;
     pushAll(
