@@ -1,7 +1,7 @@
 // Browser, preview server and memory helpers of bench:page: Chromium's args, `vite preview` on a free port,
 // the renderers' memory from /proc, long tasks and worker heaps read from the page.
-import { spawn } from "node:child_process";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { ROOT, fmtMiB } from "./page-common.mjs";
@@ -181,41 +181,70 @@ export async function longTasksBetween(page, from, to) {
   };
 }
 
+/** Builds the site (vite build) unless `noBuild`, when dist/ must already be there. */
+export function builtSite(noBuild) {
+  if (!noBuild) {
+    const vite = path.join(ROOT, "node_modules", "vite", "bin", "vite.js");
+    const res = spawnSync(process.execPath, [vite, "build", "--logLevel", "error"], { cwd: ROOT, stdio: "inherit" });
+    if (res.status !== 0) throw new Error(`vite build exited ${res.status}`);
+  } else if (!existsSync(path.join(ROOT, "dist", "index.html"))) {
+    throw new Error("dist/ is not built: run without --no-build");
+  }
+}
+
+/**
+ * Every dedicated worker of the browser, attached through one browser-level CDP session: each with its title and
+ * `ask(method, params, timeoutMs)` (the reply's result, or null on timeout); `close()` detaches them all.
+ */
+export async function attachWorkers(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  let nextId = 1;
+  const workers = [];
+  const { targetInfos } = await cdp.send("Target.getTargets");
+  for (const t of targetInfos.filter((x) => x.type === "worker")) {
+    const { sessionId } = await cdp.send("Target.attachToTarget", { targetId: t.targetId, flatten: false });
+    const ask = (method, params = {}, timeoutMs = 10_000) => {
+      const id = nextId++;
+      const reply = new Promise((resolve) => {
+        const onMessage = (e) => {
+          if (e.sessionId !== sessionId) return;
+          const m = JSON.parse(e.message);
+          if (m.id !== id) return;
+          cdp.off("Target.receivedMessageFromTarget", onMessage);
+          resolve(m.result ?? null);
+        };
+        cdp.on("Target.receivedMessageFromTarget", onMessage);
+      });
+      void cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) });
+      return Promise.race([reply, new Promise((r) => setTimeout(() => r(null), timeoutMs))]);
+    };
+    workers.push({ title: t.title || t.url, sessionId, ask });
+  }
+  return {
+    workers,
+    async close() {
+      for (const w of workers) await cdp.send("Target.detachFromTarget", { sessionId: w.sessionId }).catch(() => undefined);
+      await cdp.detach().catch(() => undefined);
+    },
+  };
+}
+
 /**
  * Heap use of each dedicated worker of the page (CDP Runtime.getHeapUsage through a browser-level
  * session), after a garbage collection in that worker when `gc`: name → { used, buffers } in bytes.
  * The search worker's array buffers show whether it holds a copy of the input.
  */
 export async function workerHeaps(browser, gc) {
-  const cdp = await browser.newBrowserCDPSession();
+  const attached = await attachWorkers(browser);
   const out = {};
   try {
-    const { targetInfos } = await cdp.send("Target.getTargets");
-    for (const t of targetInfos.filter((x) => x.type === "worker")) {
-      const { sessionId } = await cdp.send("Target.attachToTarget", { targetId: t.targetId, flatten: false });
-      let nextId = 1;
-      const ask = async (method) => {
-        const id = nextId++;
-        const reply = new Promise((resolve) => {
-          const onMessage = (e) => {
-            if (e.sessionId !== sessionId) return;
-            const m = JSON.parse(e.message);
-            if (m.id !== id) return;
-            cdp.off("Target.receivedMessageFromTarget", onMessage);
-            resolve(m.result ?? null);
-          };
-          cdp.on("Target.receivedMessageFromTarget", onMessage);
-        });
-        await cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method }) });
-        return Promise.race([reply, new Promise((r) => setTimeout(() => r(null), 10_000))]);
-      };
-      if (gc) await ask("HeapProfiler.collectGarbage");
-      const heap = await ask("Runtime.getHeapUsage");
-      await cdp.send("Target.detachFromTarget", { sessionId }).catch(() => undefined);
-      if (heap) out[t.title || t.url] = { used: heap.usedSize, buffers: heap.backingStorageSize ?? null };
+    for (const w of attached.workers) {
+      if (gc) await w.ask("HeapProfiler.collectGarbage");
+      const heap = await w.ask("Runtime.getHeapUsage");
+      if (heap) out[w.title] = { used: heap.usedSize, buffers: heap.backingStorageSize ?? null };
     }
   } finally {
-    await cdp.detach().catch(() => undefined);
+    await attached.close();
   }
   return out;
 }

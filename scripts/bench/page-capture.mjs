@@ -1,9 +1,8 @@
 // `npm run bench:page -- --capture` (issue #24).
-import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { findBrowser } from "../find-browser.mjs";
-import { CHROMIUM_ARGS, freePort, rendererMemory, startPreview } from "./page-browser.mjs";
+import { builtSite, CHROMIUM_ARGS, freePort, rendererMemory, startPreview } from "./page-browser.mjs";
 import { ROOT, fmtMiB, fmtMs } from "./page-common.mjs";
 
 /**
@@ -27,11 +26,7 @@ export async function captureMain(opts) {
     `bench:page --capture: ${capture}, ${fmtMiB(traffic.captureBytes)}, ${(2 * traffic.requests).toLocaleString("en-US")} messages, ` +
       `${traffic.messages.toLocaleString("en-US")} frames (${made ? `written in ${fmtMs(performance.now() - t0)}` : "cached"})`,
   );
-  if (!opts["no-build"]) {
-    const vite = path.join(ROOT, "node_modules", "vite", "bin", "vite.js");
-    const res = spawnSync(process.execPath, [vite, "build", "--logLevel", "error"], { cwd: ROOT, stdio: "inherit" });
-    if (res.status !== 0) throw new Error(`vite build exited ${res.status}`);
-  }
+  builtSite(opts["no-build"]);
   const preview = await startPreview(await freePort());
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: !opts.headed });

@@ -1,11 +1,10 @@
 // `npm run bench:page -- --index MIB` (issue #22).
-import { spawnSync } from "node:child_process";
-import { closeSync, copyFileSync, existsSync, ftruncateSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
+import { closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { findBrowser } from "../find-browser.mjs";
-import { CHROMIUM_ARGS, fmtHeaps, freePort, rendererMemory, startPreview, workerHeaps } from "./page-browser.mjs";
-import { MiB, ROOT, fmtMiB, fmtMs, segmentFile } from "./page-common.mjs";
+import { builtSite, CHROMIUM_ARGS, fmtHeaps, freePort, rendererMemory, startPreview, workerHeaps } from "./page-browser.mjs";
+import { MiB, fmtMiB, fmtMs, segmentFile } from "./page-common.mjs";
 import { USAGE } from "./page-options.mjs";
 
 /**
@@ -39,13 +38,7 @@ export async function indexBench(indexMib, { opts, payload, perBatch }) {
   closeSync(fd);
   console.log(`bench:page --index: ${dir}: a ${fmtMiB(statSync(log).size)} .log (${seg.plan.batches} batches) beside a sparse ${indexMib} MiB .index of zeros`);
 
-  if (!opts["no-build"]) {
-    const vite = path.join(ROOT, "node_modules", "vite", "bin", "vite.js");
-    const res = spawnSync(process.execPath, [vite, "build", "--logLevel", "error"], { cwd: ROOT, stdio: "inherit" });
-    if (res.status !== 0) throw new Error(`vite build exited ${res.status}`);
-  } else if (!existsSync(path.join(ROOT, "dist", "index.html"))) {
-    throw new Error("dist/ is not built: run without --no-build");
-  }
+  builtSite(opts["no-build"]);
   const preview = await startPreview(await freePort());
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: !opts.headed });

@@ -1,43 +1,24 @@
 // Where the page's opening goes: worker CPU profiles (--profile), the phase marks, and the File read alone.
 import path from "node:path";
 import { fmtMs } from "./page-common.mjs";
+import { attachWorkers } from "./page-browser.mjs";
 
 /**
  * Starts the CPU profiler (100 µs samples) in every worker of the browser; stop() ends them and returns, per worker
  * that did anything, its top 15 functions by self time as printable lines.
  */
 export async function startWorkerProfiles(browser) {
-  const cdp = await browser.newBrowserCDPSession();
-  const sessions = [];
-  let nextId = 1;
-  const ask = (sessionId, method, params = {}) => {
-    const id = nextId++;
-    const reply = new Promise((resolve) => {
-      const onMessage = (e) => {
-        if (e.sessionId !== sessionId) return;
-        const m = JSON.parse(e.message);
-        if (m.id !== id) return;
-        cdp.off("Target.receivedMessageFromTarget", onMessage);
-        resolve(m.result ?? null);
-      };
-      cdp.on("Target.receivedMessageFromTarget", onMessage);
-    });
-    void cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) });
-    return Promise.race([reply, new Promise((r) => setTimeout(() => r(null), 60_000))]);
-  };
-  const { targetInfos } = await cdp.send("Target.getTargets");
-  for (const t of targetInfos.filter((x) => x.type === "worker")) {
-    const { sessionId } = await cdp.send("Target.attachToTarget", { targetId: t.targetId, flatten: false });
-    await ask(sessionId, "Profiler.enable");
-    await ask(sessionId, "Profiler.setSamplingInterval", { interval: 100 });
-    await ask(sessionId, "Profiler.start");
-    sessions.push({ sessionId, title: t.title || t.url });
+  const attached = await attachWorkers(browser);
+  for (const w of attached.workers) {
+    await w.ask("Profiler.enable");
+    await w.ask("Profiler.setSamplingInterval", { interval: 100 });
+    await w.ask("Profiler.start");
   }
   return {
     async stop() {
       const lines = [];
-      for (const { sessionId, title } of sessions) {
-        const got = await ask(sessionId, "Profiler.stop");
+      for (const { title, ask } of attached.workers) {
+        const got = await ask("Profiler.stop", {}, 60_000);
         const profile = got?.profile;
         if (!profile) continue;
         const ms = new Map();
@@ -56,9 +37,8 @@ export async function startWorkerProfiles(browser) {
           .sort((a, b) => b[1] - a[1])
           .slice(0, 15);
         lines.push(`profile     ${title}: ${fmtMs(total)} busy; by self time: ${top.map(([n, t]) => `${n} ${fmtMs(t)}`).join(" · ")}`);
-        await cdp.send("Target.detachFromTarget", { sessionId }).catch(() => undefined);
       }
-      await cdp.detach().catch(() => undefined);
+      await attached.close();
       return lines;
     },
   };
@@ -74,33 +54,15 @@ export async function openPhases(browser, page, changeAt, summaryAt) {
   const pageMarks = JSON.parse(await page.evaluate(read));
   const origin = await page.evaluate(() => performance.timeOrigin);
   let workerMarks = null;
-  const cdp = await browser.newBrowserCDPSession();
+  const attached = await attachWorkers(browser);
   try {
-    const { targetInfos } = await cdp.send("Target.getTargets");
-    for (const t of targetInfos.filter((x) => x.type === "worker")) {
-      const { sessionId } = await cdp.send("Target.attachToTarget", { targetId: t.targetId, flatten: false });
-      const reply = new Promise((resolve) => {
-        const onMessage = (e) => {
-          if (e.sessionId !== sessionId) return;
-          const m = JSON.parse(e.message);
-          if (m.id !== 1) return;
-          cdp.off("Target.receivedMessageFromTarget", onMessage);
-          resolve(m.result?.result?.value ?? null);
-        };
-        cdp.on("Target.receivedMessageFromTarget", onMessage);
-      });
-      const expression = `(${read.toString()})()`;
-      await cdp.send("Target.sendMessageToTarget", {
-        sessionId,
-        message: JSON.stringify({ id: 1, method: "Runtime.evaluate", params: { expression, returnByValue: true } }),
-      });
-      const got = await Promise.race([reply, new Promise((r) => setTimeout(() => r(null), 5000))]);
-      await cdp.send("Target.detachFromTarget", { sessionId }).catch(() => undefined);
-      const marks = got ? JSON.parse(got) : {};
+    for (const w of attached.workers) {
+      const got = await w.ask("Runtime.evaluate", { expression: `(${read.toString()})()`, returnByValue: true }, 5000);
+      const marks = got?.result?.value ? JSON.parse(got.result.value) : {};
       if (marks.request && (!workerMarks || marks.request > workerMarks.request)) workerMarks = marks;
     }
   } finally {
-    await cdp.detach().catch(() => undefined);
+    await attached.close();
   }
   if (!workerMarks || !pageMarks.result || changeAt === null) return null;
   const at = { change: origin + changeAt, ...workerMarks, ...pageMarks, summary: origin + summaryAt };

@@ -1,10 +1,9 @@
 // The segment run of `npm run bench:page` (the default mode, and --scroll-only): steps 1 to 5 of scripts/bench-page.mjs.
-import { spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { findBrowser } from "../find-browser.mjs";
-import { CHROMIUM_ARGS, freePort, initScript, longTasksBetween, openInput, rendererMemory, startPreview, workerHeaps } from "./page-browser.mjs";
-import { ROOT, fmtMiB, fmtMs, nativeVerifier, otherFile, segmentFile } from "./page-common.mjs";
+import { builtSite, CHROMIUM_ARGS, freePort, initScript, longTasksBetween, openInput, rendererMemory, startPreview, workerHeaps } from "./page-browser.mjs";
+import { fmtMiB, fmtMs, nativeVerifier, otherFile, segmentFile } from "./page-common.mjs";
 import { hoverBytes, printSustained, scrollStep, sustainedScroll, tenPageDowns } from "./page-hexmap.mjs";
 import { fileReadAlone, openPhases, startWorkerProfiles } from "./page-profile.mjs";
 import { printSegmentReport } from "./page-segment-report.mjs";
@@ -32,13 +31,7 @@ export async function segmentBench({ opts, mib, payload, perBatch, smallMib, fra
       (seg.reused ? " (reused)" : ` (built in ${fmtMs(seg.buildMs)})`),
   );
 
-  if (!opts["no-build"]) {
-    const vite = path.join(ROOT, "node_modules", "vite", "bin", "vite.js");
-    const res = spawnSync(process.execPath, [vite, "build", "--logLevel", "error"], { cwd: ROOT, stdio: "inherit" });
-    if (res.status !== 0) throw new Error(`vite build exited ${res.status}`);
-  } else if (!existsSync(path.join(ROOT, "dist", "index.html"))) {
-    throw new Error("dist/ is not built: run without --no-build");
-  }
+  builtSite(opts["no-build"]);
 
   // The C verifier on the same file, before and after the page (interleaved, so the ratio holds on a busy machine).
   const native = opts["scroll-only"] ? { missing: "--scroll-only" } : await nativeVerifier();
