@@ -3,10 +3,10 @@
  * through the DevTools protocol to say where the opening's time goes (issue #27). One mark per phase is kept.
  */
 
-/** Names the opening's phases, in the order they happen across the worker and the page. */
-export type OpenPhase = "request" | "walk-start" | "read-walked" | "merged" | "opened" | "posted" | "result" | "shown";
+const PHASES = ["request", "walk-start", "read-walked", "merged", "opened", "posted", "result", "shown"] as const;
 
-const PHASES: readonly OpenPhase[] = ["request", "walk-start", "read-walked", "merged", "opened", "posted", "result", "shown"];
+/** Names the opening's phases, in the order they happen across the worker and the page. */
+export type OpenPhase = (typeof PHASES)[number];
 
 /** Marks one phase now, in place of the mark of the open before (a request drops them all): one mark per phase is kept. */
 export function markPhase(phase: OpenPhase): void {
