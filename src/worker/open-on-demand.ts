@@ -24,6 +24,7 @@ import {
   sourceInput,
   walkedTiling,
   openIndexEntries,
+  LISTED_PER_FILE,
   type OpenedInput,
 } from "../core/containers/index.ts";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../core/walk/analyze.ts";
@@ -146,7 +147,9 @@ async function openIndexOnDemand(
   if (!entries) return null;
   const log = request.companion;
   const logBytes = log ? new Uint8Array(log.input instanceof Blob ? await log.input.arrayBuffer() : log.input) : null;
-  const { analysis, ...meta } = openIndexEntries(xxh, entries, detection.detectedBy, log && logBytes ? { name: log.name, bytes: logBytes } : undefined);
+  // The page lists the first findings and its entries table checks the entries it shows (checkIndexEntries).
+  const logged = log && logBytes ? { name: log.name, bytes: logBytes } : undefined;
+  const { analysis, ...meta } = openIndexEntries(xxh, entries, detection.detectedBy, logged, LISTED_PER_FILE);
   return { analysis, meta };
 }
 

@@ -3,7 +3,7 @@ import { throttleProgress } from "./progress-throttle.ts";
 import { markPhase } from "./phase-marks.ts";
 import { analyze } from "../core/walk/analyze.ts";
 import { loadXxh3 } from "../checksum/xxh3.ts";
-import { listedPerFile, openInputWith, openPartition, type IndexEntries } from "../core/containers/index.ts";
+import { LISTED_PER_FILE, listedPerFile, openInputWith, openPartition, type IndexEntries } from "../core/containers/index.ts";
 import { frameColumnBuffers } from "../core/model/frame-columns-build.ts";
 import { analysisToWire, packedBatchBuffers, type WireAnalysis } from "../core/model/batch-wire.ts";
 import type { Analysis } from "../core/model/model.ts";
@@ -62,6 +62,8 @@ async function runPartition(request: PartitionRequest, post: (message: FromWorke
   const result = await openPartition(sources, {
     xxh3: await loadXxh3(),
     maxFileBytes: request.maxFileBytes,
+    // The page lists an index's first findings and checks the entries its table shows (checkIndexEntries).
+    maxIndexFindings: LISTED_PER_FILE,
     onFile: (name, opened) => {
       shown.see(name, opened);
       tick();

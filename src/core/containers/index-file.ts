@@ -5,39 +5,45 @@ import { DEFAULT_MAX_DIAGNOSTICS } from "../walk/analyze.ts";
 import type { Analysis } from "../model/model.ts";
 import { Findings } from "./merge.ts";
 import { IndexEntries } from "./index-entries.ts";
+import type { BatchStarts, IndexLogView } from "./types.ts";
+
+export type { BatchStarts, IndexLogView } from "./types.ts";
 
 /** The whole entries of an index file (a trailing partial entry is left out, as the server does), read in place. */
 export function decodeIndexEntries(bytes: Uint8Array): IndexEntries {
   return IndexEntries.of(bytes);
 }
 
-/** The batches of a decoded .log by start byte: what an index cross-check needs, kept after the log's bytes are gone. */
-export interface BatchStarts {
-  /** The batch with a header that starts at byte `start`, if one does. */
-  get(start: number): { readonly baseOffset: bigint; readonly baseTimestamp: bigint; readonly index: number } | undefined;
-}
-
-/** The batch-start lookup of a segment's analysis: a binary search of its batch table, not a map of every batch. */
+/** The batch starts of a segment's analysis (its batches with a whole header). */
 export function batchStartsOf(analysis: Analysis): BatchStarts {
-  const batches = analysis.batches;
-  return {
-    get(start) {
-      const k = batches.startingAt(start);
-      if (k < 0 || !batches.hasHeader(k)) return undefined;
-      return {
-        baseOffset: batches.headerValue(k, "baseOffset") as bigint,
-        baseTimestamp: batches.headerValue(k, "baseTimestamp") as bigint,
-        index: batches.index(k),
-      };
-    },
+  const table = analysis.batches;
+  const kept: number[] = [];
+  for (let k = 0; k < table.length; k++) if (table.hasHeader(k)) kept.push(k);
+  const out: BatchStarts = {
+    starts: new Float64Array(kept.length),
+    baseOffsets: new BigUint64Array(kept.length),
+    baseTimestamps: new BigUint64Array(kept.length),
+    batches: new Uint32Array(kept.length),
   };
+  kept.forEach((k, j) => {
+    out.starts[j] = table.start(k);
+    out.baseOffsets[j] = table.headerValue(k, "baseOffset") as bigint;
+    out.baseTimestamps[j] = table.headerValue(k, "baseTimestamp") as bigint;
+    out.batches[j] = table.index(k);
+  });
+  return out;
 }
 
-/** The `.log` an index is cross-checked against: its name, size and batch starts. */
-export interface IndexLogView {
-  readonly name: string;
-  readonly size: number;
-  readonly starts: BatchStarts;
+/** Where in `starts` the batch starting exactly at byte `start` is, or -1 (a binary search). */
+export function batchStartingAt(starts: BatchStarts, start: number): number {
+  let lo = 0;
+  let hi = starts.starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((starts.starts[mid] as number) < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < starts.starts.length && starts.starts[lo] === start ? lo : -1;
 }
 
 /** One entry as the checks see it: a single object the loop refills, so millions of entries allocate no objects of their own. */
@@ -49,10 +55,14 @@ interface EntryState {
   prevOffset: bigint;
   prevTimestamp: bigint;
   position: bigint;
-  /** The batch of the `.log` that starts at `position`, if one does (only with a log). */
-  at: ReturnType<BatchStarts["get"]>;
+  /** Where the batch of the `.log` that starts at `position` is in the log's starts, or -1 (always -1 without a log). */
+  at: number;
   log: IndexLogView | undefined;
 }
+
+const baseOffsetAt = (s: EntryState): bigint => (s.log as IndexLogView).starts.baseOffsets[s.at] as bigint;
+const baseTimestampAt = (s: EntryState): bigint => (s.log as IndexLogView).starts.baseTimestamps[s.at] as bigint;
+const batchAt = (s: EntryState): number => (s.log as IndexLogView).starts.batches[s.at] as number;
 
 /** One rule over an entry: its code, the bytes of the entry it marks, when it holds, and its sentence. */
 interface EntryCheck {
@@ -76,8 +86,8 @@ const ENTRY_CHECKS: readonly EntryCheck[] = [
     code: "index-entry-mismatch",
     from: 0,
     to: 8,
-    found: (s) => s.at !== undefined && s.at.baseOffset !== s.offset,
-    text: (s) => `entry ${s.i}: offset ${s.offset}, the batch at ${s.position} (batch ${s.at?.index}) has base_offset ${s.at?.baseOffset}`,
+    found: (s) => s.at >= 0 && baseOffsetAt(s) !== s.offset,
+    text: (s) => `entry ${s.i}: offset ${s.offset}, the batch at ${s.position} (batch ${batchAt(s)}) has base_offset ${baseOffsetAt(s)}`,
   },
   {
     code: "index-not-ascending",
@@ -90,14 +100,14 @@ const ENTRY_CHECKS: readonly EntryCheck[] = [
     code: "index-entry-mismatch",
     from: 8,
     to: 16,
-    found: (s) => s.at !== undefined && s.at.baseTimestamp !== s.timestamp,
-    text: (s) => `entry ${s.i}: timestamp ${s.timestamp}, the batch at ${s.position} (batch ${s.at?.index}) has base_timestamp ${s.at?.baseTimestamp}`,
+    found: (s) => s.at >= 0 && baseTimestampAt(s) !== s.timestamp,
+    text: (s) => `entry ${s.i}: timestamp ${s.timestamp}, the batch at ${s.position} (batch ${batchAt(s)}) has base_timestamp ${baseTimestampAt(s)}`,
   },
   {
     code: "index-entry-misplaced",
     from: 16,
     to: 24,
-    found: (s) => s.log !== undefined && s.at === undefined,
+    found: (s) => s.log !== undefined && s.at < 0,
     text: (s) => {
       const log = s.log as IndexLogView;
       const where = s.position >= BigInt(log.size) ? `past the end of the ${log.size}-byte ${log.name}` : `not at a batch start in ${log.name}`;
@@ -107,35 +117,33 @@ const ENTRY_CHECKS: readonly EntryCheck[] = [
 ];
 
 /**
- * Every finding of an index file, in position order in one pass: entries out of order, a trailing
- * partial entry, and with its `.log` the cross-check (the position must start a batch, whose
- * base_offset and base_timestamp the entry repeats). Kept as analyze() keeps diagnostics: the first
- * `max` by position and a count of the rest, so a 1 GiB index of zeros costs no more than a small one:
- * the loop makes no object per entry (a fast allocation rate grows the engine's young generation, and
- * with it the process, by a hundred MiB and more).
- * `extra` (e.g. an orphan index's finding) comes first.
+ * Runs the entry rules over entries [from, to) into `f`, in position order. Entry `from` is compared with
+ * the entry before it, so a view that checks only the rows it shows (the page's entries table) finds what
+ * the whole check finds for them. The loop makes no object per entry (a fast allocation rate grows the
+ * engine's young generation, and with it the process, by a hundred MiB and more).
  */
-export function checkIndex(entries: IndexEntries, log?: IndexLogView, extra: readonly Diagnostic[] = [], max = DEFAULT_MAX_DIAGNOSTICS): Findings {
-  const f = new Findings(max);
-  for (const d of extra) f.add(d.code, d.start, d.end, d.message, d.batch, d.frame);
+function checkEntriesInto(f: Findings, entries: IndexEntries, log: IndexLogView | undefined, from: number, to: number): void {
+  const end = Math.min(to, entries.length);
+  const begin = Math.max(0, from);
+  if (begin >= end) return;
   const size = log ? BigInt(log.size) : 0n;
-  const first = entries.length > 0;
+  const before = begin > 0 ? begin - 1 : begin;
   const s: EntryState = {
     i: 0,
     start: 0,
-    offset: first ? entries.offset(0) : 0n,
-    timestamp: first ? entries.timestamp(0) : 0n,
+    offset: entries.offset(before),
+    timestamp: entries.timestamp(before),
     prevOffset: 0n,
     prevTimestamp: 0n,
     position: 0n,
-    at: undefined,
+    at: -1,
     log,
   };
   // Entries that repeat a position (an index of zeros has millions) look their batch up once.
   let lookedUp = -1n;
-  let found: EntryState["at"] = undefined;
+  let found = -1;
   // Read column by column: an index of single-message batches has an entry per batch, millions of them.
-  for (let i = 0; i < entries.length; i++) {
+  for (let i = begin; i < end; i++) {
     s.i = i;
     s.start = entries.start(i);
     s.prevOffset = s.offset;
@@ -146,14 +154,37 @@ export function checkIndex(entries: IndexEntries, log?: IndexLogView, extra: rea
       s.position = entries.position(i);
       if (s.position !== lookedUp) {
         lookedUp = s.position;
-        found = s.position <= size ? log.starts.get(Number(s.position)) : undefined;
+        found = s.position <= size ? batchStartingAt(log.starts, Number(s.position)) : -1;
       }
       s.at = found;
     }
     for (const c of ENTRY_CHECKS) if (c.found(s)) f.addOf(c.code, s.start + c.from, s.start + c.to, c.text, s);
   }
+}
+
+/**
+ * Every finding of an index file, in position order in one pass: entries out of order, a trailing
+ * partial entry, and with its `.log` the cross-check (the position must start a batch, whose
+ * base_offset and base_timestamp the entry repeats). Kept as analyze() keeps diagnostics: the first
+ * `max` by position and a count of the rest, so a 1 GiB index of zeros costs no more than a small one.
+ * `extra` (e.g. an orphan index's finding) comes first.
+ */
+export function checkIndex(entries: IndexEntries, log?: IndexLogView, extra: readonly Diagnostic[] = [], max = DEFAULT_MAX_DIAGNOSTICS): Findings {
+  const f = new Findings(max);
+  for (const d of extra) f.add(d.code, d.start, d.end, d.message, d.batch, d.frame);
+  checkEntriesInto(f, entries, log, 0, entries.length);
   const rest = entries.fileSize % INDEX_ENTRY_SIZE;
   if (rest > 0)
     f.add("index-trailing-bytes", entries.fileSize - rest, entries.fileSize, `the file ends in a partial entry of ${rest} bytes; the server ignores it`);
   return f;
+}
+
+/**
+ * The entry findings of entries [from, to) alone, as checkIndex finds them: what a view shows beside rows
+ * it shows, however far past the kept findings they lie. A paged index must have entries [from − 1, to) at hand.
+ */
+export function checkIndexEntries(entries: IndexEntries, log: IndexLogView | undefined, from: number, to: number): readonly Diagnostic[] {
+  const f = new Findings();
+  checkEntriesInto(f, entries, log, from, to);
+  return f.list;
 }

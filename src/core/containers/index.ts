@@ -55,7 +55,7 @@ export {
 } from "./detect.ts";
 export { segmentOf, segmentDropFinding, SEGMENT_DROPPED_CODES, type SegmentResult } from "./segment.ts";
 export { indexOpened, segmentOpened, type IndexLog } from "./opened.ts";
-export { batchStartsOf, checkIndex, decodeIndexEntries } from "./index-file.ts";
+export { batchStartsOf, checkIndex, checkIndexEntries, decodeIndexEntries, type IndexLogView } from "./index-file.ts";
 export { IndexEntries, type IndexPageReader } from "./index-entries.ts";
 export { sourceHeaderAt, memoryHeaderAt, analysisHeaderAt, type HeaderAt } from "./walk.ts";
 export { legacyToSegment } from "./legacy.ts";
@@ -93,17 +93,18 @@ export interface OpenOptions {
 
 /**
  * An index file from its entries (read in place, or in pages for a file too large to hold) as an OpenedInput,
- * cross-checked against its `.log` when that is given.
+ * cross-checked against its `.log` when that is given; `maxFindings` as checkIndex's `max`.
  */
 export function openIndexEntries(
   xxh: Xxh3,
   entries: IndexEntries,
   detectedBy: string,
   log?: { readonly name: string; readonly bytes: Uint8Array },
+  maxFindings?: number,
 ): OpenedInput {
-  if (!log) return indexOpened(entries, detectedBy);
+  if (!log) return indexOpened(entries, detectedBy, undefined, [], maxFindings);
   const seg = openSegment(xxh, log.bytes, log.name, entries);
-  return indexOpened(entries, detectedBy, { name: log.name, size: log.bytes.length, starts: batchStartsOf(seg.analysis) });
+  return indexOpened(entries, detectedBy, { name: log.name, size: log.bytes.length, starts: batchStartsOf(seg.analysis) }, [], maxFindings);
 }
 
 /** Decodes one input as its detected or forced format. */

@@ -23,9 +23,15 @@ export type IndexLog = IndexLogView;
  * An index file (its bytes, or its entries read in pages) as an OpenedInput, cross-checked against its
  * `.log` when given; `extra` findings (an orphan's) go first. `detectedBy` is used as given when `log` is absent.
  */
-export function indexOpened(index: Uint8Array | IndexEntries, detectedBy: string, log?: IndexLog, extra: readonly Diagnostic[] = []): OpenedInput {
+export function indexOpened(
+  index: Uint8Array | IndexEntries,
+  detectedBy: string,
+  log?: IndexLog,
+  extra: readonly Diagnostic[] = [],
+  maxFindings?: number,
+): OpenedInput {
   const entries = index instanceof IndexEntries ? index : IndexEntries.of(index);
-  const findings = checkIndex(entries, log, extra);
+  const findings = checkIndex(entries, log, extra, maxFindings);
   const why = log ? `${detectedBy}; cross-checked against ${log.name}` : detectedBy;
   return {
     format: "index",
@@ -35,5 +41,6 @@ export function indexOpened(index: Uint8Array | IndexEntries, detectedBy: string
     container: { format: "index", start: 0, end: entries.fileSize, fields: [] },
     recovery: null,
     legacy: null,
+    ...(log ? { indexLog: log } : {}),
   };
 }

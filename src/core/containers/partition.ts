@@ -41,6 +41,11 @@ export interface PartitionOptions {
    * or null to read it whole after all. A streamed file reaches onFile with empty bytes.
    */
   readonly streamSegment?: (source: PartitionSource, entries: IndexEntries) => Promise<SegmentResult | string | null>;
+  /**
+   * Findings kept per `.index` (default: as many as analyze() keeps): the page keeps fewer, because its entries
+   * table checks the entries it shows itself (checkIndexEntries), and 200,000 kept findings cost a hundred MiB.
+   */
+  readonly maxIndexFindings?: number;
   /** Receives each skipped file (foreign, scratch, huge, unreadable) in its place in the order. */
   readonly onSkip?: (file: PartitionFileSummary) => void | Promise<void>;
 }
@@ -213,7 +218,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
       const orphan = !logs.has(name.slice(0, -6));
       if (orphan) f.add("index-orphan", 0, entries.fileSize, `${name} has no ${name.slice(0, -6)}.log beside it; the server deletes it at boot`);
       const why = orphan ? "auto: an .index without its .log in a partition directory" : "auto: the file name ends in .index (its .log was skipped)";
-      await record(name, entries.fileSize, "index", indexOpened(entries, why, undefined, f.list), bytes);
+      await record(name, entries.fileSize, "index", indexOpened(entries, why, undefined, f.list, options.maxIndexFindings), bytes);
       continue;
     }
     const stem = name.slice(0, -4);
@@ -235,7 +240,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
           indexPlan.source.name,
           entries.fileSize,
           "index",
-          indexOpened(entries, "auto: the file name ends in .index (its .log could not be read)"),
+          indexOpened(entries, "auto: the file name ends in .index (its .log could not be read)", undefined, [], options.maxIndexFindings),
           indexBytes,
         );
       }
@@ -309,7 +314,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
         indexPlan.source.name,
         entries.fileSize,
         "index",
-        indexOpened(entries, "auto: the file name ends in .index", { name, size, starts }),
+        indexOpened(entries, "auto: the file name ends in .index", { name, size, starts }, [], options.maxIndexFindings),
         indexBytes,
       );
     }

@@ -114,6 +114,27 @@ export interface LegacyDecode {
   readonly runs: readonly LegacyRun[];
 }
 
+/**
+ * The batches of a decoded .log by start byte, as columns sorted by start: what an index cross-check needs,
+ * kept after the log's bytes are gone. Plain typed arrays, so it crosses to the page (whose entries table checks
+ * the entries it shows) and costs 28 bytes a batch, not an object each.
+ */
+export interface BatchStarts {
+  /** Start byte of each batch with a whole header, ascending. */
+  readonly starts: Float64Array;
+  readonly baseOffsets: BigUint64Array;
+  readonly baseTimestamps: BigUint64Array;
+  /** The batch's index in its input. */
+  readonly batches: Uint32Array;
+}
+
+/** The `.log` an index is cross-checked against: its name, size and batch starts. */
+export interface IndexLogView {
+  readonly name: string;
+  readonly size: number;
+  readonly starts: BatchStarts;
+}
+
 /** Everything openInput() finds in one file: the format, why, the batches and every diagnostic. */
 export interface OpenedInput {
   readonly format: FormatName;
@@ -129,6 +150,8 @@ export interface OpenedInput {
   readonly entries: IndexEntries | null;
   /** A legacy dump's messages and runs; null otherwise. */
   readonly legacy: LegacyDecode | null;
+  /** The `.log` an index file was cross-checked against (its batch starts), so a view can check the entries it shows; absent otherwise. */
+  readonly indexLog?: IndexLogView;
   /** A network capture's connections and messages (capture/); absent otherwise. */
   readonly capture?: CaptureResult;
 }

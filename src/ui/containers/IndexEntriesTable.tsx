@@ -9,7 +9,7 @@ import { selectBatch, selectRange } from "../state/actions.ts";
 import { openCompanion } from "../session/loading.ts";
 import type { Diagnostic } from "../../format/diagnostics.ts";
 import { entryRows } from "./partition-rows.ts";
-import { IndexEntries } from "../../core/containers/index.ts";
+import { batchStartsOf, checkIndexEntries, type IndexEntries, type IndexLogView } from "../../core/containers/index.ts";
 import { formatCount } from "../common/cell-text.ts";
 import { entriesAtHand, loadEntries } from "../session/index-pages.ts";
 
@@ -35,31 +35,41 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
   const isIndex = input.meta?.format === "index";
   const entries = isIndex ? input.meta?.entries : input.companionEntries;
   const indexName = isIndex ? (input.fileName ?? input.name) : input.companion;
-  const findings = useMemo((): readonly Diagnostic[] => {
+  // Kept findings list the first of an index's (an orphan's or a trailing partial entry's among them); the entry
+  // rules are run again over the rows shown, so entry 40,000,000 of a 1 GiB index shows its finding too.
+  const kept = useMemo((): readonly Diagnostic[] => {
     if (isIndex) return input.analysis.diagnostics;
     return partition ? partition.result.diagnostics.filter((d) => d.file === indexName) : [];
   }, [isIndex, input.analysis, partition, indexName]);
+  const log = useMemo((): IndexLogView | undefined => {
+    if (isIndex) return input.meta?.indexLog;
+    if (!entries) return undefined;
+    return { name: input.fileName ?? input.name, size: input.analysis.size, starts: batchStartsOf(input.analysis) };
+  }, [isIndex, entries, input.meta, input.fileName, input.name, input.analysis]);
   const total = entries?.length ?? 0;
   // The page is kept per list of entries: another input starts again at its first entry.
   const [paged, setPaged] = useState<{ of: IndexEntries | null | undefined; first: number }>({ of: entries, first: 0 });
   const first = paged.of === entries ? Math.min(paged.first, Math.max(0, total - 1)) : 0;
   // A large index is read in pages (session/index-pages.ts): its rows wait for theirs.
   const [landed, setLanded] = useState(0);
-  const atHand = !entries || entriesAtHand(entries, first, ENTRY_PAGE_ROWS);
+  // The entry before the first row too: the rows' order checks compare with it.
+  const from = Math.max(0, first - 1);
+  const atHand = !entries || entriesAtHand(entries, from, first + ENTRY_PAGE_ROWS - from);
   useEffect(() => {
-    if (!entries || entriesAtHand(entries, first, ENTRY_PAGE_ROWS)) return;
+    if (!entries || entriesAtHand(entries, from, first + ENTRY_PAGE_ROWS - from)) return;
     let live = true;
-    void loadEntries(entries, first, ENTRY_PAGE_ROWS).then(() => live && setLanded((n) => n + 1));
+    void loadEntries(entries, from, first + ENTRY_PAGE_ROWS - from).then(() => live && setLanded((n) => n + 1));
     return () => {
       live = false;
     };
-  }, [entries, first]);
-  const rows = useMemo(
-    () => (atHand ? entryRows(entries ?? IndexEntries.EMPTY, findings, first, ENTRY_PAGE_ROWS) : []),
+  }, [entries, first, from]);
+  const rows = useMemo(() => {
+    if (!atHand || !entries) return [];
+    const shown = checkIndexEntries(entries, log, first, first + ENTRY_PAGE_ROWS);
+    return entryRows(entries, [...kept, ...shown], first, ENTRY_PAGE_ROWS);
     // `landed` re-reads the rows once their page is read.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [entries, findings, first, atHand, landed],
-  );
+  }, [entries, kept, log, first, atHand, landed]);
   if (!entries) return null;
   const turn = (to: number) => setPaged({ of: entries, first: Math.max(0, Math.min(to, total - 1)) });
   const canJump = !isIndex || input.companion !== null;
@@ -79,6 +89,22 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
           <button type="button" disabled={first + ENTRY_PAGE_ROWS >= total} onClick={() => turn(first + ENTRY_PAGE_ROWS)}>
             Next entries
           </button>
+          <label>
+            Go to entry{" "}
+            <input
+              type="number"
+              min={0}
+              max={total - 1}
+              step={1}
+              className="index-goto"
+              onKeyDown={(e) => {
+                if (e.key !== "Enter") return;
+                const n = Math.floor(Number(e.currentTarget.value));
+                // The page that holds entry n, so its row shows among the ones before and after it.
+                if (Number.isFinite(n)) turn(Math.max(0, n) - (Math.max(0, n) % ENTRY_PAGE_ROWS));
+              }}
+            />
+          </label>
         </div>
       ) : null}
       <div className="table-scroll" aria-busy={!atHand}>
