@@ -114,6 +114,12 @@ export function rendererMemory(rootPid) {
       pssPeak = 0;
       anonPeaks.clear();
     },
+    /** The page's renderer now, split as the kernel counts it (MiB): anonymous (allocated), file-mapped (Chromium's own files), shared, and its threads. */
+    split() {
+      const status = read(page().pid, "status");
+      const mib = (name) => statusKiB(status, name) / 1024;
+      return { anon: mib("RssAnon"), file: mib("RssFile"), shmem: mib("RssShmem"), threads: Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 0) };
+    },
     pssPeak: () => pssPeak,
     anonPeak: () => anonPeaks.get(page().pid) ?? 0,
     count: () => rendererPids(rootPid).length,

@@ -59,10 +59,11 @@ export async function indexBench(indexMib, { opts, payload, perBatch }) {
       const before = mem.page();
       mem.resetPeak();
       const t0 = performance.now();
-      // BENCH_TRACE=1: the page renderer's RSS and the status line every second.
+      // BENCH_TRACE=1: the page renderer's RSS, split, and the status line every second.
       const trace = process.env.BENCH_TRACE
         ? setInterval(() => {
-            const rss = fmtMiB(mem.page().rss);
+            const { anon, file, shmem, threads } = mem.split();
+            const rss = `${fmtMiB(mem.page().rss)} (anon ${anon.toFixed(0)}, files ${file.toFixed(0)}, shared ${shmem.toFixed(0)} MiB; ${threads} threads)`;
             void page
               .evaluate(() => document.querySelector('header [role="status"]')?.textContent ?? "")
               .then((status) => console.log(`trace ${fmtMs(performance.now() - t0)} rss ${rss} · ${status.slice(0, 60)}`))
@@ -95,7 +96,7 @@ export async function indexBench(indexMib, { opts, payload, perBatch }) {
       const workers = crashed ? {} : await workerHeaps(browser, false);
       console.log(
         `${label.padEnd(24)} ${crashed || shown === null ? "CRASHED" : `summary in ${fmtMs(ms)}: ${shown}`}` +
-          `\n${"".padEnd(24)} renderers' PSS summed peaked at ${fmtMiB(mem.pssPeak())}; the page renderer's peak RSS ${fmtMiB(peak.hwm)} (${fmtMiB(before.rss)} before the file, ${fmtMiB(peak.rss)} 1 s after)` +
+          `\n${"".padEnd(24)} renderers' PSS summed peaked at ${fmtMiB(mem.pssPeak())}; the page renderer's peak RSS ${fmtMiB(peak.hwm)} (${fmtMiB(before.rss)} before the file, ${fmtMiB(peak.rss)} 1 s after); its anonymous memory peaked at ${fmtMiB(mem.anonPeak())} (${fmtMiB(before.anon)} before)` +
           `\n${"".padEnd(24)} then JS heaps: page ${main ? fmtMiB(main.usedSize) : "-"}${main?.backingStorageSize !== undefined ? ` + ${fmtMiB(main.backingStorageSize)} array buffers` : ""}; workers ${fmtHeaps(workers)}` +
           (pageErrors.length ? `\n${"".padEnd(24)} page errors: ${pageErrors.join(" | ")}` : ""),
       );
