@@ -30,6 +30,7 @@ import { visibleText } from "../src/lib/text-escape.ts";
 import { TOOL_VERSION } from "../src/version.ts";
 import { readInputBytes, UsageError } from "./io.ts";
 import { LineSpool } from "./capture-spool.ts";
+import { phaseDone } from "./timings.ts";
 import { captureBatchesOut, capturedMessageOut } from "../src/core/edit/redact-capture.ts";
 import type { RedactOptions } from "../src/core/edit/redact.ts";
 
@@ -117,6 +118,7 @@ export function parsePort(value: string | boolean | undefined): number | undefin
 /** `inspect CAPTURE`: the JSON document or the text listing; returns the exit status. */
 export async function inspectCapture(write: Write, input: CaptureInput, json: boolean, withFrames: boolean, port?: number): Promise<number> {
   const xxh = await loadXxh3();
+  phaseDone("capture: kernel load");
   // Each message's document or line is made as the capture is read and waits on disk, not in memory (issue #24).
   const frames = withFrames ? { xxh, source: input.source } : null;
   const spool = new LineSpool();
@@ -126,8 +128,10 @@ export async function inspectCapture(write: Write, input: CaptureInput, json: bo
       release: (conn, m, request, digits) =>
         spool.add(conn.index, json ? messageDocText(conn, m, request, digits, frames) : messageLine(conn, m, digits, request)),
     });
+    phaseDone("capture: walk (read, reassemble, cut, checks, message documents spooled)");
     if (json) await write(captureJsonChunks(c, input.name, input.size, input.detectedBy, frames, (conn) => spool.lines(conn)));
     else await write(captureTextChunks(c, input, spool));
+    phaseDone("capture: output");
     return c.summary.errors > 0 ? 1 : 0;
   } finally {
     spool.close();
