@@ -13,6 +13,14 @@ describe("plural", () => {
   });
 });
 
+describe("formatCount", () => {
+  it("groups digits exactly as en-US Intl does, whole or not", () => {
+    const intl = new Intl.NumberFormat("en-US");
+    const values = [0, -0, 1, 12, 123, 1234, -1234, -123, 999_999, 1_000_000, 7_242_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER];
+    for (const n of [...values, 1.5, 1234.5678, 2 ** 60, 1e21, NaN, Infinity]) expect(formatCount(n)).toBe(intl.format(n));
+  });
+});
+
 describe("hexOffset", () => {
   it("pads to 8 digits unless told otherwise", () => {
     expect(hexOffset(40)).toBe("0x00000028");

@@ -72,12 +72,15 @@ export function asciiOf(byte: number): string {
 }
 
 // One formatter for every count: toLocaleString("en-US") builds one per call, which the hex map's scroll paid
-// on every frame (the Overview's slider text).
-const COUNT = new Intl.NumberFormat("en-US");
+// on every frame (the Overview's slider text). Made at first need: an Intl formatter maps about 7 MiB of locale
+// data, which the CLI, whose whole-integer counts are grouped below, then never pays.
+let count: Intl.NumberFormat | null = null;
 
 /** A count with thousands separators, independent of the page's locale ("1,234"). */
 export function formatCount(n: number): string {
-  return COUNT.format(n);
+  // Whole numbers as en-US groups them (digits in threes, a leading minus); -0, fractions and the rest: Intl.
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
+  return (count ??= new Intl.NumberFormat("en-US")).format(n);
 }
 
 /**
