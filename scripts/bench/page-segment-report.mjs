@@ -130,15 +130,23 @@ export function printSegmentReport({
   console.log(
     `            opening grew it by ${fmtMiB(opened.hwm - before.rss)} = ${ratio(opened.hwm - before.rss)} (peak − before); its allocated (anonymous) memory peaked at ${fmtMiB(openAnon)} = ${ratio(openAnon)} while opening (${fmtMiB(before.anon)} before the file; RssAnon, sampled every 50 ms)`,
   );
+  printAgainstC({ changeAt, done, native, nativeMs, phases, readAlone, wallMs });
+  if (pageErrors.length) console.log(`page errors ${pageErrors.join(" | ")}`);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// The opening against the C verifier: the whole, its phases, and the File read alone.
+function printAgainstC({ changeAt, done, native, nativeMs, phases, readAlone, wallMs }) {
   if (nativeMs.length) {
-    const c = med(nativeMs);
+    const c = median(nativeMs);
     const pageMs = changeAt !== null ? done.at - changeAt : wallMs;
     console.log(
       `vs C        C verifier (scripts/bench/verify.c, libxxhash, whole process) ${fmtMs(c)} (median of ${nativeMs.length}, ${nativeMs.map((m) => m.toFixed(0)).join("/")} ms, run before and after the page) → page to summary ${c > 0 ? `${(pageMs / c).toFixed(1)}x C` : "(C too fast to time)"}`,
     );
   } else console.log(`vs C        skipped: ${native.missing}`);
   if (phases) {
-    const c = nativeMs.length ? med(nativeMs) : 0;
+    const c = nativeMs.length ? median(nativeMs) : 0;
     console.log(
       `phases      where the opening's time goes (marks of src/worker/phase-marks.ts; ms${c > 0 ? ", x C" : ""}): ` +
         phases.map(([what, ms]) => `${what} ${fmtMs(ms)}${c > 0 ? ` (${(ms / c).toFixed(1)}x)` : ""}`).join(" · "),
@@ -146,7 +154,7 @@ export function printSegmentReport({
   }
   if (readAlone) {
     const pageMs = changeAt !== null ? done.at - changeAt : wallMs;
-    const c = nativeMs.length ? med(nativeMs) : 0;
+    const c = nativeMs.length ? median(nativeMs) : 0;
     const x = (ms) => (c > 0 ? ` = ${(ms / c).toFixed(1)}x C` : "");
     console.log(
       `parts       reading the File alone, nothing else done (blob workers, four streams of BYOB reads into 4 MiB buffers, as the page's walk reads it): ` +
@@ -154,5 +162,20 @@ export function printSegmentReport({
         `the rest of the opening (walk, merge, reply, first render): ${fmtMs(pageMs - readAlone.two)}${x(pageMs - readAlone.two)} past the two-worker read`,
     );
   }
+}
+
+/** Prints only the opening's lines (BENCH_OPEN_ONLY=1 of page-segment.mjs): the time, the renderer's memory while opening, and against C. */
+export function printOpening({ before, changeAt, done, mem, native, nativeMs, openAnon, openPss, opened, phases, plan, readAlone, wallMs, pageErrors }) {
+  console.log(`status      ${done.text}`);
+  console.log(
+    `time        ${fmtMs(wallMs)} from setInputFiles to the summary` +
+      (changeAt !== null ? ` (${fmtMs(done.at - changeAt)} in the page, from the input's change event)` : ""),
+  );
+  const ratio = (b) => `${(b / plan.totalBytes).toFixed(2)} × file`;
+  console.log(
+    `renderer    opening: peak RSS ${fmtMiB(opened.hwm)} = ${ratio(opened.hwm)} (${fmtMiB(before.rss)} before), grew by ${fmtMiB(opened.hwm - before.rss)}; ` +
+      `PSS of all ${mem.count()} renderers peaked at ${fmtMiB(openPss)}; allocated (anonymous) peaked at ${fmtMiB(openAnon)} = ${ratio(openAnon)}`,
+  );
+  printAgainstC({ changeAt, done, native, nativeMs, phases, readAlone, wallMs });
   if (pageErrors.length) console.log(`page errors ${pageErrors.join(" | ")}`);
 }

@@ -6,7 +6,7 @@ import { builtSite, CHROMIUM_ARGS, freePort, initScript, longTasksBetween, openI
 import { fmtMiB, fmtMs, nativeVerifier, otherFile, segmentFile } from "./page-common.mjs";
 import { hoverBytes, printSustained, scrollStep, sustainedScroll, tenPageDowns } from "./page-hexmap.mjs";
 import { fileReadAlone, openPhases, startWorkerProfiles } from "./page-profile.mjs";
-import { printSegmentReport } from "./page-segment-report.mjs";
+import { printOpening, printSegmentReport } from "./page-segment-report.mjs";
 
 /** Runs the segment bench of `cfg` (parsePageOptions()) and prints its lines. */
 export async function segmentBench({ opts, mib, payload, perBatch, smallMib, frames }) {
@@ -132,6 +132,12 @@ export async function segmentBench({ opts, mib, payload, perBatch, smallMib, fra
     if (profiles) for (const line of await profiles.stop()) console.log(line);
     const phases = await openPhases(browser, page, changeAt, done.at);
     const readAlone = await fileReadAlone(page, seg.file);
+    if (process.env.BENCH_OPEN_ONLY) {
+      // Only the opening's lines (BENCH_OPEN_ONLY=1): for comparing builds side by side in the same minute.
+      if (native.time) nativeMs.push(native.time(seg.file), native.time(seg.file));
+      printOpening({ before, changeAt, done, mem, native, nativeMs, openAnon, openPss, opened, phases, plan, readAlone, wallMs, pageErrors });
+      return;
+    }
 
     // Scroll the hex map to its end and wait for the last byte's cell.
     const last = plan.totalBytes - 1;
