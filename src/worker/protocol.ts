@@ -1,5 +1,12 @@
 /** The typed messages between the page and the analysis worker. */
-import { IndexEntries, type FormatChoice, type OpenedInput, type PartitionResult } from "../core/containers/index.ts";
+import {
+  batchStartsOfColumns,
+  IndexEntries,
+  type BatchStartColumns,
+  type FormatChoice,
+  type OpenedInput,
+  type PartitionResult,
+} from "../core/containers/index.ts";
 import type { WireAnalysis } from "../core/model/batch-wire.ts";
 import type { ShareDecode } from "../lib/share-codec.ts";
 import type { Patch } from "../core/edit/edit-overlay.ts";
@@ -11,17 +18,25 @@ export type InputMeta = Omit<OpenedInput, "analysis">;
 /**
  * InputMeta as it crosses: an index's entries as their bytes (a class does not survive a structured clone);
  * null for an index read in pages (a large File opened on demand), whose entries the page reads from the File.
+ * The `.log` an index was checked against crosses as the columns of its batch starts.
  */
-export type WireMeta = Omit<InputMeta, "entries"> & { readonly entries: Uint8Array | null };
+export type WireMeta = Omit<InputMeta, "entries" | "indexLog"> & {
+  readonly entries: Uint8Array | null;
+  readonly indexLog?: { readonly name: string; readonly size: number; readonly starts: BatchStartColumns };
+};
 
 /** The meta as the worker posts it. */
 export function metaToWire(meta: InputMeta): WireMeta {
-  return { ...meta, entries: meta.entries && meta.entries.inMemory ? meta.entries.bytes : null };
+  const { indexLog, ...rest } = meta;
+  const entries = meta.entries && meta.entries.inMemory ? meta.entries.bytes : null;
+  return indexLog ? { ...rest, entries, indexLog: { name: indexLog.name, size: indexLog.size, starts: indexLog.starts.columns() } } : { ...rest, entries };
 }
 
-/** The meta that crossed, its entries readable again. */
+/** The meta that crossed, its entries and its index's log readable again. */
 export function metaFromWire(wire: WireMeta): InputMeta {
-  return { ...wire, entries: wire.entries && IndexEntries.of(wire.entries) };
+  const { indexLog, ...rest } = wire;
+  const entries = wire.entries && IndexEntries.of(wire.entries);
+  return indexLog ? { ...rest, entries, indexLog: { ...indexLog, starts: batchStartsOfColumns(indexLog.starts) } } : { ...rest, entries };
 }
 
 /** Page → worker: analyse this input. A Blob is read inside the worker, so the page never copies the bytes. */

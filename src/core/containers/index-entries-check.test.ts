@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { INDEX_ENTRY_SIZE } from "../../format/containers/index-entry.ts";
 import { xxh } from "../../../test/helpers.ts";
 import { IndexEntries } from "./index-entries.ts";
-import { batchStartsOf, checkIndex, checkIndexEntries } from "./index-file.ts";
+import { batchStartsOf, batchStartsOfColumns, checkIndex, checkIndexEntries } from "./index-file.ts";
 import { openInputWith } from "./index.ts";
 import { openPartition } from "./partition.ts";
 
@@ -78,7 +78,20 @@ describe("an opened index carries the log it was checked against", () => {
     const opened = openInputWith(xxh, zeros, { name: "00000000000000001949.index", companion: { name: LOG_NAME, bytes: logBytes } });
     expect(opened.indexLog?.name).toBe(LOG_NAME);
     expect(opened.indexLog?.size).toBe(logBytes.length);
-    expect([...(opened.indexLog?.starts.starts ?? [])]).toEqual([...log.starts.starts]);
+    expect(opened.indexLog?.starts.columns()).toEqual(log.starts.columns());
+    // The columns the page gets find what the batch table finds, at every batch start and between them.
+    const crossed = batchStartsOfColumns(log.starts.columns());
+    for (let at = 0; at <= logBytes.length; at += 7) expect(crossed.find(at) >= 0, `at ${at}`).toBe(log.starts.find(at) >= 0);
+    const columns = log.starts.columns();
+    expect(columns.starts.length).toBeGreaterThan(1);
+    columns.starts.forEach((start, j) => {
+      expect(crossed.find(start)).toBe(j);
+      expect([crossed.baseOffset(j), crossed.baseTimestamp(j), crossed.batch(j)]).toEqual([
+        log.starts.baseOffset(log.starts.find(start)),
+        log.starts.baseTimestamp(log.starts.find(start)),
+        log.starts.batch(log.starts.find(start)),
+      ]);
+    });
     expect(openInputWith(xxh, zeros, { name: "00000000000000001949.index" }).indexLog).toBeUndefined();
 
     const kept: { name: string; findings: number; log: string | undefined }[] = [];

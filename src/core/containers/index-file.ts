@@ -5,45 +5,63 @@ import { DEFAULT_MAX_DIAGNOSTICS } from "../walk/analyze.ts";
 import type { Analysis } from "../model/model.ts";
 import { Findings } from "./merge.ts";
 import { IndexEntries } from "./index-entries.ts";
-import type { BatchStarts, IndexLogView } from "./types.ts";
+import type { BatchStartColumns, BatchStarts, IndexLogView } from "./types.ts";
 
-export type { BatchStarts, IndexLogView } from "./types.ts";
+export type { BatchStartColumns, BatchStarts, IndexLogView } from "./types.ts";
 
 /** The whole entries of an index file (a trailing partial entry is left out, as the server does), read in place. */
 export function decodeIndexEntries(bytes: Uint8Array): IndexEntries {
   return IndexEntries.of(bytes);
 }
 
-/** The batch starts of a segment's analysis (its batches with a whole header). */
+/** The batch starts of a segment's analysis, looked up in its batch table (a binary search, no copy). */
 export function batchStartsOf(analysis: Analysis): BatchStarts {
   const table = analysis.batches;
-  const kept: number[] = [];
-  for (let k = 0; k < table.length; k++) if (table.hasHeader(k)) kept.push(k);
-  const out: BatchStarts = {
-    starts: new Float64Array(kept.length),
-    baseOffsets: new BigUint64Array(kept.length),
-    baseTimestamps: new BigUint64Array(kept.length),
-    batches: new Uint32Array(kept.length),
+  return {
+    find: (start) => {
+      const k = table.startingAt(start);
+      return k >= 0 && table.hasHeader(k) ? k : -1;
+    },
+    baseOffset: (k) => table.headerValue(k, "baseOffset") as bigint,
+    baseTimestamp: (k) => table.headerValue(k, "baseTimestamp") as bigint,
+    batch: (k) => table.index(k),
+    columns: () => {
+      const kept: number[] = [];
+      for (let k = 0; k < table.length; k++) if (table.hasHeader(k)) kept.push(k);
+      const out = {
+        starts: Float64Array.from(kept, (k) => table.start(k)),
+        baseOffsets: new BigUint64Array(kept.length),
+        baseTimestamps: new BigUint64Array(kept.length),
+        batches: Uint32Array.from(kept, (k) => table.index(k)),
+      };
+      kept.forEach((k, j) => {
+        out.baseOffsets[j] = table.headerValue(k, "baseOffset") as bigint;
+        out.baseTimestamps[j] = table.headerValue(k, "baseTimestamp") as bigint;
+      });
+      return out;
+    },
   };
-  kept.forEach((k, j) => {
-    out.starts[j] = table.start(k);
-    out.baseOffsets[j] = table.headerValue(k, "baseOffset") as bigint;
-    out.baseTimestamps[j] = table.headerValue(k, "baseTimestamp") as bigint;
-    out.batches[j] = table.index(k);
-  });
-  return out;
 }
 
-/** Where in `starts` the batch starting exactly at byte `start` is, or -1 (a binary search). */
-export function batchStartingAt(starts: BatchStarts, start: number): number {
-  let lo = 0;
-  let hi = starts.starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((starts.starts[mid] as number) < start) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < starts.starts.length && starts.starts[lo] === start ? lo : -1;
+/** The batch starts that crossed from another thread as columns, looked up by binary search. */
+export function batchStartsOfColumns(columns: BatchStartColumns): BatchStarts {
+  const { starts } = columns;
+  return {
+    find: (start) => {
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((starts[mid] as number) < start) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo < starts.length && starts[lo] === start ? lo : -1;
+    },
+    baseOffset: (j) => columns.baseOffsets[j] as bigint,
+    baseTimestamp: (j) => columns.baseTimestamps[j] as bigint,
+    batch: (j) => columns.batches[j] as number,
+    columns: () => columns,
+  };
 }
 
 /** One entry as the checks see it: a single object the loop refills, so millions of entries allocate no objects of their own. */
@@ -60,9 +78,9 @@ interface EntryState {
   log: IndexLogView | undefined;
 }
 
-const baseOffsetAt = (s: EntryState): bigint => (s.log as IndexLogView).starts.baseOffsets[s.at] as bigint;
-const baseTimestampAt = (s: EntryState): bigint => (s.log as IndexLogView).starts.baseTimestamps[s.at] as bigint;
-const batchAt = (s: EntryState): number => (s.log as IndexLogView).starts.batches[s.at] as number;
+const baseOffsetAt = (s: EntryState): bigint => (s.log as IndexLogView).starts.baseOffset(s.at);
+const baseTimestampAt = (s: EntryState): bigint => (s.log as IndexLogView).starts.baseTimestamp(s.at);
+const batchAt = (s: EntryState): number => (s.log as IndexLogView).starts.batch(s.at);
 
 /** One rule over an entry: its code, the bytes of the entry it marks, when it holds, and its sentence. */
 interface EntryCheck {
@@ -154,7 +172,7 @@ function checkEntriesInto(f: Findings, entries: IndexEntries, log: IndexLogView 
       s.position = entries.position(i);
       if (s.position !== lookedUp) {
         lookedUp = s.position;
-        found = s.position <= size ? batchStartingAt(log.starts, Number(s.position)) : -1;
+        found = s.position <= size ? log.starts.find(Number(s.position)) : -1;
       }
       s.at = found;
     }

@@ -55,7 +55,15 @@ export {
 } from "./detect.ts";
 export { segmentOf, segmentDropFinding, SEGMENT_DROPPED_CODES, type SegmentResult } from "./segment.ts";
 export { indexOpened, segmentOpened, type IndexLog } from "./opened.ts";
-export { batchStartsOf, checkIndex, checkIndexEntries, decodeIndexEntries, type IndexLogView } from "./index-file.ts";
+export {
+  batchStartsOf,
+  batchStartsOfColumns,
+  checkIndex,
+  checkIndexEntries,
+  decodeIndexEntries,
+  type BatchStartColumns,
+  type IndexLogView,
+} from "./index-file.ts";
 export { IndexEntries, type IndexPageReader } from "./index-entries.ts";
 export { sourceHeaderAt, memoryHeaderAt, analysisHeaderAt, type HeaderAt } from "./walk.ts";
 export { legacyToSegment } from "./legacy.ts";

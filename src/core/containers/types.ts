@@ -114,17 +114,25 @@ export interface LegacyDecode {
   readonly runs: readonly LegacyRun[];
 }
 
-/**
- * The batches of a decoded .log by start byte, as columns sorted by start: what an index cross-check needs,
- * kept after the log's bytes are gone. Plain typed arrays, so it crosses to the page (whose entries table checks
- * the entries it shows) and costs 28 bytes a batch, not an object each.
- */
+/** The batches of a decoded .log by start byte: what an index cross-check needs, kept after the log's bytes are gone. */
 export interface BatchStarts {
-  /** Start byte of each batch with a whole header, ascending. */
+  /** Which batch starts exactly at byte `start` (a key for the getters below), or -1 when none with a whole header does. */
+  find(start: number): number;
+  /** The base_offset of the batch `find` gave. */
+  baseOffset(at: number): bigint;
+  /** The base_timestamp of the batch `find` gave. */
+  baseTimestamp(at: number): bigint;
+  /** The index of the batch `find` gave in its input. */
+  batch(at: number): number;
+  /** The same starts as plain typed arrays (28 bytes a batch), made when they cross to another thread. */
+  columns(): BatchStartColumns;
+}
+
+/** BatchStarts as it crosses threads: the batches with a whole header, by ascending start. */
+export interface BatchStartColumns {
   readonly starts: Float64Array;
   readonly baseOffsets: BigUint64Array;
   readonly baseTimestamps: BigUint64Array;
-  /** The batch's index in its input. */
   readonly batches: Uint32Array;
 }
 
