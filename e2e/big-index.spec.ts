@@ -43,6 +43,8 @@ test("a 64 MiB .index of zeros beside its .log: the CLI's summary, findings capp
   const entries = Math.floor(INDEX_BYTES / 24);
   // Every entry is a finding (its offset and timestamp do not match the batch at position 0): far past the cap.
   expect(cli.errors).toBeGreaterThan(DEFAULT_MAX_DIAGNOSTICS);
+  // A laptop's window: the Diagnostics column is narrower than a file's name beside its code.
+  await page.setViewportSize({ width: 1366, height: 900 });
   await openPage(page);
   await openFiles(page, [path.join(dir, LOG), path.join(dir, INDEX)]);
   await expect(statusLine(page)).toHaveText(summaryText(cli), { timeout: 120_000 });
@@ -50,6 +52,14 @@ test("a 64 MiB .index of zeros beside its .log: the CLI's summary, findings capp
   const first = diagnosticsList(page).getByRole("listitem").first();
   await expect(first).toHaveAttribute("aria-setsize", String(LISTED_PER_FILE));
   await expect(first).toHaveAttribute("data-file", INDEX);
+  // Code and file name stay on one line (the name cut, its whole in the title), so the message under them shows whole.
+  await expect(first.locator(".diag-code")).toHaveAttribute("title", `index-entry-mismatch · ${INDEX}`);
+  const [code, message, item] = await Promise.all([".diag-code", ".diag-msg", ".diag-jump"].map((s) => first.locator(s).boundingBox()));
+  if (!code || !message || !item) throw new Error("a diagnostic's parts have no box");
+  // The code's line is one line of its font (a wrapped name made it 32 px and squeezed the message to 4 px).
+  expect(code.height).toBeLessThan(24);
+  expect(message.height).toBeGreaterThanOrEqual(12);
+  expect(message.y + message.height).toBeLessThanOrEqual(item.y + item.height + 1);
   const total = cli.errors + cli.warnings + cli.infos;
   await expect(page.locator(".status-area .input-name")).toContainText(`${(total - LISTED_PER_FILE).toLocaleString("en-US")} diagnostics not listed`);
 

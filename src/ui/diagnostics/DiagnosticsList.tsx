@@ -96,7 +96,7 @@ function DiagnosticItem({ d, index, setSize, offsetY, shown, shownMessage, helpO
         <span className="diag-sev" aria-hidden="true">
           {d.severity === "error" ? "✗" : d.severity === "warning" ? "!" : "i"}
         </span>
-        <span className="diag-code">
+        <span className="diag-code" title={d.file !== undefined ? `${d.code} · ${visibleText(d.file)}` : undefined}>
           {d.code}
           {d.file !== undefined && <span className="diag-file"> · {visibleText(d.file)}</span>}
           {d.at !== undefined && (
