@@ -5,7 +5,7 @@
  */
 import type { PacketRecord } from "./file.ts";
 import type { TcpSegment } from "./link.ts";
-import { StreamReassembler, type Pending, type StreamSink } from "./reassembly.ts";
+import { StreamReassembler, timeOf, type PacketTime, type Pending, type StreamSink } from "./reassembly.ts";
 import { CLIENT_COMMANDS, MessageBuffers, MessageCutter, SERVER_COMMANDS, plausibleHeader, type CutMessage } from "./cutter.ts";
 import { Pieces } from "./pieces.ts";
 import type { CaptureSource } from "./source.ts";
@@ -52,7 +52,7 @@ class Direction implements StreamSink {
     return got.missing.length ? null : got.bytes;
   }
 
-  data(offset: number, bytes: Uint8Array, packet: number, timeNs: bigint, fileOffset: number): void {
+  data(offset: number, bytes: Uint8Array, packet: number, time: PacketTime, fileOffset: number): void {
     if (this.conn.state === "other") return;
     this.bytes += bytes.length;
     if (this.conn.encryption) return;
@@ -64,12 +64,12 @@ class Direction implements StreamSink {
     }
     this.pieces.push(offset, fileOffset, bytes.length, packet);
     if (this.probe) {
-      this.probe.push({ offset, bytes: bytes.slice(), length: bytes.length, packet, timeNs, fileOffset });
+      this.probe.push({ offset, bytes: bytes.slice(), length: bytes.length, packet, timeNs: timeOf(time), fileOffset });
       this.probeBytes += bytes.length;
       this.conn.probeDone(this);
       return;
     }
-    this.cutter?.data(offset, bytes, packet, timeNs);
+    this.cutter?.data(offset, bytes, packet, time);
   }
 
   gap(offset: number, length: number, packet: number | null): void {
@@ -163,7 +163,7 @@ export class TcpConnection {
     }
   }
 
-  /** Feeds one segment of this connection. */
+  /** Feeds one segment of this connection; `packet` is read during the call only (the walk reuses it). */
   segment(s: TcpSegment, data: Uint8Array, packet: Pick<PacketRecord, "number" | "recordStart" | "recordEnd" | "dataStart" | "timeNs">): void {
     if (this.state === "other") return;
     const dir = this.dirs.get(s.src)!;
@@ -182,7 +182,7 @@ export class TcpConnection {
       else this.truncatedHeld.push(t);
     }
     if (s.fin) dir.reassembler.fin(seq, payload.length + s.missing);
-    dir.reassembler.segment(seq, payload, s.missing, packet.number, packet.timeNs, packet.dataStart + s.payloadStart);
+    dir.reassembler.segment(seq, payload, s.missing, packet.number, packet, packet.dataStart + s.payloadStart);
   }
 
   /** A direction's probe grew: decide whether this connection is Iggy. */

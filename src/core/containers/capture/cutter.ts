@@ -5,6 +5,7 @@
  * inside a message of known size skips to its end, so one lost segment costs one message.
  */
 import { CONSENSUS_HEADER_SIZE, COMMAND } from "../../../format/containers/consensus.ts";
+import { timeOf, type PacketTime } from "./reassembly.ts";
 
 /** Largest message size the server accepts (core/message_bus/src/framing.rs). */
 export const MAX_MESSAGE_SIZE = 64 << 20;
@@ -116,16 +117,16 @@ export class MessageCutter {
     private readonly buffers: MessageBuffers = new MessageBuffers(),
   ) {}
 
-  /** In-order bytes at `offset`. */
-  data(offset: number, bytes: Uint8Array, packet: number, timeNs: bigint): void {
+  /** In-order bytes at `offset`; `time` is read only when a message starts in them. */
+  data(offset: number, bytes: Uint8Array, packet: number, time: PacketTime): void {
     let at = 0;
     while (at < bytes.length) {
       if (this.mode === "lost") return;
       if (this.mode === "resync") {
-        at += this.resync(offset + at, bytes.subarray(at), packet, timeNs);
+        at += this.resync(offset + at, bytes.subarray(at), packet, time);
         continue;
       }
-      if (!this.cur) this.cur = this.open(offset + at, packet, timeNs);
+      if (!this.cur) this.cur = this.open(offset + at, packet, timeOf(time));
       at += this.feed(this.cur, bytes, at);
       this.afterFeed();
     }
@@ -241,7 +242,7 @@ export class MessageCutter {
   }
 
   /** Looks for a plausible header in the bytes after a gap; returns the bytes of `bytes` consumed. */
-  private resync(offset: number, bytes: Uint8Array, packet: number, timeNs: bigint): number {
+  private resync(offset: number, bytes: Uint8Array, packet: number, time: PacketTime): number {
     // The tail holds the bytes just before `offset` (at most 255), for a header that straddles two chunks.
     const joined = new Uint8Array(this.tail.length + bytes.length);
     joined.set(this.tail);
@@ -251,7 +252,7 @@ export class MessageCutter {
       if (!plausibleHeader(joined, p, this.commands)) continue;
       this.mode = "cut";
       this.tail = new Uint8Array(0);
-      this.cur = this.open(joinedStart + p, packet, timeNs);
+      this.cur = this.open(joinedStart + p, packet, timeOf(time));
       const used = this.feed(this.cur, joined, p);
       this.afterFeed();
       return Math.min(bytes.length, joinedStart + p + used - offset);

@@ -14,7 +14,8 @@ function walk(bytes: Uint8Array): { packets: PacketRecord[]; findings: FileFindi
   const packets: PacketRecord[] = [];
   const findings: FileFinding[] = [];
   const info = readCaptureFile(new WindowReader(memorySource(bytes)), {
-    packet: (p) => packets.push({ ...p, data: p.data.slice() }),
+    // The walk reuses one record: copy what it holds now (its time is a getter).
+    packet: (p) => packets.push({ ...p, timeNs: p.timeNs, data: p.data.slice() }),
     finding: (f) => findings.push(f),
   });
   return { packets, findings, info };

@@ -23,7 +23,7 @@ export function isCaptureMagic(head: Uint8Array): boolean {
   return bomLe === PCAPNG_BOM || bomBe === PCAPNG_BOM;
 }
 
-/** One packet record; `data` is valid only during the callback. */
+/** One packet record; it and its `data` are valid only during the callback (the walk reuses one object). */
 export interface PacketRecord {
   /** 1-based, as Wireshark numbers packets. */
   readonly number: number;
@@ -35,8 +35,43 @@ export interface PacketRecord {
   /** The packet's length on the wire (caplen < len: the snap length cut its tail). */
   readonly len: number;
   readonly linkType: number;
-  /** Capture time in nanoseconds since the Unix epoch (0 where the block carries none). */
+  /** Capture time in nanoseconds since the Unix epoch (0 where the block carries none); worked out when read. */
   readonly timeNs: bigint;
+}
+
+/**
+ * The one record a walk hands out, packet after packet: most packets continue a message whose time
+ * was read from its first one, so a packet's time is made (two or three BigInts) only when asked for.
+ */
+class ReusedRecord implements PacketRecord {
+  number = 0;
+  recordStart = 0;
+  recordEnd = 0;
+  dataStart = 0;
+  data: Uint8Array = new Uint8Array(0);
+  len = 0;
+  linkType = 0;
+  /** pcap: seconds and the fraction; pcapng: the timestamp's high and low words (hi -1: none). */
+  private hi = 0;
+  private lo = 0;
+  /** pcap: 0 for µs, 1 for ns; pcapng: the interface's units per second. */
+  private unit: bigint | 0 | 1 = 0;
+
+  get timeNs(): bigint {
+    const { hi, lo, unit } = this;
+    // In microseconds the time fits a double exactly (sec and frac are u32): two BigInts, not four.
+    if (unit === 0) return BigInt(hi * 1_000_000 + lo) * 1000n;
+    if (unit === 1) return BigInt(hi) * 1_000_000_000n + BigInt(lo);
+    if (hi < 0) return 0n;
+    return (((BigInt(hi) << 32n) | BigInt(lo)) * 1_000_000_000n) / unit;
+  }
+
+  /** Sets the time: pcap seconds and fraction (`nano`: the fraction is ns), or a pcapng timestamp (hi -1: none) and its units. */
+  time(hi: number, lo: number, unit: bigint | 0 | 1): void {
+    this.hi = hi;
+    this.lo = lo;
+    this.unit = unit;
+  }
 }
 
 /** A file-level finding: capture-unreadable (the walk stops) or capture-link-unsupported. */
@@ -111,6 +146,8 @@ function readPcap(reader: WindowReader, sink: Sink): CaptureFileInfo {
       packet: null,
     });
   let at = 24;
+  const p = new ReusedRecord();
+  p.linkType = linkType;
   while (at < size) {
     const number = info.packets + 1;
     if (at + 16 > size) {
@@ -139,10 +176,14 @@ function readPcap(reader: WindowReader, sink: Sink): CaptureFileInfo {
       break;
     }
     info.packets = number;
-    const data = reader.bytes(at + 16, caplen);
-    // In microseconds the time fits a double exactly (sec and frac are u32): two BigInts, not four.
-    const timeNs = nano ? BigInt(sec) * 1_000_000_000n + BigInt(frac) : BigInt(sec * 1_000_000 + frac) * 1000n;
-    sink.packet({ number, recordStart: at, recordEnd: at + 16 + caplen, dataStart: at + 16, data, len: Math.max(len, caplen), linkType, timeNs });
+    p.number = number;
+    p.recordStart = at;
+    p.recordEnd = at + 16 + caplen;
+    p.dataStart = at + 16;
+    p.data = reader.bytes(at + 16, caplen);
+    p.len = Math.max(len, caplen);
+    p.time(sec, frac, nano ? 1 : 0);
+    sink.packet(p);
     at += 16 + caplen;
   }
   return info;
@@ -161,6 +202,7 @@ function readPcapng(reader: WindowReader, sink: Sink): CaptureFileInfo {
   let little = true;
   let interfaces: Interface[] = [];
   let at = 0;
+  const p = new ReusedRecord();
   const unreadable = (start: number, end: number, text: string) =>
     sink.finding({ code: "capture-unreadable", start, end: Math.min(end, size), text, packet: null });
   while (at < size) {
@@ -220,20 +262,22 @@ function readPcapng(reader: WindowReader, sink: Sink): CaptureFileInfo {
     } else if (type === 6 || type === 2 || type === 3) {
       const number = info.packets + 1;
       const b = reader.bytes(at, Math.min(length, 28));
-      let iface: number, caplen: number, len: number, dataOffset: number, ts: bigint;
+      let iface: number, caplen: number, len: number, dataOffset: number, tsHi: number, tsLo: number;
       if (type === 3) {
         iface = 0;
         len = b.length >= 12 ? u32(b, 8, little) : 0;
         caplen = Math.min(len, length - 16);
         dataOffset = 12;
-        ts = -1n;
+        tsHi = -1;
+        tsLo = 0;
       } else {
         if (length < 32) {
           unreadable(at + 4, at + 8, `packet ${number}: a packet block of length ${length} cannot hold its 20-byte header`);
           break;
         }
         iface = type === 6 ? u32(b, 8, little) : u16(b, 8, little);
-        ts = (BigInt(u32(b, 12, little)) << 32n) | BigInt(u32(b, 16, little));
+        tsHi = u32(b, 12, little);
+        tsLo = u32(b, 16, little);
         caplen = u32(b, 20, little);
         len = u32(b, 24, little);
         dataOffset = 28;
@@ -248,18 +292,15 @@ function readPcapng(reader: WindowReader, sink: Sink): CaptureFileInfo {
         break;
       }
       info.packets = number;
-      const timeNs = ts < 0n ? 0n : (ts * 1_000_000_000n) / i.unitsPerSecond;
-      const data = reader.bytes(at + dataOffset, caplen);
-      sink.packet({
-        number,
-        recordStart: at,
-        recordEnd: at + length,
-        dataStart: at + dataOffset,
-        data,
-        len: Math.max(len, caplen),
-        linkType: i.linkType,
-        timeNs,
-      });
+      p.number = number;
+      p.recordStart = at;
+      p.recordEnd = at + length;
+      p.dataStart = at + dataOffset;
+      p.data = reader.bytes(at + dataOffset, caplen);
+      p.len = Math.max(len, caplen);
+      p.linkType = i.linkType;
+      p.time(tsHi, tsLo, i.unitsPerSecond);
+      sink.packet(p);
     }
     // Every other block (name resolution, statistics, custom, …) is skipped by its length.
     at += length;

@@ -12,12 +12,20 @@ import type { CaptureConnection, CaptureDiagnostic, CaptureMessage, CaptureResul
 /** Command names by number. */
 export { COMMAND_NAME_OF };
 
-/** A capture time (ns since the epoch) as ISO 8601 with 6 or 9 fraction digits. */
+/** The last second captureTime() wrote out, and its "YYYY-MM-DDTHH:MM:SS": messages come many to a second. */
+let lastSecond = "";
+let lastIso = "";
+
+/** A capture time (ns since the epoch, never negative) as ISO 8601 with 6 or 9 fraction digits. */
 export function captureTime(timeNs: bigint, digits: number): string {
-  const sec = timeNs / 1_000_000_000n;
-  const frac = (timeNs % 1_000_000_000n).toString().padStart(9, "0").slice(0, digits);
-  const iso = new Date(Number(sec) * 1000).toISOString();
-  return `${iso.slice(0, 19)}.${frac}Z`;
+  // One conversion to digits, not a BigInt division and remainder: the last nine are the fraction.
+  const all = timeNs.toString().padStart(10, "0");
+  const second = all.slice(0, -9);
+  if (second !== lastSecond) {
+    lastIso = new Date(Number(second) * 1000).toISOString().slice(0, 19);
+    lastSecond = second;
+  }
+  return `${lastIso}.${all.slice(-9, digits === 9 ? undefined : digits - 9)}Z`;
 }
 
 /** The operation's name: the legacy command's for a non-replicated request (and the reply to one). */
@@ -93,7 +101,6 @@ export interface FrameSource {
  * source when `frames` is given); `request` is the request a reply answers.
  */
 export function messageDocText(conn: CaptureConnection, m: CaptureMessage, request: CaptureMessage | null, digits: number, frames: FrameSource | null): string {
-  const doc = messageJsonWith(m, request, digits);
   let batches = m.batches;
   if (frames && m.batches.length) {
     const again = decodeCapturedMessage(frames.xxh, frames.source, conn, m, request);
@@ -103,7 +110,26 @@ export function messageDocText(conn: CaptureConnection, m: CaptureMessage, reque
       batches = a.batches.map((b) => batchJson(a, r, b, true));
     }
   }
-  return JSON.stringify({ ...doc, batches });
+  return `${messageHeadText(m, request, digits)},"batches":${JSON.stringify(batches)}}`;
+}
+
+const num = (v: number | null): string => (v === null || !Number.isFinite(v) ? "null" : String(v));
+const str = (v: string | null): string => (v === null ? "null" : JSON.stringify(v));
+
+/**
+ * messageJsonWith()'s document as JSON.stringify writes it, less its closing brace, written field by
+ * field: a capture has a message document per message (issue #24), and this costs no object for it.
+ */
+function messageHeadText(m: CaptureMessage, request: CaptureMessage | null, digits: number): string {
+  const commandName = m.command === null ? null : (COMMAND_NAME_OF[m.command] ?? `command-${m.command}`);
+  const statusName = m.status === null || m.status === 0 ? null : (iggyError(m.status)?.name ?? null);
+  return (
+    `{"index":${num(m.index)},"toServer":${m.toServer},"packet":${num(m.packet)},"time":${str(captureTime(m.timeNs, digits))}` +
+    `,"streamOffset":${num(m.streamOffset)},"size":${num(m.size)},"command":${num(m.command)},"commandName":${str(commandName)}` +
+    `,"operation":${num(m.operation)},"operationName":${str(operationNameWith(m, request))},"legacyCode":${num(m.legacyCode)}` +
+    `,"request":${str(m.request === null ? null : m.request.toString())},"status":${num(m.status)},"statusName":${str(statusName)}` +
+    `,"replyTo":${num(m.replyTo)},"repliedBy":${num(m.repliedBy)},"latencyMicros":${num(m.latencyMicros)},"body":${str(m.body)},"complete":${m.complete}`
+  );
 }
 
 function* keptDocs(conn: CaptureConnection, digits: number, frames: FrameSource | null): Generator<string> {

@@ -37,7 +37,7 @@ const ETHERTYPE_IPV4 = 0x0800;
 const ETHERTYPE_IPV6 = 0x86dd;
 const ETHERTYPE_VLAN = [0x8100, 0x88a8, 0x9100];
 
-/** Decodes a packet down to TCP; `len` is its length on the wire. */
+/** Decodes a packet down to TCP; `len` is its length on the wire. A segment is valid until the next call (one object is reused). */
 export function tcpSegmentOf(data: Uint8Array, len: number, linkType: number): TcpSegment | NotTcp {
   const ip = ipStart(data, linkType);
   if (ip < 0) return { kind: "other" };
@@ -197,19 +197,36 @@ function tcp(b: Uint8Array, at: number, ipEnd: number, ip: number, len: number):
   const end = Math.min(ipEnd, len);
   const total = Math.max(0, end - payloadStart);
   const captured = Math.max(0, Math.min(total, b.length - payloadStart));
-  return {
-    src: endName(b, ip, true, srcPort),
-    dst: endName(b, ip, false, dstPort),
-    srcPort,
-    dstPort,
-    seq,
-    ackSeq: be32(b, at + 8),
-    syn: (flags & 0x02) !== 0,
-    fin: (flags & 0x01) !== 0,
-    rst: (flags & 0x04) !== 0,
-    ack: (flags & 0x10) !== 0,
-    payloadStart,
-    captured,
-    missing: total - captured,
-  };
+  const seg = SEGMENT;
+  seg.src = endName(b, ip, true, srcPort);
+  seg.dst = endName(b, ip, false, dstPort);
+  seg.srcPort = srcPort;
+  seg.dstPort = dstPort;
+  seg.seq = seq;
+  seg.ackSeq = be32(b, at + 8);
+  seg.syn = (flags & 0x02) !== 0;
+  seg.fin = (flags & 0x01) !== 0;
+  seg.rst = (flags & 0x04) !== 0;
+  seg.ack = (flags & 0x10) !== 0;
+  seg.payloadStart = payloadStart;
+  seg.captured = captured;
+  seg.missing = total - captured;
+  return seg;
 }
+
+/** The segment every packet's decode fills: a packet costs no object of its own (issue #24). */
+const SEGMENT: { -readonly [K in keyof TcpSegment]: TcpSegment[K] } = {
+  src: "",
+  dst: "",
+  srcPort: 0,
+  dstPort: 0,
+  seq: 0,
+  ackSeq: 0,
+  syn: false,
+  fin: false,
+  rst: false,
+  ack: false,
+  payloadStart: 0,
+  captured: 0,
+  missing: 0,
+};

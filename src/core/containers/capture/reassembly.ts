@@ -6,10 +6,19 @@
  * hole is declared a gap.
  */
 
+/**
+ * A packet's capture time: the value, or the packet's record, whose time is worked out when read (most
+ * segments continue a message, whose time came from its first packet). Read it during the call only.
+ */
+export type PacketTime = bigint | { readonly timeNs: bigint };
+
+/** The time a PacketTime stands for. */
+export const timeOf = (t: PacketTime): bigint => (typeof t === "bigint" ? t : t.timeNs);
+
 /** Where in-order bytes and gaps go. */
 export interface StreamSink {
-  /** In-order bytes at `offset` of the stream; `bytes` is valid only during the call. */
-  data(offset: number, bytes: Uint8Array, packet: number, timeNs: bigint, fileOffset: number): void;
+  /** In-order bytes at `offset` of the stream; `bytes` and `time` are valid only during the call. */
+  data(offset: number, bytes: Uint8Array, packet: number, time: PacketTime, fileOffset: number): void;
   /** `length` bytes at `offset` that the capture never saw; `packet` is the one after them (or the cut one). */
   gap(offset: number, length: number, packet: number | null): void;
   /** A retransmitted copy of [offset, offset + length) that differs from the first copy. */
@@ -69,12 +78,12 @@ export class StreamReassembler {
   }
 
   /** One segment: `bytes` captured at `seq`, then `missing` bytes the snap length cut. */
-  segment(seq: number, bytes: Uint8Array, missing: number, packet: number, timeNs: bigint, fileOffset: number): void {
+  segment(seq: number, bytes: Uint8Array, missing: number, packet: number, time: PacketTime, fileOffset: number): void {
     if (bytes.length + missing === 0) return;
     const offset = this.offsetOf(seq);
     // The common case: the next bytes, nothing waiting.
     if (offset === this.next && this.pending.length === 0) {
-      if (bytes.length) this.sink.data(offset, bytes, packet, timeNs, fileOffset);
+      if (bytes.length) this.sink.data(offset, bytes, packet, time, fileOffset);
       this.next += bytes.length;
       if (missing) {
         this.sink.gap(this.next, missing, packet);
@@ -82,6 +91,8 @@ export class StreamReassembler {
       }
       return;
     }
+    // Bytes that wait keep their time as a value: the packet's record is reused.
+    const timeNs = timeOf(time);
     this.add({ offset, bytes, length: bytes.length, packet, timeNs, fileOffset }, true);
     if (missing) this.add({ offset: offset + bytes.length, bytes: null, length: missing, packet, timeNs, fileOffset: -1 }, false);
     this.deliver();
