@@ -5,7 +5,9 @@
  */
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import { detectByName, detectFormat, forcedDetection, sourceInput, type Detection, type FormatChoice, type OpenedInput } from "../src/core/containers/index.ts";
+// Straight from the modules, not the containers index: that loads every decoder, which a streamed file does not need.
+import { detectByName, detectFormat, forcedDetection, sourceInput, type Detection } from "../src/core/containers/detect.ts";
+import type { FormatChoice, OpenedInput } from "../src/core/containers/types.ts";
 import { openedJsonChunks } from "../src/core/containers/json.ts";
 import { openedTextChunks } from "./text-output.ts";
 import type { Analysis } from "../src/core/model/model.ts";
