@@ -1,6 +1,6 @@
 /**
  * Reads and analyses the input of `iggy-batch inspect`. A regular file, when no frame list is
- * wanted, is streamed in 4 MiB reads straight into the wasm kernel's memory (memory stays flat
+ * wanted, is streamed in 1 MiB reads (file-source.ts) straight into the wasm kernel's memory (memory stays flat
  * however large the file) and, when large, split over all cores; anything else is read whole.
  */
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
