@@ -10,6 +10,7 @@ import type { CommandSpec, ParsedArgs } from "./args.ts";
 import { formatOf, operandOf, outOf, writerTo } from "./command-options.ts";
 import { isDirectory, readInputBytes } from "./io.ts";
 import { inspectStreamed } from "./inspect-input.ts";
+import { startThreadsAhead, stopThreadsAhead } from "./stream-file.ts";
 import { phaseDone } from "./timings.ts";
 
 /** Bytes a capture's magic needs (capture.ts's captureInput reads as many). */
@@ -48,6 +49,16 @@ function mayBeCapture(path: string, format: FormatChoice): boolean {
   }
 }
 
+/** The size of a regular file at `path`, else 0. */
+function sizeOf(path: string): number {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? stat.size : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Runs `inspect`; resolves to the exit status. */
 export async function inspect(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   phaseDone("start-up and bundle load");
@@ -70,7 +81,18 @@ export async function inspect(spec: CommandSpec, parsed: ParsedArgs): Promise<nu
     }
   }
   // Large plain batch files and segments stream through the kernel (flat memory); everything else is read whole.
-  const streamed = capture || dir ? null : await inspectStreamed(writer.write, path, format, json, withFrames);
+  let streamed: number | null = null;
+  if (!capture && !dir) {
+    // A file large enough for range workers boots them now (30-80 ms each), while its format is decided and its headers
+    // walked; a file that turns out not to stream stops them unused.
+    const streamable = format === "auto" || format === "batches" || format === "segment" || format === "index";
+    if (streamable && !(json && withFrames)) startThreadsAhead(sizeOf(path));
+    try {
+      streamed = await inspectStreamed(writer.write, path, format, json, withFrames);
+    } finally {
+      await stopThreadsAhead();
+    }
+  }
   let status = streamed;
   if (status === null) {
     const { inspectDirectory, inspectOne } = await import("./containers.ts");
