@@ -4,7 +4,6 @@ import { basename, join } from "node:path";
 import { createHash } from "node:crypto";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import {
-  FORMAT_NAMES,
   FORMAT_TITLES,
   IndexEntries,
   legacyToSegment,
@@ -26,23 +25,10 @@ import { companionPath, streamSegment } from "./stream-containers.ts";
 import { findingsVerdict, verdictOf } from "../src/core/containers/verdict.ts";
 import { pagedIndexFile } from "./file-source.ts";
 
-/** A usage or I/O problem: exit 2 with the message on stderr. */
-export class CliProblem extends Error {
-  override readonly name = "CliProblem";
-}
+import { CliProblem } from "./command-options.ts";
 
-/** Parses a --format value; --envelope's names are aliases (poll-reply, replicated-record → prepare, none → batches). */
-export function parseFormat(flag: string, value: string | undefined): FormatChoice {
-  const v = value ?? "";
-  if (flag === "--envelope") {
-    if (v === "poll-reply") return "poll-reply";
-    if (v === "replicated-record") return "prepare";
-    if (v === "none") return "batches";
-    throw new CliProblem(`iggy-batch: --envelope takes none, poll-reply, replicated-record, not ${JSON.stringify(v)}`);
-  }
-  if (v === "auto" || (FORMAT_NAMES as readonly string[]).includes(v)) return v as FormatChoice;
-  throw new CliProblem(`iggy-batch: --format takes auto, ${FORMAT_NAMES.join(", ")}, not ${JSON.stringify(v)}`);
-}
+export { CliProblem, parseFormat } from "./command-options.ts";
+export { isDirectory } from "./io.ts";
 
 /** Writes text pieces to stdout (main.ts's writer, which waits on a full pipe). */
 export type Write = (chunks: Iterable<string>) => Promise<void>;
@@ -80,16 +66,6 @@ export async function openFile(bytes: Uint8Array, path: string, format: FormatCh
   const first = openInputWith(xxh, bytes, { name, format });
   const companion = path === "-" ? undefined : await companionOf(path, first.format);
   return { opened: companion ? openInputWith(xxh, bytes, { name, format, companion }) : first, name };
-}
-
-/** True when the path is a directory. */
-export async function isDirectory(path: string): Promise<boolean> {
-  if (path === "-") return false;
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** Why a directory entry is no regular file to read (following a symlink), or undefined for one. */

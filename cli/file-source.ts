@@ -3,6 +3,13 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { InputShrank, type ByteSource } from "../src/core/walk/range-walk.ts";
 import { IndexEntries } from "../src/core/containers/index-entries.ts";
 
+/**
+ * Bytes each CLI thread reads into its kernel's memory at a time (a window grows to hold a larger
+ * batch). The walk's default is 4 MiB; 1 MiB cost no measurable CPU time at 1 GiB (100 B and 1 KiB
+ * payloads, 0.56-0.60 s and 0.34-0.40 s of CPU either way) and is about 3 MiB less resident per thread.
+ */
+export const READ_WINDOW_BYTES = 1 << 20;
+
 /** A ByteSource over an open file descriptor; a read that ends before the size measured at open throws InputShrank (the file was truncated meanwhile). */
 export function fileSource(fd: number): ByteSource {
   const size = fstatSync(fd).size;

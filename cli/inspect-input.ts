@@ -1,11 +1,13 @@
 /**
  * Reads and analyses the input of `iggy-batch inspect`. A regular file, when no frame list is
- * wanted, is streamed in 4 MiB reads straight into the wasm kernel's memory (memory stays flat
+ * wanted, is streamed in 1 MiB reads (file-source.ts) straight into the wasm kernel's memory (memory stays flat
  * however large the file) and, when large, split over all cores; anything else is read whole.
  */
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import { detectByName, detectFormat, forcedDetection, sourceInput, type Detection, type FormatChoice, type OpenedInput } from "../src/core/containers/index.ts";
+// Straight from the modules, not the containers index: that loads every decoder, which a streamed file does not need.
+import { detectByName, detectFormat, forcedDetection, sourceInput, type Detection } from "../src/core/containers/detect.ts";
+import type { FormatChoice, OpenedInput } from "../src/core/containers/types.ts";
 import { openedJsonChunks } from "../src/core/containers/json.ts";
 import { openedTextChunks } from "./text-output.ts";
 import type { Analysis } from "../src/core/model/model.ts";

@@ -177,3 +177,13 @@ export async function writeText(sink: Sink, pieces: Iterable<string>): Promise<v
 export function* slices(text: string): Generator<string> {
   for (let at = 0; at < text.length; at += BLOCK) yield text.slice(at, at + BLOCK);
 }
+
+/** True when the path is a directory. */
+export async function isDirectory(path: string): Promise<boolean> {
+  if (path === "-") return false;
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,22 +1,16 @@
-/** The iggy-batch command line: parses arguments, reads input, prints and returns an exit status. */
-import { phaseDone, printPhases } from "./timings.ts";
-import { buildFromSpec, BuildSpecError } from "../src/core/edit/build-spec.ts";
-import { loadXxh3 } from "../src/checksum/xxh3.ts";
+/**
+ * The iggy-batch command line: parses arguments, runs the command and returns an exit status. Only the
+ * command table and the argument parser load at start; each command's modules load when it runs
+ * (inspect-command.ts, commands.ts, wireshark.ts), so `inspect` of a segment pays for no report, capture
+ * or dissector code.
+ */
+import { printPhases } from "./timings.ts";
 import { TOOL_VERSION } from "../src/version.ts";
-import type { FormatChoice } from "../src/core/containers/index.ts";
-import { FORMAT_NAMES } from "../src/core/containers/index.ts";
+import { FORMAT_NAMES } from "../src/core/containers/types.ts";
 import { visibleLines, visibleText } from "../src/lib/text-escape.ts";
-import { CliProblem, convertOne, inspectDirectory, inspectOne, isDirectory, parseFormat } from "./containers.ts";
-import { diagramOf, parseDiagramTarget, parseRange, pictureOf, reportDirectory, reportOf, subjectOf, type Subject } from "./findings.ts";
-import { explainText } from "./explain.ts";
-import { listMessages } from "./messages.ts";
 import { ArgError, commandHelp, HELP_FLAGS, parseArgs, usageLine, VERSION_FLAG, type CommandSpec, type ParsedArgs } from "./args.ts";
-import { openSink, readInputBytes, slices, UsageError, watchStdio, writeText, type Sink } from "./io.ts";
-import { inspectStreamed } from "./inspect-input.ts";
-import { captureInput, extractCapture, inspectCapture, parsePort, reportCapture } from "./capture.ts";
-import { plural } from "../src/format/values.ts";
-import { WIRESHARK_COMMAND, wireshark } from "./wireshark.ts";
-import { InputShrank } from "../src/core/walk/range-walk.ts";
+import { UsageError, watchStdio } from "./io.ts";
+import { CliProblem } from "./command-options.ts";
 
 const FORMAT_OPTION = { name: "--format", value: "NAME", help: `auto (default), ${FORMAT_NAMES.join(", ")} (see docs/spec/containers.md)` };
 const ENVELOPE_OPTION = {
@@ -161,7 +155,12 @@ const COMMANDS: readonly CommandSpec[] = [
     summary: "encode the batches a JSON description gives (see README) into OUT",
     options: [{ name: "--out", alias: "-o", value: "OUT.bin", required: true, help: BINARY_OUT_HELP }],
   },
-  WIRESHARK_COMMAND,
+  {
+    name: "wireshark",
+    operand: "",
+    summary: "write a Lua dissector for Wireshark/tshark 4.0+ generated from the layout and code tables (see README)",
+    options: [{ name: "--out", alias: "-o", value: "iggy.lua", help: "write to this file instead of standard output (- is standard output)" }],
+  },
 ];
 
 const USAGE = [
@@ -175,271 +174,23 @@ const USAGE = [
   "specs: docs/spec/batch-format.md, containers.md, captures.md, contracts.md in the repository; iggy-batch explain CODE for a finding",
 ].join("\n");
 
-/** The one operand. */
-function operandOf(spec: CommandSpec, parsed: ParsedArgs): string {
-  if (parsed.operands.length !== 1) throw new ArgError(`expected exactly one ${spec.operand}`);
-  return parsed.operands[0] as string;
-}
+type Run = (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>;
+const other =
+  (name: "report" | "redact" | "render" | "convert" | "build" | "extract" | "explain" | "messages"): Run =>
+  async (spec, parsed) =>
+    (await import("./commands.ts"))[name](spec, parsed);
 
-/** --format, or its --envelope alias; default auto. */
-function formatOf(parsed: ParsedArgs): FormatChoice {
-  for (const flag of ["--format", "--envelope"]) {
-    const value = parsed.options.get(flag);
-    if (typeof value === "string") return parseFormat(flag, visibleText(value));
-  }
-  return "auto";
-}
-
-const outOf = (parsed: ParsedArgs): string => (parsed.options.get("--out") as string | undefined) ?? "-";
-
-/** Standard output or -o's file as the containers' writer; the file is opened at the first write, so a failed read leaves it as it was. */
-function writerTo(out: string): { write: (chunks: Iterable<string>) => Promise<void>; end: () => Promise<void> } {
-  let sink: Sink | null = null;
-  return {
-    write: async (chunks) => writeText((sink ??= await openSink(out)), chunks),
-    end: async () => (sink ?? (await openSink(out))).end(),
-  };
-}
-
-async function inspect(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  phaseDone("start-up and bundle load");
-  const path = operandOf(spec, parsed);
-  const format = formatOf(parsed);
-  const json = parsed.options.has("--json");
-  const withFrames = !parsed.options.has("--no-frames");
-  const writer = writerTo(outOf(parsed));
-  const port = parsePort(parsed.options.get("--port"));
-  const dir = (format === "auto" || format === "partition") && (await isDirectory(path));
-  const capture = dir ? null : await captureInput(path, format);
-  if (capture && "source" in capture) {
-    try {
-      const code = await inspectCapture(writer.write, capture, json, withFrames, port);
-      await writer.end();
-      return code;
-    } finally {
-      capture.close();
-    }
-  }
-  const status = capture
-    ? await inspectOne(writer.write, capture.bytes, path, format, json, withFrames)
-    : dir
-      ? await inspectDirectory(writer.write, path, json, withFrames)
-      : // Large plain batch files stream through the kernel (flat memory); everything else is read whole.
-        ((await inspectStreamed(writer.write, path, format, json, withFrames)) ??
-        (await inspectOne(writer.write, await readInputBytes(path), path, format, json, withFrames)));
-  await writer.end();
-  return status;
-}
-
-const has = (parsed: ParsedArgs, flag: string): boolean => parsed.options.has(flag);
-const redactChoice = (parsed: ParsedArgs, always = false) =>
-  always || has(parsed, "--redact") ? { userHeaders: has(parsed, "--user-headers"), ids: has(parsed, "--ids") } : null;
-
-async function report(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  const path = operandOf(spec, parsed);
-  const out = outOf(parsed);
-  const capture = await captureInput(path, formatOf(parsed));
-  if (capture && "source" in capture) {
-    try {
-      const r = await reportCapture(capture, parsePort(parsed.options.get("--port")));
-      const writer = writerTo(out);
-      await writer.write(slices(r.text));
-      await writer.end();
-      return r.status;
-    } finally {
-      capture.close();
-    }
-  }
-  const svgPath = parsed.options.get("--svg");
-  const baseUrl = parsed.options.get("--base-url");
-  if (typeof baseUrl === "string" && !/^https?:\/\/[^\s#]+$/.test(baseUrl))
-    throw new UsageError(`iggy-batch: --base-url takes the explorer's http(s) address, not ${JSON.stringify(visibleText(baseUrl))}`);
-  const choice = {
-    text: has(parsed, "--text"),
-    svgFile: typeof svgPath === "string" ? svgPath : null,
-    embedSvg: has(parsed, "--embed-svg"),
-    out,
-    baseUrl: typeof baseUrl === "string" ? baseUrl : null,
-  };
-  const format = formatOf(parsed);
-  const directory = (format === "auto" || format === "partition") && (await isDirectory(path));
-  if (directory && (has(parsed, "--redact") || has(parsed, "--embed-svg")))
-    throw new UsageError("iggy-batch: report DIR takes neither --redact nor --embed-svg; redact or embed one segment at a time (report FILE)");
-  const made = directory ? await reportDirectory(path, choice) : null;
-  const subject = made ? null : await subjectOf(capture ? capture.bytes : await readInputBytes(path), path, format, redactChoice(parsed));
-  const { report: text, svgFile } = made ?? reportOf(subject as Subject, choice);
-  if (svgFile) {
-    const sink = await openSink(svgFile.path);
-    await writeText(sink, slices(svgFile.svg));
-    await sink.end();
-  }
-  const writer = writerTo(out);
-  await writer.write(slices(text + "\n"));
-  await writer.end();
-  return made ? made.status : (subject as Subject).analysis.summary.errors > 0 ? 1 : 0;
-}
-
-const count = (flag: string, text: string | true | undefined): number | null => {
-  if (typeof text !== "string") return null;
-  if (!/^\d{1,15}$/.test(text)) throw new UsageError(`iggy-batch: ${flag} takes a whole number, not ${JSON.stringify(visibleText(text))}`);
-  return Number(text);
-};
-
-async function messages(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  const path = operandOf(spec, parsed);
-  const mode = parsed.options.get("--print-payload");
-  if (mode !== undefined && mode !== "text" && mode !== "hex" && mode !== "base64")
-    throw new UsageError(`iggy-batch: --print-payload takes text, hex or base64, not ${JSON.stringify(visibleText(String(mode)))}`);
-  const from = parsed.options.get("--from");
-  if (typeof from === "string" && (!/^\d{1,20}$/.test(from) || BigInt(from) > 0xffff_ffff_ffff_ffffn))
-    throw new UsageError(`iggy-batch: --from takes a message offset (a u64), not ${JSON.stringify(visibleText(from))}`);
-  const template = parsed.options.get("--format");
-  const inputFormat = parsed.options.get("--input-format");
-  const writer = writerTo(outOf(parsed));
-  const status = await listMessages(
-    path,
-    {
-      jsonl: has(parsed, "--jsonl"),
-      payload: mode ?? null,
-      from: typeof from === "string" ? BigInt(from) : null,
-      count: count("--count", parsed.options.get("--count")),
-      batch: count("--batch", parsed.options.get("--batch")),
-      template: typeof template === "string" ? template : null,
-      format: typeof inputFormat === "string" ? parseFormat("--format", visibleText(inputFormat)) : "auto",
-    },
-    (text) => writer.write([text]),
-  );
-  await writer.end();
-  return status;
-}
-
-function explain(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  process.stdout.write(explainText(operandOf(spec, parsed)));
-  return Promise.resolve(0);
-}
-
-async function redact(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  const path = operandOf(spec, parsed);
-  const out = parsed.options.get("--out") as string;
-  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
-  const subject = await subjectOf(await readInputBytes(path), path, formatOf(parsed), {
-    userHeaders: has(parsed, "--user-headers"),
-    ids: has(parsed, "--ids"),
-  });
-  const sink = await openSink(out);
-  await sink.write(subject.bytes);
-  await sink.end();
-  const n = subject.analysis.diagnostics.length;
-  process.stderr.write(
-    `iggy-batch: wrote ${subject.bytes.length} bytes to ${visibleText(out)}: ${subject.replaced}; the same ${plural(n, "diagnostic")} as the original (SHA-256 ${subject.redacted?.originalSha256})\n`,
-  );
-  return 0;
-}
-
-async function render(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  const path = operandOf(spec, parsed);
-  const rangeText = parsed.options.get("--range");
-  const range = typeof rangeText === "string" ? parseRange(rangeText) : null;
-  if (typeof rangeText === "string" && !range)
-    throw new UsageError(`iggy-batch: --range takes A..B (decimal or 0x hex, A ≤ B), not ${JSON.stringify(visibleText(rangeText))}`);
-  const bytes = await readInputBytes(path);
-  if (range && range.start >= bytes.length && bytes.length > 0)
-    throw new UsageError(`iggy-batch: --range starts at ${range.start}, past the end of the input (${bytes.length} bytes)`);
-  const subject = await subjectOf(bytes, path, formatOf(parsed), redactChoice(parsed));
-  const diagramText = parsed.options.get("--diagram");
-  const target = typeof diagramText === "string" ? parseDiagramTarget(subject.analysis, diagramText) : null;
-  if (typeof target === "string") throw new UsageError(`iggy-batch: ${visibleText(target)}`);
-  const writer = writerTo(outOf(parsed));
-  await writer.write(slices((target ? diagramOf(subject, target) : pictureOf(subject, range).svg) + "\n"));
-  await writer.end();
-  return subject.analysis.summary.errors > 0 ? 1 : 0;
-}
-
-async function convert(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  const path = operandOf(spec, parsed);
-  const out = parsed.options.get("--out") as string;
-  const id = (parsed.options.get("--partition-id") as string | undefined) ?? "0";
-  if (!/^\d{1,20}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn)
-    throw new UsageError(`iggy-batch: --partition-id takes a u64, not ${JSON.stringify(visibleText(id))}`);
-  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
-  const segment = await convertOne(await readInputBytes(path), path, formatOf(parsed), out, BigInt(id));
-  if (out === "-") await (await openSink("-")).write(segment);
-  else process.stderr.write(`iggy-batch: wrote a ${segment.length}-byte stamped segment to ${visibleText(out)}\n`);
-  return 0;
-}
-
-async function build(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  const file = operandOf(spec, parsed);
-  const out = parsed.options.get("--out") as string;
-  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
-  const bytes = await readInputBytes(file);
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (err) {
-    throw new UsageError(`iggy-batch: ${visibleText(file)} is not JSON: ${visibleText((err as Error).message)}`);
-  }
-  let batch: Uint8Array;
-  try {
-    batch = buildFromSpec(await loadXxh3(), json, {
-      nowMillis: () => Date.now(),
-      randomBytes: (n) => new Uint8Array(globalThis.crypto.getRandomValues(new Uint8Array(n))),
-    });
-  } catch (err) {
-    if (err instanceof BuildSpecError || err instanceof RangeError) throw new UsageError(`iggy-batch: ${visibleText(err.message)}`);
-    throw err;
-  }
-  const sink = await openSink(out);
-  await sink.write(batch);
-  await sink.end();
-  if (out !== "-") process.stderr.write(`iggy-batch: wrote ${batch.length} bytes to ${visibleText(out)}\n`);
-  return 0;
-}
-
-async function extract(spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
-  const path = operandOf(spec, parsed);
-  const out = parsed.options.get("--out") as string;
-  const message = parsed.options.get("--message");
-  if (typeof message !== "string" && !has(parsed, "--batches")) throw new UsageError("iggy-batch extract: give --message C:I or --batches");
-  if (out === "-" && process.stdout.isTTY) throw new UsageError("iggy-batch: refusing to write binary to a terminal; use -o FILE");
-  const capture = await captureInput(path, "capture");
-  if (!capture || !("source" in capture)) throw new UsageError(`iggy-batch: cannot read ${visibleText(path)}`);
-  let parts: Uint8Array[];
-  try {
-    parts = await extractCapture(
-      capture,
-      { message: typeof message === "string" ? message : null, batches: has(parsed, "--batches") },
-      parsePort(parsed.options.get("--port")),
-      redactChoice(parsed),
-    );
-  } finally {
-    capture.close();
-  }
-  const sink = await openSink(out);
-  let total = 0;
-  for (const p of parts) {
-    await sink.write(p);
-    total += p.length;
-  }
-  await sink.end();
-  if (out !== "-")
-    process.stderr.write(
-      `iggy-batch: wrote ${total} bytes${typeof message === "string" ? "" : ` (${plural(parts.length, "batch", "batches")})`} to ${visibleText(out)}\n`,
-    );
-  return 0;
-}
-
-const RUN: Record<string, (spec: CommandSpec, parsed: ParsedArgs) => Promise<number>> = {
-  inspect,
-  report,
-  redact,
-  render,
-  convert,
-  build,
-  extract,
-  wireshark,
-  explain,
-  messages,
+const RUN: Record<string, Run> = {
+  inspect: async (spec, parsed) => (await import("./inspect-command.ts")).inspect(spec, parsed),
+  report: other("report"),
+  redact: other("redact"),
+  render: other("render"),
+  convert: other("convert"),
+  build: other("build"),
+  extract: other("extract"),
+  wireshark: async (spec, parsed) => (await import("./wireshark.ts")).wireshark(spec, parsed),
+  explain: other("explain"),
+  messages: other("messages"),
 };
 
 /** --help and --version count anywhere before a "--". */
@@ -488,7 +239,8 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // contracts.md: an I/O problem is exit 2 with a message, as an unreadable file is.
-    if (err instanceof InputShrank) {
+    // The walk's InputShrank (core/walk/range-walk.ts), known by name so that this module does not load the walk.
+    if (err instanceof Error && err.name === "InputShrank") {
       process.stderr.write(visibleLines(`iggy-batch: cannot read the input: ${err.message}`) + "\n");
       return 2;
     }

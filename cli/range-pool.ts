@@ -14,7 +14,7 @@ import { dropCodesFinding, walkRange, type RangeResult } from "../src/core/walk/
 import { RangeJobs, type RangeWalkSettings, type RangeWorkerMessage, type RangeWorkerReply } from "../src/core/walk/range-protocol.ts";
 import { scheduleRanges } from "../src/core/walk/range-schedule.ts";
 import { compileKernel, type KernelWalker } from "../src/checksum/kernel/wasm-kernel.ts";
-import { fileSource } from "./file-source.ts";
+import { fileSource, READ_WINDOW_BYTES } from "./file-source.ts";
 import { POOL_RANGE_BYTES } from "../src/core/walk/pool-policy.ts";
 
 export { fileSource } from "./file-source.ts";
@@ -130,7 +130,14 @@ export class RangePool {
         workers: workers.map((w) => ({ ready: w.ready, run: (p: RangePlan) => w.run(p, settings, path) })),
         walkHere:
           ownKernel &&
-          ((p: RangePlan) => walkRange(ownKernel, source, { ...p, keepFrames: settings.keepFrames, maxDiagnostics: settings.maxDiagnostics, dropFinding })),
+          ((p: RangePlan) =>
+            walkRange(ownKernel, source, {
+              ...p,
+              keepFrames: settings.keepFrames,
+              maxDiagnostics: settings.maxDiagnostics,
+              dropFinding,
+              windowBytes: READ_WINDOW_BYTES,
+            })),
         yieldToEvents,
         rangeBytes: options.rangeBytes,
       });

@@ -3,7 +3,7 @@ import { parentPort } from "node:worker_threads";
 import { closeSync, openSync } from "node:fs";
 import { createWasmKernel } from "../src/checksum/kernel/wasm-kernel.ts";
 import { failedReply, walkRangeJob, type RangeWorkerInit, type RangeWorkerJob, type RangeWorkerReply } from "../src/core/walk/range-protocol.ts";
-import { fileSource } from "./file-source.ts";
+import { fileSource, READ_WINDOW_BYTES } from "./file-source.ts";
 
 const port = parentPort!;
 const post = (reply: RangeWorkerReply, transfer: ArrayBuffer[] = []): void => port.postMessage(reply, transfer);
@@ -17,7 +17,7 @@ port.on("message", (job: RangeWorkerJob) => {
   try {
     const fd = openSync(job.path as string, "r");
     try {
-      const { reply, transfer } = walkRangeJob(kernel, fileSource(fd), job);
+      const { reply, transfer } = walkRangeJob(kernel, fileSource(fd), job, { windowBytes: READ_WINDOW_BYTES });
       post(reply, transfer);
     } finally {
       closeSync(fd);

@@ -4,20 +4,14 @@
  * whole; the result equals openInput() on the bytes (core/containers/opened.ts builds both).
  */
 import { basename, dirname, join } from "node:path";
-import {
-  SEGMENT_DROPPED_CODES,
-  batchStartsOf,
-  indexOpened,
-  segmentOf,
-  segmentOpened,
-  sourceHeaderAt,
-  type FormatChoice,
-  IndexEntries,
-  type OpenedInput,
-  type SegmentResult,
-  detectByName,
-  forcedDetection,
-} from "../src/core/containers/index.ts";
+// Straight from the modules, not the containers index: that loads every decoder, which a streamed file does not need.
+import { SEGMENT_DROPPED_CODES, segmentOf, type SegmentResult } from "../src/core/containers/segment.ts";
+import { batchStartsOf } from "../src/core/containers/index-file.ts";
+import { indexOpened, segmentOpened } from "../src/core/containers/opened.ts";
+import { sourceHeaderAt } from "../src/core/containers/walk.ts";
+import type { FormatChoice, OpenedInput } from "../src/core/containers/types.ts";
+import { IndexEntries } from "../src/core/containers/index-entries.ts";
+import { detectByName, forcedDetection } from "../src/core/containers/detect.ts";
 import { analyzeOpenFile, isUnreadable } from "./stream-file.ts";
 import { pagedIndexFile } from "./file-source.ts";
 

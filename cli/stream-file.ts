@@ -1,5 +1,5 @@
 /**
- * A regular file streamed through the wasm kernel: 4 MiB reads into its memory (flat however large
+ * A regular file streamed through the wasm kernel: 1 MiB reads (file-source.ts) into its memory (flat however large
  * the file), shared by this thread and worker threads when large; the file stays open while the caller reads the few
  * headers it needs besides (a segment's recovery), so nothing is read whole.
  */
@@ -13,7 +13,7 @@ import { createWasmKernel, type WasmKernel } from "../src/checksum/kernel/wasm-k
 import type { Analysis } from "../src/core/model/model.ts";
 import type { DiagnosticCode } from "../src/format/diagnostics.ts";
 import { RangePool } from "./range-pool.ts";
-import { fileSource } from "./file-source.ts";
+import { fileSource, READ_WINDOW_BYTES } from "./file-source.ts";
 import { threadsFor as policyThreadsFor } from "../src/core/walk/pool-policy.ts";
 
 /** Threads (the calling one included) for a file of `size` bytes: IGGY_BATCH_THREADS when set, else core/walk/pool-policy.ts by size and cores. */
@@ -106,7 +106,8 @@ export async function analyzeOpenFile<T>(
     const base = { startOffset: options.startOffset ?? 0, keepFrames: false, maxDiagnostics: DEFAULT_MAX_DIAGNOSTICS };
     const kernel = await borrowKernel();
     try {
-      if (threads === 1) return use(analyzeSource(kernel, source, { ...base, dropFinding: dropCodesFinding(options.dropCodes) }), source);
+      if (threads === 1)
+        return use(analyzeSource(kernel, source, { ...base, windowBytes: READ_WINDOW_BYTES, dropFinding: dropCodesFinding(options.dropCodes) }), source);
       // This thread walks ranges too: threads - 1 workers.
       const pool = takePool(threads - 1);
       try {

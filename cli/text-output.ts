@@ -3,7 +3,7 @@ import type { Analysis, BatchModel } from "../src/core/model/model.ts";
 import { hex64, hexOffset, plural } from "../src/format/values.ts";
 import { summarySentence } from "../src/core/report/summary-text.ts";
 import { visibleText } from "../src/lib/text-escape.ts";
-import { FORMAT_TITLES, type OpenedInput } from "../src/core/containers/index.ts";
+import { FORMAT_TITLES, type OpenedInput } from "../src/core/containers/types.ts";
 import { findingsVerdict, segmentOutcome, verdictOf, type Verdict } from "../src/core/containers/verdict.ts";
 
 /** One-line summary: numbers first, as the page's status line reads. */

@@ -5,14 +5,6 @@ import type { CommandSpec, ParsedArgs } from "./args.ts";
 import { ArgError } from "./args.ts";
 import { openSink, slices, writeText } from "./io.ts";
 
-/** The command's row in the command table. */
-export const WIRESHARK_COMMAND: CommandSpec = {
-  name: "wireshark",
-  operand: "",
-  summary: "write a Lua dissector for Wireshark/tshark 4.0+ generated from the layout and code tables (see README)",
-  options: [{ name: "--out", alias: "-o", value: "iggy.lua", help: "write to this file instead of standard output (- is standard output)" }],
-};
-
 /** Writes the dissector to -o's file or standard output; always status 0. */
 export async function wireshark(_spec: CommandSpec, parsed: ParsedArgs): Promise<number> {
   if (parsed.operands.length > 0) throw new ArgError("takes no operand");
