@@ -14,7 +14,9 @@ import { RangeJobs, type RangeWalkSettings, type RangeWorkerMessage, type RangeW
 import { rangeSource, sequentialRead, streamRanges, type StreamedRange, type StreamSpan } from "./stream-ranges.ts";
 import { guessBatchStart } from "../core/walk/batch-start-guess.ts";
 import { shiftRangeBatches } from "../core/walk/range-shift.ts";
-import { frameColumnBuffers } from "../core/model/frame-columns-build.ts";
+import { frameColumnBuffers, type KeptColumnsBuilder } from "../core/model/frame-columns-build.ts";
+import { FrameSink } from "../core/walk/frame-sink.ts";
+import { widePositions } from "../core/model/model.ts";
 import { releaseBuffer } from "../lib/release-buffer.ts";
 import { streamedWalkFor, threadsFor } from "../core/walk/pool-policy.ts";
 import { markPhase } from "./phase-marks.ts";
@@ -78,19 +80,27 @@ class RangeWorker {
   }
 }
 
-// A message to ourselves lets queued replies run without a timer's clamp. The channel is held until its
-// message arrives: a channel nothing refers to may be collected first, and its message never comes (as a Blob stream's read did, stream-ranges.ts).
-const channelsInFlight = new Set<MessageChannel>();
+// A message to ourselves lets queued replies run without a timer's clamp. One channel for every yield, made once and
+// held here: a new channel per yield cost about 0.2 ms (64 ms of a 1 GiB File's walk in one thread), and a channel
+// nothing refers to may be collected before its message arrives (as a Blob stream's read was, stream-ranges.ts).
+// (Node's ports have ref/unref: the port keeps a process alive only while a yield waits on it.)
+type SelfPort = MessagePort & { ref?: () => void; unref?: () => void };
+let selfChannel: { readonly port: MessagePort; readonly inbox: SelfPort; readonly waiting: (() => void)[] } | null = null;
 const yieldToEvents = (): Promise<void> =>
   new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channelsInFlight.add(channel);
-    channel.port1.onmessage = () => {
-      channelsInFlight.delete(channel);
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
+    if (!selfChannel) {
+      const channel = new MessageChannel();
+      const inbox: SelfPort = channel.port1;
+      const waiting: (() => void)[] = [];
+      inbox.onmessage = () => {
+        waiting.shift()?.();
+        if (waiting.length === 0) inbox.unref?.();
+      };
+      selfChannel = { port: channel.port2, inbox, waiting };
+    }
+    selfChannel.waiting.push(resolve);
+    selfChannel.inbox.ref?.();
+    selfChannel.port.postMessage(null);
   });
 
 /** How one streamed walk of a File goes. */
@@ -175,18 +185,20 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
     done = Math.min(size, done + plan.end - plan.start);
     walk.onProgress?.(done, size);
   };
-  const walkHere = (plan: RangePlan, bytes: Uint8Array): RangeResult =>
+  const walkHere = (plan: RangePlan, bytes: Uint8Array, frames?: KeptColumnsBuilder): RangeResult =>
     walkRange(walk.kernel, rangeSource(plan.start, bytes, size, walk.source), {
       ...plan,
       keepFrames,
       maxDiagnostics: walk.maxDiagnostics,
       windowBytes: MEMORY_WINDOW_BYTES,
       dropFinding,
+      frames,
     });
   // The walks on range workers not yet answered: a stream with no free worker waits for one of them.
   const running = new Set<Promise<void>>();
-  // Walks one cut range on a free range worker, or here; its result joins `parts` in input order.
-  const dispatch = async (parts: Promise<RangeResult>[], { plan, bytes }: StreamedRange): Promise<void> => {
+  // Walks one cut range on a free range worker, or here; its result joins the stream's parts in input order, its frames the stream's sink.
+  const dispatch = async (stream: StreamParts, { plan, bytes }: StreamedRange): Promise<void> => {
+    const { parts } = stream;
     const whole = bytes.length >= plan.end - plan.start;
     for (;;) {
       const free = whole ? workers.find((w) => !w.failed && (w.isReady || !walk.walkHere) && w.inFlight < JOBS_IN_FLIGHT) : undefined;
@@ -202,7 +214,7 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
         );
         running.add(answered);
         void answered.then(() => running.delete(answered));
-        parts.push(walked);
+        parts.push(inTurn(stream, walked, plan));
         return;
       }
       if (walk.walkHere || !whole || workers.every((w) => w.failed)) break;
@@ -211,11 +223,18 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
       await (running.size > 0 ? Promise.race(running) : new Promise((resolve) => setTimeout(resolve, 1)));
     }
     try {
-      parts.push(Promise.resolve(walkHere(plan, bytes)));
+      // Straight into the stream's columns when every part before it is in them.
+      const into = stream.waiting === 0 && !stream.failed ? stream.sink?.columns : null;
+      if (into) {
+        parts.push(Promise.resolve(walkHere(plan, bytes, into)));
+        stream.sink?.walked(plan.end - plan.start);
+      } else parts.push(inTurn(stream, Promise.resolve(walkHere(plan, bytes)), plan));
     } catch (err) {
-      // Kept for its turn: a stream started at a wrong guess may fail so, and its walk is then not kept.
+      // Kept for its turn: a stream started at a wrong guess may fail so, and its walk is then not kept (nor are its later parts).
       const failed = Promise.reject(err instanceof Error ? err : new Error(String(err)));
       failed.catch(() => undefined);
+      stream.failed = true;
+      stream.placed = failed;
       parts.push(failed);
     }
     recycle(bytes.buffer as ArrayBuffer);
@@ -223,40 +242,70 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
     // Lets the workers' replies in before the next read.
     await yieldToEvents();
   };
-  const readSpan = (span: StreamSpan, parts: Promise<RangeResult>[]): Promise<number> =>
+  // A part's frames go to its stream's sink once every part before it has: its result then carries none.
+  const inTurn = (stream: StreamParts, walked: Promise<RangeResult>, plan: RangePlan): Promise<RangeResult> => {
+    if (!stream.sink) return walked;
+    const sink = stream.sink;
+    stream.waiting++;
+    const placed = stream.placed.then(async () => {
+      const r = await walked;
+      stream.waiting--;
+      if (!r.frames) return r;
+      sink.place(r.frames, plan.end - plan.start);
+      for (const b of frameColumnBuffers(r.frames)) dispose(b);
+      return { ...r, frames: null };
+    });
+    placed.catch(() => (stream.failed = true));
+    stream.placed = placed;
+    return placed;
+  };
+  const readSpan = (span: StreamSpan, stream: StreamParts): Promise<number> =>
     streamRanges(
       size,
       sequentialRead(span.start === 0 && span.end === size ? walk.file : walk.file.slice(span.start, span.end), walk.sliceBytes),
       walk.chunkBytes,
-      (r) => dispatch(parts, r),
+      (r) => dispatch(stream, r),
       allocate,
       span,
     );
+  const wide = widePositions(size);
+  let streamed: StreamParts[] = [];
   try {
     const starts = streams > 1 && size > 0 ? await streamStarts(walk.file, streams) : [0];
     const spans = starts.map((start, k) => ({ start, end: starts[k + 1] ?? size, firstBatch: 0 }));
-    const partsOf = spans.map((): Promise<RangeResult>[] => []);
-    const reached = await Promise.all(spans.map((span, k) => readSpan(span, partsOf[k] as Promise<RangeResult>[])));
+    // The first stream's sink is sized for the whole input: the others join it at the end.
+    streamed = spans.map((span, k) => newStream(keepFrames ? new FrameSink(k === 0 ? size : span.end - span.start, wide) : null));
+    const reached = await Promise.all(spans.map((span, k) => readSpan(span, streamed[k] as StreamParts)));
     const kept: RangeResult[] = [];
+    const keptStreams: StreamParts[] = [];
     let batches = 0;
     for (const [k, span] of spans.entries()) {
+      const stream = streamed[k] as StreamParts;
+      keptStreams.push(stream);
       // A stream numbers its batches from 0: they follow the batches of the streams before it.
       const before = batches;
-      for (const part of await Promise.all(partsOf[k] as Promise<RangeResult>[])) {
+      for (const part of await Promise.all(stream.parts)) {
         kept.push(shiftRangeBatches(part, before));
         batches += part.batches.length;
       }
       if (reached[k] === span.end) continue;
       // The next stream's start was not where this stream's batches step to: its walk and the later ones go, one stream reads the rest.
-      for (const later of partsOf.slice(k + 1)) for (const r of await Promise.allSettled(later)) if (r.status === "fulfilled") releaseParts(r.value, dispose);
-      const rest: Promise<RangeResult>[] = [];
+      for (const later of streamed.slice(k + 1)) {
+        for (const r of await Promise.allSettled(later.parts)) if (r.status === "fulfilled") releaseParts(r.value, dispose);
+        await later.placed.catch(() => undefined);
+        later.sink?.release(dispose);
+      }
+      const rest = { ...newStream(stream.sink), placed: stream.placed };
+      stream.sink?.cover(size - span.start);
       done = reached[k] as number;
       await readSpan({ start: reached[k] as number, end: size, firstBatch: batches }, rest);
-      for (const r of await Promise.all(rest)) kept.push(r);
+      for (const r of await Promise.all(rest.parts)) kept.push(r);
       break;
     }
     markPhase("read-walked");
-    const merged = mergeRanges(size, kept, walk.maxDiagnostics, dropFinding, dispose);
+    const first = keptStreams[0]?.sink;
+    for (const s of keptStreams.slice(1)) if (first && s.sink) first.join(s.sink, dispose);
+    const merged = mergeRanges(size, kept, walk.maxDiagnostics, dropFinding, dispose, first?.finish());
     markPhase("merged");
     return merged;
   } finally {
@@ -267,6 +316,23 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
     else for (const b of finishedWith) releaseBuffer(b);
     for (const w of workers) w.terminate();
   }
+}
+
+/** The parts of one stream, in input order, and where its frames go. */
+interface StreamParts {
+  readonly parts: Promise<RangeResult>[];
+  /** Null without keepFrames: each part keeps its own (none). */
+  readonly sink: FrameSink | null;
+  /** Settles once every part so far has its frames in the sink. */
+  placed: Promise<unknown>;
+  /** Parts walked elsewhere whose frames are not in the sink yet. */
+  waiting: number;
+  /** Whether a part failed: the later ones are not placed (the stream is not kept, or the walk fails). */
+  failed: boolean;
+}
+
+function newStream(sink: FrameSink | null): StreamParts {
+  return { parts: [], sink, placed: Promise.resolve(), waiting: 0, failed: false };
 }
 
 // A walked range that is not kept: its columns' buffers go.

@@ -14,7 +14,6 @@ import {
   type WalkColumnName,
 } from "./model.ts";
 import { U32List } from "./u32-list.ts";
-import { packColumns, type PackableColumn } from "./pack-columns.ts";
 
 type AnyColumn = ColumnArrays[ColumnType];
 type ColumnConstructor = new (length: number) => AnyColumn;
@@ -50,13 +49,24 @@ class GrowableColumns {
   /** Whether positions are f64 (widePositions): the kept columns' types follow it. */
   protected readonly wide: boolean;
 
-  constructor(table: Readonly<Record<string, ColumnType>>, initialCapacity: number, wide: boolean) {
+  constructor(table: Readonly<Record<string, ColumnType>>, initialCapacity: number, wide: boolean, allocate?: (bytes: number) => ArrayBuffer) {
     this.names = Object.keys(table);
     this.types = table;
     this.wide = wide;
     this.capacity = Math.max(16, initialCapacity);
     const columns = this as unknown as Record<string, AnyColumn>;
-    for (const name of this.names) columns[name] = new (arrayOf(table[name] as ColumnType, wide))(this.capacity);
+    const types = this.names.map((name) => arrayOf(table[name] as ColumnType, wide) as ColumnConstructor & { BYTES_PER_ELEMENT: number });
+    // With `allocate`, every column in one buffer (each 8-byte aligned), which a range worker hands over as it is.
+    const sizes = types.map((t) => Math.ceil((this.capacity * t.BYTES_PER_ELEMENT) / 8) * 8);
+    const buffer = allocate?.(sizes.reduce((n, b) => n + b, 0));
+    let at = 0;
+    this.names.forEach((name, k) => {
+      const make = types[k] as ColumnConstructor;
+      columns[name] = buffer
+        ? new (make as unknown as new (b: ArrayBuffer, o: number, n: number) => AnyColumn)(buffer, at, this.capacity)
+        : new make(this.capacity);
+      at += sizes[k] as number;
+    });
   }
 
   /** Makes room for one more frame and returns its index. */
@@ -92,11 +102,11 @@ class GrowableColumns {
     noteRun(this.offsetRunStarts, this.offsetRunDeltas, frame, delta);
   }
 
-  /** The kept columns holding the frames found: views when little capacity is spare, else trimmed copies. */
-  finish(): FrameColumns {
+  /** The kept columns holding the frames found: views when little capacity is spare (or `views`), else trimmed copies. */
+  finish(views = false): FrameColumns {
     const n = this.count;
     // Copying the columns costs as much as building them; keep views unless over a quarter would be wasted.
-    const view = n >= this.capacity * 0.75;
+    const view = views || n >= this.capacity * 0.75;
     const columns = this as unknown as Record<FrameColumnName, AnyColumn>;
     const out: Record<string, AnyColumn | number> = { count: n };
     for (const name of COLUMN_NAMES) {
@@ -114,7 +124,7 @@ class GrowableColumns {
     return out as unknown as FrameColumns;
   }
 
-  private grow(capacity: number): void {
+  protected grow(capacity: number): void {
     const columns = this as unknown as Record<string, AnyColumn>;
     for (const name of this.names) {
       const next = new (arrayOf(this.types[name] as ColumnType, this.wide))(capacity);
@@ -138,9 +148,23 @@ export interface KeptColumnsBuilder extends KeptColumns {}
 /** Appends the kept columns of complete frames (the kernel walk writes these) and hands them out trimmed at the end. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class KeptColumnsBuilder extends GrowableColumns {
-  /** `wide`: positions past 4 GiB (widePositions of the walk's end). */
-  constructor(initialCapacity = 1024, wide = false) {
-    super(FRAME_COLUMNS, initialCapacity, wide);
+  /** `wide`: positions past 4 GiB (widePositions of the walk's end); `allocate`: the one buffer of every column (until it grows). */
+  constructor(initialCapacity = 1024, wide = false, allocate?: (bytes: number) => ArrayBuffer) {
+    super(FRAME_COLUMNS, initialCapacity, wide, allocate);
+  }
+
+  /** Appends the frames of the part that follows the ones here: their indexes shifted by the frames before them. */
+  append(part: FrameColumns): void {
+    const at = this.count;
+    const n = part.count;
+    if (at + n > this.capacity) this.grow(Math.max(at + n, Math.ceil(this.capacity * 1.5)));
+    const columns = this as unknown as Record<FrameColumnName, { set(from: ArrayLike<number> & ArrayLike<bigint>, at: number): void }>;
+    for (const name of COLUMN_NAMES) columns[name].set(part[name].subarray(0, n) as never, at);
+    for (let k = 0; k < part.mismatchFrames.length; k++) this.addMismatch((part.mismatchFrames[k] as number) + at, part.mismatchChecksums[k] as bigint);
+    for (let k = 0; k < part.lastFrames.length; k++) this.addLast((part.lastFrames[k] as number) + at, part.lastUserHeaders[k] as number);
+    // Each part's walk starts a run at its first frame; noted again here, one that goes on from the part before is dropped.
+    for (let k = 0; k < part.offsetRunStarts.length; k++) this.noteOffsetDelta((part.offsetRunStarts[k] as number) + at, part.offsetRunDeltas[k] as number);
+    this.count = at + n;
   }
 }
 
@@ -204,68 +228,20 @@ export function frameColumnBuffers(frames: FrameColumns): ArrayBuffer[] {
 }
 
 /**
- * The same columns copied into one buffer made by `allocate` (each column 8-byte aligned): a range
- * worker's part goes out so, on one releasable buffer (lib/release-buffer.ts) the joining thread frees.
- */
-export function packFrameColumns(frames: FrameColumns, allocate: (bytes: number) => ArrayBuffer): FrameColumns {
-  const packed = packColumns(
-    COLUMN_NAMES.map((name) => frames[name].subarray(0, frames.count) as PackableColumn),
-    allocate,
-  );
-  const out: Record<string, unknown> = { ...frames };
-  COLUMN_NAMES.forEach((name, k) => (out[name] = packed[k]));
-  return out as unknown as FrameColumns;
-}
-
-/**
  * Joins the columns of consecutive ranges (frame indexes of each part follow the previous parts').
  * With `release`, each part's buffers are handed to it as soon as they are copied (releaseBuffer, or
  * the page's range workers, which take them away when they end), so the parts are not held to the end.
  */
 export function concatFrameColumns(all: readonly FrameColumns[], release?: (buffer: ArrayBuffer) => void): FrameColumns {
   if (all.length === 1) return all[0] as FrameColumns;
-  const count = all.reduce((n, f) => n + f.count, 0);
-  const out: Record<string, unknown> = { count };
-  // The sparse lists first: a part's columns may share a buffer with them, and the copy below frees it.
-  for (const [indexes, values] of REBASED_LISTS) {
-    const length = all.reduce((n, f) => n + f[indexes].length, 0);
-    const joinedIndexes = new Uint32Array(length);
-    const make = (all[0] as FrameColumns)[values].constructor as new (length: number) => { set(from: ArrayLike<unknown>, at: number): void };
-    const joinedValues = new make(length);
-    let at = 0;
-    let base = 0;
-    for (const f of all) {
-      const from = f[indexes];
-      for (let k = 0; k < from.length; k++) joinedIndexes[at + k] = (from[k] as number) + base;
-      joinedValues.set(f[values], at);
-      at += from.length;
-      base += f.count;
-    }
-    out[indexes] = joinedIndexes;
-    out[values] = joinedValues;
-  }
-  // Each part's walk starts a run at its first frame; noted again here, one that goes on from the part before is dropped.
-  const runStarts = new U32List();
-  const runDeltas = new U32List();
-  let base = 0;
-  for (const f of all) {
-    for (let k = 0; k < f.offsetRunStarts.length; k++) noteRun(runStarts, runDeltas, (f.offsetRunStarts[k] as number) + base, f.offsetRunDeltas[k] as number);
-    base += f.count;
-  }
-  out.offsetRunStarts = runStarts.toArray();
-  out.offsetRunDeltas = runDeltas.toArray();
   // A part past 4 GiB has f64 positions; then the joined columns need them too.
-  const wide = all.some((f) => f.start.BYTES_PER_ELEMENT === 8);
-  const joined = Object.fromEntries(COLUMN_NAMES.map((name) => [name, new (arrayOf(FRAME_COLUMNS[name], wide))(count)])) as unknown as Record<
-    FrameColumnName,
-    { set(from: ArrayLike<number> & ArrayLike<bigint>, at: number): void }
-  >;
-  let at = 0;
+  const joined = new KeptColumnsBuilder(
+    all.reduce((n, f) => n + f.count, 0),
+    all.some((f) => f.start.BYTES_PER_ELEMENT === 8),
+  );
   for (const f of all) {
-    for (const name of COLUMN_NAMES) joined[name].set(f[name] as never, at);
-    at += f.count;
+    joined.append(f);
     if (release) for (const buffer of new Set(COLUMN_NAMES.map((name) => f[name].buffer))) release(buffer as ArrayBuffer);
   }
-  for (const name of COLUMN_NAMES) out[name] = joined[name];
-  return out as unknown as FrameColumns;
+  return joined.finish();
 }

@@ -13,7 +13,7 @@ import {
   frameStoredChecksum,
   frameUserHeadersLength,
 } from "./frame-columns.ts";
-import { concatFrameColumns, packFrameColumns, frameColumnBuffers, KeptColumnsBuilder } from "./frame-columns-build.ts";
+import { concatFrameColumns, frameColumnBuffers, KeptColumnsBuilder } from "./frame-columns-build.ts";
 import { encodeBatch, stampBatch } from "../walk/encode.ts";
 import { FRAME_COLUMNS, widePositions, type FrameColumns } from "./model.ts";
 import { concat, F, getU32, producerBatch } from "../../../test/helpers.ts";
@@ -182,12 +182,14 @@ describe("concatFrameColumns with release", () => {
   });
 });
 
-describe("packFrameColumns", () => {
-  it("copies every column into one releasable buffer, which releaseBuffer frees", async () => {
+describe("KeptColumnsBuilder with one buffer", () => {
+  it("keeps every column in the one releasable buffer it is given, which releaseBuffer frees", async () => {
     const xxh = await loadXxh3();
     for (const s of SAMPLES) {
       const frames = analyzeWith(xxh, s.build(xxh)).frames;
-      const packed = packFrameColumns(frames, releasableBuffer);
+      const builder = new KeptColumnsBuilder(frames.count + 5, false, releasableBuffer);
+      builder.append(frames);
+      const packed = builder.finish(true);
       expect(packed, s.id).toEqual(frames);
       const columns = new Set([packed.start, packed.payloadLength, packed.flags].map((c) => c.buffer));
       expect(columns.size, `${s.id}: one buffer`).toBe(1);

@@ -22,6 +22,8 @@ export function mergeRanges(
   dropFinding?: AnalyzeOptions["dropFinding"],
   /** Given each part's frame column and batch table buffers once they are joined (the parts are not read again). */
   releaseParts?: (buffer: ArrayBuffer) => void,
+  /** Every part's frames, where they were walked into one set of columns (FrameSink), the parts' own being null. */
+  frames?: FrameColumns,
 ): Analysis {
   const tails = new Map<bigint, PartitionTail>();
   const tables: BatchTable[] = [];
@@ -66,7 +68,7 @@ export function mergeRanges(
   return {
     size,
     batches,
-    frames: concatFrames(parts, releaseParts),
+    frames: frames ?? concatFrames(parts, releaseParts),
     diagnostics,
     diagnosticsOmitted: totals.errors + totals.warnings + totals.infos - diagnostics.length,
     summary: { batches: batches.length, frames: frameBase, ...totals },

@@ -7,7 +7,9 @@ import type { KernelWalker } from "../../checksum/kernel/wasm-kernel.ts";
 import type { DiagnosticCode } from "../../format/diagnostics.ts";
 import { releaseBuffer } from "../../lib/release-buffer.ts";
 import { BatchTable, packedBatchBuffers, type PackedBatches } from "../model/batch-table.ts";
-import { frameColumnBuffers, packFrameColumns } from "../model/frame-columns-build.ts";
+import { frameColumnBuffers, KeptColumnsBuilder } from "../model/frame-columns-build.ts";
+import { FRAME_HEADER_SIZE } from "../../format/fields.ts";
+import { widePositions } from "../model/model.ts";
 import { InputShrank, dropCodesFinding, walkRange, type ByteSource, type RangeResult } from "./range-walk.ts";
 import type { RangePlan } from "./stream-analyze.ts";
 
@@ -71,21 +73,22 @@ export function walkRangeJob(
   job: RangeWorkerJob,
   host: RangeJobHost = {},
 ): { reply: RangeWorkerReply; transfer: ArrayBuffer[] } {
-  const { settings } = job;
+  const { settings, plan } = job;
+  // With `pack`, the frames are walked straight into one buffer the pool can free once joined (a plain buffer from
+  // here would wait for its collection), with room for as many frames as the range can hold: nothing to copy after.
+  const packed =
+    settings.keepFrames && host.pack
+      ? new KeptColumnsBuilder(Math.floor((plan.end - plan.start) / FRAME_HEADER_SIZE) + 1, widePositions(plan.end), host.pack)
+      : undefined;
   const result: { -readonly [K in keyof RangeResult]: RangeResult[K] } = walkRange(kernel, source, {
-    ...job.plan,
+    ...plan,
     keepFrames: settings.keepFrames,
     maxDiagnostics: settings.maxDiagnostics,
     windowBytes: host.windowBytes,
     dropFinding: dropCodesFinding(settings.dropCodes),
+    frames: packed,
   });
-  const frames = result.frames;
-  if (frames && host.pack) {
-    // One buffer per part that the pool can free once joined (a plain buffer from here would wait for its collection).
-    result.frames = packFrameColumns(frames, host.pack);
-    const kept = new Set(frameColumnBuffers(result.frames));
-    for (const b of frameColumnBuffers(frames)) if (!kept.has(b)) releaseBuffer(b);
-  }
+  if (packed) result.frames = packed.finish(true);
   // Batches packed: a range of small batches holds hundreds of thousands, slow to clone one by one.
   const table = host.pack ? result.batches.packedInto(host.pack) : result.batches;
   if (table !== result.batches) for (const b of packedBatchBuffers(result.batches.packed)) releaseBuffer(b);

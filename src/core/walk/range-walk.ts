@@ -87,6 +87,11 @@ export interface RangeTask {
   readonly onProgress?: (bytesDone: number) => void;
   /** A container's rule (AnalyzeOptions.dropFinding): true drops a finding before it is counted or kept. */
   readonly dropFinding?: AnalyzeOptions["dropFinding"];
+  /**
+   * Columns to append the range's frames to (its first frame is their frame `count`), in place of columns
+   * of its own: the frames of a whole stream of ranges land in one set, with nothing to join (the result's frames are then null).
+   */
+  readonly frames?: KeptColumnsBuilder;
 }
 
 /** A dropFinding from a list of codes dropped whatever the batch: what can cross to a worker thread, where a function cannot. */
@@ -105,6 +110,7 @@ export interface PendingContinuity {
 /** What one range holds: batches with range-relative firstFrame, diagnostics in emission order, and the state merge needs. */
 export interface RangeResult {
   readonly batches: BatchTable;
+  /** Null without keepFrames, or where the frames went to RangeTask.frames. */
   readonly frames: FrameColumns | null;
   readonly frameCount: number;
   /**
@@ -127,8 +133,11 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
   const size = source.size;
   const { end, maxDiagnostics } = task;
   const windowBytes = task.windowBytes ?? 4 << 20;
-  // Made once the first window shows the frame density, so it is sized once instead of grown from a guess.
-  let frames: KeptColumnsBuilder | null = null;
+  const sink = task.keepFrames ? (task.frames ?? null) : null;
+  // The sink's frames before this range's: the columns' indexes are the sink's.
+  const frameBase = sink ? sink.count : 0;
+  // Else made once the first window shows the frame density, so it is sized once instead of grown from a guess.
+  let frames: KeptColumnsBuilder | null = sink;
   const batches = new BatchTableBuilder();
   const diagnostics: Diagnostic[] = [];
   const groupEnds = new U32List();
@@ -249,11 +258,12 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
         frames,
         result.columns,
         result,
-        frameCount - result.frames,
+        frameBase + frameCount - result.frames,
         (b) => r.u64((result.records[b * BATCH_RECORD_WORDS + BATCH_RECORD.start] as number) + BASE_TIMESTAMP_AT) !== 0n,
       );
-      for (let i = 0; i < lateFlags.length; i += 2) frames.flags[lateFlags[i] as number]! |= lateFlags[i + 1] as number;
-      frames.reserve(estimate);
+      for (let i = 0; i < lateFlags.length; i += 2) frames.flags[frameBase + (lateFlags[i] as number)]! |= lateFlags[i + 1] as number;
+      // A sink is sized by its owner, for the whole stream.
+      if (!sink) frames.reserve(estimate);
     }
     lateFlags.length = 0;
     pos = winStart + result.consumed;
@@ -283,7 +293,7 @@ export function walkRange(kernel: KernelWalker, source: ByteSource, task: RangeT
     area = kernel.inputArea(capacity);
   }
   clean?.flush();
-  const finished = task.keepFrames ? (frames ?? new KeptColumnsBuilder(0, widePositions(task.end))).finish() : null;
+  const finished = task.keepFrames && !sink ? (frames ?? new KeptColumnsBuilder(0, widePositions(task.end))).finish() : null;
   return { batches: batches.finish(), frames: finished, frameCount, diagnostics, diagnosticGroupEnds: groupEnds.toArray(), totals, pending, tails };
 }
 
