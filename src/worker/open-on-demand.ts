@@ -23,7 +23,7 @@ import {
   forcedDetection,
   sourceInput,
   walkedTiling,
-  openIndexEntries,
+  openIndexEntriesPaged,
   LISTED_PER_FILE,
   type OpenedInput,
 } from "../core/containers/index.ts";
@@ -36,6 +36,7 @@ import { analyzeStreamed, pageWalkFor } from "./range-workers.ts";
 import { STREAM_CHUNK_BYTES, STREAM_MIN_BYTES } from "../core/walk/pool-policy.ts";
 import { dropCodesFinding } from "../core/walk/range-walk.ts";
 import { emptyFrames } from "../core/walk/range-merge.ts";
+import { streamedIndexEntries } from "./index-stream.ts";
 
 /** Bytes per read from the File while walking it. */
 export const RANGE_READ_BYTES = 4 << 20;
@@ -65,13 +66,15 @@ export function blobSource(blob: Blob, reader: SyncReader): ByteSource {
 /** Index files from this size on are read a page at a time in the worker (and on the page), never whole: a 1 GiB `.index` of zeros is valid input. */
 export const PAGED_INDEX_FROM = STREAM_MIN_BYTES;
 
-/** An index Blob's entries read 1 MiB at a time through FileReaderSync when it is large; null when it is small or there is no FileReaderSync (then read it whole). */
+/**
+ * An index Blob's entries read 1 MiB at a time when it is large (ahead through its byte stream for a check,
+ * index-stream.ts, else through FileReaderSync); null when it is small or there is no FileReaderSync (then read it whole).
+ */
 export function pagedIndexOf(input: Blob | ArrayBuffer): IndexEntries | null {
   if (!(input instanceof Blob) || input.size < PAGED_INDEX_FROM) return null;
   const reader = syncReader();
   if (!reader) return null;
-  const source = blobSource(input, reader);
-  return IndexEntries.paged(input.size, (into, position) => source.read(into, position));
+  return streamedIndexEntries(input, blobSource(input, reader));
 }
 
 /** How the page asked to open it. */
@@ -149,7 +152,7 @@ async function openIndexOnDemand(
   const logBytes = log ? new Uint8Array(log.input instanceof Blob ? await log.input.arrayBuffer() : log.input) : null;
   // The page lists the first findings and its entries table checks the entries it shows (checkIndexEntries).
   const logged = log && logBytes ? { name: log.name, bytes: logBytes } : undefined;
-  const { analysis, ...meta } = openIndexEntries(xxh, entries, detection.detectedBy, logged, LISTED_PER_FILE);
+  const { analysis, ...meta } = await openIndexEntriesPaged(xxh, entries, detection.detectedBy, logged, LISTED_PER_FILE);
   return { analysis, meta };
 }
 

@@ -27,6 +27,12 @@ export interface IndexEntry {
 /** Reads up to `into.length` bytes of the index file from byte `position` into `into`; returns how many it read. */
 export type IndexPageReader = (into: Uint8Array, position: number) => number;
 
+/**
+ * Makes the index file's bytes [position, position + length) readable by the IndexPageReader before a check
+ * reads them: a host that reads asynchronously (a worker's byte stream into reused buffers) fills them here.
+ */
+export type IndexPagePrefetch = (position: number, length: number) => Promise<void>;
+
 /** Entries per page of a paged index: 1 MiB of whole entries (a host that fills pages ahead reads these spans). */
 export const PAGE_ENTRIES = Math.floor((1 << 20) / INDEX_ENTRY_SIZE);
 
@@ -52,8 +58,8 @@ export class IndexEntries implements Iterable<IndexEntry> {
   }
 
   /** The entries of a `fileSize`-byte index file read 1 MiB at a time through `read` (one page held): memory flat whatever its size. */
-  static paged(fileSize: number, read: IndexPageReader): IndexEntries {
-    return new IndexEntries(new Uint8Array(0), fileSize, read);
+  static paged(fileSize: number, read: IndexPageReader, prefetch?: IndexPagePrefetch): IndexEntries {
+    return new IndexEntries(new Uint8Array(0), fileSize, read, prefetch);
   }
 
   private constructor(
@@ -61,6 +67,7 @@ export class IndexEntries implements Iterable<IndexEntry> {
     /** The index file's size in bytes, a trailing partial entry included. */
     readonly fileSize: number,
     private readonly read?: IndexPageReader,
+    private readonly prefetch?: IndexPagePrefetch,
   ) {
     this.view = new DataView(whole.buffer, whole.byteOffset, whole.byteLength);
     this.length = Math.floor((read ? fileSize : whole.length) / INDEX_ENTRY_SIZE);
@@ -70,6 +77,18 @@ export class IndexEntries implements Iterable<IndexEntry> {
   /** False for a paged index (its bytes are read a page at a time, never held). */
   get inMemory(): boolean {
     return !this.read;
+  }
+
+  /** True when a host fills this paged index's pages ahead (IndexEntries.paged's prefetch): await ready() before reading. */
+  get prefetched(): boolean {
+    return this.prefetch !== undefined;
+  }
+
+  /** Resolves once entries [first, end) can be read (at once, unless a host fills the pages ahead). */
+  ready(first: number, end: number): Promise<void> {
+    if (!this.prefetch || end <= first) return Promise.resolve();
+    const from = Math.max(0, first) * INDEX_ENTRY_SIZE;
+    return this.prefetch(from, Math.min(end, this.length) * INDEX_ENTRY_SIZE - from);
   }
 
   /** The whole entries' bytes: what crosses between threads (IndexEntries.of wraps them again). A paged index has none in memory. */

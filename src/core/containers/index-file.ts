@@ -4,7 +4,7 @@ import type { Diagnostic, DiagnosticCode } from "../../format/diagnostics.ts";
 import { DEFAULT_MAX_DIAGNOSTICS } from "../walk/analyze.ts";
 import type { Analysis } from "../model/model.ts";
 import { Findings } from "./merge.ts";
-import { IndexEntries } from "./index-entries.ts";
+import { IndexEntries, PAGE_ENTRIES } from "./index-entries.ts";
 import type { BatchStartColumns, BatchStarts, IndexLogView } from "./types.ts";
 
 export type { BatchStartColumns, BatchStarts, IndexLogView } from "./types.ts";
@@ -188,9 +188,39 @@ function checkEntriesInto(f: Findings, entries: IndexEntries, log: IndexLogView 
  * `extra` (e.g. an orphan index's finding) comes first.
  */
 export function checkIndex(entries: IndexEntries, log?: IndexLogView, extra: readonly Diagnostic[] = [], max = DEFAULT_MAX_DIAGNOSTICS): Findings {
+  const f = findingsWith(extra, max);
+  checkEntriesInto(f, entries, log, 0, entries.length);
+  return withTrailingBytes(f, entries);
+}
+
+/**
+ * checkIndex for entries whose host fills their pages ahead (IndexEntries.prefetched: a worker reading the File's
+ * byte stream into reused buffers, where a synchronous read would leave a new buffer of garbage per page): the same
+ * rows over the same entries, a page's span at a time, each awaited ready with the entry before it.
+ */
+export async function checkIndexPaged(
+  entries: IndexEntries,
+  log?: IndexLogView,
+  extra: readonly Diagnostic[] = [],
+  max = DEFAULT_MAX_DIAGNOSTICS,
+): Promise<Findings> {
+  if (!entries.prefetched) return checkIndex(entries, log, extra, max);
+  const f = findingsWith(extra, max);
+  for (let from = 0; from < entries.length; from += PAGE_ENTRIES) {
+    const to = Math.min(entries.length, from + PAGE_ENTRIES);
+    await entries.ready(Math.max(0, from - 1), to);
+    checkEntriesInto(f, entries, log, from, to);
+  }
+  return withTrailingBytes(f, entries);
+}
+
+function findingsWith(extra: readonly Diagnostic[], max: number): Findings {
   const f = new Findings(max);
   for (const d of extra) f.add(d.code, d.start, d.end, d.message, d.batch, d.frame);
-  checkEntriesInto(f, entries, log, 0, entries.length);
+  return f;
+}
+
+function withTrailingBytes(f: Findings, entries: IndexEntries): Findings {
   const rest = entries.fileSize % INDEX_ENTRY_SIZE;
   if (rest > 0)
     f.add("index-trailing-bytes", entries.fileSize - rest, entries.fileSize, `the file ends in a partial entry of ${rest} bytes; the server ignores it`);

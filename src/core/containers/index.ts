@@ -29,9 +29,9 @@ import { loadXxh3, type Xxh3 } from "../../checksum/xxh3.ts";
 import { analyzeWith } from "../walk/analyze.ts";
 import { decodeConsensus } from "./consensus.ts";
 import { detectFormat, forcedDetection } from "./detect.ts";
-import { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
+import { batchStartsOf, decodeIndexEntries, type IndexLogView } from "./index-file.ts";
 import { IndexEntries } from "./index-entries.ts";
-import { indexOpened, segmentOpened } from "./opened.ts";
+import { indexOpened, indexOpenedPaged, segmentOpened } from "./opened.ts";
 import { decodeLegacy } from "./legacy.ts";
 import { Findings, emptyAnalysis, mergeFindings } from "./merge.ts";
 import { decodePollReply } from "./poll-reply.ts";
@@ -110,9 +110,24 @@ export function openIndexEntries(
   log?: { readonly name: string; readonly bytes: Uint8Array },
   maxFindings?: number,
 ): OpenedInput {
-  if (!log) return indexOpened(entries, detectedBy, undefined, [], maxFindings);
+  return indexOpened(entries, detectedBy, log && indexLogOf(xxh, entries, log), [], maxFindings);
+}
+
+/** openIndexEntries for entries whose host fills their pages ahead (a worker's byte stream): each page awaited. */
+export function openIndexEntriesPaged(
+  xxh: Xxh3,
+  entries: IndexEntries,
+  detectedBy: string,
+  log?: { readonly name: string; readonly bytes: Uint8Array },
+  maxFindings?: number,
+): Promise<OpenedInput> {
+  return indexOpenedPaged(entries, detectedBy, log && indexLogOf(xxh, entries, log), [], maxFindings);
+}
+
+// The `.log` an index is checked against, decoded as a segment with that index (its batch starts).
+function indexLogOf(xxh: Xxh3, entries: IndexEntries, log: { readonly name: string; readonly bytes: Uint8Array }): IndexLogView {
   const seg = openSegment(xxh, log.bytes, log.name, entries);
-  return indexOpened(entries, detectedBy, { name: log.name, size: log.bytes.length, starts: batchStartsOf(seg.analysis) }, [], maxFindings);
+  return { name: log.name, size: log.bytes.length, starts: batchStartsOf(seg.analysis) };
 }
 
 /** Decodes one input as its detected or forced format. */

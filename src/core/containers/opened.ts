@@ -3,9 +3,9 @@
  * `.log` (the CLI) and openInput() on bytes in memory build the very same result.
  */
 import type { Diagnostic } from "../../format/diagnostics.ts";
-import { checkIndex, type IndexLogView } from "./index-file.ts";
+import { checkIndex, checkIndexPaged, type IndexLogView } from "./index-file.ts";
 import { IndexEntries } from "./index-entries.ts";
-import { emptyAnalysis, mergeFindings } from "./merge.ts";
+import { emptyAnalysis, mergeFindings, type Findings } from "./merge.ts";
 import type { SegmentResult } from "./segment.ts";
 import type { OpenedInput } from "./types.ts";
 
@@ -31,7 +31,21 @@ export function indexOpened(
   maxFindings?: number,
 ): OpenedInput {
   const entries = index instanceof IndexEntries ? index : IndexEntries.of(index);
-  const findings = checkIndex(entries, log, extra, maxFindings);
+  return indexOpenedWith(entries, detectedBy, checkIndex(entries, log, extra, maxFindings), log);
+}
+
+/** indexOpened for entries whose host fills their pages ahead (checkIndexPaged awaits each page). */
+export async function indexOpenedPaged(
+  entries: IndexEntries,
+  detectedBy: string,
+  log?: IndexLog,
+  extra: readonly Diagnostic[] = [],
+  maxFindings?: number,
+): Promise<OpenedInput> {
+  return indexOpenedWith(entries, detectedBy, await checkIndexPaged(entries, log, extra, maxFindings), log);
+}
+
+function indexOpenedWith(entries: IndexEntries, detectedBy: string, findings: Findings, log: IndexLog | undefined): OpenedInput {
   const why = log ? `${detectedBy}; cross-checked against ${log.name}` : detectedBy;
   return {
     format: "index",

@@ -10,7 +10,7 @@ import { SEVERITY_OF, type Diagnostic } from "../../format/diagnostics.ts";
 import type { Summary } from "../model/model.ts";
 import { batchStartsOf, decodeIndexEntries } from "./index-file.ts";
 import { Findings, mergeFindings } from "./merge.ts";
-import { indexOpened } from "./opened.ts";
+import { indexOpenedPaged } from "./opened.ts";
 import { openSegment, type SegmentResult } from "./segment.ts";
 import type { OpenedInput, RecoveryVerdict } from "./types.ts";
 import { IndexEntries } from "./index-entries.ts";
@@ -218,7 +218,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
       const orphan = !logs.has(name.slice(0, -6));
       if (orphan) f.add("index-orphan", 0, entries.fileSize, `${name} has no ${name.slice(0, -6)}.log beside it; the server deletes it at boot`);
       const why = orphan ? "auto: an .index without its .log in a partition directory" : "auto: the file name ends in .index (its .log was skipped)";
-      await record(name, entries.fileSize, "index", indexOpened(entries, why, undefined, f.list, options.maxIndexFindings), bytes);
+      await record(name, entries.fileSize, "index", await indexOpenedPaged(entries, why, undefined, f.list, options.maxIndexFindings), bytes);
       continue;
     }
     const stem = name.slice(0, -4);
@@ -240,7 +240,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
           indexPlan.source.name,
           entries.fileSize,
           "index",
-          indexOpened(entries, "auto: the file name ends in .index (its .log could not be read)", undefined, [], options.maxIndexFindings),
+          await indexOpenedPaged(entries, "auto: the file name ends in .index (its .log could not be read)", undefined, [], options.maxIndexFindings),
           indexBytes,
         );
       }
@@ -314,7 +314,7 @@ export async function openPartition(sources: readonly PartitionSource[], options
         indexPlan.source.name,
         entries.fileSize,
         "index",
-        indexOpened(entries, "auto: the file name ends in .index", { name, size, starts }, [], options.maxIndexFindings),
+        await indexOpenedPaged(entries, "auto: the file name ends in .index", { name, size, starts }, [], options.maxIndexFindings),
         indexBytes,
       );
     }
