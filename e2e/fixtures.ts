@@ -14,6 +14,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { ENTRY_ROW_HEIGHT } from "../src/ui/containers/partition-rows.ts";
 
 export { expect };
 
@@ -499,4 +500,25 @@ export async function slowReads(page: Page, ms = 700): Promise<void> {
       return part;
     };
   }, ms);
+}
+
+/** The index entries table (its rows in view rendered, `aria-rowcount` counting the page's rows and its header). */
+export function entriesTable(page: Page): Locator {
+  return page.getByRole("table", { name: "Index entries" });
+}
+
+/**
+ * The row of the entry at position `pos` of the page of entries shown, scrolled into view first: the table renders
+ * only the rows in view and a few around them.
+ */
+export async function entryRowAt(page: Page, pos: number): Promise<Locator> {
+  const table = entriesTable(page);
+  await table.evaluate(
+    (t, top) => {
+      const scroller = t.closest(".table-scroll");
+      if (scroller) scroller.scrollTop = top;
+    },
+    Math.max(0, pos * ENTRY_ROW_HEIGHT - 60),
+  );
+  return table.locator(`tbody tr[aria-rowindex="${pos + 2}"]`);
 }

@@ -12,6 +12,7 @@ import { entryRows } from "./partition-rows.ts";
 import { batchStartsOf, checkIndexEntries, type IndexEntries, type IndexLogView } from "../../core/containers/index.ts";
 import { formatCount } from "../common/cell-text.ts";
 import { entriesAtHand, loadEntries } from "../session/index-pages.ts";
+import { IndexEntryRows } from "./IndexEntryRows.tsx";
 
 /** Entries listed at once: an index of single-message batches has an entry per batch, millions of rows. */
 export const ENTRY_PAGE_ROWS = 500;
@@ -48,7 +49,8 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
   }, [isIndex, entries, input.meta, input.fileName, input.name, input.analysis]);
   const total = entries?.length ?? 0;
   // The page is kept per list of entries: another input starts again at its first entry.
-  const [paged, setPaged] = useState<{ of: IndexEntries | null | undefined; first: number }>({ of: entries, first: 0 });
+  const [paged, setPaged] = useState<{ of: IndexEntries | null | undefined; first: number; shown: number }>({ of: entries, first: 0, shown: -1 });
+  const [scrollEl, setScrollEl] = useState<HTMLDivElement | null>(null);
   const first = paged.of === entries ? Math.min(paged.first, Math.max(0, total - 1)) : 0;
   // A large index is read in pages (session/index-pages.ts): its rows wait for theirs.
   const [landed, setLanded] = useState(0);
@@ -71,7 +73,9 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [entries, kept, log, first, atHand, landed]);
   if (!entries) return null;
-  const turn = (to: number) => setPaged({ of: entries, first: Math.max(0, Math.min(to, total - 1)) });
+  const turn = (to: number, shown = -1) => setPaged({ of: entries, first: Math.max(0, Math.min(to, total - 1)), shown });
+  // The row "Go to entry" asked for, else the page's first (a new page starts at its top).
+  const reveal = paged.of === entries && paged.shown >= first ? paged.shown - first : 0;
   const canJump = !isIndex || input.companion !== null;
   return (
     <section className="panel index-panel" aria-labelledby="index-heading">
@@ -100,16 +104,18 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
               onKeyDown={(e) => {
                 if (e.key !== "Enter") return;
                 const n = Math.floor(Number(e.currentTarget.value));
-                // The page that holds entry n, so its row shows among the ones before and after it.
-                if (Number.isFinite(n)) turn(Math.max(0, n) - (Math.max(0, n) % ENTRY_PAGE_ROWS));
+                // The page that holds entry n, scrolled to its row.
+                if (!Number.isFinite(n)) return;
+                const entry = Math.max(0, Math.min(n, total - 1));
+                turn(entry - (entry % ENTRY_PAGE_ROWS), entry);
               }}
             />
           </label>
         </div>
       ) : null}
-      <div className="table-scroll" aria-busy={!atHand}>
+      <div className="table-scroll" aria-busy={!atHand} ref={setScrollEl}>
         {atHand ? null : <p className="index-reading">Reading these entries…</p>}
-        <table className="index-table" aria-label="Index entries">
+        <table className="index-table" aria-label="Index entries" aria-rowcount={rows.length + 1}>
           <thead>
             <tr>
               <th>#</th>
@@ -119,39 +125,15 @@ export function IndexEntriesTable({ input, partition }: { input: LoadedInput; pa
               <th>Check</th>
             </tr>
           </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.index} data-entry={r.index}>
-                <td>
-                  {isIndex ? (
-                    <button
-                      type="button"
-                      className="link-button"
-                      onClick={() => selectRange(r.start, r.start + 24, "table")}
-                      title="Select this entry's 24 bytes"
-                    >
-                      {r.index}
-                    </button>
-                  ) : (
-                    r.index
-                  )}
-                </td>
-                <td>{r.offset}</td>
-                <td>{r.timestamp}</td>
-                <td>
-                  <button
-                    type="button"
-                    disabled={!canJump}
-                    onClick={() => void goToBatch(input, r.position)}
-                    title={canJump ? "Go to the batch this entry points at" : "Open the .log with this index to go to its batches"}
-                  >
-                    Go to batch at {r.position}
-                  </button>
-                </td>
-                <td className={`tone-${r.ok ? "ok" : "bad"}`}>{r.check}</td>
-              </tr>
-            ))}
-          </tbody>
+          <IndexEntryRows
+            rows={rows}
+            scrollEl={scrollEl}
+            selectable={isIndex}
+            canJump={canJump}
+            onSelect={(r) => selectRange(r.start, r.start + 24, "table")}
+            onJump={(r) => void goToBatch(input, r.position)}
+            reveal={reveal}
+          />
         </table>
       </div>
     </section>

@@ -88,6 +88,9 @@ export function otherFiles(result: PartitionResult): { name: string; size: numbe
     }));
 }
 
+/** Height of an index entry's row in px (IndexEntryRows; the CSS keeps its cells within it). */
+export const ENTRY_ROW_HEIGHT = 26;
+
 /** One index entry as the entries table lists it; `check` names the findings on its bytes, or "✓". */
 export interface EntryRow {
   readonly index: number;
