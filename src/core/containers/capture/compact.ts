@@ -26,8 +26,13 @@ export const NO_FINDINGS: { errors: number; warnings: number; infos: number } = 
 
 /** A batch document whose header strings are shared: recurring values interned, a computed checksum equal to the stored one the same string. */
 export function compactBatch(doc: BatchJson, intern: Interner): BatchJson {
-  const header =
-    doc.header && (Object.fromEntries(Object.entries(doc.header).map(([k, v]) => [k, typeof v === "string" ? intern.of(v) : v])) as typeof doc.header);
+  let header = doc.header;
+  if (header) {
+    // A loop, not fromEntries(entries().map()): one batch a message, a capture of many messages (issue #24).
+    const shared: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(header)) shared[k] = typeof v === "string" ? intern.of(v) : v;
+    header = shared as typeof header;
+  }
   const stored = header?.batchChecksum;
   const computedChecksum = doc.computedChecksum !== null && doc.computedChecksum === stored ? stored : doc.computedChecksum;
   return { ...doc, header, computedChecksum };
