@@ -146,6 +146,11 @@ export class BatchTable implements Iterable<BatchModel> {
     return (this.wideWords[w + 1] as number) * 2 ** 32 + (this.wideWords[w] as number);
   }
 
+  /** Batch i's computed checksum, or null where none was computed (a header cut short, a batch too small). */
+  computedChecksum(i: number): bigint | null {
+    return this.word(i, W_FLAGS) & HAS_CHECKSUM ? (this.packed.wide[WIDE * i] as bigint) : null;
+  }
+
   /** Whether batch i had 256 bytes for its header. */
   hasHeader(i: number): boolean {
     return (this.word(i, W_FLAGS) & HAS_HEADER) !== 0;
@@ -179,7 +184,7 @@ export class BatchTable implements Iterable<BatchModel> {
       end: positions[2 * i + 1] as number,
       header,
       stamped: (flags & STAMPED) !== 0,
-      computedChecksum: flags & HAS_CHECKSUM ? (p.wide[WIDE * i] as bigint) : null,
+      computedChecksum: this.computedChecksum(i),
       firstFrame: words[w + W_FIRST_FRAME] as number,
       frameCount: words[w + W_FRAME_COUNT] as number,
       truncatedFrame: this.truncatedFrame(i),

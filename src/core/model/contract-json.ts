@@ -4,6 +4,7 @@ import type { Diagnostic } from "../../format/diagnostics.ts";
 import { BATCH_HEADER_LAYOUT, FRAME_HEADER_LAYOUT, valueFields } from "../../format/fields.ts";
 import { headerJson, jsonValue, readHeader, type AnyFieldValue, type HeaderJson } from "../../format/field-codec.ts";
 import type { Analysis, BatchModel, FrameHeader } from "./model.ts";
+import type { BatchTable } from "./batch-table.ts";
 import { ByteReader } from "../../format/reader.ts";
 import { computedChecksumOf, frameEnd } from "./frame-columns.ts";
 
@@ -71,6 +72,29 @@ function batchHead(b: BatchModel): BatchJson {
   };
 }
 
+const BATCH_JSON_FIELDS = valueFields(BATCH_HEADER_LAYOUT);
+const BATCH_JSON_KEYS = BATCH_JSON_FIELDS.map((f) => JSON.stringify(f.jsonKey));
+
+/**
+ * JSON.stringify(batchHead(batches.at(i))), read straight from the table's columns: no BatchModel, header
+ * object or JSON.stringify walk per batch. The CLI prints a line per batch once, in code that has not warmed up:
+ * 7,242 of them (1 GiB of 100 B payloads) took 60 ms that way, as long as a quarter of the walk on two threads.
+ */
+function batchHeadText(t: BatchTable, i: number): string {
+  let header = "null";
+  if (t.hasHeader(i)) {
+    header = "{";
+    for (let k = 0; k < BATCH_JSON_FIELDS.length; k++) {
+      const spec = BATCH_JSON_FIELDS[k]!;
+      const value = jsonValue(spec, t.headerValue(i, spec.jsonKey) as AnyFieldValue);
+      header += `${k ? "," : ""}${BATCH_JSON_KEYS[k]}:${JSON.stringify(value)}`;
+    }
+    header += "}";
+  }
+  const c = t.computedChecksum(i);
+  return `{"index":${t.index(i)},"start":${JSON.stringify(t.start(i))},"end":${JSON.stringify(t.end(i))},"stamped":${t.stamped(i)},"header":${header},"computedChecksum":${c === null ? "null" : JSON.stringify(hex64(c))}}`;
+}
+
 function frameJson(index: number, start: number, end: number, header: FrameHeader, computedChecksum: string | null): FrameJson {
   const out: Record<string, number | string | null> = { index, start, end };
   const values = header as Readonly<Record<string, AnyFieldValue>>;
@@ -106,15 +130,16 @@ export function batchJson(analysis: Analysis, r: ByteReader, b: BatchModel, with
 export function* contractJsonChunks(analysis: Analysis, bytes: Uint8Array, name: string, withFrames = true): Generator<string> {
   const r = new ByteReader(bytes);
   yield `{\n  "input": ${JSON.stringify({ name, size: analysis.size })},\n  "summary": ${JSON.stringify(analysis.summary)},\n  "batches": [`;
-  for (const [k, b] of analysis.batches.entries()) {
-    const head = JSON.stringify(batchHead(b));
+  const table = analysis.batches;
+  for (let k = 0; k < table.length; k++) {
+    const head = batchHeadText(table, k);
     if (!withFrames) {
       yield `${k ? "," : ""}\n    ${head}`;
       continue;
     }
     yield `${k ? "," : ""}\n    ${head.slice(0, -1)}, "frames": [`;
     let first = true;
-    for (const frame of framesJson(analysis, r, b)) {
+    for (const frame of framesJson(analysis, r, table.at(k) as BatchModel)) {
       yield `${first ? "" : ","}\n      ${JSON.stringify(frame)}`;
       first = false;
     }
