@@ -97,6 +97,12 @@ class GrowableColumns {
     this.lastUserHeaders.push(userHeadersLength);
   }
 
+  /** addLast for each of `frames` (ascending, after those noted) plus `by`, with its user_headers_length in `values`. */
+  protected addLasts(frames: Uint32Array, values: Uint32Array, by: number): void {
+    this.lastFrames.pushShifted(frames, by);
+    this.lastUserHeaders.pushShifted(values, 0);
+  }
+
   /** Notes that frame `frame` holds offset_delta `delta` (noteRun: frames in ascending order, as noted in between). */
   noteOffsetDelta(frame: number, delta: number): void {
     noteRun(this.offsetRunStarts, this.offsetRunDeltas, frame, delta);
@@ -178,7 +184,7 @@ export class KeptColumnsBuilder extends GrowableColumns {
       } else to.set(from.subarray(0, n) as never, at);
     }
     for (let k = 0; k < part.mismatchFrames.length; k++) this.addMismatch((part.mismatchFrames[k] as number) + at, part.mismatchChecksums[k] as bigint);
-    for (let k = 0; k < part.lastFrames.length; k++) this.addLast((part.lastFrames[k] as number) + at, part.lastUserHeaders[k] as number);
+    this.addLasts(part.lastFrames, part.lastUserHeaders, at);
     // Each part's walk starts a run at its first frame; noted again here, one that goes on from the part before is dropped.
     for (let k = 0; k < part.offsetRunStarts.length; k++) this.noteOffsetDelta((part.offsetRunStarts[k] as number) + at, part.offsetRunDeltas[k] as number);
     this.count = at + n;
