@@ -15,7 +15,7 @@ import { rangeSource, sequentialRead, streamRanges, type StreamedRange, type Str
 import { guessBatchStart } from "../core/walk/batch-start-guess.ts";
 import { shiftRangeBatches } from "../core/walk/range-shift.ts";
 import { frameColumnBuffers, type KeptColumnsBuilder } from "../core/model/frame-columns-build.ts";
-import { FrameSink } from "../core/walk/frame-sink.ts";
+import { FileFrames, type FrameSink } from "../core/walk/frame-sink.ts";
 import { widePositions } from "../core/model/model.ts";
 import { releaseBuffer } from "../lib/release-buffer.ts";
 import { streamedWalkFor, threadsFor } from "../core/walk/pool-policy.ts";
@@ -273,8 +273,9 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
   try {
     const starts = streams > 1 && size > 0 ? await streamStarts(walk.file, streams) : [0];
     const spans = starts.map((start, k) => ({ start, end: starts[k + 1] ?? size, firstBatch: 0 }));
-    // The first stream's sink is sized for the whole input: the others join it at the end.
-    streamed = spans.map((span, k) => newStream(keepFrames ? new FrameSink(k === 0 ? size : span.end - span.start, wide) : null));
+    // Every stream's frames in its share of one set of columns for the whole input.
+    const file = keepFrames ? new FileFrames(starts, size, wide) : null;
+    streamed = spans.map((_, k) => newStream(file?.sinks[k] ?? null));
     const reached = await Promise.all(spans.map((span, k) => readSpan(span, streamed[k] as StreamParts)));
     const kept: RangeResult[] = [];
     const keptStreams: StreamParts[] = [];
@@ -293,7 +294,6 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
       for (const later of streamed.slice(k + 1)) {
         for (const r of await Promise.allSettled(later.parts)) if (r.status === "fulfilled") releaseParts(r.value, dispose);
         await later.placed.catch(() => undefined);
-        later.sink?.release(dispose);
       }
       const rest = { ...newStream(stream.sink), placed: stream.placed };
       stream.sink?.cover(size - span.start);
@@ -303,9 +303,7 @@ export async function analyzeStreamed(walk: StreamedWalk): Promise<Analysis> {
       break;
     }
     markPhase("read-walked");
-    const first = keptStreams[0]?.sink;
-    for (const s of keptStreams.slice(1)) if (first && s.sink) first.join(s.sink, dispose);
-    const merged = mergeRanges(size, kept, walk.maxDiagnostics, dropFinding, dispose, first?.finish());
+    const merged = mergeRanges(size, kept, walk.maxDiagnostics, dropFinding, dispose, file?.finish(keptStreams.length, dispose));
     markPhase("merged");
     return merged;
   } finally {

@@ -71,7 +71,7 @@ class GrowableColumns {
 
   /** Makes room for one more frame and returns its index. */
   next(): number {
-    if (this.count === this.capacity) this.grow(this.capacity * 2);
+    if (this.count === this.capacity) this.grow(Math.max(16, this.capacity * 2));
     return this.count++;
   }
 
@@ -95,6 +95,12 @@ class GrowableColumns {
   addLast(frame: number, userHeadersLength: number): void {
     this.lastFrames.push(frame);
     this.lastUserHeaders.push(userHeadersLength);
+  }
+
+  /** addLast for each of `frames` (ascending, after those noted) plus `by`, with its user_headers_length in `values`. */
+  protected addLasts(frames: Uint32Array, values: Uint32Array, by: number): void {
+    this.lastFrames.pushShifted(frames, by);
+    this.lastUserHeaders.pushShifted(values, 0);
   }
 
   /** Notes that frame `frame` holds offset_delta `delta` (noteRun: frames in ascending order, as noted in between). */
@@ -153,15 +159,32 @@ export class KeptColumnsBuilder extends GrowableColumns {
     super(FRAME_COLUMNS, initialCapacity, wide, allocate);
   }
 
+  /** A builder whose columns are `columns` (views another builder's share of memory), with room for `capacity` frames until it grows. */
+  static over(columns: Pick<FrameColumns, FrameColumnName>, capacity: number, wide: boolean): KeptColumnsBuilder {
+    const b = new KeptColumnsBuilder(0, wide);
+    for (const name of COLUMN_NAMES) (b as unknown as Record<FrameColumnName, AnyColumn>)[name] = columns[name].subarray(0, capacity);
+    b.capacity = capacity;
+    return b;
+  }
+
   /** Appends the frames of the part that follows the ones here: their indexes shifted by the frames before them. */
   append(part: FrameColumns): void {
     const at = this.count;
     const n = part.count;
     if (at + n > this.capacity) this.grow(Math.max(at + n, Math.ceil(this.capacity * 1.5)));
-    const columns = this as unknown as Record<FrameColumnName, { set(from: ArrayLike<number> & ArrayLike<bigint>, at: number): void }>;
-    for (const name of COLUMN_NAMES) columns[name].set(part[name].subarray(0, n) as never, at);
+    const columns = this as unknown as Record<FrameColumnName, AnyColumn>;
+    for (const name of COLUMN_NAMES) {
+      const to = columns[name];
+      const from = part[name];
+      // A part held further on in these same columns (one stream's share of them, frame-sink.ts) moves in place;
+      // the caller sees that it overwrites no frames still to be moved.
+      if (from.buffer === to.buffer && from.BYTES_PER_ELEMENT === to.BYTES_PER_ELEMENT) {
+        const src = (from.byteOffset - to.byteOffset) / to.BYTES_PER_ELEMENT;
+        if (src !== at) to.copyWithin(at, src, src + n);
+      } else to.set(from.subarray(0, n) as never, at);
+    }
     for (let k = 0; k < part.mismatchFrames.length; k++) this.addMismatch((part.mismatchFrames[k] as number) + at, part.mismatchChecksums[k] as bigint);
-    for (let k = 0; k < part.lastFrames.length; k++) this.addLast((part.lastFrames[k] as number) + at, part.lastUserHeaders[k] as number);
+    this.addLasts(part.lastFrames, part.lastUserHeaders, at);
     // Each part's walk starts a run at its first frame; noted again here, one that goes on from the part before is dropped.
     for (let k = 0; k < part.offsetRunStarts.length; k++) this.noteOffsetDelta((part.offsetRunStarts[k] as number) + at, part.offsetRunDeltas[k] as number);
     this.count = at + n;

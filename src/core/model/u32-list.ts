@@ -14,6 +14,19 @@ export class U32List {
     this.data[this.length++] = value;
   }
 
+  /** Appends every value of `values` plus `by` (a join's rebased indexes), growing once. */
+  pushShifted(values: Uint32Array, by: number): void {
+    const n = this.length + values.length;
+    if (n > this.data.length) {
+      const next = new Uint32Array(Math.max(n, this.data.length * 2));
+      next.set(this.data.subarray(0, this.length));
+      this.data = next;
+    }
+    if (by === 0) this.data.set(values, this.length);
+    else for (let k = 0; k < values.length; k++) this.data[this.length + k] = (values[k] as number) + by;
+    this.length = n;
+  }
+
   /** Drops the last value (none when empty). */
   pop(): void {
     if (this.length > 0) this.length--;
