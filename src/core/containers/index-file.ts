@@ -75,11 +75,14 @@ interface EntryState {
   position: bigint;
   /** Where the batch of the `.log` that starts at `position` is in the log's starts, or -1 (always -1 without a log). */
   at: number;
+  /** That batch's base_offset and base_timestamp, read once per position looked up (0n when none). */
+  atOffset: bigint;
+  atTimestamp: bigint;
   log: IndexLogView | undefined;
 }
 
-const baseOffsetAt = (s: EntryState): bigint => (s.log as IndexLogView).starts.baseOffset(s.at);
-const baseTimestampAt = (s: EntryState): bigint => (s.log as IndexLogView).starts.baseTimestamp(s.at);
+const baseOffsetAt = (s: EntryState): bigint => s.atOffset;
+const baseTimestampAt = (s: EntryState): bigint => s.atTimestamp;
 const batchAt = (s: EntryState): number => (s.log as IndexLogView).starts.batch(s.at);
 
 /** One rule over an entry: its code, the bytes of the entry it marks, when it holds, and its sentence. */
@@ -155,11 +158,12 @@ function checkEntriesInto(f: Findings, entries: IndexEntries, log: IndexLogView 
     prevTimestamp: 0n,
     position: 0n,
     at: -1,
+    atOffset: 0n,
+    atTimestamp: 0n,
     log,
   };
   // Entries that repeat a position (an index of zeros has millions) look their batch up once.
   let lookedUp = -1n;
-  let found = -1;
   // Read column by column: an index of single-message batches has an entry per batch, millions of them.
   for (let i = begin; i < end; i++) {
     s.i = i;
@@ -172,9 +176,10 @@ function checkEntriesInto(f: Findings, entries: IndexEntries, log: IndexLogView 
       s.position = entries.position(i);
       if (s.position !== lookedUp) {
         lookedUp = s.position;
-        found = s.position <= size ? log.starts.find(Number(s.position)) : -1;
+        s.at = s.position <= size ? log.starts.find(Number(s.position)) : -1;
+        s.atOffset = s.at >= 0 ? log.starts.baseOffset(s.at) : 0n;
+        s.atTimestamp = s.at >= 0 ? log.starts.baseTimestamp(s.at) : 0n;
       }
-      s.at = found;
     }
     for (const c of ENTRY_CHECKS) if (c.found(s)) f.addOf(c.code, s.start + c.from, s.start + c.to, c.text, s);
   }
