@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { concat, encodeBatch, stampBatch } from "../src/core/walk/encode.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import type * as FileSourceModule from "./file-source.ts";
+import { READ_WINDOW_BYTES } from "./file-source.ts";
 
 /** Where the next streamed file is cut after its first read, and to how many bytes (null: leave it alone). */
 const cut = vi.hoisted(() => ({ path: null as string | null, to: 0, reads: 0 }));
@@ -37,7 +38,7 @@ const xxh = await loadXxh3();
 const dir = mkdtempSync(join(tmpdir(), "iggy-batch-shrink-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** About 12 MiB of chained stamped batches: three of the stream's 4 MiB reads. */
+/** About 12 MiB of chained stamped batches: many of the stream's reads (READ_WINDOW_BYTES each). */
 function segmentBytes(): Uint8Array {
   const batch = encodeBatch(xxh, { originTimestamp: 1n, messages: Array.from({ length: 64 }, (_, k) => ({ payload: `m${k} `.repeat(250) })) });
   const out: Uint8Array[] = [];
@@ -100,7 +101,8 @@ describe("inspect of a file truncated while it streams", () => {
     writeFileSync(path, bytes);
     cut.reads = 0;
     cut.path = path;
-    cut.to = Math.floor(bytes.length / 3);
+    // Inside the second read: the first one, whole, is all that is read before the file ends short.
+    cut.to = Math.floor(READ_WINDOW_BYTES * 1.5);
     const r = await run(["inspect", path, ...flags]);
     expect(cut.reads).toBe(1);
     expect(r.code).toBe(2);
