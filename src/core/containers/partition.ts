@@ -95,8 +95,12 @@ export interface PartitionResult {
   readonly sentence: string;
 }
 
-/** How many findings of each file a page keeps in the partition's list: the file shown keeps its own (up to the diagnostic cap). */
-export const LISTED_PER_FILE = 10_000;
+/**
+ * How many findings of each file a page keeps in the partition's list (and of a large index, in the worker): the rest
+ * are counted, the tables mark every batch and entry. Each 10,000 cost the renderer 15-18 MiB (two copies on the page,
+ * a structured clone between): `npm run bench:page -- --index 1024` peaked at 254-257 MiB with 10,000, 239 with 2,000.
+ */
+export const LISTED_PER_FILE = 2_000;
 
 /**
  * The result with at most `perFile` findings of each file in its list (the first by position; the summary still counts
