@@ -3,20 +3,13 @@
  * capture), and times through a per-second cache: both must be what JSON.stringify of the message's
  * document and the plain BigInt arithmetic give, for every message of every fixture capture.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { FIXTURE_CAPTURES } from "./fixture-captures.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { captureTime, memorySource, messageDocText, messageJson, openCapture } from "../src/core/containers/capture/index.ts";
 
 const xxh = await loadXxh3();
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const files = ["test/fixtures/captures", "test/fixtures/corpus-captures"].flatMap((dir) =>
-  readdirSync(join(ROOT, dir))
-    .filter((f) => /\.pcap(ng)?$/.test(f))
-    .map((f) => ({ name: f, bytes: new Uint8Array(readFileSync(join(ROOT, dir, f))) })),
-);
+const files = FIXTURE_CAPTURES;
 
 /** captureTime as it was written before the cache: BigInt division and remainder. */
 function plainTime(timeNs: bigint, digits: number): string {

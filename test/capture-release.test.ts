@@ -4,21 +4,14 @@
  * order, equal to the one kept without `release`, with the request a reply answers; and the JSON
  * document made from the released lines is the document made from the kept messages, byte for byte.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { FIXTURE_CAPTURES } from "./fixture-captures.ts";
 import { loadXxh3 } from "../src/checksum/xxh3.ts";
 import { captureJsonChunks, memorySource, messageDocText, openCapture, type CaptureMessage } from "../src/core/containers/capture/index.ts";
 import { confirmationReply, pcapOf, reply, sendRequest, sessionPackets } from "../src/core/containers/capture/synth.test-util.ts";
 
 const xxh = await loadXxh3();
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const files = ["test/fixtures/captures", "test/fixtures/corpus-captures"].flatMap((dir) =>
-  readdirSync(join(ROOT, dir))
-    .filter((f) => /\.pcap(ng)?$/.test(f))
-    .map((f) => ({ name: f, bytes: new Uint8Array(readFileSync(join(ROOT, dir, f))) })),
-);
+const files = FIXTURE_CAPTURES;
 // Three requests in flight before their replies, the second answered first (pairing by request number).
 const pipelined = pcapOf(
   sessionPackets({
